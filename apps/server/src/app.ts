@@ -1,0 +1,105 @@
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { RuntimeConfig } from '@vertragsgenerator/domain';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { createAuthGuards } from './auth/guards.js';
+import { SessionsRepository } from './auth/sessions-repository.js';
+import type { TokenVerifier } from './auth/token-verifier.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { installErrorHandler } from './http/errors.js';
+import type { EmbeddedIdp } from './idp/embedded-idp.js';
+import { authRoutes } from './routes/auth.js';
+import { spaRoutes } from './routes/spa.js';
+import { systemRoutes } from './routes/system.js';
+import { usersRoutes } from './routes/users.js';
+import { UsersRepository } from './users/users-repository.js';
+
+export interface AppDependencies {
+  config: Config;
+  db: Db;
+  tokenVerifier: TokenVerifier;
+  /** Present when the embedded identity provider serves /idp. */
+  idp?: EmbeddedIdp;
+  logger?: FastifyServerOptions['logger'];
+}
+
+/** Never written to logs: credentials and session cookies. */
+export const LOG_REDACTIONS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+  'headers.authorization',
+  'body.token',
+  'body.password',
+];
+
+/** Builds the HTTP server from given dependencies; main.ts and the tests are its only callers. */
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const { config, db } = deps;
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    routerOptions: { maxParamLength: 500 },
+  });
+  installErrorHandler(app);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
+    // The sign-in popup must keep its opener across the provider's pages (oidc-client-ts popup flow).
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    strictTransportSecurity: config.publicUrl.startsWith('https:'),
+  });
+  await app.register(rateLimit, { global: false });
+
+  const users = new UsersRepository(db);
+  const sessions = new SessionsRepository(db);
+  const guards = createAuthGuards({ verifier: deps.tokenVerifier, sessions, users });
+  const signInRateLimit = { max: config.rateLimitPerMinute, timeWindow: '1 minute' };
+
+  await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
+  await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
+  await app.register(usersRoutes, { guards, users });
+  if (deps.idp) await app.register(deps.idp.routes);
+  await app.register(spaRoutes, { webDistDir: config.webDistDir });
+  return app;
+}
+
+export function runtimeConfig(config: Config): RuntimeConfig {
+  return {
+    version: config.version,
+    oidc: {
+      authority: config.oidc.issuer,
+      clientId: config.oidc.clientId,
+      providerName: config.oidc.providerName,
+      scope: config.oidc.scope,
+    },
+    editor: config.editor,
+    signature: 'builtin',
+  };
+}
+
+/** Strict enough that no injected script runs; loose enough for Mantine's inline styles and sign-in. */
+function contentSecurityPolicy(config: Config): Record<string, string[]> {
+  const issuerOrigin = config.oidc.externalIssuer ? new URL(config.oidc.externalIssuer).origin : undefined;
+  const external = issuerOrigin ? [issuerOrigin] : [];
+  return {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", 'data:', 'blob:'],
+    fontSrc: ["'self'", 'data:'],
+    // External providers keep their token endpoint on other hosts (Google: oauth2.googleapis.com).
+    connectSrc: ["'self'", ...(issuerOrigin ? ['https:'] : [])],
+    frameSrc: ["'self'", ...external],
+    formAction: ["'self'", ...external],
+    frameAncestors: ["'self'"],
+    objectSrc: ["'none'"],
+    baseUri: ["'self'"],
+    ...(config.publicUrl.startsWith('https:') ? { upgradeInsecureRequests: [] } : {}),
+  };
+}

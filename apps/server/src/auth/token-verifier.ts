@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+
+/** The identity a verified ID token proves. */
+export interface TokenIdentity {
+  email: string;
+  name: string;
+  /** Seconds since epoch, from the token. */
+  issuedAt: number;
+  expiresAt: number;
+  tokenHash: string;
+}
+
+export interface TokenVerifier {
+  /** Resolves the identity, or null for any token that is not valid right now. */
+  verify(token: string): Promise<TokenIdentity | null>;
+}
+
+export interface TokenVerifierOptions {
+  issuer: string;
+  audience: string;
+  /** Key lookup: the embedded provider passes its own keys, external issuers use their JWKS URL. */
+  keys: JWTVerifyGetKey;
+  emailClaim: string;
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/**
+ * Verifies OIDC ID tokens with jose: signature against the issuer's keys, issuer, audience and expiry.
+ * Only asymmetric algorithms are accepted, so a token "signed" with `none` or an HMAC never passes.
+ */
+export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  return {
+    async verify(token) {
+      if (token.length > 16_384) return null;
+      try {
+        const { payload } = await jwtVerify(token, options.keys, {
+          issuer: options.issuer,
+          audience: options.audience,
+          algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+          requiredClaims: ['exp', 'iat', 'sub'],
+          clockTolerance: 5,
+        });
+        const email = payload[options.emailClaim];
+        if (typeof email !== 'string' || !email.includes('@')) return null;
+        const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim() : email;
+        return {
+          email: email.toLowerCase(),
+          name,
+          issuedAt: payload.iat as number,
+          expiresAt: payload.exp as number,
+          tokenHash: hashToken(token),
+        };
+      } catch (error) {
+        if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+        throw error;
+      }
+    },
+  };
+}
+
+/** Key lookup for an external issuer, discovered from its OpenID configuration on first use. */
+export function remoteIssuerKeys(issuer: string): JWTVerifyGetKey {
+  let keys: Promise<JWTVerifyGetKey> | undefined;
+  const discover = async () => {
+    const response = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, {
+      signal: AbortSignal.timeout(5000),
+    });
+    if (!response.ok) throw new Error(`OIDC discovery of ${issuer} answered ${response.status}`);
+    const { jwks_uri: jwksUri } = (await response.json()) as { jwks_uri?: string };
+    if (!jwksUri) throw new Error(`OIDC discovery of ${issuer} has no jwks_uri`);
+    return createRemoteJWKSet(new URL(jwksUri));
+  };
+  return async (header, token) => {
+    keys ??= discover().catch((error) => {
+      keys = undefined; // try again on the next request
+      throw error;
+    });
+    return (await keys)(header, token);
+  };
+}

@@ -1,0 +1,122 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only reader of process.env (DESIGN §2). Every variable is documented in docs/configuration.md;
+ * a wrong value stops the start with a message that names the variable.
+ */
+
+const booleanFromString = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'])
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
+  OIDC_ISSUER: z.string().url().optional(),
+  OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_PROVIDER_NAME: z.string().min(1).optional(),
+  OIDC_SCOPES: z.string().min(1).default('openid email profile'),
+  OIDC_EMAIL_CLAIM: z.string().min(1).default('email'),
+  DEMO_DATA: booleanFromString.optional(),
+  EDITOR: z.enum(['builtin', 'google', 'download']).default('builtin'),
+  BODY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(100 * 1024 * 1024)
+    .default(1024 * 1024),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  TRUST_PROXY: booleanFromString.default(false),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST_DIR: z.string().min(1).optional(),
+});
+
+export type Env = Record<string, string | undefined>;
+
+export interface Config {
+  port: number;
+  host: string;
+  publicUrl: string;
+  dataDir: string;
+  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; poolSize: number };
+  oidc: {
+    /** Undefined: the embedded identity provider at /idp is the issuer. */
+    externalIssuer: string | undefined;
+    issuer: string;
+    clientId: string;
+    providerName: string;
+    scope: string;
+    emailClaim: string;
+  };
+  demoData: boolean;
+  editor: 'builtin' | 'google' | 'download';
+  bodyLimitBytes: number;
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+  logLevel: string;
+  webDistDir: string;
+  /** companies, signatories and demo data (repository folder config/). */
+  configDir: string;
+  version: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const REPOSITORY_CONFIG_DIR = new URL('../../../config', import.meta.url).pathname;
+export const EMBEDDED_IDP_PATH = '/idp';
+const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
+
+export function loadConfig(env: Env, version: string): Config {
+  const parsed = envSchema.safeParse(emptyToUndefined(env));
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  }
+  const e = parsed.data;
+  if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) {
+    throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
+  const dataDir = resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    dataDir,
+    database: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL, poolSize: e.DATABASE_POOL_SIZE }
+      : { kind: 'pglite', dataDir: resolve(dataDir, 'pglite') },
+    oidc: {
+      externalIssuer: e.OIDC_ISSUER,
+      issuer: e.OIDC_ISSUER ?? `${publicUrl}${EMBEDDED_IDP_PATH}`,
+      clientId: e.OIDC_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
+      providerName: e.OIDC_PROVIDER_NAME ?? (e.OIDC_ISSUER ? new URL(e.OIDC_ISSUER).hostname : 'Demo-SSO'),
+      scope: e.OIDC_SCOPES,
+      emailClaim: e.OIDC_EMAIL_CLAIM,
+    },
+    demoData: e.DEMO_DATA ?? !e.OIDC_ISSUER,
+    editor: e.EDITOR,
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+    webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    configDir: REPOSITORY_CONFIG_DIR,
+    version,
+  };
+}
+
+/** An empty variable (`FOO=`) means "not set", as operators expect from shell and compose files. */
+function emptyToUndefined(env: Env): Env {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+}

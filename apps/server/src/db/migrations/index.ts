@@ -1,0 +1,16 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as m0001 from './0001_identity.js';
+import * as m0002 from './0002_support_reports.js';
+
+/**
+ * Versioned migrations, applied in name order at start. Listed statically so the compiled server
+ * needs no directory scan. Never edit a migration that has shipped; add a new one.
+ */
+const migrations: Record<string, Migration> = {
+  '0001_identity': m0001,
+  '0002_support_reports': m0002,
+};
+
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};

@@ -1,0 +1,70 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Table types of the query layer; the migrations under ./migrations are their source of truth. */
+
+type CreatedAt = ColumnType<Date, Date | string | undefined, never>;
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+
+export interface UsersTable {
+  email: string;
+  name: string;
+  permission: number | null;
+  /** Tokens issued before this moment are refused, even ones that never opened a session. */
+  signed_out_at: Timestamp | null;
+  created_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the ID token: the token itself is never stored. */
+  token_hash: string;
+  email: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  revoked_at: Timestamp | null;
+}
+
+export interface IdpAccountsTable {
+  email: string;
+  name: string;
+  password_hash: string;
+}
+
+export interface IdpSecretsTable {
+  name: string;
+  value: ColumnType<unknown, string, string>;
+  created_at: CreatedAt;
+}
+
+export interface IdpPayloadsTable {
+  model: string;
+  id: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  grant_id: string | null;
+  user_code: string | null;
+  uid: string | null;
+  expires_at: Timestamp | null;
+  consumed_at: Timestamp | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  idp_accounts: IdpAccountsTable;
+  idp_secrets: IdpSecretsTable;
+  idp_payloads: IdpPayloadsTable;
+  support_reports: SupportReportsTable;
+}
+
+export interface SupportReportsTable {
+  id: Generated<number>;
+  reporter_email: string;
+  reporter_name: string;
+  subject: string;
+  body: string;
+  match_id: string | null;
+  created_at: CreatedAt;
+  mailed_at: Timestamp | null;
+  attempts: ColumnType<number, number | undefined, number>;
+  last_error: string | null;
+}

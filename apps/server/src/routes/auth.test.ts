@@ -1,0 +1,251 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.js';
+import { testDatabases } from '../test/databases.js';
+import {
+  bearer,
+  createTestApp,
+  foreignKey,
+  issueToken,
+  privateRoutes,
+  type TestApp,
+} from '../test/test-app.js';
+
+const PUBLIC_PATHS = ['/backend/health', '/backend/config'];
+
+describe.each(testDatabases())('identity and sessions on $name', (database) => {
+  let db: Db;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await database.open();
+    t = await createTestApp(db);
+    await t.users.upsert({ email: 'berater@demo.local', name: 'Berta Berater', permission: 1 });
+    await t.users.upsert({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
+    await t.users.upsert({ email: 'neu@demo.local', name: 'Nina Neu', permission: null });
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const post = (url: string, token?: string, payload: unknown = {}) =>
+    t.app.inject({ method: 'POST', url, headers: token ? bearer(token) : {}, payload: payload as object });
+
+  describe('saveUser', () => {
+    it('opens a session and answers the permission level', async () => {
+      const token = await issueToken({ email: 'Legal@Demo.local', name: 'Lena Legal' });
+      const saved = await post('/backend/private/saveUser', token);
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json()).toEqual({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
+      expect((await post('/backend/private/verifyUser', token)).statusCode).toBe(200);
+    });
+
+    it('records an unknown person without a permission level', async () => {
+      const token = await issueToken({ email: 'fremd@example.org', name: 'Frieda Fremd' });
+      const saved = await post('/backend/private/saveUser', token);
+      expect(saved.json()).toEqual({ email: 'fremd@example.org', name: 'Frieda Fremd', permission: null });
+      expect(await t.users.find('fremd@example.org')).toEqual({
+        email: 'fremd@example.org',
+        name: 'Frieda Fremd',
+        permission: null,
+      });
+    });
+
+    it('refuses an email in the body that is not the token’s', async () => {
+      const token = await issueToken({ email: 'berater@demo.local' });
+      const response = await post('/backend/private/saveUser', token, { email: 'legal@demo.local' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json().error).toBe('forbidden');
+    });
+
+    it('refuses a malformed body with 400 and the failing field', async () => {
+      const token = await issueToken({ email: 'berater@demo.local' });
+      const response = await post('/backend/private/saveUser', token, { email: 'kein-mail' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error: 'invalid_input', fields: { email: expect.any(Array) } });
+    });
+
+    it('refuses unparseable JSON with 400, not 500', async () => {
+      const token = await issueToken({ email: 'berater@demo.local' });
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/backend/private/saveUser',
+        headers: { ...bearer(token), 'content-type': 'application/json' },
+        payload: '{"email":',
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toMatch(/ungültig/);
+    });
+  });
+
+  describe('verifyUser', () => {
+    it('refuses a valid token that never opened a session', async () => {
+      const token = await issueToken({ email: 'berater@demo.local' });
+      expect((await post('/backend/private/verifyUser', token)).statusCode).toBe(401);
+    });
+
+    it('names the user and their level', async () => {
+      const token = await t.signIn('berater@demo.local');
+      const response = await post('/backend/private/verifyUser', token);
+      expect(response.json()).toEqual({ email: 'berater@demo.local', name: 'Berta Berater', permission: 1 });
+    });
+  });
+
+  describe('getPermission', () => {
+    it('answers the caller’s own level', async () => {
+      const token = await t.signIn('legal@demo.local');
+      const response = await post('/backend/private/getPermission/legal@demo.local', token);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ data: 2 });
+    });
+
+    it('answers 204 for a user without a level', async () => {
+      const token = await t.signIn('neu@demo.local');
+      const response = await post('/backend/private/getPermission/neu@demo.local', token);
+      expect(response.statusCode).toBe(204);
+      expect(response.body).toBe('');
+    });
+
+    it('refuses another user’s email with 403', async () => {
+      const token = await t.signIn('berater@demo.local');
+      const response = await post('/backend/private/getPermission/legal@demo.local', token);
+      expect(response.statusCode).toBe(403);
+      expect(response.json().message).toMatch(/eigene/);
+    });
+  });
+
+  describe('deleteUser (logout)', () => {
+    it('revokes the session at once, and the token can never open one again', async () => {
+      const token = await t.signIn('berater@demo.local');
+      const other = await t.signIn('berater@demo.local'); // a second tab, signed in before the logout
+      expect((await post('/backend/private/deleteUser/berater@demo.local', token)).statusCode).toBe(200);
+      expect((await post('/backend/private/verifyUser', token)).statusCode).toBe(401);
+      expect((await post('/backend/private/verifyUser', other)).statusCode).toBe(401);
+      expect((await post('/backend/private/saveUser', token)).statusCode).toBe(401);
+    });
+
+    it('refuses a token issued before the logout that never had a session', async () => {
+      const early = await issueToken({ email: 'legal@demo.local', issuedAt: -60 });
+      const token = await t.signIn('legal@demo.local');
+      await post('/backend/private/deleteUser/legal@demo.local', token);
+      expect((await post('/backend/private/saveUser', early)).statusCode).toBe(401);
+    });
+
+    it('lets a new sign-in after the logout work', async () => {
+      const token = await t.signIn('neu@demo.local');
+      await post('/backend/private/deleteUser/neu@demo.local', token);
+      const fresh = await issueToken({ email: 'neu@demo.local', issuedAt: 2 });
+      expect((await post('/backend/private/saveUser', fresh)).statusCode).toBe(200);
+      expect((await post('/backend/private/verifyUser', fresh)).statusCode).toBe(200);
+    });
+
+    it('keeps the permission record', async () => {
+      const token = await t.signIn('legal@demo.local');
+      await post('/backend/private/deleteUser/legal@demo.local', token);
+      expect((await t.users.find('legal@demo.local'))?.permission).toBe(2);
+    });
+
+    it('refuses to sign out somebody else', async () => {
+      const token = await t.signIn('berater@demo.local');
+      expect((await post('/backend/private/deleteUser/legal@demo.local', token)).statusCode).toBe(403);
+      expect((await post('/backend/private/verifyUser', token)).statusCode).toBe(200);
+    });
+  });
+
+  describe('staff directory', () => {
+    it('lists name and email sorted by name for staff', async () => {
+      const token = await t.signIn('berater@demo.local');
+      const response = await t.app.inject({ method: 'GET', url: '/backend/users', headers: bearer(token) });
+      expect(response.statusCode).toBe(200);
+      const list = response.json() as { Name: string; Email: string }[];
+      expect(list).toContainEqual({ Name: 'Lena Legal', Email: 'legal@demo.local' });
+      const names = list.map((u) => u.Name);
+      expect(names).toEqual([...names].sort((a, b) => (a < b ? -1 : 1)));
+    });
+
+    it('is refused to a signed-in user without a permission level', async () => {
+      const token = await t.signIn('neu@demo.local');
+      const response = await t.app.inject({ method: 'GET', url: '/backend/users', headers: bearer(token) });
+      expect(response.statusCode).toBe(403);
+    });
+  });
+
+  describe('every private route refuses a bad token', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const badTokens: [string, () => Promise<Record<string, string>>][] = [
+      ['no Authorization header', async () => ({})],
+      ['a scheme other than Bearer', async () => ({ authorization: `Basic ${btoa('a:b')}` })],
+      ['a malformed token', async () => bearer('not.a.jwt')],
+      ['an empty bearer', async () => ({ authorization: 'Bearer ' })],
+      [
+        'another issuer',
+        async () => bearer(await issueToken({ email: 'legal@demo.local', issuer: 'https://evil.test' })),
+      ],
+      [
+        'another audience',
+        async () => bearer(await issueToken({ email: 'legal@demo.local', audience: 'other-app' })),
+      ],
+      [
+        'an expired token',
+        async () => bearer(await issueToken({ email: 'legal@demo.local', issuedAt: -7200, expiresIn: 3600 })),
+      ],
+      [
+        'a forged signature',
+        async () =>
+          bearer(await issueToken({ email: 'legal@demo.local', key: (await foreignKey).privateKey })),
+      ],
+      [
+        'an unsigned token (alg none)',
+        async () => {
+          const part = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+          const claims = {
+            iss: 'https://idp.test.invalid',
+            aud: 'vertragsgenerator-test',
+            sub: 'x',
+            email: 'legal@demo.local',
+            iat: now,
+            exp: now + 600,
+          };
+          return bearer(`${part({ alg: 'none' })}.${part(claims)}.`);
+        },
+      ],
+      ['a token without email claim', async () => bearer(await issueToken({ email: '' }))],
+      [
+        'a revoked session',
+        async () => {
+          const token = await t.signIn('legal@demo.local');
+          await post('/backend/private/deleteUser/legal@demo.local', token);
+          return bearer(token);
+        },
+      ],
+    ];
+
+    it('covers the routes that exist', () => {
+      const routes = privateRoutes(t.app, PUBLIC_PATHS);
+      expect(routes.map((r) => `${r.method} ${r.url.split('/').slice(0, 4).join('/')}`)).toEqual(
+        expect.arrayContaining([
+          'POST /backend/private/saveUser',
+          'POST /backend/private/verifyUser',
+          'GET /backend/users',
+        ]),
+      );
+    });
+
+    it.each(badTokens)('%s → 401 on every private route', async (_case, headers) => {
+      const h = await headers();
+      for (const route of privateRoutes(t.app, PUBLIC_PATHS)) {
+        const response = await t.app.inject({
+          method: route.method as 'GET',
+          url: route.url,
+          headers: h,
+          payload: route.method === 'GET' ? undefined : {},
+        });
+        expect(response.statusCode, `${route.method} ${route.url}`).toBe(401);
+        expect(response.json(), `${route.method} ${route.url}`).toEqual({
+          error: 'unauthorized',
+          message: expect.stringMatching(/angemeldet/),
+        });
+      }
+    });
+  });
+});

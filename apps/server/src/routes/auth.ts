@@ -1,0 +1,65 @@
+import { type SessionUser, saveUserBodySchema } from '@vertragsgenerator/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { type AuthGuards, currentIdentity, currentUser } from '../auth/guards.js';
+import type { SessionsRepository } from '../auth/sessions-repository.js';
+import { forbidden, parseInput, unauthorized } from '../http/errors.js';
+import type { UsersRepository } from '../users/users-repository.js';
+
+export interface AuthRoutesDeps {
+  guards: AuthGuards;
+  sessions: SessionsRepository;
+  users: UsersRepository;
+  rateLimit: { max: number; timeWindow: string };
+}
+
+const emailParamSchema = z.object({ email: z.string().trim().toLowerCase().max(320) });
+
+/** Sign-in, session check, permission lookup and logout (SPEC §4, §7; DESIGN §6). */
+export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
+  app,
+  { guards, sessions, users, rateLimit },
+) => {
+  app.post(
+    '/backend/private/saveUser',
+    { preHandler: guards.token, config: { rateLimit } },
+    async (request) => {
+      const body = parseInput(saveUserBodySchema, request.body ?? {});
+      const identity = currentIdentity(request);
+      if (body.email && body.email !== identity.email) {
+        throw forbidden('Die E-Mail-Adresse passt nicht zu deiner Anmeldung.');
+      }
+      if (!(await sessions.open(identity))) throw unauthorized();
+      const user = await users.recordSignIn(identity.email, identity.name);
+      return { email: user.email, name: user.name, permission: user.permission } satisfies SessionUser;
+    },
+  );
+
+  app.post('/backend/private/verifyUser', { preHandler: guards.session('signed-in') }, async (request) => {
+    const user = currentUser(request);
+    return { email: user.email, name: user.name, permission: user.permission } satisfies SessionUser;
+  });
+
+  app.post<{ Params: { email: string } }>(
+    '/backend/private/getPermission/:email',
+    { preHandler: guards.session('signed-in') },
+    async (request, reply) => {
+      const { email } = parseInput(emailParamSchema, request.params);
+      const user = currentUser(request);
+      if (email !== user.email) throw forbidden('Du kannst nur deine eigene Berechtigung abfragen.');
+      if (user.permission === null) return reply.status(204).send();
+      return { data: user.permission };
+    },
+  );
+
+  app.post<{ Params: { email: string } }>(
+    '/backend/private/deleteUser/:email',
+    { preHandler: guards.session('signed-in') },
+    async (request) => {
+      const { email } = parseInput(emailParamSchema, request.params);
+      if (email !== currentUser(request).email) throw forbidden('Du kannst nur dich selbst abmelden.');
+      await sessions.revokeAll(email);
+      return { ok: true };
+    },
+  );
+};

@@ -1,0 +1,38 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+
+const API_PREFIXES = ['/backend', '/idp'];
+
+/**
+ * The built SPA: hashed assets cached for a year, index.html for every other browser navigation
+ * (history fallback), JSON 404 for unknown API paths.
+ */
+export const spaRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
+  const hasBuild = existsSync(join(webDistDir, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: webDistDir,
+      wildcard: false,
+      index: false,
+      setHeaders: (res, path) => {
+        res.header(
+          'cache-control',
+          path.includes(`${join(webDistDir, 'assets')}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+  } else {
+    app.log.warn({ webDistDir }, 'no built SPA found; run `npm run build`');
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    const isApi = API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+    if (hasBuild && request.method === 'GET' && !isApi && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply.status(404).send({ error: 'not_found', message: 'Diese Adresse gibt es nicht.' });
+  });
+};

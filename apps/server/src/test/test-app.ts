@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
+import { buildApp } from '../app.js';
+import { createTokenVerifier } from '../auth/token-verifier.js';
+import { type Env, loadConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import { UsersRepository } from '../users/users-repository.js';
+
+export const TEST_ISSUER = 'https://idp.test.invalid';
+export const TEST_AUDIENCE = 'vertragsgenerator-test';
+
+type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
+const signingKey: Promise<KeyPair> = generateKeyPair('RS256', { extractable: true });
+/** A second key the server does not trust: tokens signed with it are forgeries. */
+export const foreignKey: Promise<KeyPair> = generateKeyPair('RS256');
+
+export interface TokenClaims {
+  email: string;
+  name?: string;
+  issuer?: string;
+  audience?: string;
+  /** Seconds relative to now. */
+  issuedAt?: number;
+  expiresIn?: number;
+  key?: KeyPair['privateKey'];
+}
+
+/** Signs ID tokens as an identity provider would, with knobs for every way a token can be wrong. */
+export async function issueToken(claims: TokenClaims): Promise<string> {
+  const now = Math.floor(Date.now() / 1000);
+  return new SignJWT({ email: claims.email, name: claims.name ?? claims.email })
+    .setProtectedHeader({ alg: 'RS256', kid: 'test' })
+    .setSubject(claims.email)
+    .setJti(randomUUID()) // as real providers do (nonce, sid, at_hash): two sign-ins never share a token
+    .setIssuer(claims.issuer ?? TEST_ISSUER)
+    .setAudience(claims.audience ?? TEST_AUDIENCE)
+    .setIssuedAt(now + (claims.issuedAt ?? 0))
+    .setExpirationTime(now + (claims.issuedAt ?? 0) + (claims.expiresIn ?? 3600))
+    .sign(claims.key ?? (await signingKey).privateKey);
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  users: UsersRepository;
+  /** Issues a token and opens its session, as the SPA does after the sign-in popup. */
+  signIn(email: string, name?: string): Promise<string>;
+}
+
+export async function createTestApp(db: Db, env: Env = {}): Promise<TestApp> {
+  const publicKey: JWK = { ...(await exportJWK((await signingKey).publicKey)), kid: 'test', alg: 'RS256' };
+  const config = loadConfig(
+    {
+      OIDC_ISSUER: TEST_ISSUER,
+      OIDC_CLIENT_ID: TEST_AUDIENCE,
+      DATA_DIR: mkdtempSync(join(tmpdir(), 'vg-test-')),
+      WEB_DIST_DIR: join(tmpdir(), 'vg-no-web-build'),
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ...env,
+    },
+    '0.0.0-test',
+  );
+  const tokenVerifier = createTokenVerifier({
+    issuer: TEST_ISSUER,
+    audience: TEST_AUDIENCE,
+    keys: createLocalJWKSet({ keys: [publicKey] }),
+    emailClaim: 'email',
+  });
+  const app = await buildApp({ config, db, tokenVerifier, logger: false });
+  await app.ready();
+  return {
+    app,
+    users: new UsersRepository(db),
+    async signIn(email, name) {
+      const token = await issueToken({ email, name });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/backend/private/saveUser',
+        headers: { authorization: `Bearer ${token}` },
+        payload: {},
+      });
+      if (response.statusCode !== 200) throw new Error(`saveUser answered ${response.statusCode}`);
+      return token;
+    },
+  };
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** Every API route of the app except the public ones, with sample values for path parameters. */
+export function privateRoutes(
+  app: FastifyInstance,
+  publicPaths: string[],
+): { method: string; url: string }[] {
+  const routes: { method: string; url: string }[] = [];
+  for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
+    const match = line.match(/(\/backend\/\S*) \(([^)]+)\)/);
+    if (!match?.[1] || !match[2] || publicPaths.includes(match[1])) continue;
+    const url = match[1].replace(/:[a-zA-Z]+/g, 'berater@demo.local');
+    for (const method of match[2].split(', ').filter((m) => m !== 'HEAD')) routes.push({ method, url });
+  }
+  return routes;
+}
