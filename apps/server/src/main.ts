@@ -1,17 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { buildApp } from './app.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
-import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
+import { composeApp } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
-import { migrate, openDatabase } from './db/database.js';
-import { IdpAccounts } from './idp/accounts.js';
-import { createEmbeddedIdp } from './idp/embedded-idp.js';
+import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
-import { seedDemoUsers } from './seed.js';
-import { UsersRepository } from './users/users-repository.js';
 
-/** Composition root: configuration → adapters → app → listen. The only place that picks implementations. */
+/** Entry point: configuration → database → app → listen, plus hourly housekeeping and clean shutdown. */
 async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -20,31 +14,7 @@ async function main(): Promise<void> {
 
   const db = await openDatabase(config.database);
   await migrate(db);
-
-  const users = new UsersRepository(db);
-  const accounts = config.oidc.externalIssuer ? undefined : new IdpAccounts(db);
-  if (config.demoData) await seedDemoUsers(join(config.configDir, 'demo-users.json'), users, accounts);
-
-  const rateLimit = { max: config.rateLimitPerMinute, timeWindow: '1 minute' };
-  const idp = accounts
-    ? await createEmbeddedIdp({
-        db,
-        accounts,
-        issuer: config.oidc.issuer,
-        publicUrl: config.publicUrl,
-        clientId: config.oidc.clientId,
-        trustProxy: config.trustProxy,
-        rateLimit,
-      })
-    : undefined;
-  const tokenVerifier = createTokenVerifier({
-    issuer: config.oidc.issuer,
-    audience: config.oidc.clientId,
-    keys: idp?.keys ?? remoteIssuerKeys(config.oidc.issuer),
-    emailClaim: config.oidc.emailClaim,
-  });
-
-  const app = await buildApp({ config, db, tokenVerifier, idp });
+  const app = await composeApp(config, db);
 
   const sessions = new SessionsRepository(db);
   const housekeeping = setInterval(() => {
@@ -70,10 +40,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error('Vertragsgenerator could not start:', error);
-  }
+  console.error(error instanceof ConfigError || error instanceof DatabaseInUseError ? error.message : error);
   process.exit(1);
 });

@@ -1,4 +1,6 @@
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
@@ -22,7 +24,10 @@ export async function openDatabase(
     pool.on('error', () => {});
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
-  if (target.dataDir) await mkdir(target.dataDir, { recursive: true });
+  if (target.dataDir) {
+    await mkdir(target.dataDir, { recursive: true });
+    claimDataDir(target.dataDir);
+  }
   const pglite = new PGlite(target.dataDir);
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
 }
@@ -34,5 +39,40 @@ export async function migrate(db: Db): Promise<void> {
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
+  }
+}
+
+export class DatabaseInUseError extends Error {
+  override name = 'DatabaseInUseError';
+}
+
+/**
+ * PGlite is one process's database: a second process on the same files would corrupt them. A pid file
+ * refuses the second one (a running server while `npm run users` is called) with a clear message.
+ */
+function claimDataDir(dataDir: string): void {
+  const lockFile = join(dataDir, 'vertragsgenerator.pid');
+  try {
+    writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const owner = Number(readFileSync(lockFile, 'utf8'));
+    if (owner && owner !== process.pid && isAlive(owner)) {
+      throw new DatabaseInUseError(
+        `The embedded database in ${dataDir} is in use by process ${owner} (is the server running?). ` +
+          'Stop it first, or use PostgreSQL (DATABASE_URL) to share the database between processes.',
+      );
+    }
+    writeFileSync(lockFile, String(process.pid));
+  }
+  process.once('exit', () => rmSync(lockFile, { force: true }));
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }

@@ -1,0 +1,71 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.js';
+import { testDatabases } from '../test/databases.js';
+import { UsersRepository } from '../users/users-repository.js';
+import { runUsersCommand } from './users.js';
+
+describe.each(testDatabases())('npm run users on $name', (database) => {
+  let db: Db;
+  let users: UsersRepository;
+  beforeAll(async () => {
+    db = await database.open();
+    users = new UsersRepository(db);
+    await users.upsert({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
+  });
+  afterAll(() => db.destroy());
+
+  async function run(...args: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runUsersCommand(args, users, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  it('lists users with their level', async () => {
+    const result = await run('list');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/legal@demo\.local\s+legal\s+Lena Legal/);
+  });
+
+  it('sets a level by name, creates unknown users, and keeps names', async () => {
+    expect((await run('set', 'Neu.Person@Firma.de', 'leader', '--name', 'Nele Neu')).code).toBe(0);
+    expect(await users.find('neu.person@firma.de')).toEqual({
+      email: 'neu.person@firma.de',
+      name: 'Nele Neu',
+      permission: 3,
+    });
+    expect((await run('set', 'legal@demo.local', 'consultant')).code).toBe(0);
+    expect(await users.find('legal@demo.local')).toEqual({
+      email: 'legal@demo.local',
+      name: 'Lena Legal',
+      permission: 1,
+    });
+    expect((await run('set', 'legal@demo.local', 'none')).code).toBe(0);
+    expect((await users.find('legal@demo.local'))?.permission).toBeNull();
+  });
+
+  it('refuses unknown levels and malformed e-mails without changing anything', async () => {
+    const before = await users.list();
+    const level = await run('set', 'legal@demo.local', 'admin');
+    expect(level.code).toBe(1);
+    expect(level.err).toMatch(/Unbekannte Stufe "admin"/);
+    expect((await run('set', 'kein-mail', 'legal')).err).toMatch(/Ungültige E-Mail/);
+    expect(await users.list()).toEqual(before);
+  });
+
+  it('removes users and reports unknown ones', async () => {
+    expect((await run('remove', 'neu.person@firma.de')).code).toBe(0);
+    expect(await users.find('neu.person@firma.de')).toBeUndefined();
+    const again = await run('remove', 'neu.person@firma.de');
+    expect(again.code).toBe(1);
+    expect(again.err).toMatch(/Kein Eintrag/);
+  });
+
+  it('prints the usage for anything else', async () => {
+    for (const args of [[], ['drop'], ['set', 'a@b.de']]) {
+      const result = await run(...args);
+      expect(result.code).toBe(1);
+      expect(result.err).toContain('npm run users -- list');
+    }
+  });
+});

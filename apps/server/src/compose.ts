@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import { buildApp } from './app.js';
+import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
+import type { Config } from './config.js';
+import type { Db } from './db/database.js';
+import { IdpAccounts } from './idp/accounts.js';
+import { createEmbeddedIdp } from './idp/embedded-idp.js';
+import { seedDemoUsers } from './seed.js';
+import { UsersRepository } from './users/users-repository.js';
+
+/**
+ * Picks the adapters the configuration names and builds the app from them: the embedded identity
+ * provider or an external issuer, demo data or none. main.ts and the end-to-end API tests share it.
+ */
+export async function composeApp(
+  config: Config,
+  db: Db,
+  logger?: FastifyServerOptions['logger'],
+): Promise<FastifyInstance> {
+  const users = new UsersRepository(db);
+  const accounts = config.oidc.externalIssuer ? undefined : new IdpAccounts(db);
+  if (config.demoData) await seedDemoUsers(join(config.configDir, 'demo-users.json'), users, accounts);
+
+  const idp = accounts
+    ? await createEmbeddedIdp({
+        db,
+        accounts,
+        issuer: config.oidc.issuer,
+        publicUrl: config.publicUrl,
+        clientId: config.oidc.clientId,
+        trustProxy: config.trustProxy,
+        rateLimit: { max: config.rateLimitPerMinute, timeWindow: '1 minute' },
+      })
+    : undefined;
+  const tokenVerifier = createTokenVerifier({
+    issuer: config.oidc.issuer,
+    audience: config.oidc.clientId,
+    keys: idp?.keys ?? remoteIssuerKeys(config.oidc.issuer),
+    emailClaim: config.oidc.emailClaim,
+  });
+  return buildApp({ config, db, tokenVerifier, idp, logger });
+}

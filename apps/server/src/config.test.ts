@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('runs everything embedded when nothing is set', () => {
+    const config = loadConfig({}, '1.2.3');
+    expect(config.port).toBe(8080);
+    expect(config.publicUrl).toBe('http://localhost:8080');
+    expect(config.database.kind).toBe('pglite');
+    expect(config.oidc).toMatchObject({
+      externalIssuer: undefined,
+      issuer: 'http://localhost:8080/idp',
+      providerName: 'Demo-SSO',
+      scope: 'openid email profile',
+    });
+    expect(config.demoData).toBe(true);
+    expect(config.editor).toBe('builtin');
+    expect(config.version).toBe('1.2.3');
+  });
+
+  it('uses PostgreSQL and an external issuer when configured', () => {
+    const config = loadConfig(
+      {
+        DATABASE_URL: 'postgres://app:secret@db:5432/vg',
+        OIDC_ISSUER: 'https://accounts.google.com',
+        OIDC_CLIENT_ID: 'abc.apps.googleusercontent.com',
+        OIDC_PROVIDER_NAME: 'Google',
+        OIDC_SCOPES: 'openid email profile https://www.googleapis.com/auth/drive.file',
+        PUBLIC_URL: 'https://vertraege.example.com/',
+      },
+      '1.0.0',
+    );
+    expect(config.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://app:secret@db:5432/vg',
+      poolSize: 10,
+    });
+    expect(config.oidc.issuer).toBe('https://accounts.google.com');
+    expect(config.oidc.providerName).toBe('Google');
+    expect(config.oidc.scope).toContain('drive.file');
+    expect(config.publicUrl).toBe('https://vertraege.example.com');
+    expect(config.demoData).toBe(false);
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ PORT: '', DATABASE_URL: '' }, '1').port).toBe(8080);
+  });
+
+  it.each([
+    ['PORT', 'achtzig'],
+    ['PORT', '70000'],
+    ['PUBLIC_URL', 'localhost'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['OIDC_ISSUER', 'nicht-url'],
+    ['EDITOR', 'word'],
+    ['DEMO_DATA', 'vielleicht'],
+    ['LOG_LEVEL', 'loud'],
+    ['BODY_LIMIT_BYTES', '12'],
+  ])('stops with a message naming %s for %j', (name, value) => {
+    expect(() => loadConfig({ [name]: value }, '1')).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value }, '1')).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('needs a client id with an external issuer', () => {
+    expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.com' }, '1')).toThrow(/OIDC_CLIENT_ID/);
+  });
+});
