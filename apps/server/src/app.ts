@@ -21,6 +21,7 @@ export interface AppDependencies {
   tokenVerifier: TokenVerifier;
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
+  /** Fastify logger options; default: pino at the configured level, credentials redacted. */
   logger?: FastifyServerOptions['logger'];
 }
 
@@ -34,14 +35,15 @@ export const LOG_REDACTIONS = [
   'body.password',
 ];
 
+export function loggerOptions(config: Config) {
+  return { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } };
+}
+
 /** Builds the HTTP server from given dependencies; main.ts and the tests are its only callers. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, db } = deps;
   const app = Fastify({
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      redact: { paths: LOG_REDACTIONS, censor: '[redacted]' },
-    },
+    logger: deps.logger ?? loggerOptions(config),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 500 },

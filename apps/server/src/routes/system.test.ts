@@ -1,10 +1,13 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Writable } from 'node:stream';
 import { runtimeConfigSchema } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loggerOptions } from '../app.js';
+import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { testDatabases } from '../test/databases.js';
+import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, issueToken, type TestApp } from '../test/test-app.js';
 
 /** A stand-in for the built SPA: the fallback and caching rules do not depend on its content. */
@@ -107,5 +110,33 @@ describe.each(testDatabases())('public endpoints and HTTP hardening on $name', (
     }
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(statuses.slice(0, 2).every((s) => s !== 429)).toBe(true);
+  });
+});
+
+describe('logs', () => {
+  it('never contain a bearer token or a password, even at trace level', async () => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        lines.push(String(chunk));
+        done();
+      },
+    });
+    const db = await pgliteTestDatabase.open();
+    const config = loadConfig({ LOG_LEVEL: 'trace' }, 'test');
+    const t = await createTestApp(db, {}, { ...loggerOptions(config), stream });
+    const token = await issueToken({ email: 'legal@demo.local' });
+    await t.app.inject({
+      method: 'POST',
+      url: '/backend/private/saveUser',
+      headers: bearer(token),
+      payload: {},
+    });
+    await t.app.inject({ method: 'POST', url: '/backend/private/verifyUser', headers: bearer(`${token}x`) });
+    await t.app.close();
+    await db.destroy();
+    expect(lines.length).toBeGreaterThan(2);
+    const log = lines.join('');
+    expect(log).not.toContain(token.split('.')[2]);
   });
 });

@@ -9,7 +9,8 @@ export interface TestDatabase {
   open(): Promise<Db>;
 }
 
-const pglite: TestDatabase = {
+/** For tests whose subject does not depend on the database kind. */
+export const pgliteTestDatabase: TestDatabase = {
   name: 'pglite',
   async open() {
     const db = await openDatabase({ kind: 'pglite', dataDir: undefined });
@@ -41,5 +42,5 @@ function postgres(adminUrl: string): TestDatabase {
 /** Every database kind the product supports and this machine can run: tests use `describe.each`. */
 export function testDatabases(): TestDatabase[] {
   const url = inject('postgresUrl');
-  return url ? [pglite, postgres(url)] : [pglite];
+  return url ? [pgliteTestDatabase, postgres(url)] : [pgliteTestDatabase];
 }

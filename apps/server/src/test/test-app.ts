@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { buildApp } from '../app.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
@@ -50,7 +50,11 @@ export interface TestApp {
   signIn(email: string, name?: string): Promise<string>;
 }
 
-export async function createTestApp(db: Db, env: Env = {}): Promise<TestApp> {
+export async function createTestApp(
+  db: Db,
+  env: Env = {},
+  logger: FastifyServerOptions['logger'] = false,
+): Promise<TestApp> {
   const publicKey: JWK = { ...(await exportJWK((await signingKey).publicKey)), kid: 'test', alg: 'RS256' };
   const config = loadConfig(
     {
@@ -70,7 +74,7 @@ export async function createTestApp(db: Db, env: Env = {}): Promise<TestApp> {
     keys: createLocalJWKSet({ keys: [publicKey] }),
     emailClaim: 'email',
   });
-  const app = await buildApp({ config, db, tokenVerifier, logger: false });
+  const app = await buildApp({ config, db, tokenVerifier, logger });
   await app.ready();
   return {
     app,
