@@ -9,16 +9,21 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { installErrorHandler } from './http/errors.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
+import { deleteExpiredPayloads } from './idp/payload-adapter.js';
+import type { Mailer } from './mail/mailer.js';
 import { authRoutes } from './routes/auth.js';
 import { spaRoutes } from './routes/spa.js';
+import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
 import { usersRoutes } from './routes/users.js';
+import { SupportOutbox } from './support/support-outbox.js';
 import { UsersRepository } from './users/users-repository.js';
 
 export interface AppDependencies {
   config: Config;
   db: Db;
   tokenVerifier: TokenVerifier;
+  mailer: Mailer;
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
   /** Fastify logger options; default: pino at the configured level, credentials redacted. */
@@ -66,9 +71,39 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
   await app.register(usersRoutes, { guards, users });
+  const outbox = new SupportOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
+  await app.register(supportRoutes, { guards, outbox, rateLimit: signInRateLimit });
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
+  scheduleBackgroundJobs(app, [
+    { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
+    { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
+    { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },
+  ]);
   return app;
+}
+
+const OUTBOX_INTERVAL_MS = 30_000;
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+
+/** Periodic work runs while the server is up: queued mail goes out, expired sign-in state is dropped. */
+function scheduleBackgroundJobs(
+  app: FastifyInstance,
+  jobs: { every: number; run: () => Promise<unknown> }[],
+) {
+  const timers: NodeJS.Timeout[] = [];
+  app.addHook('onReady', async () => {
+    for (const job of jobs) {
+      const timer = setInterval(() => {
+        job.run().catch((error) => app.log.warn({ err: error }, 'background job failed'));
+      }, job.every);
+      timer.unref();
+      timers.push(timer);
+    }
+  });
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+  });
 }
 
 export function runtimeConfig(config: Config): RuntimeConfig {

@@ -6,6 +6,8 @@ import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { IdpAccounts } from './idp/accounts.js';
 import { createEmbeddedIdp } from './idp/embedded-idp.js';
+import { createFileMailer } from './mail/file-mailer.js';
+import { createSmtpMailer } from './mail/smtp-mailer.js';
 import { seedDemoUsers } from './seed.js';
 import { UsersRepository } from './users/users-repository.js';
 
@@ -39,5 +41,8 @@ export async function composeApp(
     keys: idp?.keys ?? remoteIssuerKeys(config.oidc.issuer),
     emailClaim: config.oidc.emailClaim,
   });
-  return buildApp({ config, db, tokenVerifier, idp, logger });
+  const mailer = config.mail.smtpUrl
+    ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
+    : createFileMailer(config.mail.directory, config.mail.from);
+  return buildApp({ config, db, tokenVerifier, idp, mailer, logger });
 }

@@ -26,6 +26,12 @@ const envSchema = z.object({
   OIDC_SCOPES: z.string().min(1).default('openid email profile'),
   OIDC_EMAIL_CLAIM: z.string().min(1).default('email'),
   DEMO_DATA: booleanFromString.optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://')
+    .optional(),
+  SUPPORT_EMAIL: z.string().email().default('support@demo.local'),
+  MAIL_FROM: z.string().min(3).default('Vertragsgenerator <noreply@demo.local>'),
   EDITOR: z.enum(['builtin', 'google', 'download']).default('builtin'),
   BODY_LIMIT_BYTES: z.coerce
     .number()
@@ -58,6 +64,7 @@ export interface Config {
   };
   demoData: boolean;
   editor: 'builtin' | 'google' | 'download';
+  mail: { smtpUrl: string | undefined; directory: string; from: string; supportEmail: string };
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
   trustProxy: boolean;
@@ -106,6 +113,12 @@ export function loadConfig(env: Env, version: string): Config {
     },
     demoData: e.DEMO_DATA ?? !e.OIDC_ISSUER,
     editor: e.EDITOR,
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      directory: resolve(dataDir, 'mail'),
+      from: e.MAIL_FROM,
+      supportEmail: e.SUPPORT_EMAIL,
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,

@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs';
-import { SessionsRepository } from './auth/sessions-repository.js';
 import { composeApp } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
-import { deleteExpiredPayloads } from './idp/payload-adapter.js';
 
-/** Entry point: configuration → database → app → listen, plus hourly housekeeping and clean shutdown. */
+/** Entry point: configuration → database → app → listen, and a clean shutdown. */
 async function main(): Promise<void> {
   const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
     version: string;
@@ -16,18 +14,8 @@ async function main(): Promise<void> {
   await migrate(db);
   const app = await composeApp(config, db);
 
-  const sessions = new SessionsRepository(db);
-  const housekeeping = setInterval(() => {
-    const now = new Date();
-    Promise.all([sessions.deleteExpired(now), deleteExpiredPayloads(db, now)]).catch((error) =>
-      app.log.warn({ err: error }, 'housekeeping failed'),
-    );
-  }, 60 * 60_000);
-  housekeeping.unref();
-
   const shutdown = async (signal: string) => {
     app.log.info({ signal }, 'shutting down');
-    clearInterval(housekeeping);
     await app.close();
     await db.destroy();
     process.exit(0);

@@ -52,3 +52,22 @@ export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['up', 'down']),
 });
+
+/**
+ * POST /backend/sendSupportEmail. The reporter comes from the verified token (DESIGN §10.5), so
+ * `userEmail` and `userName` of SPEC §7 are accepted but not used.
+ */
+export const supportReportSchema = z.object({
+  subject: z
+    .string()
+    .trim()
+    .min(1, 'Bitte gib einen Betreff ein.')
+    .max(200, 'Der Betreff ist zu lang (max. 200 Zeichen).'),
+  msgBody: z
+    .string()
+    .trim()
+    .min(1, 'Bitte beschreibe das Problem.')
+    .max(10_000, 'Die Beschreibung ist zu lang (max. 10.000 Zeichen).'),
+  matchId: z.string().trim().max(64).nullish(),
+});
+export type SupportReport = z.infer<typeof supportReportSchema>;

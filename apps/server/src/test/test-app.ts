@@ -8,6 +8,7 @@ import { buildApp } from '../app.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { UsersRepository } from '../users/users-repository.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
@@ -43,8 +44,19 @@ export async function issueToken(claims: TokenClaims): Promise<string> {
     .sign(claims.key ?? (await signingKey).privateKey);
 }
 
+/** Keeps sent mail for assertions; `failing` makes delivery fail as an unreachable SMTP server would. */
+export class RecordingMailer implements Mailer {
+  readonly sent: MailMessage[] = [];
+  failing = false;
+  async send(message: MailMessage) {
+    if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
+    this.sent.push(message);
+  }
+}
+
 export interface TestApp {
   app: FastifyInstance;
+  mailer: RecordingMailer;
   users: UsersRepository;
   /** Issues a token and opens its session, as the SPA does after the sign-in popup. */
   signIn(email: string, name?: string): Promise<string>;
@@ -74,10 +86,12 @@ export async function createTestApp(
     keys: createLocalJWKSet({ keys: [publicKey] }),
     emailClaim: 'email',
   });
-  const app = await buildApp({ config, db, tokenVerifier, logger });
+  const mailer = new RecordingMailer();
+  const app = await buildApp({ config, db, tokenVerifier, mailer, logger });
   await app.ready();
   return {
     app,
+    mailer,
     users: new UsersRepository(db),
     async signIn(email, name) {
       const token = await issueToken({ email, name });

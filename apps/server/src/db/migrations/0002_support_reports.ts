@@ -12,6 +12,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('mailed_at', 'timestamptz')
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('next_attempt_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
     .addColumn('last_error', 'text')
+    .execute();
+  await db.schema
+    .createIndex('support_reports_pending')
+    .on('support_reports')
+    .column('next_attempt_at')
+    .where(sql.ref('mailed_at'), 'is', null)
     .execute();
 }

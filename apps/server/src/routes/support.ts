@@ -1,0 +1,29 @@
+import { supportReportSchema } from '@vertragsgenerator/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import { type AuthGuards, currentUser } from '../auth/guards.js';
+import { parseInput } from '../http/errors.js';
+import type { SupportOutbox } from '../support/support-outbox.js';
+
+export interface SupportRoutesDeps {
+  guards: AuthGuards;
+  outbox: SupportOutbox;
+  rateLimit: { max: number; timeWindow: string };
+}
+
+/** "Problem melden" (SPEC §2): the report is stored first and answered; mailing happens after. */
+export const supportRoutes: FastifyPluginAsync<SupportRoutesDeps> = async (
+  app,
+  { guards, outbox, rateLimit },
+) => {
+  app.post(
+    '/backend/sendSupportEmail',
+    { preHandler: guards.session('signed-in'), config: { rateLimit } },
+    async (request) => {
+      const report = parseInput(supportReportSchema, request.body);
+      const user = currentUser(request);
+      const id = await outbox.submit(report, { email: user.email, name: user.name });
+      outbox.deliverDue().catch((error) => request.log.warn({ err: error }, 'support outbox run failed'));
+      return { id };
+    },
+  );
+};
