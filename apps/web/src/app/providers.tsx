@@ -1,0 +1,38 @@
+import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import type { RuntimeConfig } from '@vertragsgenerator/domain';
+import { type ReactNode, useState } from 'react';
+import { AuthServiceProvider } from '../features/auth/auth-context';
+import type { AuthService } from '../features/auth/auth-service';
+import { RuntimeConfigProvider } from '../lib/runtime-config';
+import { theme } from './theme';
+
+export interface AppProvidersProps {
+  config: RuntimeConfig;
+  auth: AuthService;
+  /** 'test' turns off Mantine's transitions and portals. */
+  env?: 'default' | 'test';
+  children: ReactNode;
+}
+
+export function AppProviders({ config, auth, env = 'default', children }: AppProvidersProps) {
+  const [queryClient] = useState(
+    () =>
+      new QueryClient({
+        // A failed call is answered by the UI; a silent retry would only delay that answer.
+        defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+      }),
+  );
+
+  return (
+    <MantineProvider theme={theme} env={env}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RuntimeConfigProvider config={config}>
+          <AuthServiceProvider auth={auth}>{children}</AuthServiceProvider>
+        </RuntimeConfigProvider>
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}

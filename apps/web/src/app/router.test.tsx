@@ -1,0 +1,103 @@
+import { screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fakeAuthService, jsonResponse, renderRoutes, stubFetch } from '../test/utils';
+import { appRoutes } from './router';
+
+const legal = { email: 'legal@demo.local', name: 'Lena Legal', permission: 2 };
+
+function renderApp(path: string, auth = fakeAuthService()) {
+  return renderRoutes(appRoutes(auth), path, auth);
+}
+
+describe('route guard and shell', () => {
+  it('shows a loader, verifies the session, then the page inside the shell', async () => {
+    const fetchMock = stubFetch(jsonResponse(200, legal));
+    renderApp('/start');
+
+    expect(screen.getByRole('status', { name: 'Wird geladen …' })).toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Match-ID eingeben' })).not.toBeInTheDocument();
+
+    expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Problem melden' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+    expect(screen.getByText('Version 9.8.7')).toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Besuchte Seiten' })).toHaveTextContent('ID-Input');
+
+    expect(fetchMock).toHaveBeenCalledOnce();
+    expect(fetchMock.mock.calls[0]?.[0]).toBe('/backend/private/verifyUser');
+    expect(localStorage.getItem('permission')).toBe('2');
+  });
+
+  it('sends the user to /login and clears the storage when the server rejects the session', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.setItem('userMail', 'legal@demo.local');
+    localStorage.setItem('permission', '2');
+    stubFetch(jsonResponse(401, { error: 'unauthorized', message: 'Sitzung abgelaufen.' }));
+    const auth = fakeAuthService();
+    const { router } = renderApp('/format', auth);
+
+    expect(await screen.findByRole('button', { name: 'Mit Demo-SSO anmelden' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.length).toBe(0);
+    expect(auth.forgetUser).toHaveBeenCalled();
+    expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it('sends the user to /login without asking the server when there is no token', async () => {
+    const fetchMock = stubFetch(jsonResponse(200, legal));
+    const { router } = renderApp('/start', fakeAuthService({ freshIdToken: vi.fn(async () => null) }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('saves the user with a silently renewed token before verifying it', async () => {
+    const fetchMock = stubFetch(jsonResponse(200, legal));
+    renderApp(
+      '/start',
+      fakeAuthService({ freshIdToken: vi.fn(async () => ({ idToken: 'new', renewed: true })) }),
+    );
+
+    expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/backend/private/saveUser',
+      '/backend/private/verifyUser',
+    ]);
+  });
+
+  it('checks the session again on every navigation', async () => {
+    localStorage.setItem('permission', '2');
+    const fetchMock = stubFetch(jsonResponse(200, legal));
+    const { router } = renderApp('/start');
+    await screen.findByRole('heading', { name: 'Match-ID eingeben' });
+
+    await router.navigate('/format');
+    expect(await screen.findByRole('heading', { name: 'Format wählen' })).toBeInTheDocument();
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('redirects / to /login without a check', async () => {
+    const fetchMock = stubFetch(jsonResponse(200, legal));
+    const { router } = renderApp('/');
+    expect(await screen.findByRole('button', { name: 'Mit Demo-SSO anmelden' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('shows a German 404 page inside the shell for unknown paths', async () => {
+    stubFetch(jsonResponse(200, legal));
+    renderApp('/gibt-es-nicht');
+    expect(await screen.findByRole('heading', { name: 'Seite nicht gefunden' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
+  });
+
+  it('completes the sign-in on /auth/callback without the guard', async () => {
+    const fetchMock = stubFetch(jsonResponse(200, legal));
+    const auth = fakeAuthService();
+    renderApp('/auth/callback?code=abc&state=xyz', auth);
+
+    expect(await screen.findByText('Anmeldung wird abgeschlossen …')).toBeInTheDocument();
+    expect(auth.completeSignIn).toHaveBeenCalledOnce();
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,48 @@
+import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
+import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { FullPageLoader } from '../components/full-page-loader';
+import { AuthCallbackPage } from '../features/auth/auth-callback-page';
+import type { AuthService } from '../features/auth/auth-service';
+import { LoginPage } from '../features/auth/login-page';
+import { FormatPage } from '../features/format/format-page';
+import { FormPlaceholderPage } from '../features/forms/form-placeholder-page';
+import { StartPage } from '../features/start/start-page';
+import { PATHS } from '../lib/paths';
+import { NotFoundPage, RouteErrorPage } from './pages';
+import { createRouteGuard } from './route-guard';
+import { AppLayout } from './shell/app-layout';
+
+export function appRoutes(auth: AuthService): RouteObject[] {
+  const formRoutes = (Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
+    path,
+    element: <FormPlaceholderPage form={form} />,
+  }));
+
+  return [
+    {
+      errorElement: <RouteErrorPage />,
+      children: [
+        { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
+        { path: PATHS.login, Component: LoginPage },
+        { path: PATHS.authCallback, Component: AuthCallbackPage },
+        {
+          loader: createRouteGuard(auth),
+          // SPEC §2: the check runs on every navigation, not only when the layout first mounts.
+          shouldRevalidate: () => true,
+          HydrateFallback: FullPageLoader,
+          Component: AppLayout,
+          children: [
+            { path: PATHS.start, Component: StartPage },
+            { path: PATHS.format, Component: FormatPage },
+            ...formRoutes,
+            { path: '*', Component: NotFoundPage },
+          ],
+        },
+      ],
+    },
+  ];
+}
+
+export function createAppRouter(auth: AuthService) {
+  return createBrowserRouter(appRoutes(auth));
+}

@@ -1,0 +1,47 @@
+import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
+import { PATHS } from '../../lib/paths';
+import { SESSION_STORAGE_KEYS } from '../../lib/storage';
+import { texts } from '../../texts';
+
+/**
+ * The breadcrumb trail of visited pages (SPEC §2), kept in session storage under `router-history`.
+ * Only named pages are recorded, which leaves out /login, /auth/callback and unknown paths.
+ */
+const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
+  [PATHS.start, texts.pageNames.start],
+  [PATHS.format, texts.pageNames.format],
+  ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(
+    ([form, path]) => [path, texts.forms[form]] as const,
+  ),
+]);
+
+export function pageName(path: string): string | undefined {
+  return PAGE_NAMES.get(path);
+}
+
+/** Appends a visit; revisiting a page already in the trail trims the trail back to it, so it never loops. */
+export function recordVisit(history: readonly string[], path: string): string[] {
+  if (!PAGE_NAMES.has(path)) return [...history];
+  return history.includes(path) ? trimTo(history, path) : [...history, path];
+}
+
+/** The trail up to and including `path`; unchanged when `path` is not in it. */
+export function trimTo(history: readonly string[], path: string): string[] {
+  const index = history.indexOf(path);
+  return index === -1 ? [...history] : history.slice(0, index + 1);
+}
+
+export function readHistory(): string[] {
+  try {
+    const stored: unknown = JSON.parse(sessionStorage.getItem(SESSION_STORAGE_KEYS.routerHistory) ?? '[]');
+    return Array.isArray(stored)
+      ? stored.filter((path): path is string => typeof path === 'string' && PAGE_NAMES.has(path))
+      : [];
+  } catch {
+    return [];
+  }
+}
+
+export function writeHistory(history: readonly string[]): void {
+  sessionStorage.setItem(SESSION_STORAGE_KEYS.routerHistory, JSON.stringify(history));
+}

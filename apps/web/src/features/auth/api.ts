@@ -1,0 +1,16 @@
+import { type SessionUser, sessionUserSchema } from '@vertragsgenerator/domain';
+import { apiFetch, apiJson } from '../../lib/api';
+
+/** Opens the server-side session for the current ID token and answers with the user's permission. */
+export function saveUser(): Promise<SessionUser> {
+  return apiJson('/backend/private/saveUser', sessionUserSchema, { method: 'POST', body: {} });
+}
+
+export function verifyUser(): Promise<SessionUser> {
+  return apiJson('/backend/private/verifyUser', sessionUserSchema, { method: 'POST', body: {} });
+}
+
+/** Ends the server-side session (logout); the permission record stays (DESIGN §10.6). */
+export async function deleteUser(email: string): Promise<void> {
+  await apiFetch(`/backend/private/deleteUser/${encodeURIComponent(email)}`, { method: 'POST', body: {} });
+}

@@ -1,0 +1,115 @@
+import type { RuntimeConfig } from '@vertragsgenerator/domain';
+import { type User, UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import { delay } from '../../lib/delay';
+import { PATHS } from '../../lib/paths';
+import { LOCAL_STORAGE_KEYS, wasSignedOut } from '../../lib/storage';
+
+/** SPEC §9: obtaining the token is tried 10 times, 100 ms apart. */
+export const TOKEN_ATTEMPTS = 10;
+const TOKEN_RETRY_DELAY_MS = 100;
+/** A token this close to its expiry would likely expire between the guard's check and the next API call. */
+const MIN_TOKEN_VALIDITY_SECONDS = 60;
+
+/** The message oidc-client-ts rejects `signinPopup` with when the user closes the window. */
+const POPUP_CLOSED_BY_USER = 'Popup closed by user';
+
+export function isPopupClosedByUser(error: unknown): boolean {
+  return error instanceof Error && error.message === POPUP_CLOSED_BY_USER;
+}
+
+export type OidcClient = Pick<
+  UserManager,
+  'getUser' | 'signinPopup' | 'signinSilent' | 'signinCallback' | 'removeUser'
+>;
+
+export function createUserManager(oidc: RuntimeConfig['oidc'], origin: string): UserManager {
+  const callbackUrl = `${origin}${PATHS.authCallback}`;
+  return new UserManager({
+    authority: oidc.authority,
+    client_id: oidc.clientId,
+    scope: oidc.scope,
+    response_type: 'code',
+    redirect_uri: callbackUrl,
+    popup_redirect_uri: callbackUrl,
+    silent_redirect_uri: callbackUrl,
+    // Local storage, so that a reload or a second tab keeps the sign-in.
+    userStore: new WebStorageStateStore({ store: window.localStorage }),
+    // The route guard renews on demand; a background timer would renew tokens nobody uses.
+    automaticSilentRenew: false,
+  });
+}
+
+export interface FreshIdToken {
+  idToken: string;
+  /** True when the token came from a silent renew: the server's session is bound to the old one until `saveUser`. */
+  renewed: boolean;
+}
+
+export interface AuthService {
+  /** Signs in through the provider's popup; rejects when the user closes it (`isPopupClosedByUser`). */
+  signInWithPopup(): Promise<void>;
+  /** Completes a popup or silent sign-in inside the window the provider redirected back to. */
+  completeSignIn(): Promise<void>;
+  /** The stored ID token as it is, for API calls. */
+  currentIdToken(): Promise<string | null>;
+  /** The stored ID token, silently renewed first when it expires within a minute; null without a usable one. */
+  freshIdToken(): Promise<FreshIdToken | null>;
+  /** Drops the signed-in user from the browser. */
+  forgetUser(): Promise<void>;
+}
+
+export function createAuthService(client: OidcClient, now: () => number = Date.now): AuthService {
+  function validFor(user: User): number {
+    const expiresAt = user.profile.exp ?? user.expires_at ?? 0;
+    return expiresAt - now() / 1000;
+  }
+
+  async function storedUser(): Promise<User | null> {
+    for (let attempt = 1; attempt <= TOKEN_ATTEMPTS; attempt++) {
+      const user = await client.getUser();
+      if (user?.id_token) return user;
+      if (attempt < TOKEN_ATTEMPTS) await delay(TOKEN_RETRY_DELAY_MS);
+    }
+    return null;
+  }
+
+  async function renewedUser(): Promise<User | null> {
+    try {
+      return await client.signinSilent();
+    } catch (error) {
+      console.warn('Silent token renewal failed', error);
+      return null;
+    }
+  }
+
+  return {
+    async signInWithPopup() {
+      // Without abort-on-close the promise would never settle when the user closes the window. After an
+      // explicit logout the provider must ask again, or the same person would be signed straight back in.
+      await client.signinPopup({ popupAbortOnClose: true, ...(wasSignedOut() ? { prompt: 'login' } : {}) });
+      localStorage.removeItem(LOCAL_STORAGE_KEYS.signedOut);
+    },
+
+    async completeSignIn() {
+      await client.signinCallback();
+    },
+
+    async currentIdToken() {
+      return (await client.getUser())?.id_token ?? null;
+    },
+
+    async freshIdToken() {
+      const user = await storedUser();
+      if (!user?.id_token) return null;
+      if (validFor(user) > MIN_TOKEN_VALIDITY_SECONDS) return { idToken: user.id_token, renewed: false };
+
+      const renewed = await renewedUser();
+      if (!renewed?.id_token || validFor(renewed) <= 0) return null;
+      return { idToken: renewed.id_token, renewed: renewed.id_token !== user.id_token };
+    },
+
+    async forgetUser() {
+      await client.removeUser();
+    },
+  };
+}

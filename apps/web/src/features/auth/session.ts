@@ -1,0 +1,48 @@
+import type { SessionUser } from '@vertragsgenerator/domain';
+import { markSignedOut, rememberUser, SESSION_STORAGE_KEYS, storedUserMail } from '../../lib/storage';
+import { deleteUser, saveUser, verifyUser } from './api';
+import type { AuthService } from './auth-service';
+
+/**
+ * The route guard's check (SPEC §2): a fresh ID token, then the server's word that its session is valid.
+ * Resolves with the user, or null on any failure.
+ */
+export async function verifySession(auth: AuthService): Promise<SessionUser | null> {
+  try {
+    const token = await auth.freshIdToken();
+    if (!token) return null;
+    if (token.renewed) await saveUser();
+    const user = await verifyUser();
+    rememberUser(user);
+    return user;
+  } catch (error) {
+    console.warn('Session check failed', error);
+    return null;
+  }
+}
+
+/** Forgets everything the browser keeps about the signed-in user. */
+export async function endLocalSession(auth: AuthService): Promise<void> {
+  localStorage.clear();
+  sessionStorage.removeItem(SESSION_STORAGE_KEYS.routerHistory);
+  await auth.forgetUser().catch((error: unknown) => console.error('Could not remove the OIDC user', error));
+}
+
+/**
+ * Logout (SPEC §4): ends the server session, then always clears the browser's state.
+ * Resolves with whether the server confirmed the logout.
+ */
+export async function logout(auth: AuthService): Promise<boolean> {
+  const email = storedUserMail();
+  try {
+    if (!email) return false;
+    await deleteUser(email);
+    return true;
+  } catch (error) {
+    console.error('Logout failed', error);
+    return false;
+  } finally {
+    await endLocalSession(auth);
+    markSignedOut();
+  }
+}

@@ -1,0 +1,81 @@
+import { apiErrorSchema } from '@vertragsgenerator/domain';
+import type { z } from 'zod';
+import { texts } from '../texts';
+
+/** A failed API call: the HTTP status (0 when the server was not reached) and the server's `{error, message}`. */
+export class ApiRequestError extends Error {
+  override readonly name = 'ApiRequestError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    options?: ErrorOptions,
+  ) {
+    super(message, options);
+  }
+}
+
+export type IdTokenSource = () => Promise<string | null>;
+
+let idTokenSource: IdTokenSource = async () => null;
+
+/** The app wires this to the auth service once, so that the client needs no import of a feature. */
+export function setIdTokenSource(source: IdTokenSource): void {
+  idTokenSource = source;
+}
+
+export interface ApiRequestOptions {
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls the API under the page origin with the ID token as bearer (only there: DESIGN §10.1).
+ * Resolves with the response of any 2xx answer; rejects with an `ApiRequestError` otherwise.
+ */
+export async function apiFetch(path: string, options: ApiRequestOptions = {}): Promise<Response> {
+  const headers = new Headers({ Accept: 'application/json' });
+  const token = await idTokenSource();
+  if (token) headers.set('Authorization', `Bearer ${token}`);
+  const init: RequestInit = { method: options.method ?? 'GET', headers, credentials: 'same-origin' };
+  if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    init.body = JSON.stringify(options.body);
+  }
+  if (options.signal) init.signal = options.signal;
+
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw new ApiRequestError(0, 'network_error', texts.api.network, { cause });
+  }
+  if (!response.ok) throw await toApiRequestError(response);
+  return response;
+}
+
+/** `apiFetch` plus validation of the JSON answer against the shared schema. */
+export async function apiJson<T>(
+  path: string,
+  schema: z.ZodType<T>,
+  options: ApiRequestOptions = {},
+): Promise<T> {
+  const response = await apiFetch(path, options);
+  const parsed = schema.safeParse(await response.json().catch(() => undefined));
+  if (!parsed.success) {
+    throw new ApiRequestError(response.status, 'invalid_response', texts.api.unexpectedAnswer, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data;
+}
+
+async function toApiRequestError(response: Response): Promise<ApiRequestError> {
+  const parsed = apiErrorSchema.safeParse(await response.json().catch(() => undefined));
+  return parsed.success
+    ? new ApiRequestError(response.status, parsed.data.error, parsed.data.message)
+    : new ApiRequestError(response.status, `http_${response.status}`, texts.api.unexpectedAnswer);
+}

@@ -1,0 +1,45 @@
+import { isPermissionLevel, type PermissionLevel, type SessionUser } from '@vertragsgenerator/domain';
+
+/**
+ * Browser storage keys of SPEC §3. Only `matchId`, `userMail` and `permission` are kept in local storage
+ * (DESIGN §10.7); the tokens live in oidc-client-ts's own user store.
+ */
+export const LOCAL_STORAGE_KEYS = {
+  matchId: 'matchId',
+  userMail: 'userMail',
+  permission: 'permission',
+  /** Set by an explicit logout: the next sign-in asks for credentials instead of reusing the provider's session. */
+  signedOut: 'signedOut',
+} as const;
+
+export const SESSION_STORAGE_KEYS = {
+  routerHistory: 'router-history',
+} as const;
+
+export function rememberUser(user: Pick<SessionUser, 'email' | 'permission'>): void {
+  localStorage.setItem(LOCAL_STORAGE_KEYS.userMail, user.email);
+  if (user.permission === null) localStorage.removeItem(LOCAL_STORAGE_KEYS.permission);
+  else localStorage.setItem(LOCAL_STORAGE_KEYS.permission, String(user.permission));
+}
+
+export function storedUserMail(): string | null {
+  return localStorage.getItem(LOCAL_STORAGE_KEYS.userMail);
+}
+
+export function storedPermission(): PermissionLevel | null {
+  const level = Number(localStorage.getItem(LOCAL_STORAGE_KEYS.permission));
+  return isPermissionLevel(level) ? level : null;
+}
+
+export function storedMatchId(): string | null {
+  return localStorage.getItem(LOCAL_STORAGE_KEYS.matchId);
+}
+
+export function markSignedOut(): void {
+  localStorage.setItem(LOCAL_STORAGE_KEYS.signedOut, '1');
+}
+
+/** Whether the user logged out explicitly since the last sign-in. */
+export function wasSignedOut(): boolean {
+  return localStorage.getItem(LOCAL_STORAGE_KEYS.signedOut) === '1';
+}

@@ -1,0 +1,42 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import { MantineProvider } from '@mantine/core';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router/dom';
+import { z } from 'zod';
+import { StartupErrorPage } from './app/pages';
+import { AppProviders } from './app/providers';
+import { createAppRouter } from './app/router';
+import { createAuthService, createUserManager } from './features/auth/auth-service';
+import { setIdTokenSource } from './lib/api';
+import { loadRuntimeConfig } from './lib/runtime-config';
+
+// Under the server's CSP (no 'unsafe-eval') zod's probe for `new Function` would raise a CSP violation report.
+z.config({ jitless: true });
+
+const container = document.getElementById('root');
+if (!container) throw new Error('index.html lacks the #root element');
+const root = createRoot(container);
+
+loadRuntimeConfig().then(
+  (config) => {
+    const auth = createAuthService(createUserManager(config.oidc, window.location.origin));
+    setIdTokenSource(() => auth.currentIdToken());
+    root.render(
+      <StrictMode>
+        <AppProviders config={config} auth={auth}>
+          <RouterProvider router={createAppRouter(auth)} />
+        </AppProviders>
+      </StrictMode>,
+    );
+  },
+  (error: unknown) => {
+    console.error('Loading /backend/config failed', error);
+    root.render(
+      <MantineProvider>
+        <StartupErrorPage />
+      </MantineProvider>,
+    );
+  },
+);
