@@ -11,7 +11,10 @@ import { installErrorHandler } from './http/errors.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
 import type { Mailer } from './mail/mailer.js';
+import type { MatchSource } from './matches/match-source.js';
+import { RecentMatchesRepository } from './matches/recent-matches.js';
 import { authRoutes } from './routes/auth.js';
+import { matchRoutes } from './routes/match.js';
 import { spaRoutes } from './routes/spa.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
@@ -24,6 +27,7 @@ export interface AppDependencies {
   db: Db;
   tokenVerifier: TokenVerifier;
   mailer: Mailer;
+  matches: MatchSource;
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
   /** Fastify logger options; default: pino at the configured level, credentials redacted. */
@@ -71,6 +75,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
   await app.register(usersRoutes, { guards, users });
+  await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
   const outbox = new SupportOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   await app.register(supportRoutes, { guards, outbox, rateLimit: signInRateLimit });
   if (deps.idp) await app.register(deps.idp.routes);

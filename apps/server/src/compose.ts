@@ -8,6 +8,9 @@ import { IdpAccounts } from './idp/accounts.js';
 import { createEmbeddedIdp } from './idp/embedded-idp.js';
 import { createFileMailer } from './mail/file-mailer.js';
 import { createSmtpMailer } from './mail/smtp-mailer.js';
+import { DatabaseMatchSource } from './matches/database-match-source.js';
+import { seedDemoMatches } from './matches/demo.js';
+import { MatchStore } from './matches/match-store.js';
 import { seedDemoUsers } from './seed.js';
 import { UsersRepository } from './users/users-repository.js';
 
@@ -22,7 +25,10 @@ export async function composeApp(
 ): Promise<FastifyInstance> {
   const users = new UsersRepository(db);
   const accounts = config.oidc.externalIssuer ? undefined : new IdpAccounts(db);
-  if (config.demoData) await seedDemoUsers(join(config.configDir, 'demo-users.json'), users, accounts);
+  if (config.demoData) {
+    await seedDemoUsers(join(config.configDir, 'demo-users.json'), users, accounts);
+    await seedDemoMatches(join(config.configDir, 'demo-matches.json'), new MatchStore(db));
+  }
 
   const idp = accounts
     ? await createEmbeddedIdp({
@@ -44,5 +50,6 @@ export async function composeApp(
   const mailer = config.mail.smtpUrl
     ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
     : createFileMailer(config.mail.directory, config.mail.from);
-  return buildApp({ config, db, tokenVerifier, idp, mailer, logger });
+  const matches = new DatabaseMatchSource(db);
+  return buildApp({ config, db, tokenVerifier, idp, mailer, matches, logger });
 }

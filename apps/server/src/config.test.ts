@@ -42,6 +42,12 @@ describe('loadConfig', () => {
     expect(config.demoData).toBe(false);
   });
 
+  it('reads the editor from DOCUMENT_EDITOR, or EDITOR when it names one of ours', () => {
+    expect(loadConfig({ EDITOR: 'google' }, '1').editor).toBe('google');
+    expect(loadConfig({ EDITOR: 'vi' }, '1').editor).toBe('builtin');
+    expect(loadConfig({ EDITOR: '/usr/bin/nano', DOCUMENT_EDITOR: 'download' }, '1').editor).toBe('download');
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }, '1').port).toBe(8080);
   });
@@ -52,7 +58,7 @@ describe('loadConfig', () => {
     ['PUBLIC_URL', 'localhost'],
     ['DATABASE_URL', 'mysql://x'],
     ['OIDC_ISSUER', 'nicht-url'],
-    ['EDITOR', 'word'],
+    ['DOCUMENT_EDITOR', 'word'],
     ['DEMO_DATA', 'vielleicht'],
     ['LOG_LEVEL', 'loud'],
     ['BODY_LIMIT_BYTES', '12'],

@@ -10,6 +10,11 @@ const booleanFromString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
+const EDITOR_MODES = ['builtin', 'google', 'download'] as const;
+type EditorMode = (typeof EDITOR_MODES)[number];
+const isEditorMode = (value: string | undefined): value is EditorMode =>
+  EDITOR_MODES.includes(value as EditorMode);
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -32,7 +37,8 @@ const envSchema = z.object({
     .optional(),
   SUPPORT_EMAIL: z.string().email().default('support@demo.local'),
   MAIL_FROM: z.string().min(3).default('Vertragsgenerator <noreply@demo.local>'),
-  EDITOR: z.enum(['builtin', 'google', 'download']).default('builtin'),
+  DOCUMENT_EDITOR: z.enum(EDITOR_MODES).optional(),
+  EDITOR: z.string().optional(),
   BODY_LIMIT_BYTES: z.coerce
     .number()
     .int()
@@ -63,7 +69,7 @@ export interface Config {
     emailClaim: string;
   };
   demoData: boolean;
-  editor: 'builtin' | 'google' | 'download';
+  editor: EditorMode;
   mail: { smtpUrl: string | undefined; directory: string; from: string; supportEmail: string };
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
@@ -112,7 +118,9 @@ export function loadConfig(env: Env, version: string): Config {
       emailClaim: e.OIDC_EMAIL_CLAIM,
     },
     demoData: e.DEMO_DATA ?? !e.OIDC_ISSUER,
-    editor: e.EDITOR,
+    // `EDITOR` is also the Unix convention for a text editor (npm sets it to `vi` for every script):
+    // only our three values count there; DOCUMENT_EDITOR is the unambiguous, strictly checked name.
+    editor: e.DOCUMENT_EDITOR ?? (isEditorMode(e.EDITOR) ? e.EDITOR : 'builtin'),
     mail: {
       smtpUrl: e.SMTP_URL,
       directory: resolve(dataDir, 'mail'),

@@ -1,3 +1,4 @@
+import type { MatchFields } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Table types of the query layer; the migrations under ./migrations are their source of truth. */
@@ -54,6 +55,8 @@ export interface Database {
   idp_secrets: IdpSecretsTable;
   idp_payloads: IdpPayloadsTable;
   support_reports: SupportReportsTable;
+  matches: MatchesTable;
+  recent_matches: RecentMatchesTable;
 }
 
 export interface SupportReportsTable {
@@ -66,5 +69,22 @@ export interface SupportReportsTable {
   created_at: CreatedAt;
   mailed_at: Timestamp | null;
   attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_error: string | null;
+}
+
+/** The built-in match store, filled by the import CLI and the demo data (DESIGN §8). */
+export interface MatchesTable {
+  match_id: string;
+  /** The SPEC §3 fields as imported, fallback fields included: resolving them happens on lookup. */
+  record: ColumnType<MatchFields, string, string>;
+  imported_at: CreatedAt;
+  updated_at: Timestamp;
+}
+
+/** The match each user loaded most recently (SPEC §7 `POST backend/match`). */
+export interface RecentMatchesTable {
+  email: string;
+  match_id: string;
+  loaded_at: Timestamp;
 }

@@ -9,6 +9,7 @@ import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
+import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import { UsersRepository } from '../users/users-repository.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
@@ -87,7 +88,14 @@ export async function createTestApp(
     emailClaim: 'email',
   });
   const mailer = new RecordingMailer();
-  const app = await buildApp({ config, db, tokenVerifier, mailer, logger });
+  const app = await buildApp({
+    config,
+    db,
+    tokenVerifier,
+    mailer,
+    matches: new DatabaseMatchSource(db),
+    logger,
+  });
   await app.ready();
   return {
     app,

@@ -1,0 +1,312 @@
+import {
+  MATCH_NUMERIC_FIELDS,
+  MATCH_TEXT_FIELDS,
+  type MatchRecord,
+  matchRecordSchema,
+  normalizeMatchId,
+} from '@vertragsgenerator/domain';
+import { CsvSyntaxError, parseCsv } from './csv.js';
+import { matchIdProblem } from './match-id.js';
+import type { MatchStore } from './match-store.js';
+
+/**
+ * The match import (DESIGN §8): a JSON array of records or a CSV with the field names of SPEC §3 plus
+ * `matchId`. Every row is validated; a file with a refused row imports nothing unless the caller asks
+ * to skip invalid rows, so a file is never half-imported by accident.
+ */
+
+export interface RefusedRow {
+  /** Line of the file where the row starts, counted from 1. */
+  line: number;
+  matchId?: string;
+  reason: string;
+}
+
+export interface ParsedMatchFile {
+  valid: MatchRecord[];
+  refused: RefusedRow[];
+}
+
+export interface MatchImportOptions {
+  /** Import the valid rows of a file that also has refused ones. */
+  skipInvalid?: boolean;
+}
+
+export interface MatchImportResult {
+  /** Rows that passed validation. */
+  valid: number;
+  /** Matches written to the store: `valid`, or 0 when refused rows held the file back. */
+  imported: number;
+  refused: RefusedRow[];
+}
+
+const MATCH_ID_FIELD = 'matchId';
+const TEXT_FIELDS: ReadonlySet<string> = new Set(MATCH_TEXT_FIELDS);
+const NUMERIC_FIELDS: ReadonlySet<string> = new Set(MATCH_NUMERIC_FIELDS);
+const IMPORT_FIELDS: readonly string[] = [MATCH_ID_FIELD, ...MATCH_TEXT_FIELDS, ...MATCH_NUMERIC_FIELDS];
+
+/** One row as read from the file, before validation. */
+interface RawRow {
+  line: number;
+  values: Record<string, unknown>;
+  /** Set when the row is broken beyond its field values, e.g. a CSV row with too many cells. */
+  problem?: string;
+}
+
+/** A problem of the file as a whole: no row can be trusted, so every row is refused. */
+class MatchFileError extends Error {
+  constructor(
+    readonly line: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function parseMatchFile(text: string): ParsedMatchFile {
+  const content = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  try {
+    if (content.trim() === '') throw new MatchFileError(1, 'Die Datei ist leer.');
+    // No CSV header starts with a bracket or brace, so the first character tells the formats apart.
+    const rows = /^\s*[[{]/.test(content) ? jsonRows(content) : csvRows(content);
+    return validateRows(rows);
+  } catch (error) {
+    if (error instanceof MatchFileError || error instanceof CsvSyntaxError) {
+      return { valid: [], refused: [{ line: error.line, reason: error.message }] };
+    }
+    throw error;
+  }
+}
+
+export async function importMatches(
+  text: string,
+  store: MatchStore,
+  options: MatchImportOptions = {},
+): Promise<MatchImportResult> {
+  const { valid, refused } = parseMatchFile(text);
+  const write = valid.length > 0 && (refused.length === 0 || options.skipInvalid === true);
+  const imported = write ? await store.upsertMany(valid) : 0;
+  return { valid: valid.length, imported, refused };
+}
+
+/** The summary and one line per refused row, as the CLI prints them. */
+export function importReport(result: MatchImportResult): string[] {
+  return [
+    `${result.imported} Matches importiert, ${result.refused.length} abgelehnt`,
+    ...result.refused.map(({ line, matchId, reason }) =>
+      matchId ? `Zeile ${line}: ${matchId}: ${reason}` : `Zeile ${line}: ${reason}`,
+    ),
+  ];
+}
+
+/** 1 when the file was refused as a whole: something was wrong and nothing got in. */
+export function importExitCode(result: MatchImportResult): 0 | 1 {
+  return result.refused.length > 0 && result.imported === 0 ? 1 : 0;
+}
+
+function jsonRows(content: string): RawRow[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch (error) {
+    const position = /position (\d+)/.exec((error as Error).message)?.[1];
+    const line = position === undefined ? 1 : lineAt(content, Number(position));
+    throw new MatchFileError(line, `Die Datei ist kein gültiges JSON: ${(error as Error).message}`);
+  }
+  if (!Array.isArray(parsed)) {
+    throw new MatchFileError(1, 'Die JSON-Datei muss ein Array von Match-Objekten enthalten.');
+  }
+  const lines = elementLines(content);
+  return parsed.map((element: unknown, index): RawRow => {
+    const line = lines[index] ?? 1;
+    if (typeof element !== 'object' || element === null || Array.isArray(element)) {
+      return { line, values: {}, problem: 'Der Eintrag ist kein JSON-Objekt mit Feldern.' };
+    }
+    return { line, values: element as Record<string, unknown> };
+  });
+}
+
+function lineAt(text: string, position: number): number {
+  return text.slice(0, position).split('\n').length;
+}
+
+const JSON_WHITESPACE: ReadonlySet<string> = new Set([' ', '\t', '\n', '\r']);
+
+/** The line on which each element of a top-level JSON array starts; `text` is known to be valid JSON. */
+function elementLines(text: string): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let depth = 0;
+  let inString = false;
+  let escaped = false;
+  let expectingElement = false;
+  for (const char of text) {
+    if (char === '\n') line++;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (char === '\\') escaped = true;
+      else if (char === '"') inString = false;
+      continue;
+    }
+    if (JSON_WHITESPACE.has(char)) continue;
+    if (depth === 1 && expectingElement && char !== ']') {
+      lines.push(line);
+      expectingElement = false;
+    }
+    if (char === '"') inString = true;
+    else if (char === '[' || char === '{') {
+      depth++;
+      if (depth === 1) expectingElement = true;
+    } else if (char === ']' || char === '}') depth--;
+    else if (char === ',' && depth === 1) expectingElement = true;
+  }
+  return lines;
+}
+
+function csvRows(content: string): RawRow[] {
+  const [header, ...records] = parseCsv(content);
+  if (!header) return [];
+  const names = header.cells.map((name) => name.trim());
+  checkHeader(names, header.line);
+  return records
+    .filter((record) => record.cells.some((cell) => cell !== ''))
+    .map(({ line, cells }): RawRow => {
+      const values: Record<string, unknown> = {};
+      names.forEach((name, column) => {
+        const cell = cells[column];
+        // An empty cell is how a spreadsheet says "no value".
+        if (name !== '' && cell !== undefined && cell !== '') values[name] = cell;
+      });
+      if (cells.length !== names.length) {
+        return {
+          line,
+          values,
+          problem: `Die Zeile hat ${cells.length} ${cells.length === 1 ? 'Wert' : 'Werte'}, die Kopfzeile ${names.length} Spalten. Enthält ein Wert das Trennzeichen ohne Anführungszeichen?`,
+        };
+      }
+      const unnamed = cells.findIndex((cell, column) => names[column] === '' && cell !== '');
+      if (unnamed >= 0) {
+        return {
+          line,
+          values,
+          problem: `Spalte ${unnamed + 1} hat einen Wert, aber keinen Feldnamen in der Kopfzeile.`,
+        };
+      }
+      return { line, values };
+    });
+}
+
+/** A misnamed column would silently drop a field in every row, so it refuses the whole file. */
+function checkHeader(names: readonly string[], line: number): void {
+  const unknown = names.filter((name) => name !== '' && !IMPORT_FIELDS.includes(name));
+  if (unknown.length > 0) {
+    throw new MatchFileError(
+      line,
+      `Unbekannte Spalten in der Kopfzeile: ${unknown.map(describeUnknownField).join(', ')}.`,
+    );
+  }
+  const repeated = names.filter((name, column) => name !== '' && names.indexOf(name) !== column);
+  if (repeated.length > 0) {
+    throw new MatchFileError(
+      line,
+      `Spalten kommen in der Kopfzeile mehrfach vor: ${[...new Set(repeated)].map(quote).join(', ')}.`,
+    );
+  }
+  if (!names.includes(MATCH_ID_FIELD)) {
+    throw new MatchFileError(line, `Die Kopfzeile hat keine Spalte ${quote(MATCH_ID_FIELD)}.`);
+  }
+}
+
+function validateRows(rows: readonly RawRow[]): ParsedMatchFile {
+  const checked = rows.map((row) => ({ row, ...validateRow(row) }));
+
+  const linesById = new Map<string, number[]>();
+  for (const { row, matchId } of checked) {
+    if (matchId) linesById.set(matchId, [...(linesById.get(matchId) ?? []), row.line]);
+  }
+
+  const valid: MatchRecord[] = [];
+  const refused: RefusedRow[] = [];
+  for (const { row, matchId, record, reasons } of checked) {
+    const lines = matchId ? (linesById.get(matchId) ?? []) : [];
+    // Which of two rows with one ID is right only the author of the file knows: both are refused.
+    if (lines.length > 1) {
+      reasons.push(`Die Match-ID kommt in der Datei mehrfach vor (Zeilen ${lines.join(', ')}).`);
+    }
+    if (record && reasons.length === 0) valid.push(record);
+    else refused.push({ line: row.line, ...(matchId ? { matchId } : {}), reason: reasons.join(' ') });
+  }
+  return { valid, refused };
+}
+
+interface RowCheck {
+  /** The normalised ID when it is valid, even if other fields are not. */
+  matchId?: string;
+  record?: MatchRecord;
+  reasons: string[];
+}
+
+function validateRow({ values, problem }: RawRow): RowCheck {
+  const reasons = problem ? [problem] : [];
+  const unknown = Object.keys(values).filter((field) => !IMPORT_FIELDS.includes(field));
+  if (unknown.length > 0) {
+    reasons.push(`Unbekannte Felder: ${unknown.map(describeUnknownField).join(', ')}.`);
+  }
+
+  const rawId = values[MATCH_ID_FIELD];
+  if (rawId === undefined || rawId === null || (typeof rawId === 'string' && rawId.trim() === '')) {
+    return { reasons: [...reasons, `Das Feld ${quote(MATCH_ID_FIELD)} fehlt.`] };
+  }
+  if (typeof rawId !== 'string' && typeof rawId !== 'number') {
+    return {
+      reasons: [
+        ...reasons,
+        `Das Feld ${quote(MATCH_ID_FIELD)} muss Text sein, nicht ${describeValue(rawId)}.`,
+      ],
+    };
+  }
+  const matchId = normalizeMatchId(String(rawId));
+  const idProblem = matchIdProblem(matchId);
+  if (idProblem) {
+    return {
+      reasons: [
+        ...reasons,
+        `Das Feld ${quote(MATCH_ID_FIELD)} enthält ${quote(String(rawId))}. ${idProblem}`,
+      ],
+    };
+  }
+
+  const parsed = matchRecordSchema.safeParse({ ...values, [MATCH_ID_FIELD]: matchId });
+  if (!parsed.success) {
+    const fields = new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')));
+    for (const field of fields) reasons.push(fieldProblem(field, values[field]));
+  }
+  return { matchId, record: parsed.data, reasons };
+}
+
+function fieldProblem(field: string, value: unknown): string {
+  if (TEXT_FIELDS.has(field)) {
+    return `Das Feld ${quote(field)} muss Text sein, nicht ${describeValue(value)}.`;
+  }
+  if (NUMERIC_FIELDS.has(field)) {
+    return `Das Feld ${quote(field)} muss eine Zahl oder Text sein, nicht ${describeValue(value)}.`;
+  }
+  return `Das Feld ${quote(field)} ist ungültig.`;
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'number') return `die Zahl ${value}`;
+  if (typeof value === 'boolean') return `der Wahrheitswert ${value}`;
+  if (Array.isArray(value)) return 'eine Liste';
+  return 'ein Objekt';
+}
+
+/** Names the field and, for a wrong spelling of a known one, the right spelling. */
+function describeUnknownField(name: string): string {
+  const meant = IMPORT_FIELDS.find((field) => field.toLowerCase() === name.toLowerCase());
+  return meant ? `${quote(name)} (gemeint: ${quote(meant)}?)` : quote(name);
+}
+
+function quote(text: string): string {
+  return `„${text}“`;
+}

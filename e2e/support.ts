@@ -1,0 +1,40 @@
+import { type Browser, expect, type Page } from '@playwright/test';
+
+export const DEMO_PASSWORD = 'demo';
+
+export const DEMO_ACCOUNTS = {
+  consultant: 'berater@demo.local',
+  legal: 'legal@demo.local',
+  leader: 'leitung@demo.local',
+  none: 'neu@demo.local',
+} as const;
+
+/** Opens the sign-in popup from /login and returns it once the provider's form is there. */
+export async function openSignInPopup(page: Page): Promise<Page> {
+  await page.goto('/login');
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Mit Demo-SSO anmelden' }).click(),
+  ]);
+  await expect(popup.getByLabel('E-Mail')).toBeVisible();
+  return popup;
+}
+
+export async function submitCredentials(popup: Page, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await popup.getByLabel('E-Mail').fill(email);
+  await popup.getByLabel('Passwort').fill(password);
+  await popup.getByRole('button', { name: 'Anmelden' }).click();
+}
+
+/** Signs in through the real popup flow of the embedded provider. */
+export async function signIn(page: Page, email: string): Promise<void> {
+  const popup = await openSignInPopup(page);
+  await submitCredentials(popup, email);
+  await popup.waitForEvent('close');
+}
+
+/** A fresh browser context per user, as different people on different machines. */
+export async function newUserPage(browser: Browser): Promise<Page> {
+  const context = await browser.newContext();
+  return context.newPage();
+}
