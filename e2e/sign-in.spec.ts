@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { DEMO_ACCOUNTS, openSignInPopup, signIn, submitCredentials } from './support';
+import { DEMO_ACCOUNTS, openSignInPopup, signIn, submitCredentials } from './support.js';
 
 test.describe('sign-in with the embedded identity provider', () => {
   for (const role of ['consultant', 'legal', 'leader'] as const) {
@@ -21,7 +21,9 @@ test.describe('sign-in with the embedded identity provider', () => {
     await expect(page).toHaveURL(/\/login$/);
   });
 
-  test('wrong credentials show a German message in the sign-in window, then the right ones work', async ({ page }) => {
+  test('wrong credentials show a German message in the sign-in window, then the right ones work', async ({
+    page,
+  }) => {
     const popup = await openSignInPopup(page);
     await submitCredentials(popup, DEMO_ACCOUNTS.legal, 'falsch');
     await expect(popup.getByRole('alert')).toHaveText(/E-Mail oder Passwort ist falsch/);
@@ -55,6 +57,7 @@ test.describe('sign-in with the embedded identity provider', () => {
 
   test('a reload keeps the sign-in', async ({ page }) => {
     await signIn(page, DEMO_ACCOUNTS.legal);
+    await expect(page).toHaveURL(/\/start$/);
     await page.goto('/format');
     await expect(page.getByRole('heading', { name: 'Format wählen' })).toBeVisible();
     await page.reload();
@@ -65,7 +68,9 @@ test.describe('sign-in with the embedded identity provider', () => {
     await signIn(page, DEMO_ACCOUNTS.leader);
     const token = await page.evaluate(() => {
       const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
-      return key ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { id_token?: string }).id_token : undefined;
+      return key
+        ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { id_token?: string }).id_token
+        : undefined;
     });
     expect(token).toBeTruthy();
     await page.getByRole('button', { name: 'Logout' }).click();

@@ -61,8 +61,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
-    // The sign-in popup must keep its opener across the provider's pages (oidc-client-ts popup flow).
-    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    // No COOP: the sign-in popup returns from the provider (another origin in production) to
+    // /auth/callback, and any COOP value there would sever `window.opener`, failing the popup flow.
+    crossOriginOpenerPolicy: false,
     strictTransportSecurity: config.publicUrl.startsWith('https:'),
   });
   await app.register(rateLimit, { global: false });

@@ -5,6 +5,16 @@ import type { Db } from '../db/database.js';
  * oidc-provider's storage (sessions, interactions, codes, grants …) in the database, so that a
  * restart or a second process keeps everybody's sign-in state (DESIGN §2).
  */
+/** The models oidc-provider issues under a grant (as its own memory adapter defines them). */
+const GRANTABLE_MODELS = [
+  'AccessToken',
+  'AuthorizationCode',
+  'RefreshToken',
+  'DeviceCode',
+  'BackchannelAuthenticationRequest',
+  'PreAuthorizedCode',
+];
+
 export function payloadAdapterFactory(db: Db): new (model: string) => Adapter {
   return class DatabaseAdapter implements Adapter {
     constructor(private readonly model: string) {}
@@ -49,8 +59,13 @@ export function payloadAdapterFactory(db: Db): new (model: string) => Adapter {
       await db.deleteFrom('idp_payloads').where('model', '=', this.model).where('id', '=', id).execute();
     }
 
+    /** Revokes what was issued under a grant; interactions and sessions that mention it stay. */
     async revokeByGrantId(grantId: string): Promise<void> {
-      await db.deleteFrom('idp_payloads').where('grant_id', '=', grantId).execute();
+      await db
+        .deleteFrom('idp_payloads')
+        .where('grant_id', '=', grantId)
+        .where('model', 'in', GRANTABLE_MODELS)
+        .execute();
     }
 
     private async findBy(

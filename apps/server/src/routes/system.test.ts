@@ -57,7 +57,7 @@ describe.each(testDatabases())('public endpoints and HTTP hardening on $name', (
     expect(csp).toContain("object-src 'none'");
     expect(csp).not.toContain('unsafe-eval');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
-    expect(response.headers['cross-origin-opener-policy']).toBe('same-origin-allow-popups');
+    expect(response.headers['cross-origin-opener-policy']).toBeUndefined();
   });
 
   it('answers browser navigations with index.html (history fallback)', async () => {
