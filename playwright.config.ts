@@ -1,10 +1,16 @@
-import { mkdtempSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
-const PORT = Number(process.env.E2E_PORT ?? 8181);
+// A port per run, so that two checkouts can run their tests at once; workers inherit it from the runner.
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
+const PORT = Number(process.env.E2E_PORT);
 export const BASE_URL = `http://localhost:${PORT}`;
+/** The server's data folder, fresh for every run; tests read written mail from its mail/ folder. */
+export const E2E_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}`);
+// The config is loaded by the runner and again by each worker; only the runner starts afresh.
+if (!process.env.TEST_WORKER_INDEX) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
 
 /**
  * Browser tests against the real built app (`npm run build` first) with the embedded identity provider
@@ -12,7 +18,7 @@ export const BASE_URL = `http://localhost:${PORT}`;
  */
 export default defineConfig({
   testDir: 'e2e',
-  outputDir: join(tmpdir(), 'vg-e2e-results'),
+  outputDir: 'test-results',
   fullyParallel: false,
   workers: 1,
   retries: 0,
@@ -45,7 +51,7 @@ export default defineConfig({
     env: {
       PORT: String(PORT),
       PUBLIC_URL: BASE_URL,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'vg-e2e-data-')),
+      DATA_DIR: E2E_DATA_DIR,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_PER_MINUTE: '1000',
     },
