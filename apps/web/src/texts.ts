@@ -65,8 +65,16 @@ export const texts = {
       `Danke für deine Meldung! Dein Problem „${subject}“ wurde an den Support gemeldet.`,
   },
 
-  start: {
+  match: {
     heading: 'Match-ID eingeben',
+    help: 'Fehler in den Deal-Daten korrigierst du im CRM und gibst danach die Match-ID erneut ein. Einzelne Felder kannst du auch später im Signaturanbieter (DocuSign) ändern.',
+    idLabel: 'Match-ID',
+    idPlaceholder: 'PL-12345',
+    confirm: 'Bestätigen',
+    next: 'Weiter',
+    unknownId: 'Die Match-ID ist nicht korrekt. Bitte gib die ID erneut ein.',
+    tableCaption: (matchId: string) => `Match ${matchId}`,
+    hintsTitle: 'Bitte prüfen',
   },
 
   format: {

@@ -66,14 +66,21 @@ describe('route guard and shell', () => {
   });
 
   it('checks the session again on every navigation', async () => {
-    localStorage.setItem('permission', '2');
-    const fetchMock = stubFetch(jsonResponse(200, legal));
+    const fetchMock = stubFetch(
+      jsonResponse(200, legal),
+      jsonResponse(200, legal),
+      jsonResponse(200, { data: legal.permission }),
+    );
     const { router } = renderApp('/start');
     await screen.findByRole('heading', { name: 'Match-ID eingeben' });
 
     await router.navigate('/format');
-    expect(await screen.findByRole('heading', { name: 'Format wählen' })).toBeInTheDocument();
-    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(await screen.findByRole('link', { name: 'Kündigungen' })).toBeInTheDocument();
+    expect(fetchMock.mock.calls.map(([url]) => url)).toEqual([
+      '/backend/private/verifyUser',
+      '/backend/private/verifyUser',
+      '/backend/private/getPermission/legal%40demo.local',
+    ]);
   });
 
   it('redirects / to /login without a check', async () => {

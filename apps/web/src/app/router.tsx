@@ -6,7 +6,7 @@ import type { AuthService } from '../features/auth/auth-service';
 import { LoginPage } from '../features/auth/login-page';
 import { FormatPage } from '../features/format/format-page';
 import { FormPlaceholderPage } from '../features/forms/form-placeholder-page';
-import { StartPage } from '../features/start/start-page';
+import { StartPage } from '../features/match/start-page';
 import { PATHS } from '../lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
 import { createRouteGuard } from './route-guard';

@@ -63,7 +63,11 @@ export async function apiJson<T>(
   schema: z.ZodType<T>,
   options: ApiRequestOptions = {},
 ): Promise<T> {
-  const response = await apiFetch(path, options);
+  return parseJsonAnswer(await apiFetch(path, options), schema);
+}
+
+/** Validates the JSON of an answer `apiFetch` resolved with, for calls that also know answers without a body. */
+export async function parseJsonAnswer<T>(response: Response, schema: z.ZodType<T>): Promise<T> {
   const parsed = schema.safeParse(await response.json().catch(() => undefined));
   if (!parsed.success) {
     throw new ApiRequestError(response.status, 'invalid_response', texts.api.unexpectedAnswer, {
@@ -78,4 +82,9 @@ async function toApiRequestError(response: Response): Promise<ApiRequestError> {
   return parsed.success
     ? new ApiRequestError(response.status, parsed.data.error, parsed.data.message)
     : new ApiRequestError(response.status, `http_${response.status}`, texts.api.unexpectedAnswer);
+}
+
+/** The German text to show for a failed call: the server's own words where it gave any. */
+export function errorMessage(error: unknown): string {
+  return error instanceof ApiRequestError ? error.message : texts.unexpectedError;
 }

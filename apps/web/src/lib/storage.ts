@@ -1,4 +1,4 @@
-import { isPermissionLevel, type PermissionLevel, type SessionUser } from '@vertragsgenerator/domain';
+import type { PermissionLevel, SessionUser } from '@vertragsgenerator/domain';
 
 /**
  * Browser storage keys of SPEC §3. Only `matchId`, `userMail` and `permission` are kept in local storage
@@ -18,21 +18,24 @@ export const SESSION_STORAGE_KEYS = {
 
 export function rememberUser(user: Pick<SessionUser, 'email' | 'permission'>): void {
   localStorage.setItem(LOCAL_STORAGE_KEYS.userMail, user.email);
-  if (user.permission === null) localStorage.removeItem(LOCAL_STORAGE_KEYS.permission);
-  else localStorage.setItem(LOCAL_STORAGE_KEYS.permission, String(user.permission));
+  rememberPermission(user.permission);
+}
+
+export function rememberPermission(level: PermissionLevel | null): void {
+  if (level === null) localStorage.removeItem(LOCAL_STORAGE_KEYS.permission);
+  else localStorage.setItem(LOCAL_STORAGE_KEYS.permission, String(level));
 }
 
 export function storedUserMail(): string | null {
   return localStorage.getItem(LOCAL_STORAGE_KEYS.userMail);
 }
 
-export function storedPermission(): PermissionLevel | null {
-  const level = Number(localStorage.getItem(LOCAL_STORAGE_KEYS.permission));
-  return isPermissionLevel(level) ? level : null;
-}
-
 export function storedMatchId(): string | null {
   return localStorage.getItem(LOCAL_STORAGE_KEYS.matchId);
+}
+
+export function rememberMatchId(matchId: string): void {
+  localStorage.setItem(LOCAL_STORAGE_KEYS.matchId, matchId);
 }
 
 export function markSignedOut(): void {
