@@ -32,3 +32,18 @@ test('no permission message', async ({ page }) => {
   await expect(page.getByRole('alert')).toContainText('Team-Operations');
   await page.screenshot({ path: shot('login-no-permission') });
 });
+
+test('start page with a loaded match, and the format page', async ({ page }) => {
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+  await page.getByLabel('Match-ID').fill('PL-10006');
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await expect(page.getByRole('table', { name: 'Match PL-10006' })).toBeVisible();
+  // A viewport as tall as the page: a full-page capture would paint the fixed footer mid-page.
+  await page.setViewportSize({ width: 1280, height: 1900 });
+  await page.screenshot({ path: shot('start-match') });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('button', { name: 'Weiter' }).click();
+  await expect(page.getByRole('heading', { name: 'Format wählen' })).toBeVisible();
+  await page.screenshot({ path: shot('format') });
+});
