@@ -17,7 +17,7 @@ describe.each(testDatabases())('problem reports on $name', (database) => {
 
   beforeAll(async () => {
     db = await database.open();
-    t = await createTestApp(db, { SUPPORT_EMAIL: 'it-support@firma.example' });
+    t = await createTestApp(db, { env: { SUPPORT_EMAIL: 'it-support@firma.example' } });
     await t.users.upsert({ email: 'berater@demo.local', name: 'Berta Berater', permission: 1 });
     token = await t.signIn('berater@demo.local');
   });

@@ -26,9 +26,7 @@ describe.each(testDatabases())('public endpoints and HTTP hardening on $name', (
   beforeAll(async () => {
     db = await database.open();
     t = await createTestApp(db, {
-      WEB_DIST_DIR: fakeWebBuild(),
-      BODY_LIMIT_BYTES: '2048',
-      RATE_LIMIT_PER_MINUTE: '3',
+      env: { WEB_DIST_DIR: fakeWebBuild(), BODY_LIMIT_BYTES: '2048', RATE_LIMIT_PER_MINUTE: '3' },
     });
   });
   afterAll(async () => {
@@ -124,7 +122,7 @@ describe('logs', () => {
     });
     const db = await pgliteTestDatabase.open();
     const config = loadConfig({ LOG_LEVEL: 'trace' }, 'test');
-    const t = await createTestApp(db, {}, { ...loggerOptions(config), stream });
+    const t = await createTestApp(db, { logger: { ...loggerOptions(config), stream } });
     const token = await issueToken({ email: 'legal@demo.local' });
     await t.app.inject({
       method: 'POST',

@@ -5,11 +5,13 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { buildApp } from '../app.js';
+import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
+import type { MatchSource } from '../matches/match-source.js';
 import { UsersRepository } from '../users/users-repository.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
@@ -58,15 +60,22 @@ export class RecordingMailer implements Mailer {
 export interface TestApp {
   app: FastifyInstance;
   mailer: RecordingMailer;
+  sessions: SessionsRepository;
   users: UsersRepository;
   /** Issues a token and opens its session, as the SPA does after the sign-in popup. */
   signIn(email: string, name?: string): Promise<string>;
 }
 
+export interface TestAppOptions {
+  env?: Env;
+  logger?: FastifyServerOptions['logger'];
+  /** Default: the built-in store on the test database. */
+  matches?: MatchSource;
+}
+
 export async function createTestApp(
   db: Db,
-  env: Env = {},
-  logger: FastifyServerOptions['logger'] = false,
+  { env = {}, logger = false, matches }: TestAppOptions = {},
 ): Promise<TestApp> {
   const publicKey: JWK = { ...(await exportJWK((await signingKey).publicKey)), kid: 'test', alg: 'RS256' };
   const config = loadConfig(
@@ -93,13 +102,14 @@ export async function createTestApp(
     db,
     tokenVerifier,
     mailer,
-    matches: new DatabaseMatchSource(db),
+    matches: matches ?? new DatabaseMatchSource(db),
     logger,
   });
   await app.ready();
   return {
     app,
     mailer,
+    sessions: new SessionsRepository(db),
     users: new UsersRepository(db),
     async signIn(email, name) {
       const token = await issueToken({ email, name });
