@@ -29,8 +29,10 @@ export async function submitCredentials(popup: Page, email: string, password = D
 /** Signs in through the real popup flow of the embedded provider. */
 export async function signIn(page: Page, email: string): Promise<void> {
   const popup = await openSignInPopup(page);
+  // Listen before submitting: the popup may close before a later listener would be attached.
+  const closed = popup.waitForEvent('close');
   await submitCredentials(popup, email);
-  await popup.waitForEvent('close');
+  await closed;
 }
 
 /** A fresh browser context per user, as different people on different machines. */
