@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import type { FormName } from '../permissions.js';
+import type { CatalogueEntry } from './catalogue.js';
+
+/**
+ * The `dataList` of each form (SPEC §7), shared by browser and server. The server also checks the
+ * list against the key it came with (`dataListIssues`): a list may be well-formed and still not fit.
+ */
+
+/** SPEC §5: text, @, text, dot, text. */
+export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Blank means "not given": forms send empty strings for untouched optional fields. */
+const optionalText = (max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.string().trim().max(max).optional(),
+  );
+const optionalEmail = z.preprocess(
+  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+  z.string().trim().max(320).regex(EMAIL_PATTERN, 'Keine gültige E-Mail-Adresse.').optional(),
+);
+
+/** Offer and termination also accept `client` for the customer (DESIGN §7). */
+export const partnerTypeSchema = z.preprocess(
+  (value) => (value === 'client' ? 'k' : value),
+  z.enum(['k', 'pp']),
+);
+
+export const esignatureDataListSchema = z.object({
+  Absender_UserName: optionalText(200),
+  Absender_Email: optionalEmail,
+  Projektpartner_UserName: optionalText(200),
+  Projektpartner_Email: optionalEmail,
+  Kunde_UserName: optionalText(200),
+  Kunde_Email: optionalEmail,
+  Kunde2_UserName: optionalText(200),
+  Kunde2_Email: optionalEmail,
+  CC_UserName: optionalText(200),
+  CC_Email: optionalEmail,
+  vertragspartner_type: partnerTypeSchema,
+});
+
+/** A count a user types: a number or a numeric string, with a sensible upper bound. */
+const volume = (max: number) =>
+  z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() !== '' ? Number(value.replace(',', '.')) : value),
+    z.number({ error: 'Bitte gib eine Zahl ein.' }).finite().min(0).max(max),
+  );
+
+export const offerDataListSchema = z.object({
+  projectHours: volume(100_000),
+  projectDays: volume(10_000),
+  selectedPerson: z.string().trim().min(1, 'Bitte wähle aus, wer unterschreibt.').max(100),
+  vertragspartner_type: partnerTypeSchema,
+});
+
+export const terminationDataListSchema = z.object({
+  selectedPerson: z.string().trim().min(1, 'Bitte wähle aus, wer unterschreibt.').max(100),
+  position: z.string().trim().min(1, 'Bitte gib die Position an.').max(300),
+  vertragspartner_type: partnerTypeSchema,
+});
+
+export const partnerOnlyDataListSchema = z.object({ vertragspartner_type: partnerTypeSchema });
+
+export const DATA_LIST_SCHEMAS = {
+  docusign: esignatureDataListSchema,
+  docx: partnerOnlyDataListSchema,
+  termination: terminationDataListSchema,
+  offer: offerDataListSchema,
+  agreement: partnerOnlyDataListSchema,
+} as const satisfies Record<FormName, z.ZodType>;
+
+export type EsignatureDataList = z.infer<typeof esignatureDataListSchema>;
+export type OfferDataList = z.infer<typeof offerDataListSchema>;
+export type TerminationDataList = z.infer<typeof terminationDataListSchema>;
+export type DataList =
+  | EsignatureDataList
+  | OfferDataList
+  | TerminationDataList
+  | z.infer<typeof partnerOnlyDataListSchema>;
+
+/** The body of every generation call. */
+export const generationRequestSchema = z.object({ dataList: z.record(z.string(), z.unknown()) });
+
+export type DataListCheck =
+  | { ok: true; dataList: DataList }
+  | { ok: false; fields: Record<string, string[]> };
+
+/**
+ * Parses a dataList for the key it came with: the form's schema, the partner type the key names, and
+ * the signers the key needs (sender always; the project partner, or one or two customer signers).
+ */
+export function checkDataList(entry: CatalogueEntry, raw: unknown): DataListCheck {
+  const parsed = DATA_LIST_SCHEMAS[entry.form].safeParse(raw);
+  const fields: Record<string, string[]> = {};
+  const add = (field: string, message: string) => {
+    fields[field] = [...(fields[field] ?? []), message];
+  };
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) add(issue.path.join('.') || 'dataList', issue.message);
+    return { ok: false, fields };
+  }
+  const dataList = parsed.data;
+  if (dataList.vertragspartner_type !== entry.params.partner) {
+    add('vertragspartner_type', `Passt nicht zum Dokument (erwartet: ${entry.params.partner}).`);
+  }
+  if (entry.form === 'docusign' && entry.params.family === 'contract') {
+    const list = dataList as EsignatureDataList;
+    const requirePerson = (role: 'Absender' | 'Projektpartner' | 'Kunde' | 'Kunde2') => {
+      if (!list[`${role}_UserName`]) add(`${role}_UserName`, 'Bitte gib einen Namen ein.');
+      if (!list[`${role}_Email`]) add(`${role}_Email`, 'Bitte gib eine E-Mail-Adresse ein.');
+    };
+    requirePerson('Absender');
+    if (entry.params.partner === 'pp') requirePerson('Projektpartner');
+    else requirePerson('Kunde');
+    if (entry.params.customerSigners === 2) requirePerson('Kunde2');
+    if (Boolean(list.CC_UserName) !== Boolean(list.CC_Email)) {
+      add(
+        list.CC_UserName ? 'CC_Email' : 'CC_UserName',
+        'Für eine Kopie braucht es Name und E-Mail-Adresse.',
+      );
+    }
+  }
+  return Object.keys(fields).length > 0 ? { ok: false, fields } : { ok: true, dataList };
+}

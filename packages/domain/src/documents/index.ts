@@ -1,0 +1,4 @@
+export * from './catalogue.js';
+export * from './data-lists.js';
+export * from './template-data.js';
+export * from './template-fields.js';
