@@ -5,7 +5,6 @@ import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js'
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { IdpAccounts } from './idp/accounts.js';
-import { createEmbeddedIdp } from './idp/embedded-idp.js';
 import { createFileMailer } from './mail/file-mailer.js';
 import { createSmtpMailer } from './mail/smtp-mailer.js';
 import { DatabaseMatchSource } from './matches/database-match-source.js';
@@ -31,7 +30,8 @@ export async function composeApp(
   }
 
   const idp = accounts
-    ? await createEmbeddedIdp({
+    ? // Loaded only when used: production with an external issuer never loads oidc-provider.
+      await (await import('./idp/embedded-idp.js')).createEmbeddedIdp({
         db,
         accounts,
         issuer: config.oidc.issuer,
