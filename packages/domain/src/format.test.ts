@@ -7,6 +7,7 @@ import {
   formatDate,
   formatHoursPerWeek,
   formatPaymentTerm,
+  formatPaymentTermEnglish,
   formatPrice,
   parseDate,
   parseGermanNumber,
@@ -280,5 +281,26 @@ describe('displayValue', () => {
     expect(displayValue('Berlin')).toBe('Berlin');
     expect(displayValue(' Berlin ')).toBe(' Berlin ');
     expect(displayValue(0)).toBe('0');
+  });
+});
+
+describe('formatPaymentTermEnglish', () => {
+  it.each([
+    ['30 Tage', '30 days'],
+    ['1 Tag', '1 day'],
+    ['2 Wochen', '2 weeks'],
+    ['4 Wochen zum Monatsende', '4 weeks to the end of the month'],
+    ['1 Monat', '1 month'],
+    ['3 Monate zum Quartalsende', '3 months to the end of the quarter'],
+    ['14 Tage netto', '14 days net'],
+    ['30 days', '30 days'],
+    ['sofort', 'sofort'],
+  ])('%s → %s', (input, expected) => {
+    expect(formatPaymentTermEnglish(input)).toBe(expected);
+  });
+
+  it('keeps words that merely contain a unit', () => {
+    expect(formatPaymentTermEnglish('Montag')).toBe('Montag');
+    expect(formatPaymentTermEnglish('Tagessatz')).toBe('Tagessatz');
   });
 });

@@ -167,6 +167,42 @@ export function formatPaymentTerm(value: FieldValue): string {
     .replace(NET_WORD, 'netto');
 }
 
+const GERMAN_UNITS = {
+  tag: { one: 'day', many: 'days' },
+  woche: { one: 'week', many: 'weeks' },
+  monat: { one: 'month', many: 'months' },
+} as const;
+const GERMAN_UNIT_WORD = /(?:(\d+(?:[.,]\d+)?)([\s-]*))?(?<!\p{L})(Tag|Woche|Monat)(e|en|n|s)?(?!\p{L})/giu;
+const GERMAN_PHRASES: [RegExp, string][] = [
+  [/(?<!\p{L})zum Monatsende(?!\p{L})/giu, 'to the end of the month'],
+  [/(?<!\p{L})zum Quartalsende(?!\p{L})/giu, 'to the end of the quarter'],
+  [/(?<!\p{L})netto(?!\p{L})/giu, 'net'],
+];
+
+/**
+ * The English counterpart of `formatPaymentTerm` for English contracts: `30 Tage` → `30 days`,
+ * `4 Wochen zum Monatsende` → `4 weeks to the end of the month`. Other words stay as the CRM has them.
+ */
+export function formatPaymentTermEnglish(value: FieldValue): string {
+  if (isMissing(value)) return MISSING_VALUE;
+  let term = formatPaymentTerm(value).replace(
+    GERMAN_UNIT_WORD,
+    (
+      _match,
+      count: string | undefined,
+      gap: string | undefined,
+      unit: string,
+      ending: string | undefined,
+    ) => {
+      const names = GERMAN_UNITS[unit.toLowerCase() as keyof typeof GERMAN_UNITS];
+      if (count === undefined) return ending ? names.many : names.one;
+      return `${count}${gap}${parseGermanNumber(count) === 1 ? names.one : names.many}`;
+    },
+  );
+  for (const [pattern, english] of GERMAN_PHRASES) term = term.replace(pattern, english);
+  return term;
+}
+
 export function displayValue(value: FieldValue): string {
   return isMissing(value) ? MISSING_VALUE : String(value);
 }

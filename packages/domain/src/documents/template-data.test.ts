@@ -113,7 +113,8 @@ describe('buildTemplateData', () => {
     expect(data).toMatchObject({
       partnerName: 'Elbwerk Logistik AG',
       partnerAnsprechpartner: 'Kai Kunde',
-      zahlungsziel: '14 Tage',
+      zahlungsziel: '14 days', // English contract, English units
+      kuendigungsfrist: '2 weeks',
       stundensatzRemote: '118,50 €',
       stundensatzOnsite: '130,00 €',
       hatOnsiteSatz: true,

@@ -2,6 +2,7 @@ import {
   formatCalendarDate,
   formatGermanNumber,
   formatPaymentTerm,
+  formatPaymentTermEnglish,
   formatPrice,
   parseDate,
   parseGermanNumber,
@@ -80,7 +81,12 @@ const date = (value: FieldValue): string => {
   return parsed ? formatCalendarDate(parsed) : BLANK_LINE;
 };
 const price = (value: FieldValue): string => (isMissing(value) ? BLANK_LINE : formatPrice(value));
-const paymentTerm = (value: FieldValue): string => (isMissing(value) ? BLANK_LINE : formatPaymentTerm(value));
+const paymentTermIn =
+  (language: 'de' | 'en') =>
+  (value: FieldValue): string => {
+    if (isMissing(value)) return BLANK_LINE;
+    return language === 'en' ? formatPaymentTermEnglish(value) : formatPaymentTerm(value);
+  };
 const number = (value: FieldValue): string => {
   const parsed = parseGermanNumber(value);
   return parsed === undefined ? text(value) : formatGermanNumber(parsed);
@@ -114,6 +120,8 @@ export function buildTemplateData(
   };
   const onsiteRate = forCustomer ? match.vk2 : match.ek2;
   const flags = familyFlags(params);
+  // Terms are words in a sentence: an English contract gets English units.
+  const paymentTerm = paymentTermIn(params.language);
 
   return {
     dokumentDatum: formatCalendarDate({
