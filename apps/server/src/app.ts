@@ -7,6 +7,10 @@ import { SessionsRepository } from './auth/sessions-repository.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import type { CompanyData } from './documents/companies.js';
+import { DocumentGenerator } from './documents/document-generator.js';
+import { DocumentsRepository } from './documents/documents-repository.js';
+import type { Renderer } from './documents/renderer.js';
 import { installErrorHandler } from './http/errors.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
@@ -14,6 +18,7 @@ import type { Mailer } from './mail/mailer.js';
 import type { MatchSource } from './matches/match-source.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
 import { authRoutes } from './routes/auth.js';
+import { documentRoutes } from './routes/documents.js';
 import { matchRoutes } from './routes/match.js';
 import { spaRoutes } from './routes/spa.js';
 import { supportRoutes } from './routes/support.js';
@@ -28,6 +33,9 @@ export interface AppDependencies {
   tokenVerifier: TokenVerifier;
   mailer: Mailer;
   matches: MatchSource;
+  /** Renders documents; the app closes it when it closes. */
+  renderer: Renderer;
+  companyData: CompanyData;
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
   /** Fastify logger options; default: pino at the configured level, credentials redacted. */
@@ -77,6 +85,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
+  await app.register(documentRoutes, {
+    guards,
+    matches: deps.matches,
+    companyData: deps.companyData,
+    generator: new DocumentGenerator(new DocumentsRepository(db), deps.renderer),
+  });
+  app.addHook('onClose', async () => {
+    await deps.renderer.close();
+  });
   const outbox = new SupportOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   await app.register(supportRoutes, { guards, outbox, rateLimit: signInRateLimit });
   if (deps.idp) await app.register(deps.idp.routes);

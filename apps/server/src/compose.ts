@@ -4,6 +4,8 @@ import { buildApp } from './app.js';
 import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
+import { loadCompanyData } from './documents/companies.js';
+import { createRendererPool } from './documents/renderer.js';
 import { IdpAccounts } from './idp/accounts.js';
 import { createFileMailer } from './mail/file-mailer.js';
 import { createSmtpMailer } from './mail/smtp-mailer.js';
@@ -22,6 +24,7 @@ export async function composeApp(
   db: Db,
   logger?: FastifyServerOptions['logger'],
 ): Promise<FastifyInstance> {
+  const companyData = await loadCompanyData(config.configDir);
   const users = new UsersRepository(db);
   const accounts = config.oidc.externalIssuer ? undefined : new IdpAccounts(db);
   if (config.demoData) {
@@ -51,5 +54,6 @@ export async function composeApp(
     ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
     : createFileMailer(config.mail.directory, config.mail.from);
   const matches = new DatabaseMatchSource(db);
-  return buildApp({ config, db, tokenVerifier, idp, mailer, matches, logger });
+  const renderer = createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads });
+  return buildApp({ config, db, tokenVerifier, idp, mailer, matches, renderer, companyData, logger });
 }

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -48,6 +49,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ EDITOR: '/usr/bin/nano', DOCUMENT_EDITOR: 'download' }, '1').editor).toBe('download');
   });
 
+  it('renders with the repository templates on all cores but one, unless told otherwise', () => {
+    const embedded = loadConfig({}, '1');
+    expect(embedded.templatesDir).toMatch(/\/templates$/);
+    expect(embedded.renderThreads).toBe(Math.max(1, availableParallelism() - 1));
+    const configured = loadConfig({ TEMPLATES_DIR: '/srv/vorlagen', RENDER_THREADS: '3' }, '1');
+    expect(configured).toMatchObject({ templatesDir: '/srv/vorlagen', renderThreads: 3 });
+  });
+
   it('treats an empty variable as unset', () => {
     expect(loadConfig({ PORT: '', DATABASE_URL: '' }, '1').port).toBe(8080);
   });
@@ -62,6 +71,8 @@ describe('loadConfig', () => {
     ['DEMO_DATA', 'vielleicht'],
     ['LOG_LEVEL', 'loud'],
     ['BODY_LIMIT_BYTES', '12'],
+    ['RENDER_THREADS', '0'],
+    ['RENDER_THREADS', 'viele'],
   ])('stops with a message naming %s for %j', (name, value) => {
     expect(() => loadConfig({ [name]: value }, '1')).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, '1')).toThrow(new RegExp(`${name}:`));

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -49,6 +50,8 @@ const envSchema = z.object({
   TRUST_PROXY: booleanFromString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
+  TEMPLATES_DIR: z.string().min(1).optional(),
+  RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
 });
 
 export type Env = Record<string, string | undefined>;
@@ -76,6 +79,10 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
+  /** The DOCX templates legal staff edit (DESIGN §9). */
+  templatesDir: string;
+  /** Worker threads that render documents. */
+  renderThreads: number;
   /** companies, signatories and demo data (repository folder config/). */
   configDir: string;
   version: string;
@@ -86,6 +93,7 @@ export class ConfigError extends Error {
 }
 
 const REPOSITORY_CONFIG_DIR = new URL('../../../config', import.meta.url).pathname;
+const REPOSITORY_TEMPLATES_DIR = new URL('../../../templates', import.meta.url).pathname;
 export const EMBEDDED_IDP_PATH = '/idp';
 const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
 
@@ -132,6 +140,9 @@ export function loadConfig(env: Env, version: string): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    templatesDir: resolve(e.TEMPLATES_DIR ?? REPOSITORY_TEMPLATES_DIR),
+    // One core stays with the event loop, which answers every other request while documents render.
+    renderThreads: e.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
     configDir: REPOSITORY_CONFIG_DIR,
     version,
   };

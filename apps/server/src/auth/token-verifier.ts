@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { sha256Hex } from '../sha256.js';
 
 /** The identity a verified ID token proves. */
 export interface TokenIdentity {
@@ -25,7 +25,7 @@ export interface TokenVerifierOptions {
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  return sha256Hex(token);
 }
 
 /**

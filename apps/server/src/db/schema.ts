@@ -1,4 +1,4 @@
-import type { MatchFields } from '@vertragsgenerator/domain';
+import type { DataList, FormName, MatchFields } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Table types of the query layer; the migrations under ./migrations are their source of truth. */
@@ -57,6 +57,8 @@ export interface Database {
   support_reports: SupportReportsTable;
   matches: MatchesTable;
   recent_matches: RecentMatchesTable;
+  documents: DocumentsTable;
+  document_versions: DocumentVersionsTable;
 }
 
 export interface SupportReportsTable {
@@ -87,4 +89,41 @@ export interface RecentMatchesTable {
   email: string;
   match_id: string;
   loaded_at: Timestamp;
+}
+
+type DocumentStatus = 'rendering' | 'ready' | 'failed';
+
+/**
+ * Every generated document (DESIGN §9): the match's document history. The row is written before
+ * rendering, so what a user submitted is kept even when rendering fails.
+ */
+export interface DocumentsTable {
+  id: Generated<string>;
+  match_id: string;
+  /** The catalogue key. */
+  doc_key: string;
+  form: FormName;
+  /** E-mail of the user who generated it. */
+  created_by: string;
+  created_at: CreatedAt;
+  status: DocumentStatus;
+  error: string | null;
+  file_name: string;
+  /** The dataList as validated for the key. */
+  data: ColumnType<DataList, string, string>;
+  /** Null until the renderer has read the template. */
+  template_sha256: string | null;
+  /** SHA-256 of the template data: the match values, dataList, company and signatory it was made of. */
+  data_sha256: string;
+}
+
+/** The files of a document: version 1 is the rendered output, later versions are edits. */
+export interface DocumentVersionsTable {
+  document_id: string;
+  version: number;
+  content: ColumnType<Uint8Array, Uint8Array, never>;
+  sha256: string;
+  size: number;
+  created_by: string;
+  created_at: CreatedAt;
 }

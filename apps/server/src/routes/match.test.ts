@@ -6,7 +6,7 @@ import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 import { UsersRepository } from '../users/users-repository.js';
-import { UNKNOWN_MATCH_MESSAGE } from './match.js';
+import { UNKNOWN_MATCH_MESSAGE } from './match-lookup.js';
 
 const MATCHES: MatchRecord[] = [
   {

@@ -9,6 +9,8 @@ import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
+import { type CompanyData, loadCompanyData } from '../documents/companies.js';
+import { createRendererPool, type Renderer } from '../documents/renderer.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import type { MatchSource } from '../matches/match-source.js';
@@ -71,11 +73,15 @@ export interface TestAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** Default: the built-in store on the test database. */
   matches?: MatchSource;
+  /** Default: a worker pool on TEMPLATES_DIR (the repository's templates unless `env` names another). */
+  renderer?: Renderer;
+  /** Default: the repository's config/companies.json and config/signatories.json. */
+  companyData?: CompanyData;
 }
 
 export async function createTestApp(
   db: Db,
-  { env = {}, logger = false, matches }: TestAppOptions = {},
+  { env = {}, logger = false, ...options }: TestAppOptions = {},
 ): Promise<TestApp> {
   const publicKey: JWK = { ...(await exportJWK((await signingKey).publicKey)), kid: 'test', alg: 'RS256' };
   const config = loadConfig(
@@ -86,6 +92,8 @@ export async function createTestApp(
       WEB_DIST_DIR: join(tmpdir(), 'vg-no-web-build'),
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '100000',
+      // The suite runs files in parallel on two cores: one render thread per app is plenty.
+      RENDER_THREADS: '1',
       ...env,
     },
     '0.0.0-test',
@@ -102,7 +110,11 @@ export async function createTestApp(
     db,
     tokenVerifier,
     mailer,
-    matches: matches ?? new DatabaseMatchSource(db),
+    matches: options.matches ?? new DatabaseMatchSource(db),
+    renderer:
+      options.renderer ??
+      createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads }),
+    companyData: options.companyData ?? (await loadCompanyData(config.configDir)),
     logger,
   });
   await app.ready();

@@ -1,0 +1,32 @@
+import { lintTemplates } from '../documents/template-lint.js';
+import { loadCliConfig, runTool } from './config.js';
+import type { CliOutput } from './users.js';
+
+const USAGE = `Verwendung:
+  npm run templates:lint -- [vorlagenordner]
+
+Prüft jede .docx-Vorlage (Standard: TEMPLATES_DIR bzw. templates/) gegen das Feldverzeichnis und
+meldet unbekannte Platzhalter, falsch verwendete Bedingungen, offene Abschnitte und fehlende Vorlagen.`;
+
+/** `templates:lint` (DESIGN §9). Returns the exit code: 1 when any template has a problem. */
+export async function runTemplatesLint(args: string[], defaultDir: string, io: CliOutput): Promise<number> {
+  if (args.length > 1 || args[0]?.startsWith('-')) {
+    io.err(USAGE);
+    return 1;
+  }
+  const { checked, problems } = await lintTemplates(args[0] ?? defaultDir);
+  for (const line of problems) io.out(line);
+  const count = problems.length === 1 ? '1 Problem' : `${problems.length} Probleme`;
+  io.out(`${checked} Vorlagen geprüft: ${problems.length === 0 ? 'keine Probleme' : count}.`);
+  return problems.length === 0 ? 0 : 1;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const code = await runTool(() =>
+    runTemplatesLint(process.argv.slice(2), loadCliConfig().templatesDir, {
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    }),
+  );
+  process.exit(code);
+}

@@ -1,0 +1,63 @@
+import type { CatalogueEntry, DataList, TemplateData } from '@vertragsgenerator/domain';
+import { sha256Hex } from '../sha256.js';
+import type { DocumentsRepository } from './documents-repository.js';
+import { documentFileName } from './file-name.js';
+import { type RenderedDocument, type Renderer, TemplateError } from './renderer.js';
+
+export interface DocumentOrder {
+  entry: CatalogueEntry;
+  matchId: string;
+  /** The dataList as validated for the key: stored with the document. */
+  dataList: DataList;
+  data: TemplateData;
+  /** E-mail of the user. */
+  createdBy: string;
+}
+
+export interface GeneratedDocument {
+  id: string;
+  fileName: string;
+  content: Buffer;
+}
+
+/**
+ * Makes a document and its history entry (DESIGN §9): what the user submitted is stored before
+ * anything that can fail, then the rendered output becomes version 1.
+ */
+export class DocumentGenerator {
+  constructor(
+    private readonly documents: DocumentsRepository,
+    private readonly renderer: Renderer,
+  ) {}
+
+  /**
+   * Throws the renderer's `TemplateError` or `RendererUnavailableError` after marking the document
+   * failed with the reason.
+   */
+  async generate({ entry, matchId, dataList, data, createdBy }: DocumentOrder): Promise<GeneratedDocument> {
+    const fileName = documentFileName(entry, data);
+    const id = await this.documents.create({
+      matchId,
+      docKey: entry.key,
+      form: entry.form,
+      createdBy,
+      fileName,
+      dataList,
+      dataSha256: sha256Hex(JSON.stringify(data)),
+    });
+    let rendered: RenderedDocument;
+    try {
+      rendered = await this.renderer.render(entry.template, data);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      await this.documents.fail(
+        id,
+        reason,
+        error instanceof TemplateError ? error.templateSha256 : undefined,
+      );
+      throw error;
+    }
+    await this.documents.complete(id, { ...rendered, createdBy });
+    return { id, fileName, content: rendered.content };
+  }
+}

@@ -1,0 +1,79 @@
+import { readFile, stat } from 'node:fs/promises';
+import type { TemplateData } from '@vertragsgenerator/domain';
+import { sha256Hex } from '../sha256.js';
+import { compileTemplate } from './docx-template.js';
+import { type TemplateProblem, templateProblems } from './template-problems.js';
+
+/** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
+
+export interface RenderTask {
+  templatePath: string;
+  data: TemplateData;
+}
+
+/**
+ * Template errors come back as a value, not as a thrown error: what crosses the thread boundary as
+ * an exception loses its properties, and a rejected task means the pool itself failed.
+ */
+export type RenderOutcome =
+  | { ok: true; content: Uint8Array; templateSha256: string }
+  | { ok: false; problems: TemplateProblem[]; templateSha256?: string };
+
+interface LoadedTemplate {
+  mtimeMs: number;
+  size: number;
+  bytes: Buffer;
+  sha256: string;
+}
+
+/**
+ * Template files per path, as of their modification time: read once per worker, read again when
+ * legal staff save a new version, so edits go live without a restart.
+ */
+const loaded = new Map<string, LoadedTemplate>();
+
+async function load(path: string): Promise<LoadedTemplate> {
+  const { mtimeMs, size } = await stat(path);
+  const cached = loaded.get(path);
+  if (cached && cached.mtimeMs === mtimeMs && cached.size === size) return cached;
+  const bytes = await readFile(path);
+  const template = { mtimeMs, size, bytes, sha256: sha256Hex(bytes) };
+  loaded.set(path, template);
+  return template;
+}
+
+export default async function render({ templatePath, data }: RenderTask): Promise<RenderOutcome> {
+  let template: LoadedTemplate;
+  try {
+    template = await load(templatePath);
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    const message = missing
+      ? 'Die Vorlagendatei fehlt im Vorlagenordner.'
+      : `Die Vorlagendatei kann nicht gelesen werden: ${(error as Error).message}`;
+    return { ok: false, problems: [{ message }] };
+  }
+  try {
+    const content = compileTemplate(template.bytes).render(xmlSafe(data)).toUint8Array();
+    return { ok: true, content, templateSha256: template.sha256 };
+  } catch (error) {
+    return { ok: false, problems: templateProblems(error), templateSha256: template.sha256 };
+  }
+}
+
+// Characters XML 1.0 cannot carry (control characters other than tab and newline, lone surrogates,
+// U+FFFE, U+FFFF) and the C1 controls Word shows as boxes. A CRM export may hold any of them; Word
+// refuses a file that contains one.
+const NOT_IN_XML = /(?![\t\n])\p{Cc}|[\uFFFE\uFFFF]|\p{Surrogate}/gu;
+
+/** Every text value as Word can show it: line breaks as `\n` (docxtemplater turns them into breaks). */
+function xmlSafe<T>(value: T): T {
+  if (typeof value === 'string') {
+    return value.replace(/\r\n?/g, '\n').replace(NOT_IN_XML, '') as T;
+  }
+  if (Array.isArray(value)) return value.map(xmlSafe) as T;
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, xmlSafe(item)])) as T;
+  }
+  return value;
+}

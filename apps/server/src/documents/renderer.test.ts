@@ -1,0 +1,117 @@
+import { utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BLANK_LINE, type TemplateData } from '@vertragsgenerator/domain';
+import PizZip from 'pizzip';
+import { afterAll, describe, expect, it } from 'vitest';
+import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
+import { createRendererPool, RendererUnavailableError, TemplateError } from './renderer.js';
+
+const data = (fields: Record<string, unknown>) => fields as unknown as TemplateData;
+const documentXml = (content: Buffer) => new PizZip(content).file('word/document.xml')?.asText() ?? '';
+
+const dir = templatesFolder({
+  'brief.docx': docxFixture({
+    body: [
+      paragraph('Sehr geehrte ', '{partner', 'Name}', ','),
+      paragraph('Beginn: {startdatum}'),
+      paragraph('{#mitKunde}'),
+      paragraph('Nur für Kunden'),
+      paragraph('{/mitKunde}'),
+      paragraph('{aufgabenbeschreibung}'),
+    ],
+    header: [paragraph('{firmaName}')],
+  }),
+  'kaputt.docx': docxFixture({ body: [paragraph('{#mitKunde}'), paragraph('ohne Ende')] }),
+  'keine-docx.docx': Buffer.from('Das ist kein ZIP-Archiv.'),
+});
+const renderer = createRendererPool({ templatesDir: dir, threads: 1 });
+afterAll(() => renderer.close());
+
+describe('the renderer pool', () => {
+  it('fills placeholders, also those split over runs, in body and header', async () => {
+    const { content, templateSha256 } = await renderer.render(
+      'brief.docx',
+      data({ partnerName: 'Elbwerk Logistik AG', firmaName: 'WM Consulting GmbH', mitKunde: true }),
+    );
+    const xml = documentXml(content);
+    expect(xml).toContain('Sehr geehrte </w:t></w:r><w:r><w:t xml:space="preserve">Elbwerk Logistik AG');
+    expect(xml).toContain('Nur für Kunden');
+    expect(new PizZip(content).file('word/header1.xml')?.asText()).toContain('WM Consulting GmbH');
+    expect(templateSha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('prints a blank line for a missing value and hides a section whose condition is missing', async () => {
+    const { content } = await renderer.render('brief.docx', data({}));
+    const xml = documentXml(content);
+    expect(xml).toContain(`Beginn: ${BLANK_LINE}`);
+    expect(xml).not.toContain('Nur für Kunden');
+    expect(xml).not.toMatch(/undefined|null/);
+  });
+
+  it('keeps line breaks and drops characters Word cannot open', async () => {
+    const { content } = await renderer.render(
+      'brief.docx',
+      data({ aufgabenbeschreibung: 'Zeile 1\r\nZeile 2\u0001\uD800 & <fertig>' }),
+    );
+    expect(documentXml(content)).toContain(
+      'Zeile 1</w:t></w:r><w:r><w:br/></w:r><w:r><w:t xml:space="preserve">Zeile 2 &amp; &lt;fertig&gt;',
+    );
+  });
+
+  it('reads a template again after its file changed', async () => {
+    const folder = templatesFolder({ 'a.docx': docxFixture({ body: [paragraph('Fassung 1 {firmaName}')] }) });
+    const local = createRendererPool({ templatesDir: folder, threads: 1 });
+    try {
+      const first = await local.render('a.docx', data({ firmaName: 'WM' }));
+      expect(documentXml(first.content)).toContain('Fassung 1 WM');
+      writeFileSync(join(folder, 'a.docx'), docxFixture({ body: [paragraph('Fassung 2 {firmaName}')] }));
+      // Far from the first write, as a save minutes later is: coarse file-system clocks cannot hide it.
+      utimesSync(join(folder, 'a.docx'), new Date(), new Date(Date.now() + 60_000));
+      const second = await local.render('a.docx', data({ firmaName: 'WM' }));
+      expect(documentXml(second.content)).toContain('Fassung 2 WM');
+      expect(second.templateSha256).not.toBe(first.templateSha256);
+    } finally {
+      await local.close();
+    }
+  });
+
+  it('reports a broken template as a TemplateError with the tag and a German explanation', async () => {
+    const error = await renderer.render('kaputt.docx', data({})).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TemplateError);
+    expect((error as TemplateError).problems).toEqual([
+      {
+        part: 'word/document.xml',
+        tag: '{#mitKunde}',
+        message: 'Der Abschnitt wird nie mit {/mitKunde} geschlossen.',
+      },
+    ]);
+    expect((error as TemplateError).message).toBe(
+      'kaputt.docx, Haupttext: {#mitKunde} – Der Abschnitt wird nie mit {/mitKunde} geschlossen.',
+    );
+  });
+
+  it.each([
+    ['fehlt.docx', /fehlt im Vorlagenordner/],
+    ['keine-docx.docx', /keine gültige DOCX-Datei/],
+  ])('reports %s as a TemplateError', async (file, message) => {
+    const error = await renderer.render(file, data({})).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TemplateError);
+    expect((error as TemplateError).message).toMatch(message);
+  });
+
+  it('refuses work beyond its queue with RendererUnavailableError instead of waiting for minutes', async () => {
+    const results = await Promise.allSettled(
+      Array.from({ length: 80 }, () => renderer.render('brief.docx', data({}))),
+    );
+    const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const reason of refused) expect(reason).toBeInstanceOf(RendererUnavailableError);
+    expect(results.filter((r) => r.status === 'fulfilled').length).toBeGreaterThanOrEqual(64);
+  });
+
+  it('refuses work once closed', async () => {
+    const local = createRendererPool({ templatesDir: dir, threads: 1 });
+    await local.close();
+    await expect(local.render('brief.docx', data({}))).rejects.toBeInstanceOf(RendererUnavailableError);
+  });
+});

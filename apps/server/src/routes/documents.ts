@@ -1,0 +1,133 @@
+import {
+  type CatalogueEntry,
+  catalogueEntry,
+  checkDataList,
+  type DataList,
+  generationRequestSchema,
+  mayGenerate,
+  type TemplateData,
+} from '@vertragsgenerator/domain';
+import type { FastifyBaseLogger, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { type AuthGuards, currentUser } from '../auth/guards.js';
+import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../documents/companies.js';
+import type { DocumentGenerator, DocumentOrder, GeneratedDocument } from '../documents/document-generator.js';
+import { attachmentHeader } from '../documents/file-name.js';
+import { RendererUnavailableError, TemplateError } from '../documents/renderer.js';
+import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
+import type { MatchSource } from '../matches/match-source.js';
+import { requireMatch } from './match-lookup.js';
+
+export interface DocumentRoutesDeps {
+  guards: AuthGuards;
+  matches: MatchSource;
+  companyData: CompanyData;
+  generator: DocumentGenerator;
+}
+
+export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+type GenerationRequest = FastifyRequest<{ Params: { docId: string; matchId: string } }>;
+
+/** DOCX generation (SPEC §7): the checked request is stored, rendered and answered as a file. */
+export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app, deps) => {
+  for (const path of [
+    '/backend/generateDocx/:docId/:matchId',
+    '/backend/generateDocxOffer/:docId/:matchId',
+  ]) {
+    app.post<{ Params: { docId: string; matchId: string } }>(
+      path,
+      { preHandler: deps.guards.session('staff') },
+      async (request, reply) => {
+        const order = await readGenerationRequest(request, deps);
+        const { id, fileName, content } = await generateDocument(deps.generator, order, request.log);
+        return reply
+          .header('content-type', DOCX_MIME)
+          .header('content-disposition', attachmentHeader(fileName))
+          .header('x-document-id', id)
+          .send(content);
+      },
+    );
+  }
+};
+
+/**
+ * Checks a generation call in the order a user can fix it: key (404), permission for the key
+ * (DESIGN §6, 403), dataList (400 naming the fields), match (404), signatory (400). Every
+ * generation route (DOCX and e-signature) reads its request with this.
+ */
+export async function readGenerationRequest(
+  request: GenerationRequest,
+  { matches, companyData }: Pick<DocumentRoutesDeps, 'matches' | 'companyData'>,
+): Promise<DocumentOrder> {
+  const user = currentUser(request);
+  const entry = catalogueEntry(request.params.docId);
+  if (!entry) throw notFound(`Für diese Auswahl gibt es kein Dokument (${request.params.docId}).`);
+  if (!mayGenerate(user.permission, entry)) {
+    throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht erstellen.');
+  }
+  const dataList = validDataList(entry, parseInput(generationRequestSchema, request.body).dataList);
+  const match = await requireMatch(matches, request.params.matchId, request.log);
+  let data: TemplateData;
+  try {
+    data = templateDataFor(entry, match, dataList, companyData, new Date());
+  } catch (error) {
+    if (!(error instanceof UnknownSignatoryError)) throw error;
+    throw invalidDataList({ selectedPerson: [error.message] });
+  }
+  return { entry, matchId: match.matchId, dataList, data, createdBy: user.email };
+}
+
+/**
+ * Generates and stores the document; a broken template is our bug and answers 500 `render_failed`
+ * (the one 5xx besides 503), a pool that cannot take the task 503.
+ */
+export async function generateDocument(
+  generator: DocumentGenerator,
+  order: DocumentOrder,
+  log: FastifyBaseLogger,
+): Promise<GeneratedDocument> {
+  try {
+    return await generator.generate(order);
+  } catch (error) {
+    if (error instanceof TemplateError) {
+      log.error({ err: error, key: order.entry.key }, 'template broken');
+      throw new HttpError(
+        500,
+        'render_failed',
+        `Das Dokument konnte nicht erstellt werden, weil die Vorlage ${error.templateFile} fehlerhaft ist. ` +
+          `Bitte melde das Problem. (${error.message.split('\n')[0]})`,
+      );
+    }
+    if (error instanceof RendererUnavailableError) {
+      log.error({ err: error }, 'renderer unavailable');
+      throw new HttpError(
+        503,
+        'unavailable',
+        'Gerade werden sehr viele Dokumente erstellt. Bitte versuche es in einem Moment erneut.',
+      );
+    }
+    throw error;
+  }
+}
+
+function validDataList(entry: CatalogueEntry, submitted: Record<string, unknown>): DataList {
+  const check = checkDataList(entry, submitted);
+  if (!check.ok) throw invalidDataList(check.fields);
+  // PostgreSQL cannot keep NUL characters or lone surrogates in jsonb, and the dataList is stored.
+  const unstorable = Object.entries(check.dataList)
+    .filter(
+      ([, value]) => typeof value === 'string' && (value.includes('\u0000') || /\p{Surrogate}/u.test(value)),
+    )
+    .map(([field]): [string, string[]] => [field, ['Enthält unzulässige Zeichen.']]);
+  if (unstorable.length > 0) throw invalidDataList(Object.fromEntries(unstorable));
+  return check.dataList;
+}
+
+function invalidDataList(fields: Record<string, string[]>): HttpError {
+  return new HttpError(
+    400,
+    'invalid_input',
+    'Die Angaben im Formular sind unvollständig oder ungültig.',
+    fields,
+  );
+}
