@@ -11,6 +11,7 @@ import type { CompanyData } from './documents/companies.js';
 import { DocumentGenerator } from './documents/document-generator.js';
 import { DocumentsRepository } from './documents/documents-repository.js';
 import type { Renderer } from './documents/renderer.js';
+import { createTemplateUsage } from './documents/template-usage.js';
 import { installErrorHandler } from './http/errors.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
@@ -20,6 +21,7 @@ import { RecentMatchesRepository } from './matches/recent-matches.js';
 import { authRoutes } from './routes/auth.js';
 import { documentRoutes } from './routes/documents.js';
 import { matchRoutes } from './routes/match.js';
+import { signatoryRoutes } from './routes/signatories.js';
 import { spaRoutes } from './routes/spa.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
@@ -90,7 +92,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     matches: deps.matches,
     companyData: deps.companyData,
     generator: new DocumentGenerator(new DocumentsRepository(db), deps.renderer),
+    templateUsage: createTemplateUsage(config.templatesDir),
   });
+  await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });

@@ -48,6 +48,24 @@ export const permissionAnswerSchema = z.object({ data: permissionLevelSchema });
 export const directoryUserSchema = z.object({ Name: z.string(), Email: z.string() });
 export type DirectoryUser = z.infer<typeof directoryUserSchema>;
 
+/**
+ * GET /backend/signatories: the people who sign offers and terminations for our companies; a form's
+ * `selectedPerson` is the `id`. Their e-mail addresses stay on the server.
+ */
+export const signatoryOptionSchema = z.object({ id: z.string(), name: z.string(), function: z.string() });
+export type SignatoryOption = z.infer<typeof signatoryOptionSchema>;
+export const signatoryListSchema = z.array(signatoryOptionSchema);
+
+/**
+ * POST /backend/documentCheck/{docId}/{matchId}: the match values the key's template shows but the
+ * match lacks (`field` a match field, `label` its German name), in SPEC order, one entry per label.
+ * The document still renders; it shows blank lines there.
+ */
+export const documentCheckSchema = z.object({
+  missing: z.array(z.object({ field: z.string(), label: z.string() })),
+});
+export type DocumentCheck = z.infer<typeof documentCheckSchema>;
+
 export const healthSchema = z.object({
   status: z.enum(['ok', 'degraded']),
   database: z.enum(['up', 'down']),

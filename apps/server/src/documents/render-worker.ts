@@ -1,8 +1,8 @@
-import { readFile, stat } from 'node:fs/promises';
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { sha256Hex } from '../sha256.js';
 import { compileTemplate } from './docx-template.js';
-import { type TemplateProblem, templateProblems } from './template-problems.js';
+import { cachedPerFile } from './file-cache.js';
+import { type TemplateProblem, templateProblems, unreadableTemplate } from './template-problems.js';
 
 /** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
 
@@ -20,38 +20,19 @@ export type RenderOutcome =
   | { ok: false; problems: TemplateProblem[]; templateSha256?: string };
 
 interface LoadedTemplate {
-  mtimeMs: number;
-  size: number;
   bytes: Buffer;
   sha256: string;
 }
 
-/**
- * Template files per path, as of their modification time: read once per worker, read again when
- * legal staff save a new version, so edits go live without a restart.
- */
-const loaded = new Map<string, LoadedTemplate>();
-
-async function load(path: string): Promise<LoadedTemplate> {
-  const { mtimeMs, size } = await stat(path);
-  const cached = loaded.get(path);
-  if (cached && cached.mtimeMs === mtimeMs && cached.size === size) return cached;
-  const bytes = await readFile(path);
-  const template = { mtimeMs, size, bytes, sha256: sha256Hex(bytes) };
-  loaded.set(path, template);
-  return template;
-}
+/** Template files are read once per worker, and again when legal staff save a new version. */
+const load = cachedPerFile((bytes): LoadedTemplate => ({ bytes, sha256: sha256Hex(bytes) }));
 
 export default async function render({ templatePath, data }: RenderTask): Promise<RenderOutcome> {
   let template: LoadedTemplate;
   try {
     template = await load(templatePath);
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    const message = missing
-      ? 'Die Vorlagendatei fehlt im Vorlagenordner.'
-      : `Die Vorlagendatei kann nicht gelesen werden: ${(error as Error).message}`;
-    return { ok: false, problems: [{ message }] };
+    return { ok: false, problems: [unreadableTemplate(error)] };
   }
   try {
     const content = compileTemplate(template.bytes).render(xmlSafe(data)).toUint8Array();

@@ -46,6 +46,16 @@ export async function lintTemplates(templatesDir: string): Promise<LintResult> {
   return { checked: files.length, problems };
 }
 
+/**
+ * The placeholders of a template per part (document, headers, footers …), sections with their
+ * content nested, as the renderer parses them; a template with syntax errors throws.
+ */
+export function templateTags(bytes: Uint8Array): ReadonlyMap<string, DXT.Part[]> {
+  const collector = new TagCollector();
+  compileTemplate(bytes, [collector]);
+  return collector.parts;
+}
+
 /** The problems of one template file: syntax errors, placeholders that do not fit, split placeholders. */
 function lintTemplate(bytes: Uint8Array): TemplateProblem[] {
   const collector = new TagCollector();

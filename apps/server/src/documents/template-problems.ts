@@ -29,6 +29,14 @@ export function formatProblem(templateFile: string, problem: TemplateProblem): s
   return `${where}: ${problem.tag ? `${problem.tag} – ` : ''}${problem.message}`;
 }
 
+/** A template file that cannot be read: missing from the templates folder, or not readable. */
+export function unreadableTemplate(error: unknown): TemplateProblem {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+    return { message: 'Die Vorlagendatei fehlt im Vorlagenordner.' };
+  }
+  return { message: `Die Vorlagendatei kann nicht gelesen werden: ${(error as Error).message}` };
+}
+
 interface DocxtemplaterErrorProperties {
   id?: string;
   file?: string;

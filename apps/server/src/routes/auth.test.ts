@@ -227,6 +227,8 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
           'POST /backend/private/saveUser',
           'POST /backend/private/verifyUser',
           'GET /backend/users',
+          'GET /backend/signatories',
+          'POST /backend/documentCheck/berater@demo.local',
         ]),
       );
     });

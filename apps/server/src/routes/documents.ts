@@ -3,9 +3,12 @@ import {
   catalogueEntry,
   checkDataList,
   type DataList,
+  type DocumentCheck,
   generationRequestSchema,
   mayGenerate,
+  missingMatchValues,
   type TemplateData,
+  type TemplateFieldName,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
@@ -13,6 +16,7 @@ import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../doc
 import type { DocumentGenerator, DocumentOrder, GeneratedDocument } from '../documents/document-generator.js';
 import { attachmentHeader } from '../documents/file-name.js';
 import { RendererUnavailableError, TemplateError } from '../documents/renderer.js';
+import type { TemplateUsage } from '../documents/template-usage.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import type { MatchSource } from '../matches/match-source.js';
 import { requireMatch } from './match-lookup.js';
@@ -22,13 +26,17 @@ export interface DocumentRoutesDeps {
   matches: MatchSource;
   companyData: CompanyData;
   generator: DocumentGenerator;
+  templateUsage: TemplateUsage;
 }
 
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
-type GenerationRequest = FastifyRequest<{ Params: { docId: string; matchId: string } }>;
+type DocumentRequest = FastifyRequest<{ Params: { docId: string; matchId: string } }>;
 
-/** DOCX generation (SPEC §7): the checked request is stored, rendered and answered as a file. */
+/**
+ * DOCX generation (SPEC §7): the checked request is stored, rendered and answered as a file. And the
+ * check a form makes before: which values the chosen key's document would leave blank.
+ */
 export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app, deps) => {
   for (const path of [
     '/backend/generateDocx/:docId/:matchId',
@@ -48,7 +56,43 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
       },
     );
   }
+
+  app.post<{ Params: { docId: string; matchId: string } }>(
+    '/backend/documentCheck/:docId/:matchId',
+    { preHandler: deps.guards.session('staff') },
+    async (request): Promise<DocumentCheck> => {
+      const entry = permittedEntry(request);
+      const match = await requireMatch(deps.matches, request.params.matchId, request.log);
+      // Which sections a document shows depends on the key and the match, never on the rest of the
+      // form: the partner type alone is enough of a dataList to decide them.
+      const data = templateDataFor(
+        entry,
+        match,
+        { vertragspartner_type: entry.params.partner },
+        deps.companyData,
+        new Date(),
+      );
+      let shown: Set<TemplateFieldName>;
+      try {
+        shown = await deps.templateUsage.shownFields(entry.template, data);
+      } catch (error) {
+        if (error instanceof TemplateError) throw brokenTemplate(error, entry, request.log);
+        throw error;
+      }
+      return { missing: missingMatchValues(entry, match, shown) };
+    },
+  );
 };
+
+/** The key of a path, if the user may generate it: unknown 404, not allowed for the user 403 (DESIGN §6). */
+function permittedEntry(request: DocumentRequest): CatalogueEntry {
+  const entry = catalogueEntry(request.params.docId);
+  if (!entry) throw notFound(`Für diese Auswahl gibt es kein Dokument (${request.params.docId}).`);
+  if (!mayGenerate(currentUser(request).permission, entry)) {
+    throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht erstellen.');
+  }
+  return entry;
+}
 
 /**
  * Checks a generation call in the order a user can fix it: key (404), permission for the key
@@ -56,15 +100,10 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
  * generation route (DOCX and e-signature) reads its request with this.
  */
 export async function readGenerationRequest(
-  request: GenerationRequest,
+  request: DocumentRequest,
   { matches, companyData }: Pick<DocumentRoutesDeps, 'matches' | 'companyData'>,
 ): Promise<DocumentOrder> {
-  const user = currentUser(request);
-  const entry = catalogueEntry(request.params.docId);
-  if (!entry) throw notFound(`Für diese Auswahl gibt es kein Dokument (${request.params.docId}).`);
-  if (!mayGenerate(user.permission, entry)) {
-    throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht erstellen.');
-  }
+  const entry = permittedEntry(request);
   const dataList = validDataList(entry, parseInput(generationRequestSchema, request.body).dataList);
   const match = await requireMatch(matches, request.params.matchId, request.log);
   let data: TemplateData;
@@ -74,7 +113,7 @@ export async function readGenerationRequest(
     if (!(error instanceof UnknownSignatoryError)) throw error;
     throw invalidDataList({ selectedPerson: [error.message] });
   }
-  return { entry, matchId: match.matchId, dataList, data, createdBy: user.email };
+  return { entry, matchId: match.matchId, dataList, data, createdBy: currentUser(request).email };
 }
 
 /**
@@ -89,15 +128,7 @@ export async function generateDocument(
   try {
     return await generator.generate(order);
   } catch (error) {
-    if (error instanceof TemplateError) {
-      log.error({ err: error, key: order.entry.key }, 'template broken');
-      throw new HttpError(
-        500,
-        'render_failed',
-        `Das Dokument konnte nicht erstellt werden, weil die Vorlage ${error.templateFile} fehlerhaft ist. ` +
-          `Bitte melde das Problem. (${error.message.split('\n')[0]})`,
-      );
-    }
+    if (error instanceof TemplateError) throw brokenTemplate(error, order.entry, log);
     if (error instanceof RendererUnavailableError) {
       log.error({ err: error }, 'renderer unavailable');
       throw new HttpError(
@@ -108,6 +139,17 @@ export async function generateDocument(
     }
     throw error;
   }
+}
+
+/** A broken template is our bug: 500 `render_failed` naming the file and its first problem. */
+function brokenTemplate(error: TemplateError, entry: CatalogueEntry, log: FastifyBaseLogger): HttpError {
+  log.error({ err: error, key: entry.key }, 'template broken');
+  return new HttpError(
+    500,
+    'render_failed',
+    `Das Dokument konnte nicht erstellt werden, weil die Vorlage ${error.templateFile} fehlerhaft ist. ` +
+      `Bitte melde das Problem. (${error.message.split('\n')[0]})`,
+  );
 }
 
 function validDataList(entry: CatalogueEntry, submitted: Record<string, unknown>): DataList {

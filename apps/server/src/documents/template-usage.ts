@@ -1,0 +1,68 @@
+import { join } from 'node:path';
+import { TEMPLATE_FIELDS, type TemplateData, type TemplateFieldName } from '@vertragsgenerator/domain';
+import type { DXT } from 'docxtemplater';
+import { cachedPerFile } from './file-cache.js';
+import { TemplateError } from './renderer.js';
+import { templateTags } from './template-lint.js';
+import { templateProblems, unreadableTemplate } from './template-problems.js';
+
+/** Which fields of the dictionary a template shows: what the documentCheck compares with the match. */
+export interface TemplateUsage {
+  /**
+   * The placeholders of the template that a document with this data shows: a section whose
+   * condition does not hold hides its own. Throws a `TemplateError` for a missing or broken file.
+   */
+  shownFields(templateFile: string, data: TemplateData): Promise<Set<TemplateFieldName>>;
+}
+
+export function createTemplateUsage(templatesDir: string): TemplateUsage {
+  // Parsing a template takes tens of milliseconds; a form asks again with every choice.
+  const tagsOf = cachedPerFile((bytes) => [...templateTags(bytes).values()]);
+  return {
+    async shownFields(templateFile, data) {
+      let parts: DXT.Part[][];
+      try {
+        parts = await tagsOf(join(templatesDir, templateFile));
+      } catch (error) {
+        const fileError = (error as NodeJS.ErrnoException).syscall !== undefined;
+        throw new TemplateError(
+          templateFile,
+          fileError ? [unreadableTemplate(error)] : templateProblems(error),
+        );
+      }
+      const shown = new Set<TemplateFieldName>();
+      for (const part of parts) collectShown(part, data, new Set(), shown);
+      return shown;
+    },
+  };
+}
+
+/**
+ * Walks the tags as docxtemplater fills them: `{#name}` shows its content for true or a non-empty
+ * list, `{^name}` for the opposite; inside a loop, the entry's own fields come first.
+ */
+function collectShown(
+  parts: DXT.Part[],
+  data: TemplateData,
+  itemFields: ReadonlySet<string>,
+  shown: Set<TemplateFieldName>,
+): void {
+  for (const part of parts) {
+    if (part.type !== 'placeholder') continue;
+    const name = part.value;
+    if (part.module === 'loop') {
+      const value = name in data ? data[name as keyof TemplateData] : undefined;
+      const holds = Array.isArray(value) ? value.length > 0 : Boolean(value);
+      if (holds === Boolean(part.inverted)) continue;
+      const loopItem = Array.isArray(value) && !part.inverted ? loopItemFields(name) : itemFields;
+      collectShown(part.subparsed ?? [], data, loopItem, shown);
+    } else if (!itemFields.has(name) && name in TEMPLATE_FIELDS) {
+      shown.add(name as TemplateFieldName);
+    }
+  }
+}
+
+function loopItemFields(name: string): ReadonlySet<string> {
+  const field = TEMPLATE_FIELDS[name as TemplateFieldName];
+  return new Set('item' in field ? Object.keys(field.item) : []);
+}
