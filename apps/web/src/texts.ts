@@ -23,7 +23,6 @@ export const texts = {
     start: 'ID-Input',
     format: 'Format',
   },
-  forms: formTitles,
 
   api: {
     network: 'Der Server ist nicht erreichbar. Bitte versuche es erneut.',
@@ -83,7 +82,90 @@ export const texts = {
     noPermission,
   },
 
-  formPlaceholder: 'Dieses Formular ist noch in Arbeit.',
+  fields: {
+    name: (label: string) => `${label} Name`,
+    email: (label: string) => `${label} E-Mail`,
+    count: (label: string) => `Anzahl ${label}`,
+    entry: (label: string, index: number) => `${label} ${index}`,
+    customRecipient: 'Eigener Wert...',
+    usersFailed:
+      'Die Liste der Mitarbeitenden konnte nicht geladen werden. Du kannst einen eigenen Wert eingeben.',
+  },
+
+  forms: {
+    ...formTitles,
+    counter: (filled: number, total: number) => `${filled}/${total} Felder ausgefüllt`,
+    fillRedFields: 'Bitte fülle alle rot markierten Felder aus.',
+    invalidChoice: 'Ungültige Auswahl',
+    submit: 'Dokument erstellen',
+    matchLabel: 'Match',
+    customer: 'Kunde',
+    projectPartner: 'Projektpartner',
+    backToStart: 'Zurück zur Match-ID-Eingabe',
+    noMatch: 'Es ist noch kein Match geladen. Bitte gib zuerst auf der Startseite eine Match-ID ein.',
+    missingTitle: 'Im Match fehlen Angaben für dieses Dokument',
+    missingHint:
+      'Ergänze sie im CRM und gib die Match-ID danach auf der Startseite erneut ein. Du kannst das Dokument auch jetzt erstellen; die Stellen bleiben dann leer.',
+    fixedPartner: 'Vertragspartner: Projektpartner',
+    labels: {
+      language: 'Sprache',
+      company: 'Gesellschaft',
+      contract: 'Vertragsart',
+      partner: 'Vertragspartner',
+      customerSigners: 'Unterschriftsblöcke Kunde',
+      customerSigner: 'Unterzeichner Kunde',
+      projectPartnerSigner: 'Projektpartner',
+      sender: 'Absender',
+      cc: 'CC',
+      document: 'Dokumentart',
+      deadline: 'Kündigungsart',
+      signatory: 'Unterzeichner',
+      position: 'Position',
+      projectHours: 'Projektstunden',
+      projectDays: 'Projekttage',
+      agreement: 'Art der Vereinbarung',
+    },
+    options: {
+      de: 'Deutsch',
+      en: 'Englisch',
+      wm: 'WM Consulting GmbH',
+      we: 'WE Engineering GmbH',
+      wp: 'WP Projects GmbH',
+      rv: 'Rahmenvertrag',
+      ev: 'Einzelauftrag',
+      k: 'Kunde',
+      pp: 'Projektpartner',
+      termination: 'Kündigung',
+      confirmation: 'Kündigungsbestätigung',
+      gerecht: 'Fristgerecht',
+      los: 'Fristlos',
+      descr: 'Aufgabenbeschreibung',
+      hours: 'Stunden',
+      misc: 'Sonstiges',
+    },
+    signatoriesFailed: 'Die Liste der Unterzeichner konnte nicht geladen werden. Bitte lade die Seite neu.',
+  },
+
+  generation: {
+    progressLabel: 'Fortschritt der Dokumenterstellung',
+    steps: {
+      20: 'Angaben prüfen …',
+      40: 'Anfrage senden …',
+      60: 'Dokument erstellen …',
+      80: 'Dokument empfangen …',
+      95: 'Dokument öffnen …',
+      100: 'Fertig',
+    },
+    attempt: (attempt: number, total: number) => `Versuch ${attempt} von ${total}`,
+    failed:
+      'Das zugehörige Dokument konnte nicht geladen werden. Es existiert kein passendes Template für die gewählten Daten.',
+    popupTitle: 'Neuer Tab blockiert',
+    popupText:
+      'Dein Browser hat verhindert, dass das Dokument in einem neuen Tab geöffnet wird. Du kannst es im aktuellen Tab öffnen.',
+    popupHelp:
+      'Damit es beim nächsten Mal klappt: Klicke in der Adressleiste auf das Symbol für blockierte Pop-ups und wähle „Pop-ups und Weiterleitungen von dieser Website immer zulassen“. In Firefox findest du das unter Einstellungen → Datenschutz & Sicherheit → Berechtigungen → Pop-up-Fenster blockieren → Ausnahmen.',
+    openHere: 'Im aktuellen Tab öffnen',
+  },
 
   notFound: {
     heading: 'Seite nicht gefunden',

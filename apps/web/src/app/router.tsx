@@ -5,7 +5,6 @@ import { AuthCallbackPage } from '../features/auth/auth-callback-page';
 import type { AuthService } from '../features/auth/auth-service';
 import { LoginPage } from '../features/auth/login-page';
 import { FormatPage } from '../features/format/format-page';
-import { FormPlaceholderPage } from '../features/forms/form-placeholder-page';
 import { StartPage } from '../features/match/start-page';
 import { PATHS } from '../lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
@@ -15,7 +14,8 @@ import { AppLayout } from './shell/app-layout';
 export function appRoutes(auth: AuthService): RouteObject[] {
   const formRoutes = (Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
     path,
-    element: <FormPlaceholderPage form={form} />,
+    // The forms are not needed for /login and /start, whose initial JavaScript has a budget (DESIGN §12).
+    lazy: async () => ({ Component: (await import('../features/forms')).FORM_PAGES[form] }),
   }));
 
   return [

@@ -2,17 +2,23 @@ import { apiErrorSchema } from '@vertragsgenerator/domain';
 import type { z } from 'zod';
 import { texts } from '../texts';
 
-/** A failed API call: the HTTP status (0 when the server was not reached) and the server's `{error, message}`. */
+/**
+ * A failed API call: the HTTP status (0 when the server was not reached) and the server's
+ * `{error, message, fields}`.
+ */
 export class ApiRequestError extends Error {
   override readonly name = 'ApiRequestError';
+  /** The input fields a 400 names, with the server's words for each. */
+  readonly fields: Readonly<Record<string, readonly string[]>>;
 
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { fields?: Record<string, string[]> },
   ) {
     super(message, options);
+    this.fields = options?.fields ?? {};
   }
 }
 
@@ -80,7 +86,9 @@ export async function parseJsonAnswer<T>(response: Response, schema: z.ZodType<T
 async function toApiRequestError(response: Response): Promise<ApiRequestError> {
   const parsed = apiErrorSchema.safeParse(await response.json().catch(() => undefined));
   return parsed.success
-    ? new ApiRequestError(response.status, parsed.data.error, parsed.data.message)
+    ? new ApiRequestError(response.status, parsed.data.error, parsed.data.message, {
+        ...(parsed.data.fields && { fields: parsed.data.fields }),
+      })
     : new ApiRequestError(response.status, `http_${response.status}`, texts.api.unexpectedAnswer);
 }
 

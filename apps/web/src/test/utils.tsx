@@ -1,5 +1,6 @@
 import { render } from '@testing-library/react';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
+import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '../app/providers';
@@ -66,4 +67,51 @@ export function stubFetch(...answers: Array<Response | Error>) {
   });
   vi.stubGlobal('fetch', fetchMock);
   return fetchMock;
+}
+
+export type ApiAnswer = Response | Error | ((init?: RequestInit) => Response | Error | Promise<Response>);
+
+/**
+ * Replaces `fetch` with one that answers by `METHOD /path` prefix, e.g. `'POST /backend/generateDocx/'`.
+ * A list answers call by call, its last entry repeating; an unknown call fails the test loudly.
+ */
+export function stubApi(routes: Record<string, ApiAnswer | ApiAnswer[]>) {
+  const served = new Map<string, number>();
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const call = `${init?.method ?? 'GET'} ${String(input)}`;
+    const route = Object.keys(routes)
+      .filter((prefix) => call.startsWith(prefix))
+      .sort((a, b) => b.length - a.length)[0];
+    if (route === undefined) throw new Error(`unexpected call ${call}`);
+    const answers = ([] as ApiAnswer[]).concat(routes[route] ?? []);
+    const index = served.get(route) ?? 0;
+    served.set(route, index + 1);
+    const answer = answers[Math.min(index, answers.length - 1)];
+    const resolved = typeof answer === 'function' ? await answer(init) : answer;
+    if (resolved === undefined) throw new Error(`no answer for ${call}`);
+    if (resolved instanceof Error) throw resolved;
+    return resolved.clone();
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  return {
+    fetchMock,
+    /** The calls whose `METHOD /path` starts with `prefix`, with their parsed JSON bodies. */
+    callsTo(prefix: string) {
+      return fetchMock.mock.calls
+        .filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}`.startsWith(prefix))
+        .map(([input, init]) => ({
+          url: String(input),
+          body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
+        }));
+    },
+  };
+}
+
+/** Renders a component inside the app's providers, without a router. */
+export function renderWithProviders(ui: ReactNode) {
+  return render(
+    <AppProviders config={testConfig} auth={fakeAuthService()} env="test">
+      {ui}
+    </AppProviders>,
+  );
 }

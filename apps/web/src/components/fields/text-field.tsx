@@ -1,0 +1,38 @@
+import { TextInput } from '@mantine/core';
+import { isTextValid } from './validation';
+
+export interface TextFieldProps {
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  required?: boolean;
+  showErrors?: boolean;
+  serverError?: string | undefined;
+  type?: 'text' | 'email';
+  autoComplete?: string;
+}
+
+/** Free text; required means non-blank after trimming (SPEC §5). */
+export function TextField({
+  label,
+  value,
+  onChange,
+  required = false,
+  showErrors = false,
+  serverError,
+  type = 'text',
+  autoComplete = 'off',
+}: TextFieldProps) {
+  const invalid = showErrors && !isTextValid(value, required);
+  return (
+    <TextInput
+      label={label}
+      type={type}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      required={required}
+      autoComplete={autoComplete}
+      error={serverError ?? invalid}
+    />
+  );
+}

@@ -1,0 +1,38 @@
+import { skipToken, useQuery } from '@tanstack/react-query';
+import { catalogueEntry } from '@vertragsgenerator/domain';
+import { z } from 'zod';
+import { apiJson } from '../../lib/api';
+
+const signatorySchema = z.object({ id: z.string(), name: z.string(), function: z.string() });
+export type Signatory = z.infer<typeof signatorySchema>;
+
+/** The fixed list of people who sign offers and terminations (DESIGN §9). */
+export function useSignatories() {
+  return useQuery({
+    queryKey: ['signatories'],
+    queryFn: ({ signal }) => apiJson('/backend/signatories', z.array(signatorySchema), { signal }),
+    // The list lives in the server's configuration and changes with a deployment at most.
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+const documentCheckSchema = z.object({
+  missing: z.array(z.object({ field: z.string(), label: z.string() })),
+});
+export type MissingMatchValue = z.infer<typeof documentCheckSchema>['missing'][number];
+
+/** The match values the template of `docId` needs but the match lacks; asked only for catalogue keys. */
+export function useDocumentCheck(docId: string | null, matchId: string) {
+  const known = docId !== null && catalogueEntry(docId) !== undefined;
+  return useQuery({
+    queryKey: ['documentCheck', docId, matchId],
+    queryFn: known
+      ? ({ signal }) =>
+          apiJson(
+            `/backend/documentCheck/${encodeURIComponent(docId)}/${encodeURIComponent(matchId)}`,
+            documentCheckSchema,
+            { method: 'POST', signal },
+          )
+      : skipToken,
+  });
+}

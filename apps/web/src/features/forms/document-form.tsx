@@ -1,0 +1,59 @@
+import { Alert, Button, Group, Stack } from '@mantine/core';
+import { catalogueEntry } from '@vertragsgenerator/domain';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { FormStatus, type FormValidation } from '../../components/form';
+import { texts } from '../../texts';
+import { GenerationStatus, type GenerationTarget, useGeneration } from '../generation';
+import { MissingValues } from './missing-values';
+
+export interface DocumentFormProps {
+  matchId: string;
+  /** The catalogue key the current choices name; null while a choice is missing. */
+  docId: string | null;
+  target: GenerationTarget;
+  validation: FormValidation;
+  /** The dataList of SPEC §7 from the current values. */
+  dataList: () => Record<string, unknown>;
+  children: ReactNode;
+}
+
+/**
+ * What every document form shares (SPEC §4, §5): validation on submit, `Ungültige Auswahl` for a
+ * choice outside the catalogue, the values the match lacks, and the generation flow.
+ */
+export function DocumentForm({ matchId, docId, target, validation, dataList, children }: DocumentFormProps) {
+  const generation = useGeneration();
+  const [invalidChoice, setInvalidChoice] = useState<string | null>(null);
+
+  async function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (generation.state.running) return;
+    if (!validation.attemptSubmit()) return;
+    if (docId === null || catalogueEntry(docId) === undefined) {
+      setInvalidChoice(docId ?? '');
+      return;
+    }
+    setInvalidChoice(null);
+    const outcome = await generation.generate({ target, docId, matchId, dataList: dataList() });
+    if (outcome && !outcome.ok) validation.setServerFields(outcome.fields);
+  }
+
+  return (
+    <form onSubmit={handleSubmit} noValidate>
+      <Stack>
+        {children}
+        <MissingValues docId={docId} matchId={matchId} />
+        <FormStatus validation={validation} />
+        {invalidChoice !== null && invalidChoice === (docId ?? '') && (
+          <Alert color="red">{texts.forms.invalidChoice}</Alert>
+        )}
+        <GenerationStatus generation={generation} />
+        <Group>
+          <Button type="submit" loading={generation.state.running}>
+            {texts.forms.submit}
+          </Button>
+        </Group>
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import {
+  FORM_ROUTES,
+  type FormName,
+  type PermissionLevel,
+  type ResolvedMatch,
+} from '@vertragsgenerator/domain';
+import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { FORM_PAGES } from '.';
+
+export const match: ResolvedMatch = {
+  matchId: 'PL-10001',
+  candidateFirstName: 'Carla',
+  candidateLastName: 'Projekt',
+  kunde: 'Elbwerk Logistik AG',
+  position: 'Backend-Entwicklerin',
+};
+
+export const users = [
+  { Name: 'Zoe Zeller', Email: 'zoe@demo.local' },
+  { Name: 'Anna Aster', Email: 'anna@demo.local' },
+];
+
+export const signatories = [
+  { id: 'henrik-albers', name: 'Henrik Albers', function: 'Geschäftsführer' },
+  { id: 'lea-brandt', name: 'Lea Brandt', function: 'Leiterin Recht & Verträge' },
+];
+
+const routes = [
+  ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => {
+    const Page = FORM_PAGES[form];
+    return { path, element: <Page /> };
+  }),
+  { path: '/start', element: <p>Startseite</p> },
+];
+
+/** Renders a form page for a user of `level` with a stored, loadable match and the lists the forms use. */
+export function renderForm(
+  form: FormName,
+  {
+    level = 2,
+    api = {},
+    matchId = match.matchId,
+  }: { level?: PermissionLevel; api?: Record<string, ApiAnswer | ApiAnswer[]>; matchId?: string | null } = {},
+) {
+  if (matchId !== null) localStorage.setItem('matchId', matchId);
+  localStorage.setItem('userMail', 'nutzer@demo.local');
+  const stub = stubApi({
+    'POST /backend/match/': jsonResponse(200, match),
+    'POST /backend/private/getPermission/': jsonResponse(200, { data: level }),
+    'GET /backend/users': jsonResponse(200, users),
+    'GET /backend/signatories': jsonResponse(200, signatories),
+    'POST /backend/documentCheck/': jsonResponse(200, { missing: [] }),
+    ...api,
+  });
+  return { ...renderRoutes(routes, FORM_ROUTES[form]), ...stub };
+}
+
+export const submitButton = () => screen.getByRole('button', { name: 'Dokument erstellen' });
+
+export async function findField(label: string) {
+  return screen.findByRole('combobox', { name: label });
+}
+
+/** Picks `option` in the select labelled `label`. */
+export async function choose(label: string, option: string) {
+  await userEvent.click(await findField(label));
+  await userEvent.click(await screen.findByRole('option', { name: option }));
+}
+
+export async function typeInto(label: string, text: string) {
+  const input = screen.getByRole('textbox', { name: label });
+  await userEvent.clear(input);
+  if (text !== '') await userEvent.type(input, text);
+}
+
+export function docxResponse(fileHeader: string) {
+  return new Response(new Blob(['PK docx']), {
+    status: 200,
+    headers: {
+      'Content-Type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'Content-Disposition': fileHeader,
+    },
+  });
+}

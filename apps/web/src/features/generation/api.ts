@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { apiFetch, parseJsonAnswer } from '../../lib/api';
+
+/** Which server call makes the document (SPEC §7). */
+export type GenerationTarget = 'docx' | 'offer' | 'signature';
+
+const ENDPOINTS: Record<GenerationTarget, string> = {
+  docx: 'generateDocx',
+  offer: 'generateDocxOffer',
+  signature: 'generateDocusign',
+};
+
+export interface GenerationRequest {
+  target: GenerationTarget;
+  docId: string;
+  matchId: string;
+  dataList: Record<string, unknown>;
+}
+
+export interface GeneratedFile {
+  blob: Blob;
+  fileName: string;
+}
+
+const DEFAULT_FILE_NAME = 'document.docx';
+
+function generationPath({ target, docId, matchId }: GenerationRequest): string {
+  return `/backend/${ENDPOINTS[target]}/${encodeURIComponent(docId)}/${encodeURIComponent(matchId)}`;
+}
+
+/** Sends the request; resolves once the server answered with its headers. */
+export function sendGenerationRequest(request: GenerationRequest): Promise<Response> {
+  return apiFetch(generationPath(request), { method: 'POST', body: { dataList: request.dataList } });
+}
+
+export async function readGeneratedFile(response: Response): Promise<GeneratedFile> {
+  return {
+    blob: await response.blob(),
+    fileName: fileNameFromDisposition(response.headers.get('content-disposition')),
+  };
+}
+
+// A relative URL is allowed: the built-in signing pages live under the app's own origin.
+const signatureAnswerSchema = z.object({ data: z.string().min(1) });
+
+export async function readSignatureUrl(response: Response): Promise<string> {
+  return (await parseJsonAnswer(response, signatureAnswerSchema)).data;
+}
+
+/**
+ * The file name of a `Content-Disposition` header (RFC 6266): the UTF-8 `filename*` where given, the
+ * plain `filename` otherwise, `document.docx` without either (SPEC §7).
+ */
+export function fileNameFromDisposition(header: string | null): string {
+  if (!header) return DEFAULT_FILE_NAME;
+  const extended = /filename\*\s*=\s*UTF-8''([^;]+)/i.exec(header)?.[1];
+  if (extended) {
+    try {
+      return decodeURIComponent(extended.trim());
+    } catch {
+      // A malformed encoding: the plain name below is the better guess.
+    }
+  }
+  const quoted = /filename\s*=\s*"((?:[^"\\]|\\.)*)"/i.exec(header)?.[1];
+  if (quoted !== undefined) return quoted.replace(/\\(.)/g, '$1') || DEFAULT_FILE_NAME;
+  const token = /filename\s*=\s*([^;\s]+)/i.exec(header)?.[1];
+  return token ?? DEFAULT_FILE_NAME;
+}

@@ -1,0 +1,212 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApiRequestError } from '../../lib/api';
+import { jsonResponse } from '../../test/utils';
+import { choose, docxResponse, renderForm, submitButton, typeInto } from '../forms/test-fixtures';
+
+const FAILED =
+  'Das zugehörige Dokument konnte nicht geladen werden. Es existiert kein passendes Template für die gewählten Daten.';
+const GENERATE = 'POST /backend/generateDocx/';
+const serverFault = () => jsonResponse(500, { error: 'render_failed', message: 'Vorlage kaputt.' });
+const networkFailure = () => new TypeError('Failed to fetch');
+
+let downloads: string[];
+
+beforeEach(() => {
+  downloads = [];
+  URL.createObjectURL = vi.fn(() => 'blob:document');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+async function fillDocxForm() {
+  await choose('Sprache', 'Deutsch');
+  await choose('Gesellschaft', 'WE Engineering GmbH');
+  await choose('Vertragsart', 'Einzelauftrag');
+}
+
+/** Advances fake time and lets the answers and React settle. */
+async function advance(ms: number) {
+  await act(() => vi.advanceTimersByTimeAsync(ms));
+}
+
+describe('generation flow', () => {
+  it('downloads the DOCX under the UTF-8 name of Content-Disposition', async () => {
+    const { callsTo } = renderForm('docx', {
+      api: {
+        [GENERATE]: docxResponse(
+          `attachment; filename="PL-10001 Einzelauftrag Kunde Elbwerk Gruen.docx"; filename*=UTF-8''PL-10001%20Einzelauftrag%20Kunde%20Elbwerk%20Gr%C3%BCn.docx`,
+        ),
+      },
+    });
+    await fillDocxForm();
+    await userEvent.click(submitButton());
+    await waitFor(() => expect(downloads).toEqual(['PL-10001 Einzelauftrag Kunde Elbwerk Grün.docx']));
+    expect(callsTo(GENERATE)).toEqual([
+      {
+        url: '/backend/generateDocx/docx-de-we-ev/PL-10001',
+        body: { dataList: { vertragspartner_type: 'k' } },
+      },
+    ]);
+    expect(screen.getByRole('progressbar', { name: 'Fortschritt der Dokumenterstellung' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+    expect(performance.getEntriesByName('generation:submit-to-open', 'measure').length).toBeGreaterThan(0);
+  });
+
+  it('retries a 5xx three times, 2 s apart, then shows the §8 alert', async () => {
+    const { callsTo } = renderForm('docx', { api: { [GENERATE]: serverFault } });
+    await fillDocxForm();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fireEvent.click(submitButton());
+    await advance(0);
+    expect(callsTo(GENERATE)).toHaveLength(1);
+    expect(
+      screen.getByRole('progressbar', { name: 'Fortschritt der Dokumenterstellung' }),
+    ).toBeInTheDocument();
+    for (const attempt of [2, 3, 4]) {
+      await advance(1999);
+      expect(callsTo(GENERATE)).toHaveLength(attempt - 1);
+      await advance(1);
+      expect(callsTo(GENERATE)).toHaveLength(attempt);
+      // The last failure is final at once; before it, the progress names the attempt it waits after.
+      if (attempt < 4) expect(screen.getByText(new RegExp(`Versuch ${attempt} von 4`))).toBeInTheDocument();
+    }
+    expect(screen.getByRole('alert')).toHaveTextContent(FAILED);
+    await advance(10_000);
+    expect(callsTo(GENERATE)).toHaveLength(4);
+    expect(downloads).toEqual([]);
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('retries a network failure and succeeds on the next attempt', async () => {
+    const { callsTo } = renderForm('docx', {
+      api: { [GENERATE]: [networkFailure, docxResponse('attachment; filename="vertrag.docx"')] },
+    });
+    await fillDocxForm();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fireEvent.click(submitButton());
+    await advance(0);
+    expect(callsTo(GENERATE)).toHaveLength(1);
+    await advance(2000);
+    expect(callsTo(GENERATE)).toHaveLength(2);
+    expect(downloads).toEqual(['vertrag.docx']);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('ends at once on a 4xx with the server message', async () => {
+    const message = 'Dieses Dokument darfst du mit deiner Berechtigung nicht erstellen.';
+    const { callsTo } = renderForm('docx', {
+      api: { [GENERATE]: jsonResponse(403, { error: 'forbidden', message }) },
+    });
+    await fillDocxForm();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fireEvent.click(submitButton());
+    await advance(0);
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    await advance(10_000);
+    expect(callsTo(GENERATE)).toHaveLength(1);
+  });
+
+  it('maps the fields of a 400 onto the red borders of the form', async () => {
+    renderForm('termination', {
+      api: {
+        [GENERATE]: jsonResponse(400, {
+          error: 'invalid_input',
+          message: 'Die Angaben im Formular sind unvollständig oder ungültig.',
+          fields: { selectedPerson: ['Unbekannte Person „x“.'] },
+        }),
+      },
+    });
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    await choose('Vertragspartner', 'Projektpartner');
+    await choose('Dokumentart', 'Kündigungsbestätigung');
+    await choose('Unterzeichner', 'Lea Brandt (Leiterin Recht & Verträge)');
+    await userEvent.click(submitButton());
+    expect(
+      await screen.findByText('Die Angaben im Formular sind unvollständig oder ungültig.'),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Unterzeichner' })).toHaveAttribute('aria-invalid', 'true');
+    expect(screen.getByText('Unbekannte Person „x“.')).toBeInTheDocument();
+    expect(screen.getByRole('combobox', { name: 'Gesellschaft' })).not.toHaveAttribute(
+      'aria-invalid',
+      'true',
+    );
+  });
+
+  it('treats the answer to a not yet built endpoint (404) like any 4xx', async () => {
+    const { callsTo } = renderForm('docusign', {
+      level: 1,
+      api: {
+        'POST /backend/generateDocusign/': jsonResponse(404, {
+          error: 'not_found',
+          message: 'Diese Adresse gibt es nicht.',
+        }),
+      },
+    });
+    await choose('Sprache', 'Deutsch');
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    await choose('Vertragsart', 'Rahmenvertrag');
+    await choose('Absender', 'Anna Aster');
+    await typeInto('Projektpartner Name', 'Carla Projekt');
+    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    await userEvent.click(submitButton());
+    expect(await screen.findByText('Diese Adresse gibt es nicht.')).toBeInTheDocument();
+    expect(callsTo('POST /backend/generateDocusign/')).toHaveLength(1);
+  });
+
+  it('a double click generates once; the button is disabled while it runs', async () => {
+    let release: (response: Response) => void = () => {};
+    const { callsTo } = renderForm('docx', {
+      api: { [GENERATE]: () => new Promise<Response>((resolve) => (release = resolve)) },
+    });
+    await fillDocxForm();
+    const button = submitButton();
+    fireEvent.click(button);
+    fireEvent.click(button);
+    await userEvent.dblClick(button);
+    await waitFor(() => expect(submitButton()).toBeDisabled());
+    expect(callsTo(GENERATE)).toHaveLength(1);
+    release(docxResponse('attachment; filename="einmal.docx"'));
+    await waitFor(() => expect(downloads).toEqual(['einmal.docx']));
+    expect(submitButton()).toBeEnabled();
+  });
+
+  it('offers to open in the current tab, and how to allow popups, when the new tab is blocked', async () => {
+    const url = 'https://signing.example/envelope/7';
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderForm('docusign', {
+      level: 1,
+      api: { 'POST /backend/generateDocusign/': jsonResponse(200, { data: url }) },
+    });
+    await choose('Sprache', 'Deutsch');
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    await choose('Vertragsart', 'Rahmenvertrag');
+    await choose('Absender', 'Anna Aster');
+    await typeInto('Projektpartner Name', 'Carla Projekt');
+    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    await userEvent.click(submitButton());
+
+    const dialog = await screen.findByRole('dialog', { name: 'Neuer Tab blockiert' });
+    expect(dialog).toHaveTextContent(/Pop-ups/);
+    expect(open).toHaveBeenCalledWith(url, '_blank');
+    await userEvent.click(screen.getByRole('button', { name: 'Im aktuellen Tab öffnen' }));
+    expect(open).toHaveBeenLastCalledWith(url, '_self');
+  });
+});
+
+describe('ApiRequestError', () => {
+  it('keeps the fields of an error answer', () => {
+    expect(new ApiRequestError(400, 'invalid_input', 'x', { fields: { a: ['b'] } }).fields).toEqual({
+      a: ['b'],
+    });
+  });
+});

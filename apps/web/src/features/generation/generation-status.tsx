@@ -1,0 +1,49 @@
+import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
+import { texts } from '../../texts';
+import { GENERATION_ATTEMPTS, type Generation } from './use-generation';
+
+/** Progress with its step label, the final error, and the way out of a blocked new tab (SPEC §4). */
+export function GenerationStatus({ generation }: { generation: Generation }) {
+  const { step, attempt, error, running, blockedUrl } = generation.state;
+  const label = step === null ? null : texts.generation.steps[step];
+  return (
+    <>
+      {step !== null && label !== null && (
+        <Stack gap={4}>
+          <Progress.Root size="lg">
+            <Progress.Section
+              value={step}
+              animated={running}
+              aria-label={texts.generation.progressLabel}
+              aria-valuetext={`${step} % – ${label}`}
+            />
+          </Progress.Root>
+          <Text size="sm" aria-live="polite">
+            {step} % – {label}
+            {attempt > 1 && ` (${texts.generation.attempt(attempt, GENERATION_ATTEMPTS)})`}
+          </Text>
+        </Stack>
+      )}
+      {error !== null && <Alert color="red">{error}</Alert>}
+      <Modal
+        opened={blockedUrl !== null}
+        onClose={generation.dismissBlocked}
+        title={texts.generation.popupTitle}
+        centered
+      >
+        <Stack>
+          <Text>{texts.generation.popupText}</Text>
+          <Text size="sm" c="dimmed">
+            {texts.generation.popupHelp}
+          </Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={generation.dismissBlocked}>
+              {texts.close}
+            </Button>
+            <Button onClick={generation.openBlockedHere}>{texts.generation.openHere}</Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </>
+  );
+}

@@ -1,0 +1,105 @@
+import { useRef, useState } from 'react';
+import { ApiRequestError } from '../../lib/api';
+import { texts } from '../../texts';
+import { type GenerationRequest, readGeneratedFile, readSignatureUrl, sendGenerationRequest } from './api';
+import { useDocumentHandOver } from './hand-over';
+import { GENERATION_RETRIES, withRetries } from './retry';
+
+/** The progress steps of SPEC §4 and §9. */
+export type GenerationStep = 20 | 40 | 60 | 80 | 95 | 100;
+
+export interface GenerationState {
+  running: boolean;
+  step: GenerationStep | null;
+  attempt: number;
+  error: string | null;
+  /** A URL the browser refused to open in a new tab. */
+  blockedUrl: string | null;
+}
+
+export type GenerationOutcome =
+  | { ok: true }
+  | { ok: false; fields: Readonly<Record<string, readonly string[]>> };
+
+const IDLE: GenerationState = { running: false, step: null, attempt: 1, error: null, blockedUrl: null };
+
+export const GENERATION_ATTEMPTS = GENERATION_RETRIES + 1;
+
+/** A 4xx speaks for itself (DESIGN §10.2); anything else that survived the retries is the §8 alert. */
+function failureMessage(error: unknown): string {
+  if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return error.message;
+  return texts.generation.failed;
+}
+
+function markOpened() {
+  performance.mark('generation:opened');
+  performance.measure('generation:submit-to-open', 'generation:submit', 'generation:opened');
+}
+
+/**
+ * The generation flow of every form (SPEC §4): progress, retries, the document opened or handed over.
+ * A second call while one runs is ignored, so a double click never generates twice.
+ */
+export function useGeneration() {
+  const handOverDocument = useDocumentHandOver();
+  const [state, setState] = useState<GenerationState>(IDLE);
+  const running = useRef(false);
+  const update = (patch: Partial<GenerationState>) => setState((old) => ({ ...old, ...patch }));
+
+  async function generate(request: GenerationRequest): Promise<GenerationOutcome | null> {
+    if (running.current) return null;
+    running.current = true;
+    performance.mark('generation:submit');
+    setState({ ...IDLE, running: true, step: 20 });
+    try {
+      const result = await withRetries(async (attempt) => {
+        update({ attempt, step: 40 });
+        const answer = sendGenerationRequest(request);
+        update({ step: 60 });
+        const response = await answer;
+        update({ step: 80 });
+        return request.target === 'signature'
+          ? { url: await readSignatureUrl(response) }
+          : { file: await readGeneratedFile(response) };
+      });
+      update({ step: 95 });
+      if ('url' in result) {
+        const opened = window.open(result.url, '_blank');
+        if (opened) {
+          // The signing page must not be able to navigate this tab.
+          opened.opener = null;
+          markOpened();
+        } else {
+          update({ blockedUrl: result.url });
+        }
+      } else {
+        handOverDocument(result.file.blob, result.file.fileName);
+        markOpened();
+      }
+      update({ step: 100, running: false });
+      return { ok: true };
+    } catch (error) {
+      setState({ ...IDLE, error: failureMessage(error) });
+      return { ok: false, fields: error instanceof ApiRequestError ? error.fields : {} };
+    } finally {
+      running.current = false;
+    }
+  }
+
+  return {
+    state,
+    generate,
+    /** Opens the blocked URL here instead, leaving the form. */
+    openBlockedHere() {
+      if (state.blockedUrl === null) return;
+      markOpened();
+      // Opening into this tab is a navigation, which no popup blocker stops.
+      window.open(state.blockedUrl, '_self');
+    },
+    dismissBlocked() {
+      update({ blockedUrl: null });
+    },
+  };
+}
+
+export type Generation = ReturnType<typeof useGeneration>;
