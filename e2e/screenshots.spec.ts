@@ -1,4 +1,15 @@
-import { expect, test } from '@playwright/test';
+import { expect, type Page, test } from '@playwright/test';
+import {
+  choose,
+  fillAgreement,
+  fillDocx,
+  fillOffer,
+  fillTermination,
+  loadMatch,
+  redMessage,
+  submitButton,
+  type,
+} from './forms-support.js';
 import { DEMO_ACCOUNTS, openSignInPopup, signIn } from './support.js';
 
 /**
@@ -46,4 +57,116 @@ test('start page with a loaded match, and the format page', async ({ page }) => 
   await page.getByRole('button', { name: 'Weiter' }).click();
   await expect(page.getByRole('heading', { name: 'Format wählen' })).toBeVisible();
   await page.screenshot({ path: shot('format') });
+});
+
+test.describe('the document forms, filled and after an empty submit', () => {
+  test.describe.configure({ mode: 'serial' });
+  let page: Page;
+  test.beforeAll(async ({ browser }) => {
+    page = await (await browser.newContext({ viewport: { width: 1280, height: 860 } })).newPage();
+    await signIn(page, DEMO_ACCOUNTS.legal);
+    await expect(page).toHaveURL(/\/start$/);
+    await loadMatch(page, 'PL-10001');
+  });
+  test.afterAll(async () => {
+    await page.context().close();
+  });
+
+  /** The whole page in one viewport (a full-page capture would paint the fixed footer mid-page). */
+  async function shotWholePage(name: string) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: 1280, height: Math.max(860, height) });
+    await page.screenshot({ path: shot(name) });
+    await page.setViewportSize({ width: 1280, height: 860 });
+  }
+
+  const forms: { name: string; title: string; path: string; fill: (page: Page) => Promise<void> }[] = [
+    {
+      name: 'docusign',
+      title: 'DocuSign-Verträge',
+      path: '/contract/docusign',
+      fill: async (page) => {
+        await choose(page, 'Sprache', 'Deutsch');
+        await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
+        await choose(page, 'Vertragsart', 'Rahmenvertrag');
+        await choose(page, 'Vertragspartner', 'Kunde');
+        await type(page, 'Anzahl Unterschriftsblöcke Kunde', '2');
+        await type(page, 'Unterzeichner Kunde 1 Name', 'Markus Oberländer');
+        await type(page, 'Unterzeichner Kunde 1 E-Mail', 'm.oberlaender@elbwerk.example');
+        await type(page, 'Unterzeichner Kunde 2 Name', 'Petra Sommer');
+        await type(page, 'Unterzeichner Kunde 2 E-Mail', 'p.sommer@elbwerk.example');
+        await choose(page, 'Absender', 'Anna Albrecht');
+        await choose(page, 'CC', 'Eigener Wert...');
+        await type(page, 'CC Name', 'Vertragsarchiv');
+        await type(page, 'CC E-Mail', 'archiv@wm-consulting.example');
+      },
+    },
+    {
+      name: 'docx',
+      title: 'DOCX-Kunde-Verträge',
+      path: '/contract/docx',
+      fill: (page) => fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag'),
+    },
+    {
+      name: 'termination',
+      title: 'Kündigungen',
+      path: '/termination',
+      fill: (page) =>
+        fillTermination(page, {
+          company: 'WM Consulting GmbH',
+          partner: 'Kunde',
+          document: 'Kündigung',
+          deadline: 'Fristgerecht',
+          signatory: 'Lea Brandt (Leiterin Recht & Verträge)',
+        }),
+    },
+    {
+      name: 'offer',
+      title: 'Angebotserstellung',
+      path: '/offer',
+      fill: (page) =>
+        fillOffer(page, {
+          company: 'WM Consulting GmbH',
+          hours: '480',
+          days: '60',
+          signatory: 'Henrik Albers (Geschäftsführer)',
+        }),
+    },
+    {
+      name: 'agreement',
+      title: 'Zusatzvereinbarungen',
+      path: '/agreement',
+      fill: (page) =>
+        fillAgreement(page, {
+          agreement: 'Aufgabenbeschreibung',
+          company: 'WM Consulting GmbH',
+          partner: 'Kunde',
+        }),
+    },
+  ];
+
+  for (const form of forms) {
+    test(`form ${form.name}`, async () => {
+      // As a user gets there (and so with the breadcrumbs a user sees): /start, Weiter, the format.
+      await page.evaluate(() => sessionStorage.clear());
+      await page.goto('/start');
+      await page.getByRole('button', { name: 'Weiter' }).click();
+      await page
+        .getByRole('navigation', { name: 'Format wählen' })
+        .getByRole('link', { name: form.title })
+        .click();
+      await expect(page).toHaveURL(new RegExp(`${form.path}$`));
+      await expect(page.getByRole('region', { name: 'Match' })).toContainText('PL-10001');
+      await form.fill(page);
+      await expect(page.getByText(/^(\d+)\/\1 Felder ausgefüllt$/)).toBeVisible();
+      await page.mouse.click(1200, 10);
+      await shotWholePage(`form-${form.name}`);
+
+      await page.reload();
+      await expect(page.getByRole('region', { name: 'Match' })).toContainText('PL-10001');
+      await submitButton(page).click();
+      await expect(redMessage(page)).toBeVisible();
+      await shotWholePage(`form-${form.name}-errors`);
+    });
+  }
 });

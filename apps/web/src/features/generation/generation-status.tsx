@@ -11,10 +11,16 @@ export function GenerationStatus({ generation }: { generation: Generation }) {
       {step !== null && label !== null && (
         <Stack gap={4}>
           <Progress.Root size="lg">
+            {/* Mantine's own aria values would overwrite the step label: we set them all ourselves. */}
             <Progress.Section
               value={step}
               animated={running}
+              withAria={false}
+              role="progressbar"
               aria-label={texts.generation.progressLabel}
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={step}
               aria-valuetext={`${step} % – ${label}`}
             />
           </Progress.Root>
