@@ -1,6 +1,8 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
+import type Docxtemplater from 'docxtemplater';
+import type PizZip from 'pizzip';
 import { sha256Hex } from '../sha256.js';
-import { compileTemplate } from './docx-template.js';
+import { compileTemplate, renderParsed } from './docx-template.js';
 import { cachedPerFile } from './file-cache.js';
 import { type TemplateProblem, templateProblems, unreadableTemplate } from './template-problems.js';
 
@@ -22,9 +24,11 @@ export type RenderOutcome =
 interface LoadedTemplate {
   bytes: Buffer;
   sha256: string;
+  /** The parsed template, kept between documents; dropped after an error so no broken state is reused. */
+  parsed?: Docxtemplater<PizZip>;
 }
 
-/** Template files are read once per worker, and again when legal staff save a new version. */
+/** Template files are read and parsed once per worker, and again when legal staff save a new version. */
 const load = cachedPerFile((bytes): LoadedTemplate => ({ bytes, sha256: sha256Hex(bytes) }));
 
 export default async function render({ templatePath, data }: RenderTask): Promise<RenderOutcome> {
@@ -35,9 +39,11 @@ export default async function render({ templatePath, data }: RenderTask): Promis
     return { ok: false, problems: [unreadableTemplate(error)] };
   }
   try {
-    const content = compileTemplate(template.bytes).render(xmlSafe(data)).toUint8Array();
+    template.parsed ??= compileTemplate(template.bytes);
+    const content = renderParsed(template.parsed, xmlSafe(data));
     return { ok: true, content, templateSha256: template.sha256 };
   } catch (error) {
+    template.parsed = undefined;
     return { ok: false, problems: templateProblems(error), templateSha256: template.sha256 };
   }
 }

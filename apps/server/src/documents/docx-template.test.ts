@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CATALOGUE, resolveMatch } from '@vertragsgenerator/domain';
+import PizZip from 'pizzip';
+import { describe, expect, it } from 'vitest';
+import { parseMatchFile } from '../matches/import.js';
+import { loadCompanyData, templateDataFor } from './companies.js';
+import { compileTemplate, renderParsed } from './docx-template.js';
+import { sampleDataList } from './samples.js';
+
+const repository = new URL('../../../../', import.meta.url).pathname;
+
+/** Every part of a DOCX as text: two documents are the same when these are. */
+function parts(docx: Uint8Array): Record<string, string> {
+  const zip = new PizZip(docx);
+  return Object.fromEntries(
+    Object.values(zip.files)
+      .filter((file) => !file.dir)
+      .map((file) => [file.name, file.asText()]),
+  );
+}
+
+describe('reusing a parsed template (renderParsed)', () => {
+  it('gives the same document as a fresh parse, for every key and several matches in turn', async () => {
+    const companyData = await loadCompanyData(join(repository, 'config'));
+    const { valid } = parseMatchFile(readFileSync(join(repository, 'config', 'demo-matches.json'), 'utf8'));
+    const matches = valid.slice(0, 4).map(resolveMatch);
+    const parsed = new Map<string, ReturnType<typeof compileTemplate>>();
+    const today = new Date(2026, 10, 21);
+    for (const match of matches) {
+      for (const entry of CATALOGUE.values()) {
+        const bytes = readFileSync(join(repository, 'templates', entry.template));
+        const data = templateDataFor(
+          entry,
+          match,
+          sampleDataList(entry, match, companyData.signatories),
+          companyData,
+          today,
+        );
+        const fresh = compileTemplate(bytes).render(data).toUint8Array();
+        let reused = parsed.get(entry.template);
+        if (!reused) {
+          reused = compileTemplate(bytes);
+          parsed.set(entry.template, reused);
+        }
+        expect(parts(renderParsed(reused, data)), `${entry.key} ${match.matchId}`).toEqual(parts(fresh));
+      }
+    }
+  });
+
+  it('writes zips that read back unchanged with Node zlib as deflate', () => {
+    const bytes = readFileSync(join(repository, 'templates', 'angebot-de.docx'));
+    const zip = new PizZip(bytes);
+    zip.file('probe.txt', 'Grüße & <Test> '.repeat(200));
+    const written = zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
+    expect(new PizZip(written).file('probe.txt')?.asText()).toBe('Grüße & <Test> '.repeat(200));
+    expect(written.byteLength).toBeLessThan(bytes.byteLength + 400);
+  });
+});
