@@ -1,0 +1,43 @@
+// `npm run bench` (DESIGN §12): builds, then runs the benchmark suites and rewrites their sections of
+// docs/performance.md. `node --expose-gc bench/run.mjs` alone runs against the last build.
+import { join } from 'node:path';
+import { describeMachine, machineInfo } from './lib/machine.mjs';
+import { writeSection } from './lib/markdown.mjs';
+import { root } from './lib/server.mjs';
+
+/** Each suite: `{ name, title, run({ quick, machine, log }) → { markdown } }`, its own section. */
+const SUITES = {
+  rendering: () => import('./rendering/suite.mjs'),
+};
+
+const USAGE = `Usage: npm run bench [-- [suite ...] [--quick]]
+  suites:   ${Object.keys(SUITES).join(', ')} (default: all)
+  --quick   a few rounds only, to try the benchmark out; docs/performance.md is left alone`;
+
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const unknownOption = args.find((arg) => arg.startsWith('-') && arg !== '--quick');
+const names = args.filter((arg) => !arg.startsWith('-'));
+const unknownSuite = names.find((name) => !(name in SUITES));
+if (args.includes('--help') || unknownOption || unknownSuite) {
+  console.error(USAGE);
+  process.exit(args.includes('--help') ? 0 : 2);
+}
+
+const machine = machineInfo();
+const documentFile = join(root, 'docs/performance.md');
+console.log(`Benchmark on ${describeMachine(machine)}`);
+if (typeof globalThis.gc !== 'function') console.log('(no memory figures: run node with --expose-gc)');
+
+for (const name of names.length > 0 ? names : Object.keys(SUITES)) {
+  const { default: suite } = await SUITES[name]();
+  console.log(`\n== ${suite.title}`);
+  const started = performance.now();
+  const { markdown } = await suite.run({ quick, machine, log: (line) => console.log(line) });
+  console.log(`\n${markdown}\n`);
+  console.log(`(${suite.title}: ${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  if (!quick) {
+    writeSection(documentFile, suite.name, markdown);
+    console.log(`written to ${documentFile}`);
+  }
+}
