@@ -2,7 +2,14 @@ import { CATALOGUE, type FormName } from '@vertragsgenerator/domain';
 import type { SelectOption } from '../../components/fields';
 import { texts } from '../../texts';
 
-type OptionParam = 'language' | 'company' | 'contract' | 'partner' | 'document' | 'deadline' | 'agreement';
+export type OptionParam =
+  | 'language'
+  | 'company'
+  | 'contract'
+  | 'partner'
+  | 'document'
+  | 'deadline'
+  | 'agreement';
 type OptionCode = keyof typeof texts.forms.options;
 
 /**

@@ -6,14 +6,11 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isSelectValid, SelectField } from '../../../components/fields';
 import { useFormValidation } from '../../../components/form';
-import { texts } from '../../../texts';
+import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { catalogueOptions, partnerForCompany } from '../options';
-
-const labels = texts.forms.labels;
+import { partnerForCompany } from '../options';
 
 /** Zusatzvereinbarungen (SPEC §2). */
 export function AgreementFormPage() {
@@ -24,11 +21,7 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
   const [agreement, setAgreement] = useState<string | null>(null);
   const [company, setCompany] = useState<string | null>(null);
   const [partner, setPartner] = useState<string | null>(null);
-  const validation = useFormValidation([
-    { name: 'agreement', required: true, valid: isSelectValid(agreement, true) },
-    { name: 'company', required: true, valid: isSelectValid(company, true) },
-    { name: 'partner', required: true, valid: isSelectValid(partner, true) },
-  ]);
+  const validation = useFormValidation(requiredSelectRules({ agreement, company, partner }));
   const { showErrors, serverError } = validation;
 
   const docId =
@@ -48,31 +41,29 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
       validation={validation}
       dataList={() => ({ vertragspartner_type: partner })}
     >
-      <SelectField
-        label={labels.agreement}
-        options={catalogueOptions('agreement', 'agreement')}
+      <CatalogueSelect
+        form="agreement"
+        param="agreement"
         value={agreement}
         onChange={setAgreement}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.company}
-        options={catalogueOptions('agreement', 'company')}
+      <CatalogueSelect
+        form="agreement"
+        param="company"
         value={company}
         onChange={(next) => {
           setCompany(next);
           setPartner(partnerForCompany('agreement', next, partner));
         }}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.partner}
-        options={catalogueOptions('agreement', 'partner', { company })}
+      <CatalogueSelect
+        form="agreement"
+        param="partner"
+        where={{ company }}
         value={partner}
         onChange={setPartner}
-        required
         showErrors={showErrors}
         serverError={serverError('vertragspartner_type')}
       />

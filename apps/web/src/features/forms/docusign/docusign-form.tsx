@@ -16,21 +16,20 @@ import {
   type EmailEntry,
   EmailField,
   isEmailEntryValid,
-  isSelectValid,
   NO_RECIPIENT,
   type Recipient,
   RecipientSelect,
   RepeatedEmailField,
   resizeEntries,
-  SelectField,
 } from '../../../components/fields';
 import { useFormValidation } from '../../../components/form';
 import { SectionLoader } from '../../../components/section-loader';
 import { usePermission } from '../../../lib/permission';
 import { texts } from '../../../texts';
+import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { catalogueOptions, partnerForCompany } from '../options';
+import { partnerForCompany } from '../options';
 
 const labels = texts.forms.labels;
 const MAX_CUSTOMER_SIGNERS = Math.max(...CUSTOMER_SIGNER_COUNTS);
@@ -63,11 +62,8 @@ export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: bo
   const [cc, setCc] = useState<Recipient>(NO_RECIPIENT);
 
   const validation = useFormValidation([
-    { name: 'language', required: true, valid: isSelectValid(language, true) },
-    { name: 'company', required: true, valid: isSelectValid(company, true) },
-    { name: 'contract', required: true, valid: isSelectValid(contract, true) },
-    // Fixed for everybody but legal users: nothing for them to fill in.
-    ...(legal ? [{ name: 'partner', required: true, valid: isSelectValid(partner, true) }] : []),
+    // The partner is fixed for everybody but legal users: nothing for them to fill in.
+    ...requiredSelectRules({ language, company, contract, ...(legal ? { partner } : {}) }),
     ...(partner === null
       ? []
       : [{ name: 'signers', required: true, valid: areEmailEntriesValid(signers, true) }]),
@@ -127,37 +123,34 @@ export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: bo
       validation={validation}
       dataList={dataList}
     >
-      <SelectField
-        label={labels.language}
-        options={catalogueOptions('docusign', 'language')}
+      <CatalogueSelect
+        form="docusign"
+        param="language"
         value={language}
         onChange={setLanguage}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.company}
-        options={catalogueOptions('docusign', 'company')}
+      <CatalogueSelect
+        form="docusign"
+        param="company"
         value={company}
         onChange={changeCompany}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.contract}
-        options={catalogueOptions('docusign', 'contract')}
+      <CatalogueSelect
+        form="docusign"
+        param="contract"
         value={contract}
         onChange={setContract}
-        required
         showErrors={showErrors}
       />
       {legal ? (
-        <SelectField
-          label={labels.partner}
-          options={catalogueOptions('docusign', 'partner', { company })}
+        <CatalogueSelect
+          form="docusign"
+          param="partner"
+          where={{ company }}
           value={partner}
           onChange={changePartner}
-          required
           showErrors={showErrors}
           serverError={serverError('vertragspartner_type')}
         />

@@ -6,14 +6,10 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isSelectValid, SelectField } from '../../../components/fields';
 import { useFormValidation } from '../../../components/form';
-import { texts } from '../../../texts';
+import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { catalogueOptions } from '../options';
-
-const labels = texts.forms.labels;
 
 /** DOCX-Kunde-Verträge: the editable customer contract (SPEC §2). */
 export function DocxFormPage() {
@@ -24,11 +20,7 @@ export function DocxForm({ match }: { match: ResolvedMatch }) {
   const [language, setLanguage] = useState<string | null>(null);
   const [company, setCompany] = useState<string | null>(null);
   const [contract, setContract] = useState<string | null>(null);
-  const validation = useFormValidation([
-    { name: 'language', required: true, valid: isSelectValid(language, true) },
-    { name: 'company', required: true, valid: isSelectValid(company, true) },
-    { name: 'contract', required: true, valid: isSelectValid(contract, true) },
-  ]);
+  const validation = useFormValidation(requiredSelectRules({ language, company, contract }));
   const { showErrors } = validation;
 
   const docId =
@@ -49,28 +41,25 @@ export function DocxForm({ match }: { match: ResolvedMatch }) {
       // The customer contract is always with the customer.
       dataList={() => ({ vertragspartner_type: 'k' })}
     >
-      <SelectField
-        label={labels.language}
-        options={catalogueOptions('docx', 'language')}
+      <CatalogueSelect
+        form="docx"
+        param="language"
         value={language}
         onChange={setLanguage}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.company}
-        options={catalogueOptions('docx', 'company')}
+      <CatalogueSelect
+        form="docx"
+        param="company"
         value={company}
         onChange={setCompany}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.contract}
-        options={catalogueOptions('docx', 'contract')}
+      <CatalogueSelect
+        form="docx"
+        param="contract"
         value={contract}
         onChange={setContract}
-        required
         showErrors={showErrors}
       />
     </DocumentForm>

@@ -1,11 +1,11 @@
 import { type Company, documentKeys, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isNumberValid, isSelectValid, NumberField, SelectField } from '../../../components/fields';
+import { isNumberValid, NumberField } from '../../../components/fields';
 import { useFormValidation } from '../../../components/form';
 import { texts } from '../../../texts';
+import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { catalogueOptions } from '../options';
 import { SignatorySelect } from '../signatory-select';
 
 const labels = texts.forms.labels;
@@ -25,10 +25,9 @@ export function OfferForm({ match }: { match: ResolvedMatch }) {
   const [projectDays, setProjectDays] = useState<number | null>(null);
   const [signatory, setSignatory] = useState<string | null>(null);
   const validation = useFormValidation([
-    { name: 'company', required: true, valid: isSelectValid(company, true) },
+    ...requiredSelectRules({ company, signatory }),
     { name: 'projectHours', required: true, valid: isNumberValid(projectHours, true) },
     { name: 'projectDays', required: true, valid: isNumberValid(projectDays, true) },
-    { name: 'signatory', required: true, valid: isSelectValid(signatory, true) },
   ]);
   const { showErrors, serverError } = validation;
   const docId = company ? documentKeys.offer({ company: company as Company }) : null;
@@ -42,12 +41,11 @@ export function OfferForm({ match }: { match: ResolvedMatch }) {
       // An offer always goes to the customer.
       dataList={() => ({ projectHours, projectDays, selectedPerson: signatory, vertragspartner_type: 'k' })}
     >
-      <SelectField
-        label={labels.company}
-        options={catalogueOptions('offer', 'company')}
+      <CatalogueSelect
+        form="offer"
+        param="company"
         value={company}
         onChange={setCompany}
-        required
         showErrors={showErrors}
       />
       <NumberField

@@ -6,12 +6,13 @@ import {
   type TerminationDocument,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isSelectValid, isTextValid, SelectField, TextField } from '../../../components/fields';
+import { isTextValid, TextField } from '../../../components/fields';
 import { useFormValidation } from '../../../components/form';
 import { texts } from '../../../texts';
+import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { catalogueOptions, partnerForCompany } from '../options';
+import { partnerForCompany } from '../options';
 import { SignatorySelect } from '../signatory-select';
 
 const labels = texts.forms.labels;
@@ -33,11 +34,7 @@ export function TerminationForm({ match }: { match: ResolvedMatch }) {
   const needsDeadline = document !== 'confirmation';
 
   const validation = useFormValidation([
-    { name: 'company', required: true, valid: isSelectValid(company, true) },
-    { name: 'partner', required: true, valid: isSelectValid(partner, true) },
-    { name: 'document', required: true, valid: isSelectValid(document, true) },
-    ...(needsDeadline ? [{ name: 'deadline', required: true, valid: isSelectValid(deadline, true) }] : []),
-    { name: 'signatory', required: true, valid: isSelectValid(signatory, true) },
+    ...requiredSelectRules({ company, partner, document, ...(needsDeadline ? { deadline } : {}), signatory }),
     { name: 'position', required: true, valid: isTextValid(position, true) },
   ]);
   const { showErrors, serverError } = validation;
@@ -60,41 +57,38 @@ export function TerminationForm({ match }: { match: ResolvedMatch }) {
       validation={validation}
       dataList={() => ({ selectedPerson: signatory, position, vertragspartner_type: partner })}
     >
-      <SelectField
-        label={labels.company}
-        options={catalogueOptions('termination', 'company')}
+      <CatalogueSelect
+        form="termination"
+        param="company"
         value={company}
         onChange={(next) => {
           setCompany(next);
           setPartner(partnerForCompany('termination', next, partner));
         }}
-        required
         showErrors={showErrors}
       />
-      <SelectField
-        label={labels.partner}
-        options={catalogueOptions('termination', 'partner', { company })}
+      <CatalogueSelect
+        form="termination"
+        param="partner"
+        where={{ company }}
         value={partner}
         onChange={setPartner}
-        required
         showErrors={showErrors}
         serverError={serverError('vertragspartner_type')}
       />
-      <SelectField
-        label={labels.document}
-        options={catalogueOptions('termination', 'document')}
+      <CatalogueSelect
+        form="termination"
+        param="document"
         value={document}
         onChange={setDocument}
-        required
         showErrors={showErrors}
       />
       {needsDeadline && (
-        <SelectField
-          label={labels.deadline}
-          options={catalogueOptions('termination', 'deadline')}
+        <CatalogueSelect
+          form="termination"
+          param="deadline"
           value={deadline}
           onChange={setDeadline}
-          required
           showErrors={showErrors}
         />
       )}
