@@ -66,6 +66,8 @@ test.describe('sign-in with the embedded identity provider', () => {
 
   test('logout ends the session: the old token is refused and /start leads to /login', async ({ page }) => {
     await signIn(page, DEMO_ACCOUNTS.leader);
+    // The token is stored once the code exchange after the popup is done; /start comes after that.
+    await expect(page).toHaveURL(/\/start$/);
     const token = await page.evaluate(() => {
       const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
       return key
