@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('runs everything embedded when nothing is set', () => {
@@ -80,5 +81,13 @@ describe('loadConfig', () => {
 
   it('needs a client id with an external issuer', () => {
     expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.com' }, '1')).toThrow(/OIDC_CLIENT_ID/);
+  });
+});
+
+describe('docs/configuration.md', () => {
+  it('documents every variable the server reads', () => {
+    const docs = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    expect(CONFIG_VARIABLES.length).toBeGreaterThan(20);
+    for (const name of CONFIG_VARIABLES) expect(docs, name).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
   });
 });

@@ -56,6 +56,9 @@ const envSchema = z.object({
 
 export type Env = Record<string, string | undefined>;
 
+/** Every environment variable the server reads (docs/configuration.md documents each). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
+
 export interface Config {
   port: number;
   host: string;
