@@ -8,9 +8,9 @@ import {
 import { useState } from 'react';
 import { useFormValidation } from '../../../components/form';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
+import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { partnerForCompany } from '../options';
 
 /** Zusatzvereinbarungen (SPEC §2). */
 export function AgreementFormPage() {
@@ -19,8 +19,7 @@ export function AgreementFormPage() {
 
 export function AgreementForm({ match }: { match: ResolvedMatch }) {
   const [agreement, setAgreement] = useState<string | null>(null);
-  const [company, setCompany] = useState<string | null>(null);
-  const [partner, setPartner] = useState<string | null>(null);
+  const { company, setCompany, partner, setPartner } = useCompanyAndPartner('agreement');
   const validation = useFormValidation(requiredSelectRules({ agreement, company, partner }));
   const { showErrors, serverError } = validation;
 
@@ -52,10 +51,7 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
         form="agreement"
         param="company"
         value={company}
-        onChange={(next) => {
-          setCompany(next);
-          setPartner(partnerForCompany('agreement', next, partner));
-        }}
+        onChange={setCompany}
         showErrors={showErrors}
       />
       <CatalogueSelect

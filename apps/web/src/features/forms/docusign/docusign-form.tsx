@@ -27,9 +27,9 @@ import { SectionLoader } from '../../../components/section-loader';
 import { usePermission } from '../../../lib/permission';
 import { texts } from '../../../texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
+import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { partnerForCompany } from '../options';
 
 const labels = texts.forms.labels;
 const MAX_CUSTOMER_SIGNERS = Math.max(...CUSTOMER_SIGNER_COUNTS);
@@ -53,10 +53,9 @@ export function DocusignFormPage() {
 
 export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: boolean }) {
   const [language, setLanguage] = useState<string | null>(null);
-  const [company, setCompany] = useState<string | null>(null);
   const [contract, setContract] = useState<string | null>(null);
   // Consultants and leaders always contract with the project partner (SPEC §6).
-  const [partner, setPartner] = useState<string | null>(legal ? null : 'pp');
+  const { company, setCompany, partner, setPartner } = useCompanyAndPartner('docusign', legal ? null : 'pp');
   const [signers, setSigners] = useState<EmailEntry[]>([EMPTY_EMAIL_ENTRY]);
   const [sender, setSender] = useState<Recipient>(NO_RECIPIENT);
   const [cc, setCc] = useState<Recipient>(NO_RECIPIENT);
@@ -71,11 +70,6 @@ export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: bo
     { name: 'cc', required: false, valid: isEmailEntryValid(cc, false) },
   ]);
   const { showErrors, serverError } = validation;
-
-  function changeCompany(next: string | null) {
-    setCompany(next);
-    setPartner(partnerForCompany('docusign', next, partner));
-  }
 
   function changePartner(next: string | null) {
     // SPEC §4: the project partner signs alone; a customer gets a second signature block to fill in.
@@ -134,7 +128,7 @@ export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: bo
         form="docusign"
         param="company"
         value={company}
-        onChange={changeCompany}
+        onChange={setCompany}
         showErrors={showErrors}
       />
       <CatalogueSelect

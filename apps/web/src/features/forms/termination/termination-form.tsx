@@ -10,9 +10,9 @@ import { isTextValid, TextField } from '../../../components/fields';
 import { useFormValidation } from '../../../components/form';
 import { texts } from '../../../texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
+import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { partnerForCompany } from '../options';
 import { SignatorySelect } from '../signatory-select';
 
 const labels = texts.forms.labels;
@@ -23,8 +23,7 @@ export function TerminationFormPage() {
 }
 
 export function TerminationForm({ match }: { match: ResolvedMatch }) {
-  const [company, setCompany] = useState<string | null>(null);
-  const [partner, setPartner] = useState<string | null>(null);
+  const { company, setCompany, partner, setPartner } = useCompanyAndPartner('termination');
   const [document, setDocument] = useState<string | null>(null);
   const [deadline, setDeadline] = useState<string | null>(null);
   const [signatory, setSignatory] = useState<string | null>(null);
@@ -61,10 +60,7 @@ export function TerminationForm({ match }: { match: ResolvedMatch }) {
         form="termination"
         param="company"
         value={company}
-        onChange={(next) => {
-          setCompany(next);
-          setPartner(partnerForCompany('termination', next, partner));
-        }}
+        onChange={setCompany}
         showErrors={showErrors}
       />
       <CatalogueSelect
