@@ -18,10 +18,7 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
 
   beforeAll(async () => {
     db = await database.open();
-    t = await createTestApp(db);
-    await t.users.upsert({ email: 'berater@demo.local', name: 'Berta Berater', permission: 1 });
-    await t.users.upsert({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
-    await t.users.upsert({ email: 'neu@demo.local', name: 'Nina Neu', permission: null });
+    t = await createTestApp(db, { demoStaff: true });
   });
   afterAll(async () => {
     await t.app.close();

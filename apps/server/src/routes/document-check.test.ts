@@ -40,14 +40,7 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
   beforeAll(async () => {
     db = await database.open();
     await new MatchStore(db).upsertMany([complete, incomplete]);
-    t = await createTestApp(db, { companyData });
-    for (const [email, permission] of [
-      ['berater@demo.local', 1],
-      ['legal@demo.local', 2],
-      ['neu@demo.local', null],
-    ] as const) {
-      await t.users.upsert({ email, name: email, permission });
-    }
+    t = await createTestApp(db, { companyData, demoStaff: true });
     legal = await t.signIn('legal@demo.local');
   });
   afterAll(async () => {

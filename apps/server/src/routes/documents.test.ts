@@ -60,15 +60,7 @@ describe.each(testDatabases())('document generation on $name', (database) => {
   beforeAll(async () => {
     db = await database.open();
     await new MatchStore(db).upsertMany([match]);
-    t = await createTestApp(db, { env: { TEMPLATES_DIR: templatesDir } });
-    for (const [email, permission] of [
-      ['berater@demo.local', 1],
-      ['legal@demo.local', 2],
-      ['leitung@demo.local', 3],
-      ['neu@demo.local', null],
-    ] as const) {
-      await t.users.upsert({ email, name: email, permission });
-    }
+    t = await createTestApp(db, { env: { TEMPLATES_DIR: templatesDir }, demoStaff: true });
     legal = await t.signIn('legal@demo.local');
   });
   afterAll(async () => {

@@ -5,7 +5,6 @@ import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
-import { UsersRepository } from '../users/users-repository.js';
 import { UNKNOWN_MATCH_MESSAGE } from './match-lookup.js';
 
 const MATCHES: MatchRecord[] = [
@@ -32,12 +31,7 @@ describe.each(testDatabases())('match lookup on $name', (database) => {
   beforeAll(async () => {
     db = await database.open();
     await new MatchStore(db).upsertMany(MATCHES);
-    const users = new UsersRepository(db);
-    await users.upsert({ email: 'berater@demo.local', name: 'Berta Berater', permission: 1 });
-    await users.upsert({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
-    await users.upsert({ email: 'leitung@demo.local', name: 'Leo Leitung', permission: 3 });
-    await users.upsert({ email: 'neu@demo.local', name: 'Nina Neu', permission: null });
-    t = await createTestApp(db);
+    t = await createTestApp(db, { demoStaff: true });
   });
   afterAll(async () => {
     await t.app.close();

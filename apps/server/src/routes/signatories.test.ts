@@ -14,15 +14,7 @@ describe.each(testDatabases())('signatories on $name', (database) => {
 
   beforeAll(async () => {
     db = await database.open();
-    t = await createTestApp(db, { companyData });
-    for (const [email, permission] of [
-      ['berater@demo.local', 1],
-      ['legal@demo.local', 2],
-      ['leitung@demo.local', 3],
-      ['neu@demo.local', null],
-    ] as const) {
-      await t.users.upsert({ email, name: email, permission });
-    }
+    t = await createTestApp(db, { companyData, demoStaff: true });
   });
   afterAll(async () => {
     await t.app.close();

@@ -14,6 +14,7 @@ import { createRendererPool, type Renderer } from '../documents/renderer.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import type { MatchSource } from '../matches/match-source.js';
+import { seedDemoUsers } from '../seed.js';
 import { UsersRepository } from '../users/users-repository.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
@@ -77,6 +78,11 @@ export interface TestAppOptions {
   renderer?: Renderer;
   /** Default: the repository's config/companies.json and config/signatories.json. */
   companyData?: CompanyData;
+  /**
+   * Seed the staff directory of config/demo-users.json, as a fresh server does: berater (1), legal (2),
+   * leitung (3) and neu (no level) @demo.local, plus colleagues.
+   */
+  demoStaff?: boolean;
 }
 
 export async function createTestApp(
@@ -118,11 +124,13 @@ export async function createTestApp(
     logger,
   });
   await app.ready();
+  const users = new UsersRepository(db);
+  if (options.demoStaff) await seedDemoUsers(join(config.configDir, 'demo-users.json'), users);
   return {
     app,
     mailer,
     sessions: new SessionsRepository(db),
-    users: new UsersRepository(db),
+    users,
     async signIn(email, name) {
       const token = await issueToken({ email, name });
       const response = await app.inject({
