@@ -143,7 +143,7 @@ export function runtimeConfig(config: Config): RuntimeConfig {
       scope: config.oidc.scope,
     },
     editor: config.editor,
-    signature: 'builtin',
+    signature: config.signature.kind,
   };
 }
 

@@ -2,6 +2,8 @@ export * from './api.js';
 export * from './display.js';
 export * from './documents/index.js';
 export * from './format.js';
+export * from './history.js';
 export * from './match.js';
 export * from './permissions.js';
 export * from './plausibility.js';
+export * from './signature.js';

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { ENVELOPE_STATUSES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './signature.js';
+
+/**
+ * GET /backend/matches/:matchId/documents: every document of a match the user may see, newest
+ * first, each with its e-signature envelope if it was sent for signing (DESIGN §7, §9).
+ */
+export const historyEntrySchema = z.object({
+  documentId: z.string(),
+  docKey: z.string(),
+  form: z.string(),
+  fileName: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  status: z.enum(['rendering', 'ready', 'failed']),
+  /** The latest stored version; null while rendering or after a failure. */
+  version: z.number().int().nullable(),
+  envelope: z
+    .object({
+      id: z.string(),
+      provider: z.enum(['builtin', 'docusign']),
+      status: z.enum(ENVELOPE_STATUSES),
+      updatedAt: z.string(),
+      recipients: z.array(
+        z.object({ role: z.enum(RECIPIENT_ROLES), name: z.string(), status: z.enum(RECIPIENT_STATUSES) }),
+      ),
+      /** The certificate of a completed built-in envelope can be downloaded. */
+      certificateAvailable: z.boolean(),
+    })
+    .nullable(),
+});
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export const matchHistorySchema = z.array(historyEntrySchema);

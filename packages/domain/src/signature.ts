@@ -1,0 +1,258 @@
+import { z } from 'zod';
+import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.js';
+
+/**
+ * E-signature envelopes (DESIGN §5, §7 `/backend/signature/…`): the shapes the sender view, the
+ * signing page and the server share. An envelope carries one generated document to its signers in
+ * routing order; CC recipients get a copy of the completed document.
+ */
+
+export const ENVELOPE_STATUSES = ['created', 'sent', 'completed', 'declined', 'voided', 'failed'] as const;
+export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
+
+/** Envelopes that can still change; the others are final. */
+export const OPEN_ENVELOPE_STATUSES: readonly EnvelopeStatus[] = ['created', 'sent'];
+
+export const ENVELOPE_STATUS_LABELS: Record<EnvelopeStatus, string> = {
+  created: 'Entwurf',
+  sent: 'Versendet',
+  completed: 'Abgeschlossen',
+  declined: 'Abgelehnt',
+  voided: 'Verworfen',
+  failed: 'Fehlgeschlagen',
+};
+
+/** The roles of SPEC §7's e-signature dataList; `CC` receives a copy and does not sign. */
+export const RECIPIENT_ROLES = ['Projektpartner', 'Kunde', 'Kunde2', 'CC'] as const;
+export type RecipientRole = (typeof RECIPIENT_ROLES)[number];
+export type SignerRole = Exclude<RecipientRole, 'CC'>;
+
+export const RECIPIENT_ROLE_LABELS: Record<RecipientRole, string> = {
+  Projektpartner: 'Projektpartner',
+  Kunde: 'Kunde',
+  Kunde2: 'Kunde (2. Unterschrift)',
+  CC: 'Kopie (CC)',
+};
+
+export const RECIPIENT_STATUSES = ['waiting', 'sent', 'opened', 'signed', 'declined', 'copy'] as const;
+export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+
+export const RECIPIENT_STATUS_LABELS: Record<RecipientStatus, string> = {
+  waiting: 'Wartet',
+  sent: 'Link versendet',
+  opened: 'Geöffnet',
+  signed: 'Unterschrieben',
+  declined: 'Abgelehnt',
+  copy: 'Erhält Kopie',
+};
+
+export const ENVELOPE_EVENT_TYPES = [
+  'created',
+  'sent',
+  'opened',
+  'signed',
+  'declined',
+  'completed',
+  'voided',
+  'failed',
+  'provider_status',
+] as const;
+export type EnvelopeEventType = (typeof ENVELOPE_EVENT_TYPES)[number];
+
+export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
+  created: 'Erstellt',
+  sent: 'Versendet',
+  opened: 'Geöffnet',
+  signed: 'Unterschrieben',
+  declined: 'Abgelehnt',
+  completed: 'Abgeschlossen',
+  voided: 'Verworfen',
+  failed: 'Fehlgeschlagen',
+  provider_status: 'Status des Signaturanbieters',
+};
+
+const name = z
+  .string()
+  .trim()
+  .min(1, 'Bitte gib einen Namen ein.')
+  .max(200, 'Der Name ist zu lang (max. 200 Zeichen).');
+const email = z
+  .string()
+  .trim()
+  .max(320, 'Die E-Mail-Adresse ist zu lang.')
+  .regex(EMAIL_PATTERN, 'Keine gültige E-Mail-Adresse.');
+
+/** One recipient as the sender edits it: signers in `routingOrder` (equal orders sign in parallel). */
+export const recipientInputSchema = z.object({
+  role: z.enum(RECIPIENT_ROLES),
+  name,
+  email,
+  routingOrder: z.number().int().min(1).max(10),
+});
+export type RecipientInput = z.infer<typeof recipientInputSchema>;
+
+/** POST /backend/signature/envelopes/:id/send: the sender's final recipients, subject and message. */
+export const sendEnvelopeSchema = z
+  .object({
+    subject: z
+      .string()
+      .trim()
+      .min(1, 'Bitte gib einen Betreff ein.')
+      .max(200, 'Der Betreff ist zu lang (max. 200 Zeichen).'),
+    message: z.string().trim().max(4000, 'Die Nachricht ist zu lang (max. 4.000 Zeichen).'),
+    recipients: z.array(recipientInputSchema).min(1).max(10),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.recipients.some((r) => r.role !== 'CC')) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['recipients'],
+        message: 'Mindestens eine Person muss unterschreiben.',
+      });
+    }
+    const seen = new Set<string>();
+    value.recipients.forEach((r, index) => {
+      if (r.role === 'CC') return;
+      if (seen.has(r.role)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['recipients', index, 'role'],
+          message: `Die Rolle ${RECIPIENT_ROLE_LABELS[r.role]} ist doppelt vergeben.`,
+        });
+      }
+      seen.add(r.role);
+    });
+  });
+export type SendEnvelopeRequest = z.infer<typeof sendEnvelopeSchema>;
+
+/** POST /backend/signature/envelopes/:id/void. */
+export const voidEnvelopeSchema = z.object({
+  reason: z.string().trim().max(1000, 'Die Begründung ist zu lang (max. 1.000 Zeichen).').default(''),
+});
+
+export const envelopeEventSchema = z.object({
+  type: z.enum(ENVELOPE_EVENT_TYPES),
+  at: z.string(),
+  /** E-mail of the user or signer who caused it; empty for the provider. */
+  actor: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+  detail: z.string().nullable(),
+});
+export type EnvelopeEvent = z.infer<typeof envelopeEventSchema>;
+
+export const envelopeRecipientSchema = z.object({
+  id: z.string(),
+  role: z.enum(RECIPIENT_ROLES),
+  name: z.string(),
+  email: z.string(),
+  routingOrder: z.number().int(),
+  status: z.enum(RECIPIENT_STATUSES),
+  signedAt: z.string().nullable(),
+  declineReason: z.string().nullable(),
+});
+export type EnvelopeRecipient = z.infer<typeof envelopeRecipientSchema>;
+
+/** GET /backend/signature/envelopes/:id: what the sender view shows. */
+export const envelopeViewSchema = z.object({
+  id: z.string(),
+  provider: z.enum(['builtin', 'docusign']),
+  status: z.enum(ENVELOPE_STATUSES),
+  matchId: z.string(),
+  docKey: z.string(),
+  documentId: z.string(),
+  fileName: z.string(),
+  documentSha256: z.string(),
+  subject: z.string(),
+  message: z.string(),
+  sender: z.object({ name: z.string(), email: z.string() }),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  recipients: z.array(envelopeRecipientSchema),
+  events: z.array(envelopeEventSchema),
+  /** A PDF rendition exists (LibreOffice on the server); otherwise the browser shows the DOCX. */
+  pdfAvailable: z.boolean(),
+});
+export type EnvelopeView = z.infer<typeof envelopeViewSchema>;
+
+/** POST /backend/signing/sign (the signer's link token in the `X-Signing-Token` header). */
+export const signEnvelopeSchema = z.object({
+  consent: z.literal(true, { error: 'Bitte stimme der elektronischen Unterschrift zu.' }),
+  typedName: z
+    .string()
+    .trim()
+    .min(2, 'Bitte gib deinen vollständigen Namen ein.')
+    .max(200, 'Der Name ist zu lang (max. 200 Zeichen).'),
+  /** Optional drawn signature as a PNG data URL (at most about 300 KB). */
+  drawnSignature: z
+    .string()
+    .max(400_000, 'Die gezeichnete Unterschrift ist zu groß.')
+    .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'Die gezeichnete Unterschrift ist kein PNG-Bild.')
+    .optional(),
+});
+export type SignEnvelopeRequest = z.infer<typeof signEnvelopeSchema>;
+
+/** POST /backend/signing/decline. */
+export const declineEnvelopeSchema = z.object({
+  reason: z
+    .string()
+    .trim()
+    .min(3, 'Bitte gib einen Grund für die Ablehnung an.')
+    .max(1000, 'Der Grund ist zu lang (max. 1.000 Zeichen).'),
+});
+
+/** GET /backend/signing: what a signer sees behind their link. */
+export const signingViewSchema = z.object({
+  subject: z.string(),
+  message: z.string(),
+  fileName: z.string(),
+  documentSha256: z.string(),
+  sender: z.object({ name: z.string(), email: z.string() }),
+  signer: z.object({ name: z.string(), email: z.string(), role: z.enum(RECIPIENT_ROLES) }),
+  /** `open` until this signer signed or declined. */
+  state: z.enum(['open', 'signed', 'declined']),
+  pdfAvailable: z.boolean(),
+});
+export type SigningView = z.infer<typeof signingViewSchema>;
+
+/** The header that carries a signer's link token: never in a URL the server logs. */
+export const SIGNING_TOKEN_HEADER = 'x-signing-token';
+
+/** POST /backend/generateDocusign answers `{ data: <url to open> }` (SPEC §7). */
+export const envelopeUrlSchema = z.object({ data: z.string().url() });
+
+/**
+ * The recipients an e-signature dataList names, in signing order: the project partner, or the
+ * customer signers one after the other; CC last. Empty names or e-mails are left out.
+ */
+export function recipientsFromDataList(dataList: EsignatureDataList): RecipientInput[] {
+  const recipients: RecipientInput[] = [];
+  const add = (role: RecipientRole, person: { name?: string; email?: string }, routingOrder: number) => {
+    if (person.name && person.email)
+      recipients.push({ role, name: person.name, email: person.email, routingOrder });
+  };
+  if (dataList.vertragspartner_type === 'pp') {
+    add(
+      'Projektpartner',
+      { name: dataList.Projektpartner_UserName, email: dataList.Projektpartner_Email },
+      1,
+    );
+  } else {
+    add('Kunde', { name: dataList.Kunde_UserName, email: dataList.Kunde_Email }, 1);
+    add('Kunde2', { name: dataList.Kunde2_UserName, email: dataList.Kunde2_Email }, 2);
+  }
+  const lastOrder = Math.max(1, ...recipients.map((r) => r.routingOrder));
+  add('CC', { name: dataList.CC_UserName, email: dataList.CC_Email }, lastOrder);
+  return recipients;
+}
+
+/**
+ * Error codes of the signer routes; each comes with a German page text (`message`). A signer gets the
+ * same `link_invalid` for a guessed, foreign or withdrawn link: nothing tells them which it was.
+ */
+export const SIGNING_LINK_ERRORS = {
+  link_invalid: 404,
+  link_expired: 410,
+  envelope_closed: 409,
+} as const;
+export type SigningLinkError = keyof typeof SIGNING_LINK_ERRORS;
