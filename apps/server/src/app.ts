@@ -15,6 +15,7 @@ import { createTemplateUsage } from './documents/template-usage.js';
 import { installErrorHandler } from './http/errors.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
+import { MailOutbox } from './mail/mail-outbox.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MatchSource } from './matches/match-source.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
@@ -26,7 +27,7 @@ import { spaRoutes } from './routes/spa.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
 import { usersRoutes } from './routes/users.js';
-import { SupportOutbox } from './support/support-outbox.js';
+import { SupportReports } from './support/support-reports.js';
 import { UsersRepository } from './users/users-repository.js';
 
 export interface AppDependencies {
@@ -98,8 +99,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });
-  const outbox = new SupportOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
-  await app.register(supportRoutes, { guards, outbox, rateLimit: signInRateLimit });
+  const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
+  await app.register(supportRoutes, {
+    guards,
+    reports: new SupportReports(db, outbox),
+    rateLimit: signInRateLimit,
+  });
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
   scheduleBackgroundJobs(app, [
@@ -159,7 +164,9 @@ function contentSecurityPolicy(config: Config): Record<string, string[]> {
     fontSrc: ["'self'", 'data:'],
     // External providers keep their token endpoint on other hosts (Google: oauth2.googleapis.com).
     connectSrc: ["'self'", ...(issuerOrigin ? ['https:'] : [])],
-    frameSrc: ["'self'", ...external],
+    // blob: frames and workers: the signing pages show a document fetched with credentials as a blob.
+    frameSrc: ["'self'", 'blob:', ...external],
+    workerSrc: ["'self'", 'blob:'],
     formAction: ["'self'", ...external],
     frameAncestors: ["'self'"],
     objectSrc: ["'none'"],

@@ -55,6 +55,7 @@ export interface Database {
   idp_secrets: IdpSecretsTable;
   idp_payloads: IdpPayloadsTable;
   support_reports: SupportReportsTable;
+  outgoing_mail: OutgoingMailTable;
   matches: MatchesTable;
   recent_matches: RecentMatchesTable;
   documents: DocumentsTable;
@@ -69,7 +70,24 @@ export interface SupportReportsTable {
   body: string;
   match_id: string | null;
   created_at: CreatedAt;
-  mailed_at: Timestamp | null;
+}
+
+/** The mail outbox (migration 0005): every e-mail is stored before it is sent. */
+export interface OutgoingMailTable {
+  id: Generated<string>;
+  /** Null: the support mailbox. */
+  recipient: string | null;
+  reply_to: string | null;
+  subject: string;
+  body: string;
+  attachments: ColumnType<
+    { filename: string; contentType: string; content: string }[],
+    string | undefined,
+    string
+  >;
+  reference: string | null;
+  created_at: CreatedAt;
+  sent_at: Timestamp | null;
   attempts: ColumnType<number, number | undefined, number>;
   next_attempt_at: ColumnType<Date, Date | string | undefined, Date | string>;
   last_error: string | null;

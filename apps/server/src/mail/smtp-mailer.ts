@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Mailer, MailMessage } from './mailer.js';
+import { type Mailer, type MailMessage, nodemailerMessage } from './mailer.js';
 
 /** SMTP delivery via nodemailer (`SMTP_URL`, e.g. smtps://user:pass@mail.example.com:465). */
 export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
@@ -15,7 +15,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
   const transport = nodemailer.createTransport(url.toString());
   return {
     async send(message: MailMessage) {
-      await transport.sendMail({ from, ...message });
+      await transport.sendMail(nodemailerMessage(from, message));
     },
   };
 }

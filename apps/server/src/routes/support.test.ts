@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { createFileMailer } from '../mail/file-mailer.js';
-import { SupportOutbox } from '../support/support-outbox.js';
+import { MailOutbox } from '../mail/mail-outbox.js';
+import { SupportReports } from '../support/support-reports.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, RecordingMailer, type TestApp } from '../test/test-app.js';
 
@@ -84,40 +85,43 @@ describe.each(testDatabases())('problem reports on $name', (database) => {
     const response = await report({ subject: 'SMTP kaputt', msgBody: 'Bitte trotzdem ankommen.' });
     expect(response.statusCode).toBe(200);
     const { id } = response.json();
-    const outbox = new SupportOutbox(db, t.mailer, 'it-support@firma.example', quiet);
+    const outbox = new MailOutbox(db, t.mailer, 'it-support@firma.example', quiet);
     await outbox.deliverDue(new Date(Date.now() + 60_000));
-    const failed = await db
-      .selectFrom('support_reports')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(failed.mailed_at).toBeNull();
+    const queued = () =>
+      db
+        .selectFrom('outgoing_mail')
+        .selectAll()
+        .where('reference', '=', `support_report:${id}`)
+        .executeTakeFirstOrThrow();
+    const failed = await queued();
+    expect(failed.sent_at).toBeNull();
     expect(failed.attempts).toBeGreaterThanOrEqual(1);
     expect(failed.last_error).toContain('ECONNREFUSED');
 
     t.mailer.failing = false;
     expect(await outbox.deliverDue(new Date(Date.now() + 2 * 3600_000))).toBe(1);
-    const sent = await db
-      .selectFrom('support_reports')
-      .selectAll()
-      .where('id', '=', id)
-      .executeTakeFirstOrThrow();
-    expect(sent.mailed_at).not.toBeNull();
-    expect(t.mailer.sent.map((m) => m.subject)).toEqual([
-      '[Vertragsgenerator] Problem gemeldet: SMTP kaputt',
+    expect((await queued()).sent_at).not.toBeNull();
+    expect(t.mailer.sent).toMatchObject([
+      { to: 'it-support@firma.example', subject: '[Vertragsgenerator] Problem gemeldet: SMTP kaputt' },
     ]);
     expect(await outbox.deliverDue(new Date(Date.now() + 4 * 3600_000))).toBe(0);
   });
 
-  it('never sends a report twice when two processes deliver at once', async () => {
+  it('never sends a message twice when two processes deliver at once', async () => {
     const a = new RecordingMailer();
     const b = new RecordingMailer();
-    const first = new SupportOutbox(db, a, 's@x.de', quiet);
-    const second = new SupportOutbox(db, b, 's@x.de', quiet);
+    // Held back so that both outboxes below find the two reports due at the same time.
+    const holding = new RecordingMailer();
+    holding.failing = true;
+    const reports = new SupportReports(db, new MailOutbox(db, holding, 's@x.de', quiet));
     const reporter = { email: 'berater@demo.local', name: 'Berta Berater' };
-    await first.submit({ subject: 'Doppelt?', msgBody: 'Nur einmal bitte.' }, reporter);
-    await first.submit({ subject: 'Zweite', msgBody: 'Auch nur einmal.' }, reporter);
-    await Promise.all([first.deliverDue(), second.deliverDue()]);
+    await reports.submit({ subject: 'Doppelt?', msgBody: 'Nur einmal bitte.' }, reporter);
+    await reports.submit({ subject: 'Zweite', msgBody: 'Auch nur einmal.' }, reporter);
+    const later = new Date(Date.now() + 24 * 3600_000);
+    await Promise.all([
+      new MailOutbox(db, a, 's@x.de', quiet).deliverDue(later),
+      new MailOutbox(db, b, 's@x.de', quiet).deliverDue(later),
+    ]);
     const subjects = [...a.sent, ...b.sent].map((m) => m.subject);
     expect(subjects.filter((s) => s.endsWith('Doppelt?'))).toHaveLength(1);
     expect(subjects.filter((s) => s.endsWith('Zweite'))).toHaveLength(1);

@@ -2,18 +2,18 @@ import { supportReportSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
-import type { SupportOutbox } from '../support/support-outbox.js';
+import type { SupportReports } from '../support/support-reports.js';
 
 export interface SupportRoutesDeps {
   guards: AuthGuards;
-  outbox: SupportOutbox;
+  reports: SupportReports;
   rateLimit: { max: number; timeWindow: string };
 }
 
 /** "Problem melden" (SPEC §2): the report is stored first and answered; mailing happens after. */
 export const supportRoutes: FastifyPluginAsync<SupportRoutesDeps> = async (
   app,
-  { guards, outbox, rateLimit },
+  { guards, reports, rateLimit },
 ) => {
   app.post(
     '/backend/sendSupportEmail',
@@ -21,8 +21,7 @@ export const supportRoutes: FastifyPluginAsync<SupportRoutesDeps> = async (
     async (request) => {
       const report = parseInput(supportReportSchema, request.body);
       const user = currentUser(request);
-      const id = await outbox.submit(report, { email: user.email, name: user.name });
-      outbox.deliverDue().catch((error) => request.log.warn({ err: error }, 'support outbox run failed'));
+      const id = await reports.submit(report, { email: user.email, name: user.name });
       return { id };
     },
   );

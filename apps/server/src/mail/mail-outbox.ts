@@ -1,0 +1,126 @@
+import { type RawBuilder, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Mailer, MailMessage } from './mailer.js';
+
+/** A message to queue; `to: null` is the support mailbox (SUPPORT_EMAIL). */
+export type OutgoingMail = Omit<MailMessage, 'to'> & { to: string | null; reference?: string };
+
+type Executor = Pick<Db, 'insertInto'>;
+
+const MAX_BACKOFF_SECONDS = 60 * 60;
+/** Longer than the SMTP timeouts: a lease outlives any send attempt. */
+const LEASE_SECONDS = 5 * 60;
+
+/**
+ * Every e-mail is stored first (in the caller's transaction, with what caused it), then mailed; a
+ * failed delivery stays queued and is retried with growing pauses until it goes out, so nothing is
+ * lost while SMTP is down.
+ */
+export class MailOutbox {
+  constructor(
+    private readonly db: Db,
+    private readonly mailer: Mailer,
+    private readonly supportEmail: string,
+    private readonly log: { warn(obj: object, msg: string): void } = console,
+  ) {}
+
+  /** Queues messages; pass a transaction to store them together with what caused them. */
+  async enqueue(messages: OutgoingMail[], executor: Executor = this.db): Promise<void> {
+    if (messages.length === 0) return;
+    await executor
+      .insertInto('outgoing_mail')
+      .values(
+        messages.map((message) => ({
+          recipient: message.to,
+          reply_to: message.replyTo ?? null,
+          subject: message.subject,
+          body: message.text,
+          attachments: JSON.stringify(
+            (message.attachments ?? []).map((a) => ({
+              filename: a.filename,
+              contentType: a.contentType,
+              content: Buffer.from(a.content).toString('base64'),
+            })),
+          ),
+          reference: message.reference ?? null,
+        })),
+      )
+      .execute();
+  }
+
+  /** Starts a delivery run without waiting for it: the caller's answer does not wait for SMTP. */
+  deliverSoon(): void {
+    this.deliverDue().catch((error) => this.log.warn({ err: error }, 'mail outbox run failed'));
+  }
+
+  /**
+   * Mails every due message. Each is first leased with one UPDATE … SKIP LOCKED, so several server
+   * processes never send the same message at once, and no transaction stays open while the mail
+   * server answers (the embedded database has a single connection). A process that dies mid-send
+   * leaves the lease to expire, and the message goes out later. Returns how many went out.
+   */
+  async deliverDue(now?: Date): Promise<number> {
+    // The database's clock, not this process's: replicas and the insert's default agree on "due".
+    const at = now ? sql<Date>`${now}::timestamptz` : sql<Date>`now()`;
+    let delivered = 0;
+    for (;;) {
+      const mail = await this.lease(at);
+      if (!mail) return delivered;
+      try {
+        await this.mailer.send({
+          to: mail.recipient ?? this.supportEmail,
+          ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
+          subject: mail.subject,
+          text: mail.body,
+          attachments: mail.attachments.map((a) => ({
+            filename: a.filename,
+            contentType: a.contentType,
+            content: Buffer.from(a.content, 'base64'),
+          })),
+        });
+        await this.db
+          .updateTable('outgoing_mail')
+          .set({ sent_at: new Date(), last_error: null })
+          .where('id', '=', mail.id)
+          .execute();
+        delivered++;
+      } catch (error) {
+        const backoff = Math.min(30 * 2 ** (mail.attempts - 1), MAX_BACKOFF_SECONDS);
+        this.log.warn(
+          { err: error, mailId: mail.id, reference: mail.reference, attempts: mail.attempts },
+          'mail not delivered; retrying later',
+        );
+        await this.db
+          .updateTable('outgoing_mail')
+          .set({
+            last_error: String((error as Error).message ?? error).slice(0, 500),
+            next_attempt_at: sql<Date>`${at} + make_interval(secs => ${backoff})`,
+          })
+          .where('id', '=', mail.id)
+          .execute();
+      }
+    }
+  }
+
+  private lease(at: RawBuilder<Date>) {
+    return this.db
+      .updateTable('outgoing_mail')
+      .set({
+        attempts: sql`attempts + 1`,
+        next_attempt_at: sql<Date>`${at} + make_interval(secs => ${LEASE_SECONDS})`,
+      })
+      .where('id', '=', (qb) =>
+        qb
+          .selectFrom('outgoing_mail')
+          .select('id')
+          .where('sent_at', 'is', null)
+          .where('next_attempt_at', '<=', at)
+          .orderBy('id')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .executeTakeFirst();
+  }
+}
