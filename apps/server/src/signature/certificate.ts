@@ -1,0 +1,509 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import fontkit from '@pdf-lib/fontkit';
+import { PageSizes, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from 'pdf-lib';
+
+/**
+ * Everything the completion certificate of a built-in envelope proves: which document (by SHA-256)
+ * was signed by whom, when, from where, and the envelope's history. Texts are shown as given.
+ */
+export interface CertificateInput {
+  envelopeId: string;
+  subject: string;
+  matchId: string;
+  docKey: string;
+  document: { fileName: string; sha256: string; size: number };
+  sender: { name: string; email: string };
+  createdAt: Date;
+  completedAt: Date;
+  /** In routing order. */
+  signers: CertificateSigner[];
+  /** CC recipients. */
+  copies: { name: string; email: string }[];
+  /** In chronological order. */
+  events: CertificateEvent[];
+}
+
+export interface CertificateSigner {
+  /** German label of the recipient's role, e.g. `Kunde`. */
+  role: string;
+  name: string;
+  email: string;
+  typedName: string;
+  signedAt: Date;
+  ip: string | null;
+  userAgent: string | null;
+  /** The signature drawn on the signing page, if the signer drew one. */
+  drawnSignaturePng: Uint8Array | null;
+}
+
+export interface CertificateEvent {
+  at: Date;
+  /** German, e.g. `Unterschrieben`. */
+  label: string;
+  actor: string;
+  ip: string | null;
+}
+
+const [PAGE_WIDTH, PAGE_HEIGHT] = PageSizes.A4;
+const MARGIN = 56;
+const CONTENT_WIDTH = PAGE_WIDTH - 2 * MARGIN;
+const CONTENT_TOP = PAGE_HEIGHT - MARGIN;
+/** Below this line only the footer is drawn. */
+const CONTENT_BOTTOM = 78;
+const LABEL_WIDTH = 130;
+const LINE_HEIGHT = 1.35;
+
+const TEXT = rgb(0.13, 0.13, 0.15);
+const MUTED = rgb(0.42, 0.42, 0.46);
+const RULE = rgb(0.78, 0.79, 0.82);
+const SHADE = rgb(0.94, 0.95, 0.96);
+const ACCENT = rgb(0.11, 0.3, 0.55);
+
+const SIGNATURE_BOX = { width: 180, height: 60 };
+/** A user agent can be arbitrarily long; three lines identify browser and system. */
+const USER_AGENT_LINES = 3;
+
+const NOT_RECORDED = 'nicht erfasst';
+const FOOTER_NOTE =
+  'Der SHA-256-Hashwert identifiziert das unterzeichnete Dokument eindeutig: ' +
+  'Jede Änderung am Dokument ergibt einen anderen Wert.';
+
+interface Fonts {
+  regular: PDFFont;
+  bold: PDFFont;
+  mono: PDFFont;
+}
+
+interface TextStyle {
+  font: PDFFont;
+  size: number;
+  color?: ReturnType<typeof rgb>;
+}
+
+/** A labelled value, wrapped to its column before drawing so that its height is known in advance. */
+interface Row {
+  label: string;
+  lines: string[];
+  style: TextStyle;
+}
+
+// pdf-lib's standard fonts only encode WinAnsi, which cannot print names such as "Łukasz Żółć";
+// DejaVu covers Latin, Greek and Cyrillic and is embedded as a subset of the glyphs used.
+const require = createRequire(import.meta.url);
+let fontFiles: Promise<Record<keyof Fonts, Uint8Array>> | undefined;
+function loadFontFiles(): Promise<Record<keyof Fonts, Uint8Array>> {
+  const read = (file: string) => readFile(require.resolve(`dejavu-fonts-ttf/ttf/${file}`));
+  fontFiles ??= Promise.all([
+    read('DejaVuSans.ttf'),
+    read('DejaVuSans-Bold.ttf'),
+    read('DejaVuSansMono.ttf'),
+  ]).then(([regular, bold, mono]) => ({ regular, bold, mono }));
+  return fontFiles;
+}
+
+const berlinFormat = new Intl.DateTimeFormat('de-DE', {
+  timeZone: 'Europe/Berlin',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+});
+
+/** `dd.MM.yyyy HH:mm:ss` in German local time; naming the zone avoids having to say MEZ or MESZ. */
+function berlinTime(date: Date): string {
+  const parts = berlinFormat.formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  return `${part('day')}.${part('month')}.${part('year')} ${part('hour')}:${part('minute')}:${part('second')}`;
+}
+
+const withZone = (date: Date) => `${berlinTime(date)} (Europe/Berlin)`;
+
+function fileSize(bytes: number): string {
+  const exact = `${new Intl.NumberFormat('de-DE').format(bytes)} Bytes`;
+  if (bytes < 1024) return exact;
+  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / (1024 * 1024), 'MiB'];
+  return `${exact} (${new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 }).format(value)} ${unit})`;
+}
+
+/**
+ * Splits `text` into lines no wider than `width`. Words longer than a line (hashes, user agents,
+ * e-mail addresses) are broken between characters; control characters become spaces so that no
+ * input can draw a glyph the font lacks or start a line of its own.
+ */
+function wrap(text: string, style: TextStyle, width: number, maxLines = Number.POSITIVE_INFINITY): string[] {
+  const fits = (line: string) => style.font.widthOfTextAtSize(line, style.size) <= width;
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text
+    .replace(/\p{Cc}/gu, ' ')
+    .split(/\s+/)
+    .filter(Boolean)) {
+    const candidate = line ? `${line} ${word}` : word;
+    if (fits(candidate)) {
+      line = candidate;
+      continue;
+    }
+    if (line) lines.push(line);
+    line = '';
+    for (const char of word) {
+      if (line && !fits(line + char)) {
+        lines.push(line);
+        line = '';
+      }
+      line += char;
+    }
+  }
+  if (line || lines.length === 0) lines.push(line);
+  if (lines.length <= maxLines) return lines;
+  const kept = lines.slice(0, maxLines);
+  let last = kept[maxLines - 1] ?? '';
+  while (last && !fits(`${last}…`)) last = Array.from(last).slice(0, -1).join('');
+  kept[maxLines - 1] = `${last}…`;
+  return kept;
+}
+
+const lineHeight = (style: TextStyle) => style.size * LINE_HEIGHT;
+
+/** A cursor running down the pages; content that does not fit on the page starts a new one. */
+class Layout {
+  private page!: PDFPage;
+  /** The top of the next line on the current page. */
+  y = 0;
+
+  constructor(
+    private readonly pdf: PDFDocument,
+    readonly fonts: Fonts,
+  ) {
+    this.newPage();
+  }
+
+  newPage(): void {
+    this.page = this.pdf.addPage(PageSizes.A4);
+    this.y = CONTENT_TOP;
+  }
+
+  /** Starts a new page unless `height` still fits on this one: keeps a block together. */
+  reserve(height: number): void {
+    if (this.y - height < CONTENT_BOTTOM) this.newPage();
+  }
+
+  /** Draws one line with its top at `top`, baseline placed so that ascenders stay below `top`. */
+  line(text: string, x: number, top: number, style: TextStyle): void {
+    this.page.drawText(text, {
+      x,
+      y: top - style.size,
+      font: style.font,
+      size: style.size,
+      color: style.color ?? TEXT,
+    });
+  }
+
+  /** Draws lines at the cursor and moves it below them. */
+  lines(lines: string[], x: number, style: TextStyle): void {
+    for (const text of lines) {
+      this.line(text, x, this.y, style);
+      this.y -= lineHeight(style);
+    }
+  }
+
+  rule(x: number, width: number, color = RULE): void {
+    this.page.drawLine({
+      start: { x, y: this.y },
+      end: { x: x + width, y: this.y },
+      thickness: 0.6,
+      color,
+    });
+  }
+
+  rectangle(x: number, top: number, width: number, height: number, style: 'shade' | 'frame'): void {
+    this.page.drawRectangle({
+      x,
+      y: top - height,
+      width,
+      height,
+      ...(style === 'shade' ? { color: SHADE } : { borderColor: RULE, borderWidth: 0.6 }),
+    });
+  }
+
+  image(image: PDFImage, x: number, top: number): void {
+    // Fit the box whatever the resolution of the signature pad's canvas, keeping the aspect ratio.
+    const scale = Math.min(SIGNATURE_BOX.width / image.width, SIGNATURE_BOX.height / image.height);
+    const width = image.width * scale;
+    const height = image.height * scale;
+    this.page.drawImage(image, {
+      x,
+      y: top - SIGNATURE_BOX.height + (SIGNATURE_BOX.height - height) / 2,
+      width,
+      height,
+    });
+  }
+}
+
+/** Renders the German completion certificate ("Abschlusszertifikat") of an envelope as A4 PDF. */
+export async function renderCertificate(input: CertificateInput): Promise<Uint8Array> {
+  const pdf = await PDFDocument.create();
+  pdf.registerFontkit(fontkit);
+  const files = await loadFontFiles();
+  const fonts: Fonts = {
+    regular: await pdf.embedFont(files.regular, { subset: true }),
+    bold: await pdf.embedFont(files.bold, { subset: true }),
+    mono: await pdf.embedFont(files.mono, { subset: true }),
+  };
+  const layout = new Layout(pdf, fonts);
+
+  drawTitle(layout, input);
+  section(layout, 'Umschlag', [
+    row(fonts, 'Umschlag-ID', input.envelopeId),
+    row(fonts, 'Betreff', input.subject),
+    row(fonts, 'Match-ID', input.matchId),
+    row(fonts, 'Dokumentschlüssel', input.docKey),
+    row(fonts, 'Absender', `${input.sender.name} <${input.sender.email}>`),
+    row(fonts, 'Erstellt am', withZone(input.createdAt)),
+    row(fonts, 'Abgeschlossen am', withZone(input.completedAt)),
+  ]);
+  section(layout, 'Dokument', [
+    row(fonts, 'Dateiname', input.document.fileName),
+    row(fonts, 'Größe', fileSize(input.document.size)),
+    row(fonts, 'SHA-256', input.document.sha256, { style: { font: fonts.mono, size: 8.5 } }),
+  ]);
+
+  heading(layout, `Unterzeichner (${input.signers.length})`);
+  for (const [index, signer] of input.signers.entries()) {
+    await drawSigner(layout, pdf, signer, `${index + 1}. ${signer.role}`);
+  }
+
+  heading(layout, 'Kopie erhalten (CC)');
+  const copies = input.copies.length
+    ? input.copies.map((copy) => `${copy.name} <${copy.email}>`)
+    : ['Keine Kopieempfänger.'];
+  for (const copy of copies) {
+    const style = { font: fonts.regular, size: 9.5 };
+    const lines = wrap(copy, style, CONTENT_WIDTH);
+    layout.reserve(lines.length * lineHeight(style));
+    layout.lines(lines, MARGIN, style);
+  }
+
+  drawEvents(layout, input.events);
+  drawFooters(pdf, fonts);
+
+  pdf.setTitle(`Abschlusszertifikat – ${input.subject}`, { showInWindowTitleBar: true });
+  pdf.setSubject(`Umschlag ${input.envelopeId}`);
+  pdf.setCreator('Vertragsgenerator');
+  pdf.setLanguage('de-DE');
+  // The certificate states the envelope as completed; dating it by completion (not by the moment it
+  // is rendered) makes every rendering of the same envelope the same file.
+  pdf.setCreationDate(input.completedAt);
+  pdf.setModificationDate(input.completedAt);
+  return pdf.save();
+}
+
+function drawTitle(layout: Layout, input: CertificateInput): void {
+  const { fonts } = layout;
+  layout.line('VERTRAGSGENERATOR · ELEKTRONISCHE SIGNATUR', MARGIN, layout.y, {
+    font: fonts.bold,
+    size: 8,
+    color: ACCENT,
+  });
+  layout.y -= 20;
+  layout.lines(['Abschlusszertifikat'], MARGIN, { font: fonts.bold, size: 22 });
+  layout.y -= 4;
+  const intro = {
+    font: fonts.regular,
+    size: 9.5,
+    color: MUTED,
+  };
+  layout.lines(
+    wrap(
+      `Dieses Zertifikat belegt den Abschluss des Umschlags „${input.subject}“: ` +
+        'alle Unterzeichner haben das unten bezeichnete Dokument elektronisch unterschrieben.',
+      intro,
+      CONTENT_WIDTH,
+    ),
+    MARGIN,
+    intro,
+  );
+  layout.y -= 6;
+}
+
+function row(
+  fonts: Fonts,
+  label: string,
+  value: string,
+  { style, width, maxLines }: { style?: TextStyle; width?: number; maxLines?: number } = {},
+): Row {
+  const valueStyle = style ?? { font: fonts.regular, size: 9.5 };
+  return {
+    label,
+    lines: wrap(value, valueStyle, width ?? CONTENT_WIDTH - LABEL_WIDTH, maxLines),
+    style: valueStyle,
+  };
+}
+
+const ROW_GAP = 3;
+const rowHeight = (row: Row) => row.lines.length * lineHeight(row.style) + ROW_GAP;
+
+function drawRows(layout: Layout, rows: Row[], x: number): void {
+  const labelStyle = { font: layout.fonts.regular, size: 9, color: MUTED };
+  for (const row of rows) {
+    layout.reserve(rowHeight(row));
+    layout.line(row.label, x, layout.y, labelStyle);
+    layout.lines(row.lines, x + LABEL_WIDTH, row.style);
+    layout.y -= ROW_GAP;
+  }
+}
+
+function heading(layout: Layout, title: string, following = 40): void {
+  const style = { font: layout.fonts.bold, size: 12, color: ACCENT };
+  layout.y -= 12;
+  // A heading alone at the foot of a page reads as the end of the document.
+  layout.reserve(lineHeight(style) + 6 + following);
+  layout.lines([title], MARGIN, style);
+  layout.y -= 2;
+  layout.rule(MARGIN, CONTENT_WIDTH, ACCENT);
+  layout.y -= 8;
+}
+
+function section(layout: Layout, title: string, rows: Row[]): void {
+  heading(layout, title);
+  drawRows(layout, rows, MARGIN);
+}
+
+const BLOCK_PADDING = 10;
+
+async function drawSigner(layout: Layout, pdf: PDFDocument, signer: CertificateSigner, title: string) {
+  const { fonts } = layout;
+  const x = MARGIN + BLOCK_PADDING;
+  const valueWidth = CONTENT_WIDTH - 2 * BLOCK_PADDING - LABEL_WIDTH;
+  const titleStyle = { font: fonts.bold, size: 10.5 };
+  // Capped values keep a block shorter than a page, so that it can always be kept together.
+  const titleLines = wrap(title, titleStyle, CONTENT_WIDTH - 2 * BLOCK_PADDING, 2);
+  const value = { width: valueWidth, maxLines: 4 };
+  const rows = [
+    row(fonts, 'Name', signer.name, value),
+    row(fonts, 'E-Mail', signer.email, value),
+    row(fonts, 'Getippter Name', signer.typedName, value),
+    row(fonts, 'Unterschrieben am', withZone(signer.signedAt), value),
+    row(fonts, 'IP-Adresse', signer.ip ?? NOT_RECORDED, value),
+    row(fonts, 'User-Agent', signer.userAgent ?? NOT_RECORDED, {
+      style: { font: fonts.regular, size: 8, color: MUTED },
+      width: valueWidth,
+      maxLines: USER_AGENT_LINES,
+    }),
+  ];
+  const signature = signer.drawnSignaturePng ? await pdf.embedPng(signer.drawnSignaturePng) : null;
+  const signatureHeight = signature ? SIGNATURE_BOX.height + 4 : lineHeight({ font: fonts.regular, size: 9 });
+  const height =
+    2 * BLOCK_PADDING +
+    titleLines.length * lineHeight(titleStyle) +
+    6 +
+    rows.reduce((sum, r) => sum + rowHeight(r), 0) +
+    signatureHeight;
+
+  layout.reserve(height + 8);
+  const top = layout.y;
+  layout.rectangle(MARGIN, top, CONTENT_WIDTH, height, 'frame');
+  layout.y -= BLOCK_PADDING;
+  layout.lines(titleLines, x, titleStyle);
+  layout.y -= 6;
+  drawRows(layout, rows, x);
+  const label = { font: fonts.regular, size: 9, color: MUTED };
+  if (signature) {
+    layout.line('Unterschrift', x, layout.y, label);
+    layout.image(signature, x + LABEL_WIDTH, layout.y);
+    layout.y -= SIGNATURE_BOX.height;
+    layout.rule(x + LABEL_WIDTH, SIGNATURE_BOX.width);
+    layout.y -= 4;
+  } else {
+    layout.line('Unterschrift', x, layout.y, label);
+    layout.lines(['Keine gezeichnete Unterschrift (getippter Name)'], x + LABEL_WIDTH, {
+      ...label,
+      color: TEXT,
+    });
+  }
+  layout.y = top - height - 8;
+}
+
+const COLUMNS = [
+  { title: 'Zeitpunkt (Europe/Berlin)', width: 104 },
+  { title: 'Ereignis', width: 120 },
+  { title: 'Akteur', width: CONTENT_WIDTH - 104 - 120 - 92 },
+  { title: 'IP-Adresse', width: 92 },
+];
+const CELL_PADDING = 4;
+
+function drawEvents(layout: Layout, events: CertificateEvent[]): void {
+  const { fonts } = layout;
+  const cell = { font: fonts.regular, size: 8.5 };
+  const head = { font: fonts.bold, size: 8.5 };
+  const wrapRow = (values: string[], style: TextStyle) =>
+    COLUMNS.map((column, index) => wrap(values[index] ?? '', style, column.width - 2 * CELL_PADDING));
+  const heightOf = (cells: string[][], style: TextStyle) =>
+    Math.max(...cells.map((lines) => lines.length)) * lineHeight(style) + 2 * CELL_PADDING;
+
+  const drawRow = (cells: string[][], style: TextStyle, shaded: boolean) => {
+    const height = heightOf(cells, style);
+    if (shaded) layout.rectangle(MARGIN, layout.y, CONTENT_WIDTH, height, 'shade');
+    const top = layout.y - CELL_PADDING;
+    let x = MARGIN;
+    for (const [index, column] of COLUMNS.entries()) {
+      (cells[index] ?? []).forEach((line, n) => {
+        layout.line(line, x + CELL_PADDING, top - n * lineHeight(style), style);
+      });
+      x += column.width;
+    }
+    layout.y -= height;
+    layout.rule(MARGIN, CONTENT_WIDTH);
+  };
+  const header = wrapRow(
+    COLUMNS.map((column) => column.title),
+    head,
+  );
+  const rows = events.map((event) =>
+    wrapRow([berlinTime(event.at), event.label, event.actor, event.ip ?? '–'], cell),
+  );
+
+  heading(layout, 'Ereignisprotokoll', heightOf(header, head) + (rows[0] ? heightOf(rows[0], cell) : 20));
+  if (rows.length === 0) {
+    layout.lines(['Keine Ereignisse aufgezeichnet.'], MARGIN, cell);
+    return;
+  }
+  drawRow(header, head, true);
+  for (const cells of rows) {
+    if (layout.y - heightOf(cells, cell) < CONTENT_BOTTOM) {
+      // A table continued on the next page repeats its header so that the columns stay legible.
+      layout.newPage();
+      drawRow(header, head, true);
+    }
+    drawRow(cells, cell, false);
+  }
+}
+
+/** Page numbers are known only once all content is laid out, so footers are drawn last. */
+function drawFooters(pdf: PDFDocument, fonts: Fonts): void {
+  const pages = pdf.getPages();
+  const style = { font: fonts.regular, size: 7.5, color: MUTED };
+  const numberWidth = 70;
+  const note = wrap(FOOTER_NOTE, style, CONTENT_WIDTH - numberWidth - 10);
+  for (const [index, page] of pages.entries()) {
+    const top = CONTENT_BOTTOM - 22;
+    page.drawLine({
+      start: { x: MARGIN, y: top + 6 },
+      end: { x: PAGE_WIDTH - MARGIN, y: top + 6 },
+      thickness: 0.6,
+      color: RULE,
+    });
+    note.forEach((line, n) => {
+      page.drawText(line, { x: MARGIN, y: top - style.size - n * lineHeight(style), ...style });
+    });
+    const number = `Seite ${index + 1} von ${pages.length}`;
+    page.drawText(number, {
+      x: PAGE_WIDTH - MARGIN - fonts.regular.widthOfTextAtSize(number, style.size),
+      y: top - style.size,
+      ...style,
+    });
+  }
+}
