@@ -10,6 +10,7 @@ import type { Db } from './db/database.js';
 import type { CompanyData } from './documents/companies.js';
 import { DocumentGenerator } from './documents/document-generator.js';
 import { DocumentsRepository } from './documents/documents-repository.js';
+import { createPdfRenditions, type PdfRenditions } from './documents/pdf-rendition.js';
 import type { Renderer } from './documents/renderer.js';
 import { createTemplateUsage } from './documents/template-usage.js';
 import { installErrorHandler } from './http/errors.js';
@@ -21,12 +22,19 @@ import type { MatchSource } from './matches/match-source.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
 import { authRoutes } from './routes/auth.js';
 import { documentRoutes } from './routes/documents.js';
+import { docusignConnectRoutes } from './routes/docusign-connect.js';
+import { generateEnvelopeRoutes } from './routes/generate-envelope.js';
 import { matchRoutes } from './routes/match.js';
 import { signatoryRoutes } from './routes/signatories.js';
+import { signatureRoutes } from './routes/signature.js';
 import { spaRoutes } from './routes/spa.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
 import { usersRoutes } from './routes/users.js';
+import { BuiltinSigning } from './signature/builtin-signing.js';
+import { renderCertificate } from './signature/certificate.js';
+import { EnvelopesRepository } from './signature/envelopes-repository.js';
+import type { SignatureProvider } from './signature/signature-provider.js';
 import { SupportReports } from './support/support-reports.js';
 import { UsersRepository } from './users/users-repository.js';
 
@@ -39,6 +47,10 @@ export interface AppDependencies {
   /** Renders documents; the app closes it when it closes. */
   renderer: Renderer;
   companyData: CompanyData;
+  /** DocuSign when configured; default: built-in signing. */
+  signatureProvider?: SignatureProvider;
+  /** PDF renditions for the signing pages; default: LibreOffice if installed. */
+  pdfRenditions?: PdfRenditions;
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
   /** Fastify logger options; default: pino at the configured level, credentials redacted. */
@@ -88,18 +100,50 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
+  const generator = new DocumentGenerator(new DocumentsRepository(db), deps.renderer);
   await app.register(documentRoutes, {
     guards,
     matches: deps.matches,
     companyData: deps.companyData,
-    generator: new DocumentGenerator(new DocumentsRepository(db), deps.renderer),
+    generator,
     templateUsage: createTemplateUsage(config.templatesDir),
   });
+  const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
+  const envelopes = new EnvelopesRepository(db);
+  const builtinSigning = new BuiltinSigning({
+    db,
+    envelopes,
+    outbox,
+    publicUrl: config.publicUrl,
+    linkValidDays: config.signature.linkValidDays,
+    renderCertificate,
+  });
+  // With DocuSign, the sender view and signing happen there: our signing pages stay closed.
+  const signing = deps.signatureProvider ? undefined : builtinSigning;
+  await app.register(generateEnvelopeRoutes, {
+    guards,
+    matches: deps.matches,
+    companyData: deps.companyData,
+    generator,
+    envelopes,
+    provider: deps.signatureProvider ?? builtinSigning,
+    publicUrl: config.publicUrl,
+  });
+  await app.register(signatureRoutes, {
+    guards,
+    db,
+    envelopes,
+    signing,
+    pdf: deps.pdfRenditions ?? createPdfRenditions(),
+    rateLimit: signInRateLimit,
+  });
+  if (config.signature.kind === 'docusign') {
+    await app.register(docusignConnectRoutes, { hmacKey: config.signature.connectHmacKey, envelopes });
+  }
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });
-  const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   await app.register(supportRoutes, {
     guards,
     reports: new SupportReports(db, outbox),

@@ -206,3 +206,17 @@ export function formatPaymentTermEnglish(value: FieldValue): string {
 export function displayValue(value: FieldValue): string {
   return isMissing(value) ? MISSING_VALUE : String(value);
 }
+
+const BERLIN_DATE_TIME = new Intl.DateTimeFormat('de-DE', {
+  timeZone: 'Europe/Berlin',
+  day: '2-digit',
+  month: '2-digit',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** `21.11.2026, 10:15` in the company's time zone, whatever the machine's zone is. */
+export function formatDateTime(date: Date): string {
+  return BERLIN_DATE_TIME.format(date);
+}

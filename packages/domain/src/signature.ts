@@ -253,6 +253,8 @@ export function recipientsFromDataList(dataList: EsignatureDataList): RecipientI
 export const SIGNING_LINK_ERRORS = {
   link_invalid: 404,
   link_expired: 410,
+  /** The signer already signed or declined with this link. */
+  link_used: 410,
   envelope_closed: 409,
 } as const;
 export type SigningLinkError = keyof typeof SIGNING_LINK_ERRORS;

@@ -1,4 +1,12 @@
-import type { DataList, FormName, MatchFields } from '@vertragsgenerator/domain';
+import type {
+  DataList,
+  EnvelopeEventType,
+  EnvelopeStatus,
+  FormName,
+  MatchFields,
+  RecipientRole,
+  RecipientStatus,
+} from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 
 /** Table types of the query layer; the migrations under ./migrations are their source of truth. */
@@ -60,6 +68,9 @@ export interface Database {
   recent_matches: RecentMatchesTable;
   documents: DocumentsTable;
   document_versions: DocumentVersionsTable;
+  envelopes: EnvelopesTable;
+  envelope_recipients: EnvelopeRecipientsTable;
+  envelope_events: EnvelopeEventsTable;
 }
 
 export interface SupportReportsTable {
@@ -144,4 +155,61 @@ export interface DocumentVersionsTable {
   size: number;
   created_by: string;
   created_at: CreatedAt;
+}
+
+/** E-signature envelopes (migration 0006); see there for the meaning of the columns. */
+export interface EnvelopesTable {
+  id: Generated<string>;
+  document_id: string;
+  document_version: number;
+  document_sha256: string;
+  match_id: string;
+  doc_key: string;
+  provider: 'builtin' | 'docusign';
+  external_id: string | null;
+  status: EnvelopeStatus;
+  /** The provider's own last status word (DocuSign: `delivered`, …). */
+  provider_status: string | null;
+  subject: string;
+  message: string;
+  sender_name: string;
+  sender_email: string;
+  created_by: string;
+  request_key: string | null;
+  error: string | null;
+  certificate: Uint8Array | null;
+  created_at: CreatedAt;
+  updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  completed_at: Timestamp | null;
+}
+
+export interface EnvelopeRecipientsTable {
+  id: Generated<string>;
+  envelope_id: string;
+  position: number;
+  role: RecipientRole;
+  name: string;
+  email: string;
+  routing_order: number;
+  status: RecipientStatus;
+  token_sha256: string | null;
+  token_expires_at: Timestamp | null;
+  signed_at: Timestamp | null;
+  typed_name: string | null;
+  drawn_signature: Uint8Array | null;
+  signed_ip: string | null;
+  signed_user_agent: string | null;
+  decline_reason: string | null;
+}
+
+export interface EnvelopeEventsTable {
+  id: Generated<string>;
+  envelope_id: string;
+  recipient_id: string | null;
+  type: EnvelopeEventType;
+  actor: string;
+  ip: string | null;
+  user_agent: string | null;
+  detail: string | null;
+  at: CreatedAt;
 }

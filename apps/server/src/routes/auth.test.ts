@@ -10,7 +10,16 @@ import {
   type TestApp,
 } from '../test/test-app.js';
 
-const PUBLIC_PATHS = ['/backend/health', '/backend/config'];
+/** Public: the probes and runtime settings, and the signer pages (authorised by their link token). */
+const PUBLIC_PATHS = [
+  '/backend/health',
+  '/backend/config',
+  '/backend/signing',
+  '/backend/signing/document',
+  '/backend/signing/document.pdf',
+  '/backend/signing/sign',
+  '/backend/signing/decline',
+];
 
 describe.each(testDatabases())('identity and sessions on $name', (database) => {
   let db: Db;
@@ -226,6 +235,11 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
           'GET /backend/users',
           'GET /backend/signatories',
           'POST /backend/documentCheck/berater@demo.local',
+          'POST /backend/generateDocusign/berater@demo.local',
+          'GET /backend/signature/envelopes',
+          'POST /backend/signature/envelopes',
+          'GET /backend/matches/berater@demo.local',
+          'GET /backend/documents/berater@demo.local',
         ]),
       );
     });

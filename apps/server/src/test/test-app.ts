@@ -10,6 +10,7 @@ import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { type CompanyData, loadCompanyData } from '../documents/companies.js';
+import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { createRendererPool, type Renderer } from '../documents/renderer.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
@@ -76,6 +77,8 @@ export interface TestAppOptions {
   matches?: MatchSource;
   /** Default: a worker pool on TEMPLATES_DIR (the repository's templates unless `env` names another). */
   renderer?: Renderer;
+  /** Default: none, so the tests do not depend on LibreOffice being installed. */
+  pdfRenditions?: PdfRenditions;
   /** Default: the repository's config/companies.json and config/signatories.json. */
   companyData?: CompanyData;
   /**
@@ -121,6 +124,7 @@ export async function createTestApp(
       options.renderer ??
       createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads }),
     companyData: options.companyData ?? (await loadCompanyData(config.configDir)),
+    pdfRenditions: options.pdfRenditions ?? NO_PDF_RENDITIONS,
     logger,
   });
   await app.ready();
@@ -145,6 +149,8 @@ export async function createTestApp(
   };
 }
 
+const NO_PDF_RENDITIONS: PdfRenditions = { available: async () => false, render: async () => null };
+
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Every API route of the app except the public ones, with sample values for path parameters. */
@@ -153,11 +159,19 @@ export function privateRoutes(
   publicPaths: string[],
 ): { method: string; url: string }[] {
   const routes: { method: string; url: string }[] = [];
+  // The tree prints nested routes relative to their parent (`└── /document (GET)` under
+  // `/backend/signature/envelopes/:id`): the indentation says whose child a line is.
+  const parents: string[] = [];
   for (const line of app.printRoutes({ commonPrefix: false }).split('\n')) {
-    const match = line.match(/(\/backend\/\S*) \(([^)]+)\)/);
-    if (!match?.[1] || !match[2] || publicPaths.includes(match[1])) continue;
-    const url = match[1].replace(/:[a-zA-Z]+/g, 'berater@demo.local');
-    for (const method of match[2].split(', ').filter((m) => m !== 'HEAD')) routes.push({ method, url });
+    const match = line.match(/^([│ ]*)[├└]── (\S+)(?: \(([^)]+)\))?/);
+    if (!match?.[2]) continue;
+    const depth = (match[1]?.length ?? 0) / 4;
+    const path = (parents[depth - 1] ?? '') + match[2];
+    parents[depth] = path;
+    parents.length = depth + 1;
+    if (!path.startsWith('/backend/') || !match[3] || publicPaths.includes(path)) continue;
+    const url = path.replace(/:[a-zA-Z]+/g, 'berater@demo.local');
+    for (const method of match[3].split(', ').filter((m) => m !== 'HEAD')) routes.push({ method, url });
   }
   return routes;
 }

@@ -35,6 +35,8 @@ export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
   body?: unknown;
   signal?: AbortSignal;
+  /** Further request headers (never `Authorization`: the client sets that). */
+  headers?: Record<string, string>;
 }
 
 /**
@@ -42,7 +44,7 @@ export interface ApiRequestOptions {
  * Resolves with the response of any 2xx answer; rejects with an `ApiRequestError` otherwise.
  */
 export async function apiFetch(path: string, options: ApiRequestOptions = {}): Promise<Response> {
-  const headers = new Headers({ Accept: 'application/json' });
+  const headers = new Headers({ ...options.headers, Accept: 'application/json' });
   const token = await idTokenSource();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const init: RequestInit = { method: options.method ?? 'GET', headers, credentials: 'same-origin' };

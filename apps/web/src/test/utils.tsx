@@ -104,6 +104,12 @@ export function stubApi(routes: Record<string, ApiAnswer | ApiAnswer[]>) {
           body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined,
         }));
     },
+    /** The request headers of those calls. */
+    headersOf(prefix: string) {
+      return fetchMock.mock.calls
+        .filter(([input, init]) => `${init?.method ?? 'GET'} ${String(input)}`.startsWith(prefix))
+        .map(([, init]) => new Headers(init?.headers));
+    },
   };
 }
 

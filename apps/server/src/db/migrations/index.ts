@@ -4,6 +4,7 @@ import * as m0002 from './0002_support_reports.js';
 import * as m0003 from './0003_matches.js';
 import * as m0004 from './0004_documents.js';
 import * as m0005 from './0005_outgoing_mail.js';
+import * as m0006 from './0006_envelopes.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003_matches': m0003,
   '0004_documents': m0004,
   '0005_outgoing_mail': m0005,
+  '0006_envelopes': m0006,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -15,6 +15,11 @@ export interface GenerationRequest {
   docId: string;
   matchId: string;
   dataList: Record<string, unknown>;
+  /**
+   * One key per click, the same for all its retries: the server answers a retry from what the first
+   * attempt already created (an e-signature envelope is never made twice).
+   */
+  idempotencyKey: string;
 }
 
 export interface GeneratedFile {
@@ -30,7 +35,11 @@ function generationPath({ target, docId, matchId }: GenerationRequest): string {
 
 /** Sends the request; resolves once the server answered with its headers. */
 export function sendGenerationRequest(request: GenerationRequest): Promise<Response> {
-  return apiFetch(generationPath(request), { method: 'POST', body: { dataList: request.dataList } });
+  return apiFetch(generationPath(request), {
+    method: 'POST',
+    body: { dataList: request.dataList },
+    headers: { 'Idempotency-Key': request.idempotencyKey },
+  });
 }
 
 export async function readGeneratedFile(response: Response): Promise<GeneratedFile> {

@@ -88,7 +88,7 @@ describe('generation flow', () => {
   });
 
   it('retries a network failure and succeeds on the next attempt', async () => {
-    const { callsTo } = renderForm('docx', {
+    const { callsTo, headersOf } = renderForm('docx', {
       api: { [GENERATE]: [networkFailure, docxResponse('attachment; filename="vertrag.docx"')] },
     });
     await fillDocxForm();
@@ -98,6 +98,10 @@ describe('generation flow', () => {
     expect(callsTo(GENERATE)).toHaveLength(1);
     await advance(2000);
     expect(callsTo(GENERATE)).toHaveLength(2);
+    // Both attempts are one click: the server answers the retry from what the first one made.
+    const [first, retry] = headersOf(GENERATE).map((headers) => headers.get('Idempotency-Key'));
+    expect(first).toMatch(/^[0-9a-f]{32}$/);
+    expect(retry).toBe(first);
     expect(downloads).toEqual(['vertrag.docx']);
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
@@ -142,13 +146,13 @@ describe('generation flow', () => {
     );
   });
 
-  it('treats the answer to a not yet built endpoint (404) like any 4xx', async () => {
+  it('shows a refusal of the signature provider (422) at once, without retrying', async () => {
     const { callsTo } = renderForm('docusign', {
       level: 1,
       api: {
-        'POST /backend/generateDocusign/': jsonResponse(404, {
-          error: 'not_found',
-          message: 'Diese Adresse gibt es nicht.',
+        'POST /backend/generateDocusign/': jsonResponse(422, {
+          error: 'signature_rejected',
+          message: 'DocuSign lehnt eine E-Mail-Adresse eines Empfängers ab.',
         }),
       },
     });
@@ -159,7 +163,9 @@ describe('generation flow', () => {
     await typeInto('Projektpartner Name', 'Carla Projekt');
     await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
     await userEvent.click(submitButton());
-    expect(await screen.findByText('Diese Adresse gibt es nicht.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('DocuSign lehnt eine E-Mail-Adresse eines Empfängers ab.'),
+    ).toBeInTheDocument();
     expect(callsTo('POST /backend/generateDocusign/')).toHaveLength(1);
   });
 

@@ -31,6 +31,12 @@ function failureMessage(error: unknown): string {
   return texts.generation.failed;
 }
 
+/** 128 random bits; `crypto.randomUUID` is missing on plain-http intranet hosts, this is not. */
+function newIdempotencyKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
 function markOpened() {
   performance.mark('generation:opened');
   performance.measure('generation:submit-to-open', 'generation:submit', 'generation:opened');
@@ -46,9 +52,12 @@ export function useGeneration() {
   const running = useRef(false);
   const update = (patch: Partial<GenerationState>) => setState((old) => ({ ...old, ...patch }));
 
-  async function generate(request: GenerationRequest): Promise<GenerationOutcome | null> {
+  async function generate(
+    order: Omit<GenerationRequest, 'idempotencyKey'>,
+  ): Promise<GenerationOutcome | null> {
     if (running.current) return null;
     running.current = true;
+    const request: GenerationRequest = { ...order, idempotencyKey: newIdempotencyKey() };
     performance.mark('generation:submit');
     setState({ ...IDLE, running: true, step: 20 });
     try {

@@ -1,0 +1,286 @@
+import {
+  catalogueEntry,
+  declineEnvelopeSchema,
+  type EnvelopeView,
+  mayGenerate,
+  SIGNING_LINK_ERRORS,
+  SIGNING_TOKEN_HEADER,
+  type SigningView,
+  sendEnvelopeSchema,
+  signEnvelopeSchema,
+  voidEnvelopeSchema,
+} from '@vertragsgenerator/domain';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { type AuthGuards, currentUser } from '../auth/guards.js';
+import type { Db } from '../db/database.js';
+import { attachmentHeader } from '../documents/file-name.js';
+import type { PdfRenditions } from '../documents/pdf-rendition.js';
+import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
+import {
+  type BuiltinSigning,
+  EnvelopeStateProblem,
+  SigningInputProblem,
+  SigningLinkProblem,
+} from '../signature/builtin-signing.js';
+import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
+import type { StaffMember } from '../users/users-repository.js';
+import { DOCX_MIME } from './documents.js';
+
+export interface SignatureRoutesDeps {
+  guards: AuthGuards;
+  db: Db;
+  envelopes: EnvelopesRepository;
+  /** Present when built-in signing is the provider: the sender view's actions and the signer links. */
+  signing: BuiltinSigning | undefined;
+  pdf: PdfRenditions;
+  /** Limits the signer routes per client address: they are public and carry a secret. */
+  rateLimit: { max: number; timeWindow: string };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/**
+ * The sender view (`/signatur/:id`, staff) and the signing pages (`/unterschreiben`, signers by link
+ * token), plus the document history of a match and its files (DESIGN §7).
+ */
+export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (app, deps) => {
+  const { guards, envelopes } = deps;
+  const staff = { preHandler: guards.session('staff') };
+
+  /** The envelope if the user may see it: someone whose level may generate its document (DESIGN §6). */
+  async function readableEnvelope(request: EnvelopeRequest) {
+    const id = request.params.id;
+    const envelope = UUID.test(id) ? await envelopes.summary(id) : undefined;
+    if (!envelope) throw notFound('Diesen Umschlag gibt es nicht.');
+    const entry = catalogueEntry(envelope.doc_key);
+    if (!entry || !mayGenerate(currentUser(request).permission, entry)) {
+      throw forbidden('Diesen Umschlag darfst du mit deiner Berechtigung nicht sehen.');
+    }
+    return envelope;
+  }
+
+  /** Changing an envelope is for its creator and for legal staff. */
+  async function changeableEnvelope(request: EnvelopeRequest) {
+    const envelope = await readableEnvelope(request);
+    const user = currentUser(request);
+    if (envelope.created_by !== user.email && user.permission !== 2) {
+      throw forbidden('Nur wer den Umschlag erstellt hat (oder Legal) darf ihn versenden oder verwerfen.');
+    }
+    if (envelope.provider !== 'builtin' || !deps.signing) {
+      throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wird bei DocuSign bearbeitet.');
+    }
+    return { envelope, signing: deps.signing };
+  }
+
+  async function envelopeView(id: string): Promise<EnvelopeView> {
+    const view = await envelopes.view(id, await deps.pdf.available());
+    if (!view) throw notFound('Diesen Umschlag gibt es nicht.');
+    return view;
+  }
+
+  app.get<{ Params: { id: string } }>('/backend/signature/envelopes/:id', staff, async (request) => {
+    const envelope = await readableEnvelope(request);
+    return envelopeView(envelope.id);
+  });
+
+  app.get<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id/document',
+    staff,
+    async (request, reply) => {
+      const envelope = await readableEnvelope(request);
+      const content = await versionContent(deps.db, envelope.document_id, envelope.document_version);
+      return sendFile(reply, content, envelope.file_name, DOCX_MIME);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id/document.pdf',
+    staff,
+    async (request, reply) => {
+      const envelope = await readableEnvelope(request);
+      const content = await versionContent(deps.db, envelope.document_id, envelope.document_version);
+      return sendPdf(reply, request, deps.pdf, content, envelope.file_name);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id/certificate',
+    staff,
+    async (request, reply) => {
+      const envelope = await readableEnvelope(request);
+      if (!envelope.certificate) {
+        throw notFound('Das Abschlusszertifikat gibt es erst, wenn alle unterschrieben haben.');
+      }
+      const name = `${envelope.file_name.replace(/\.docx$/i, '')} - Abschlusszertifikat.pdf`;
+      return sendFile(reply, Buffer.from(envelope.certificate), name, 'application/pdf');
+    },
+  );
+
+  app.post<{ Params: { id: string } }>('/backend/signature/envelopes/:id/send', staff, async (request) => {
+    const { envelope, signing } = await changeableEnvelope(request);
+    const input = parseInput(sendEnvelopeSchema, request.body);
+    await stateChange(() => signing.send(envelope.id, input, staffActor(request)));
+    return envelopeView(envelope.id);
+  });
+
+  app.post<{ Params: { id: string } }>('/backend/signature/envelopes/:id/void', staff, async (request) => {
+    const { envelope, signing } = await changeableEnvelope(request);
+    const { reason } = parseInput(voidEnvelopeSchema, request.body ?? {});
+    await stateChange(() => signing.voidEnvelope(envelope.id, reason, staffActor(request)));
+    return envelopeView(envelope.id);
+  });
+
+  app.get<{ Params: { matchId: string } }>('/backend/matches/:matchId/documents', staff, async (request) => {
+    const user = currentUser(request);
+    const history = await envelopes.history(request.params.matchId.trim().toUpperCase());
+    return history.filter((entry) => mayRead(user, entry.docKey));
+  });
+
+  app.get<{ Params: { id: string } }>('/backend/documents/:id/file', staff, async (request, reply) => {
+    const id = request.params.id;
+    const document = UUID.test(id)
+      ? await deps.db
+          .selectFrom('documents')
+          .select(['id', 'doc_key', 'file_name'])
+          .where('id', '=', id)
+          .executeTakeFirst()
+      : undefined;
+    if (!document) throw notFound('Dieses Dokument gibt es nicht.');
+    if (!mayRead(currentUser(request), document.doc_key)) {
+      throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht sehen.');
+    }
+    const latest = await deps.db
+      .selectFrom('document_versions')
+      .select('content')
+      .where('document_id', '=', id)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!latest) throw notFound('Dieses Dokument wurde nicht fertig erstellt.');
+    return sendFile(reply, Buffer.from(latest.content), document.file_name, DOCX_MIME);
+  });
+
+  // The signer routes: no account, the link token in a header (never in a URL that ends up in logs).
+  await app.register(async (signer) => {
+    const limited = { config: { rateLimit: deps.rateLimit } };
+    const signing = () => {
+      if (!deps.signing) throw notFound('Unterschriften laufen über DocuSign.');
+      return deps.signing;
+    };
+
+    signer.get('/backend/signing', limited, async (request): Promise<SigningView> => {
+      const view = await linkAction(() => signing().openLink(signingToken(request), clientActor(request)));
+      return { ...view, pdfAvailable: await deps.pdf.available() };
+    });
+
+    signer.get('/backend/signing/document', limited, async (request, reply) => {
+      const file = await linkAction(() => signing().linkDocument(signingToken(request)));
+      return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME);
+    });
+
+    signer.get('/backend/signing/document.pdf', limited, async (request, reply) => {
+      const file = await linkAction(() => signing().linkDocument(signingToken(request)));
+      return sendPdf(reply, request, deps.pdf, file.content, file.fileName);
+    });
+
+    signer.post('/backend/signing/sign', limited, async (request): Promise<SigningView> => {
+      const input = parseInput(signEnvelopeSchema, request.body);
+      const view = await linkAction(() => signing().sign(signingToken(request), input, clientActor(request)));
+      return { ...view, pdfAvailable: await deps.pdf.available() };
+    });
+
+    signer.post('/backend/signing/decline', limited, async (request): Promise<SigningView> => {
+      const { reason } = parseInput(declineEnvelopeSchema, request.body);
+      const view = await linkAction(() =>
+        signing().decline(signingToken(request), reason, clientActor(request)),
+      );
+      return { ...view, pdfAvailable: await deps.pdf.available() };
+    });
+  });
+};
+
+function mayRead(user: StaffMember, docKey: string): boolean {
+  const entry = catalogueEntry(docKey);
+  return Boolean(entry && mayGenerate(user.permission, entry));
+}
+
+function staffActor(request: FastifyRequest): Actor {
+  return { email: currentUser(request).email, ...clientActor(request) };
+}
+
+function clientActor(request: FastifyRequest): Omit<Actor, 'email'> {
+  const userAgent = request.headers['user-agent'];
+  return { ip: request.ip ?? null, userAgent: userAgent ? userAgent.slice(0, 500) : null };
+}
+
+function signingToken(request: FastifyRequest): string {
+  const value = request.headers[SIGNING_TOKEN_HEADER];
+  return typeof value === 'string' ? value.trim() : '';
+}
+
+async function linkAction<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (error instanceof SigningLinkProblem) {
+      throw new HttpError(SIGNING_LINK_ERRORS[error.code], error.code, error.message);
+    }
+    if (error instanceof SigningInputProblem) throw new HttpError(400, 'invalid_input', error.message);
+    throw error;
+  }
+}
+
+async function stateChange(action: () => Promise<void>): Promise<void> {
+  try {
+    await action();
+  } catch (error) {
+    if (error instanceof EnvelopeStateProblem) throw new HttpError(409, 'envelope_closed', error.message);
+    throw error;
+  }
+}
+
+async function versionContent(db: Db, documentId: string, version: number): Promise<Buffer> {
+  const row = await db
+    .selectFrom('document_versions')
+    .select('content')
+    .where('document_id', '=', documentId)
+    .where('version', '=', version)
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.content);
+}
+
+function sendFile(reply: FastifyReply, content: Buffer, fileName: string, type: string) {
+  return reply
+    .header('content-type', type)
+    .header('content-disposition', attachmentHeader(fileName))
+    .header('cache-control', 'private, no-store')
+    .send(content);
+}
+
+/** A PDF rendition where LibreOffice is installed; 404 otherwise, and the browser shows the DOCX. */
+async function sendPdf(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  pdf: PdfRenditions,
+  docx: Uint8Array,
+  fileName: string,
+) {
+  let rendition: Uint8Array | null;
+  try {
+    rendition = await pdf.render(docx);
+  } catch (error) {
+    request.log.warn({ err: error }, 'pdf rendition failed');
+    rendition = null;
+  }
+  if (!rendition) throw notFound('Für dieses Dokument gibt es keine PDF-Ansicht.');
+  return reply
+    .header('content-type', 'application/pdf')
+    .header(
+      'content-disposition',
+      attachmentHeader(fileName.replace(/\.docx$/i, '.pdf')).replace(/^attachment/, 'inline'),
+    )
+    .header('cache-control', 'private, no-store')
+    .send(Buffer.from(rendition));
+}

@@ -1,0 +1,528 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type EnvelopeStatus,
+  formatDateTime,
+  RECIPIENT_ROLE_LABELS,
+  type SendEnvelopeRequest,
+  type SignEnvelopeRequest,
+  type SigningLinkError,
+  type SigningView,
+} from '@vertragsgenerator/domain';
+import type { Db } from '../db/database.js';
+import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
+import { sha256Hex } from '../sha256.js';
+import type { CertificateInput } from './certificate.js';
+import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
+import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
+
+/** A signer link that cannot be used; the route answers with the code's status and this German text. */
+export class SigningLinkProblem extends Error {
+  override name = 'SigningLinkProblem';
+  constructor(
+    readonly code: SigningLinkError,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The sender view was asked for something the envelope's state does not allow (409). */
+export class EnvelopeStateProblem extends Error {
+  override name = 'EnvelopeStateProblem';
+}
+
+export interface BuiltinSigningDeps {
+  db: Db;
+  envelopes: EnvelopesRepository;
+  outbox: MailOutbox;
+  publicUrl: string;
+  linkValidDays: number;
+  renderCertificate: (input: CertificateInput) => Promise<Uint8Array>;
+  now?: () => Date;
+}
+
+/** 32 random bytes: unguessable; only its SHA-256 is stored. */
+const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
+  voided: 'Der Absender hat dieses Dokument zurückgezogen. Du musst nichts mehr tun.',
+  declined:
+    'Die Unterschrift unter diesem Dokument wurde abgelehnt. Es kann nicht mehr unterschrieben werden.',
+  completed: 'Dieses Dokument ist bereits von allen unterschrieben.',
+  failed: 'Dieses Dokument kann nicht unterschrieben werden. Bitte wende dich an den Absender.',
+};
+
+/**
+ * Built-in signing, the embedded default signature provider: the envelope is ours, the sender view
+ * and the signing pages are part of the app, and signers (customers and project partners, without an
+ * account) sign through a personal link mailed to them in routing order. Every state change runs in
+ * one transaction with its event and its mails (queued in the outbox), under a row lock on the
+ * envelope, so two signers acting at once never skip a routing step or complete twice.
+ */
+export class BuiltinSigning implements SignatureProvider {
+  readonly kind = 'builtin' as const;
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: BuiltinSigningDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Our own record is the envelope: nothing to create elsewhere. */
+  async createEnvelope(draft: EnvelopeDraft): Promise<{ externalId: string }> {
+    return { externalId: draft.id };
+  }
+
+  async senderViewUrl(envelope: { id: string }): Promise<string> {
+    return `${this.deps.publicUrl}/signatur/${envelope.id}`;
+  }
+
+  /** `Senden`: stores the sender's final recipients, subject and message and invites the first signers. */
+  async send(envelopeId: string, request: SendEnvelopeRequest, actor: Actor): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const envelope = await this.lockEnvelope(envelopeId, trx);
+      if (envelope.status !== 'created') {
+        throw new EnvelopeStateProblem('Dieser Umschlag wurde bereits versendet oder beendet.');
+      }
+      await this.deps.envelopes.replaceRecipients(envelopeId, request.recipients, trx);
+      await trx
+        .updateTable('envelopes')
+        .set({ status: 'sent', subject: request.subject, message: request.message })
+        .where('id', '=', envelopeId)
+        .execute();
+      await this.deps.envelopes.addEvent(
+        {
+          envelopeId,
+          type: 'sent',
+          actor,
+          detail: request.recipients
+            .map((r) => `${r.routingOrder}. ${r.role}: ${r.name} <${r.email}>`)
+            .join('; '),
+        },
+        trx,
+      );
+      await this.inviteNextSigners(envelopeId, trx);
+    });
+    this.deps.outbox.deliverSoon();
+  }
+
+  /** `Verwerfen`: ends a draft or a sent envelope; signers who already got a link are told. */
+  async voidEnvelope(envelopeId: string, reason: string, actor: Actor): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const envelope = await this.lockEnvelope(envelopeId, trx);
+      if (envelope.status !== 'created' && envelope.status !== 'sent') {
+        throw new EnvelopeStateProblem(
+          'Dieser Umschlag ist bereits beendet und kann nicht verworfen werden.',
+        );
+      }
+      await trx.updateTable('envelopes').set({ status: 'voided' }).where('id', '=', envelopeId).execute();
+      await this.deps.envelopes.addEvent({ envelopeId, type: 'voided', actor, detail: reason || null }, trx);
+      const invited = (await this.deps.envelopes.recipients(envelopeId, trx)).filter(
+        (r) => r.status === 'sent' || r.status === 'opened',
+      );
+      await this.deps.outbox.enqueue(
+        invited.map((r) => ({
+          to: r.email,
+          replyTo: envelope.sender_email,
+          subject: `Zurückgezogen: ${envelope.subject}`,
+          text: [
+            `Hallo ${r.name},`,
+            '',
+            `${envelope.sender_name} hat das Dokument „${envelope.subject}“ zurückgezogen. Du musst nichts mehr tun; der Link zum Unterschreiben gilt nicht mehr.`,
+            ...(reason ? ['', `Begründung: ${reason}`] : []),
+          ].join('\n'),
+          reference: `envelope:${envelopeId}`,
+        })),
+        trx,
+      );
+    });
+    this.deps.outbox.deliverSoon();
+  }
+
+  /** What a signer sees behind their link; the first visit records `opened`. */
+  async openLink(token: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
+    return this.deps.db.transaction().execute(async (trx) => {
+      const { envelope, recipient } = await this.usableLink(token, trx);
+      if (recipient.status === 'sent') {
+        await trx
+          .updateTable('envelope_recipients')
+          .set({ status: 'opened' })
+          .where('id', '=', recipient.id)
+          .execute();
+        await this.deps.envelopes.addEvent(
+          {
+            envelopeId: envelope.id,
+            recipientId: recipient.id,
+            type: 'opened',
+            actor: { ...actor, email: recipient.email },
+          },
+          trx,
+        );
+      }
+      return signingView(envelope, recipient, 'open');
+    });
+  }
+
+  /** The document behind a usable link. */
+  async linkDocument(token: string): Promise<{ fileName: string; content: Uint8Array }> {
+    const { envelope } = await this.usableLink(token, this.deps.db);
+    const version = await this.documentVersion(envelope, this.deps.db);
+    return { fileName: envelope.file_name, content: version.content };
+  }
+
+  /** `Unterschreiben`: records the signature; then invites the next signers or completes the envelope. */
+  async sign(token: string, request: SignEnvelopeRequest, actor: Omit<Actor, 'email'>): Promise<SigningView> {
+    const drawn = request.drawnSignature ? decodePng(request.drawnSignature) : null;
+    const view = await this.deps.db.transaction().execute(async (trx) => {
+      const { envelope, recipient } = await this.usableLink(token, trx, { lock: true });
+      const signedAt = this.now();
+      await trx
+        .updateTable('envelope_recipients')
+        .set({
+          status: 'signed',
+          signed_at: signedAt,
+          typed_name: request.typedName,
+          drawn_signature: drawn,
+          signed_ip: actor.ip,
+          signed_user_agent: actor.userAgent,
+        })
+        .where('id', '=', recipient.id)
+        .execute();
+      await this.deps.envelopes.addEvent(
+        {
+          envelopeId: envelope.id,
+          recipientId: recipient.id,
+          type: 'signed',
+          actor: { ...actor, email: recipient.email },
+          detail: `Getippter Name: ${request.typedName}${drawn ? '; gezeichnete Unterschrift' : ''}`,
+        },
+        trx,
+      );
+      const invitedAnyone = await this.inviteNextSigners(envelope.id, trx);
+      if (!invitedAnyone && (await this.allSigned(envelope.id, trx))) {
+        await this.complete(envelope, trx);
+      }
+      return signingView(envelope, recipient, 'signed');
+    });
+    this.deps.outbox.deliverSoon();
+    return view;
+  }
+
+  /** `Ablehnen`: ends the envelope and tells the sender why. */
+  async decline(token: string, reason: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
+    const view = await this.deps.db.transaction().execute(async (trx) => {
+      const { envelope, recipient } = await this.usableLink(token, trx, { lock: true });
+      await trx
+        .updateTable('envelope_recipients')
+        .set({
+          status: 'declined',
+          decline_reason: reason,
+          signed_ip: actor.ip,
+          signed_user_agent: actor.userAgent,
+        })
+        .where('id', '=', recipient.id)
+        .execute();
+      await trx.updateTable('envelopes').set({ status: 'declined' }).where('id', '=', envelope.id).execute();
+      await this.deps.envelopes.addEvent(
+        {
+          envelopeId: envelope.id,
+          recipientId: recipient.id,
+          type: 'declined',
+          actor: { ...actor, email: recipient.email },
+          detail: reason,
+        },
+        trx,
+      );
+      await this.deps.outbox.enqueue(
+        staffAddresses(envelope).map((to) => ({
+          to,
+          replyTo: recipient.email,
+          subject: `Abgelehnt: ${envelope.subject}`,
+          text: [
+            `${recipient.name} <${recipient.email}> hat die Unterschrift unter „${envelope.file_name}“ abgelehnt.`,
+            '',
+            `Grund: ${reason}`,
+            '',
+            `Der Umschlag ist damit beendet. Details: ${this.deps.publicUrl}/signatur/${envelope.id}`,
+          ].join('\n'),
+          reference: `envelope:${envelope.id}`,
+        })),
+        trx,
+      );
+      return signingView(envelope, recipient, 'declined');
+    });
+    this.deps.outbox.deliverSoon();
+    return view;
+  }
+
+  private async lockEnvelope(envelopeId: string, trx: Executor) {
+    return trx
+      .selectFrom('envelopes')
+      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .selectAll('envelopes')
+      .select('documents.file_name')
+      .where('envelopes.id', '=', envelopeId)
+      .forUpdate('envelopes')
+      .executeTakeFirstOrThrow();
+  }
+
+  /**
+   * Resolves a link to its envelope and signer, or throws what is wrong with it. A malformed,
+   * guessed or unknown token gets the same answer as one from a deleted envelope.
+   */
+  private async usableLink(token: string, trx: Executor, options: { lock?: boolean } = {}) {
+    const invalid = new SigningLinkProblem(
+      'link_invalid',
+      'Dieser Link ist ungültig. Bitte prüfe, ob du ihn vollständig aus der E-Mail übernommen hast.',
+    );
+    if (!TOKEN_PATTERN.test(token)) throw invalid;
+    const found = await trx
+      .selectFrom('envelope_recipients')
+      .select('envelope_id')
+      .where('token_sha256', '=', sha256Hex(token))
+      .executeTakeFirst();
+    if (!found) throw invalid;
+    const envelope = options.lock
+      ? await this.lockEnvelope(found.envelope_id, trx)
+      : await trx
+          .selectFrom('envelopes')
+          .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+          .selectAll('envelopes')
+          .select('documents.file_name')
+          .where('envelopes.id', '=', found.envelope_id)
+          .executeTakeFirstOrThrow();
+    // Read after the lock: the state another signer's transaction may just have changed.
+    const recipient = await trx
+      .selectFrom('envelope_recipients')
+      .selectAll()
+      .where('token_sha256', '=', sha256Hex(token))
+      .executeTakeFirstOrThrow();
+    if (recipient.status === 'signed' && recipient.signed_at) {
+      throw new SigningLinkProblem(
+        'link_used',
+        `Du hast dieses Dokument bereits am ${formatDateTime(recipient.signed_at)} Uhr unterschrieben. Sobald alle unterschrieben haben, erhältst du es per E-Mail.`,
+      );
+    }
+    if (recipient.status === 'declined') {
+      throw new SigningLinkProblem('link_used', 'Du hast die Unterschrift unter diesem Dokument abgelehnt.');
+    }
+    const closed = CLOSED_MESSAGES[envelope.status];
+    if (closed) throw new SigningLinkProblem('envelope_closed', closed);
+    if (!recipient.token_expires_at || recipient.token_expires_at <= this.now()) {
+      throw new SigningLinkProblem(
+        'link_expired',
+        `Dieser Link ist abgelaufen${recipient.token_expires_at ? ` (gültig bis ${formatDateTime(recipient.token_expires_at)} Uhr)` : ''}. Bitte ${envelope.sender_name} (${envelope.sender_email}) um einen neuen Link.`,
+      );
+    }
+    return { envelope, recipient };
+  }
+
+  /**
+   * Invites the signers of the lowest routing order that has not signed yet, if none of them is
+   * invited yet. Returns whether anyone was invited.
+   */
+  private async inviteNextSigners(envelopeId: string, trx: Executor): Promise<boolean> {
+    const recipients = await this.deps.envelopes.recipients(envelopeId, trx);
+    const pending = recipients.filter((r) => r.role !== 'CC' && r.status !== 'signed');
+    if (pending.length === 0) return false;
+    const order = Math.min(...pending.map((r) => r.routing_order));
+    const due = pending.filter((r) => r.routing_order === order && r.status === 'waiting');
+    if (due.length === 0) return false;
+    const envelope = await trx
+      .selectFrom('envelopes')
+      .select(['subject', 'message', 'sender_name', 'sender_email'])
+      .where('id', '=', envelopeId)
+      .executeTakeFirstOrThrow();
+    const expiresAt = new Date(this.now().getTime() + this.deps.linkValidDays * 24 * 3600_000);
+    const mails: OutgoingMail[] = [];
+    for (const recipient of due) {
+      const token = randomBytes(32).toString('base64url');
+      await trx
+        .updateTable('envelope_recipients')
+        .set({ status: 'sent', token_sha256: sha256Hex(token), token_expires_at: expiresAt })
+        .where('id', '=', recipient.id)
+        .execute();
+      mails.push({
+        to: recipient.email,
+        replyTo: envelope.sender_email,
+        subject: envelope.subject,
+        text: [
+          `Hallo ${recipient.name},`,
+          '',
+          `${envelope.sender_name} (${envelope.sender_email}) bittet dich, ein Dokument elektronisch zu unterschreiben.`,
+          ...(envelope.message ? ['', envelope.message] : []),
+          '',
+          `Zum Dokument: ${this.deps.publicUrl}/unterschreiben#${token}`,
+          '',
+          `Der Link gilt bis ${formatDateTime(expiresAt)} Uhr und nur für dich – bitte gib ihn nicht weiter.`,
+          'Bei Fragen antworte einfach auf diese E-Mail.',
+        ].join('\n'),
+        reference: `envelope:${envelopeId}`,
+      });
+    }
+    await this.deps.outbox.enqueue(mails, trx);
+    return true;
+  }
+
+  private async allSigned(envelopeId: string, trx: Executor): Promise<boolean> {
+    const recipients = await this.deps.envelopes.recipients(envelopeId, trx);
+    return recipients.filter((r) => r.role !== 'CC').every((r) => r.status === 'signed');
+  }
+
+  /** Everyone signed: the certificate is made and stored, and all parties get document and certificate. */
+  private async complete(envelope: LockedEnvelope, trx: Executor): Promise<void> {
+    const completedAt = this.now();
+    const [recipients, events, version] = await Promise.all([
+      this.deps.envelopes.recipients(envelope.id, trx),
+      trx
+        .selectFrom('envelope_events')
+        .selectAll()
+        .where('envelope_id', '=', envelope.id)
+        .orderBy('id')
+        .execute(),
+      this.documentVersion(envelope, trx),
+    ]);
+    const signers = recipients.filter((r) => r.role !== 'CC');
+    const copies = recipients.filter((r) => r.role === 'CC');
+    const certificate = await this.deps.renderCertificate({
+      envelopeId: envelope.id,
+      subject: envelope.subject,
+      matchId: envelope.match_id,
+      docKey: envelope.doc_key,
+      document: {
+        fileName: envelope.file_name,
+        sha256: envelope.document_sha256,
+        size: version.content.byteLength,
+      },
+      sender: { name: envelope.sender_name, email: envelope.sender_email },
+      createdAt: envelope.created_at,
+      completedAt,
+      signers: signers.map((s) => ({
+        role: RECIPIENT_ROLE_LABELS[s.role],
+        name: s.name,
+        email: s.email,
+        typedName: s.typed_name ?? s.name,
+        signedAt: s.signed_at ?? completedAt,
+        ip: s.signed_ip,
+        userAgent: s.signed_user_agent,
+        drawnSignaturePng: s.drawn_signature,
+      })),
+      copies: copies.map((c) => ({ name: c.name, email: c.email })),
+      events: [
+        ...events.map((e) => ({ at: e.at, type: e.type, actor: e.actor, ip: e.ip })),
+        { at: completedAt, type: 'completed' as const, actor: '', ip: null },
+      ].map(({ type, ...event }) => ({ ...event, label: EVENT_CERTIFICATE_LABELS[type] ?? type })),
+    });
+    await trx
+      .updateTable('envelopes')
+      .set({ status: 'completed', completed_at: completedAt, certificate })
+      .where('id', '=', envelope.id)
+      .execute();
+    await this.deps.envelopes.addEvent(
+      { envelopeId: envelope.id, type: 'completed', actor: { email: '', ip: null, userAgent: null } },
+      trx,
+    );
+    const baseName = envelope.file_name.replace(/\.docx$/i, '');
+    const attachments = [
+      { filename: envelope.file_name, contentType: DOCX_MIME, content: version.content },
+      {
+        filename: `${baseName} - Abschlusszertifikat.pdf`,
+        contentType: 'application/pdf',
+        content: certificate,
+      },
+    ];
+    const parties = uniqueByEmail([
+      ...recipients.map((r) => ({ email: r.email, name: r.name })),
+      ...staffAddresses(envelope).map((email) => ({ email, name: '' })),
+    ]);
+    await this.deps.outbox.enqueue(
+      parties.map((party) => ({
+        to: party.email,
+        replyTo: envelope.sender_email,
+        subject: `Abgeschlossen: ${envelope.subject}`,
+        text: [
+          party.name ? `Hallo ${party.name},` : 'Hallo,',
+          '',
+          `das Dokument „${envelope.file_name}“ wurde von allen unterschrieben (${signers.map((s) => s.name).join(', ')}).`,
+          'Im Anhang findest du das Dokument und das Abschlusszertifikat mit dem SHA-256-Fingerabdruck des Dokuments und allen Unterschriften.',
+          '',
+          `SHA-256 des Dokuments: ${envelope.document_sha256}`,
+        ].join('\n'),
+        attachments,
+        reference: `envelope:${envelope.id}`,
+      })),
+      trx,
+    );
+  }
+
+  private documentVersion(envelope: { document_id: string; document_version: number }, trx: Executor) {
+    return trx
+      .selectFrom('document_versions')
+      .select('content')
+      .where('document_id', '=', envelope.document_id)
+      .where('version', '=', envelope.document_version)
+      .executeTakeFirstOrThrow();
+  }
+}
+
+type LockedEnvelope = Awaited<ReturnType<BuiltinSigning['lockEnvelope']>>;
+
+const EVENT_CERTIFICATE_LABELS: Record<string, string> = {
+  created: 'Erstellt',
+  sent: 'Versendet',
+  opened: 'Geöffnet',
+  signed: 'Unterschrieben',
+  declined: 'Abgelehnt',
+  completed: 'Abgeschlossen',
+  voided: 'Verworfen',
+};
+
+function signingView(
+  envelope: LockedEnvelope,
+  recipient: { name: string; email: string; role: SigningView['signer']['role'] },
+  state: SigningView['state'],
+): SigningView {
+  return {
+    subject: envelope.subject,
+    message: envelope.message,
+    fileName: envelope.file_name,
+    documentSha256: envelope.document_sha256,
+    sender: { name: envelope.sender_name, email: envelope.sender_email },
+    signer: { name: recipient.name, email: recipient.email, role: recipient.role },
+    state,
+    // The route knows whether LibreOffice can render a PDF here.
+    pdfAvailable: false,
+  };
+}
+
+/** The sender the signers saw and the colleague who created the envelope. */
+function staffAddresses(envelope: { sender_email: string; created_by: string }): string[] {
+  return uniqueByEmail([{ email: envelope.sender_email }, { email: envelope.created_by }]).map(
+    (p) => p.email,
+  );
+}
+
+function uniqueByEmail<T extends { email: string }>(people: T[]): T[] {
+  const seen = new Set<string>();
+  return people.filter((p) => {
+    const key = p.email.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** The schema checked the data URL's form; the bytes must really be a PNG. */
+function decodePng(dataUrl: string): Buffer {
+  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
+    throw new SigningInputProblem('Die gezeichnete Unterschrift ist kein PNG-Bild.');
+  }
+  return bytes;
+}
+
+/** Signer input the schema cannot judge (400). */
+export class SigningInputProblem extends Error {
+  override name = 'SigningInputProblem';
+}

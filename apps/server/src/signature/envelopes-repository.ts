@@ -1,0 +1,386 @@
+import type {
+  EnvelopeEventType,
+  EnvelopeStatus,
+  EnvelopeView,
+  HistoryEntry,
+  RecipientInput,
+  RecipientStatus,
+} from '@vertragsgenerator/domain';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+
+/** Who caused an event, as recorded with it: the user or signer, their address and browser. */
+export interface Actor {
+  email: string;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+export interface NewEnvelope {
+  documentId: string;
+  documentVersion: number;
+  documentSha256: string;
+  matchId: string;
+  docKey: string;
+  provider: 'builtin' | 'docusign';
+  subject: string;
+  message: string;
+  sender: { name: string; email: string };
+  recipients: RecipientInput[];
+  createdBy: Actor;
+  /** The browser's idempotency key for this generation. */
+  requestKey: string | null;
+}
+
+export type Executor = Db | Transaction<Database>;
+
+export interface EnvelopeEventInput {
+  envelopeId: string;
+  recipientId?: string | null;
+  type: EnvelopeEventType;
+  actor: Actor;
+  detail?: string | null;
+}
+
+/** Signers wait for their turn; CC recipients only ever get a copy. */
+export const initialRecipientStatus = (recipient: RecipientInput): RecipientStatus =>
+  recipient.role === 'CC' ? 'copy' : 'waiting';
+
+/**
+ * Envelopes, their recipients and events: every state change is stored with an event that says who,
+ * when, from which address and browser (the status history of the envelope).
+ */
+export class EnvelopesRepository {
+  constructor(private readonly db: Db) {}
+
+  /**
+   * Records a new envelope with its `created` event. A request key already used by the same user
+   * returns that envelope's id with `existing: true` instead (the browser retried).
+   */
+  async create(envelope: NewEnvelope): Promise<{ id: string; existing: boolean }> {
+    return this.db.transaction().execute(async (trx) => {
+      const inserted = await trx
+        .insertInto('envelopes')
+        .values({
+          document_id: envelope.documentId,
+          document_version: envelope.documentVersion,
+          document_sha256: envelope.documentSha256,
+          match_id: envelope.matchId,
+          doc_key: envelope.docKey,
+          provider: envelope.provider,
+          status: 'created',
+          subject: envelope.subject,
+          message: envelope.message,
+          sender_name: envelope.sender.name,
+          sender_email: envelope.sender.email,
+          created_by: envelope.createdBy.email,
+          request_key: envelope.requestKey,
+        })
+        .onConflict((oc) => oc.columns(['created_by', 'request_key']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) {
+        const existing = await this.findByRequestKey(
+          envelope.createdBy.email,
+          envelope.requestKey ?? '',
+          trx,
+        );
+        if (!existing) throw new Error('envelope request key conflict without an envelope');
+        return { id: existing.id, existing: true };
+      }
+      await this.replaceRecipients(inserted.id, envelope.recipients, trx);
+      await this.addEvent({ envelopeId: inserted.id, type: 'created', actor: envelope.createdBy }, trx);
+      return { id: inserted.id, existing: false };
+    });
+  }
+
+  findByRequestKey(createdBy: string, requestKey: string, executor: Executor = this.db) {
+    return executor
+      .selectFrom('envelopes')
+      .select(['id', 'external_id', 'status', 'document_id', 'error'])
+      .where('created_by', '=', createdBy)
+      .where('request_key', '=', requestKey)
+      .executeTakeFirst();
+  }
+
+  /** Frees a request key held by a failed envelope, so a retry of the same click can try again. */
+  async releaseFailedRequestKey(createdBy: string, requestKey: string): Promise<string> {
+    await this.db
+      .updateTable('envelopes')
+      .set({ request_key: null })
+      .where('created_by', '=', createdBy)
+      .where('request_key', '=', requestKey)
+      .where('status', '=', 'failed')
+      .execute();
+    return requestKey;
+  }
+
+  async replaceRecipients(envelopeId: string, recipients: RecipientInput[], executor: Executor) {
+    await executor.deleteFrom('envelope_recipients').where('envelope_id', '=', envelopeId).execute();
+    await executor
+      .insertInto('envelope_recipients')
+      .values(
+        recipients.map((recipient, position) => ({
+          envelope_id: envelopeId,
+          position,
+          role: recipient.role,
+          name: recipient.name,
+          email: recipient.email,
+          routing_order: recipient.routingOrder,
+          status: initialRecipientStatus(recipient),
+        })),
+      )
+      .execute();
+  }
+
+  async addEvent(event: EnvelopeEventInput, executor: Executor = this.db): Promise<void> {
+    await executor
+      .insertInto('envelope_events')
+      .values({
+        envelope_id: event.envelopeId,
+        recipient_id: event.recipientId ?? null,
+        type: event.type,
+        actor: event.actor.email,
+        ip: event.actor.ip,
+        user_agent: event.actor.userAgent,
+        detail: event.detail ?? null,
+      })
+      .execute();
+    await executor
+      .updateTable('envelopes')
+      .set({ updated_at: new Date() })
+      .where('id', '=', event.envelopeId)
+      .execute();
+  }
+
+  /** The provider accepted the envelope: its id there. */
+  async setExternalId(id: string, externalId: string): Promise<void> {
+    await this.db.updateTable('envelopes').set({ external_id: externalId }).where('id', '=', id).execute();
+  }
+
+  /** The provider refused or failed: the envelope stays on record as `failed` with the reason. */
+  async markFailed(id: string, error: string, actor: Actor): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('envelopes').set({ status: 'failed', error }).where('id', '=', id).execute();
+      await this.addEvent({ envelopeId: id, type: 'failed', actor, detail: error }, trx);
+    });
+  }
+
+  /**
+   * A status the provider reported (DocuSign Connect). Returns false for an envelope we do not know.
+   * `status` null: a provider status without a counterpart of ours, recorded as an event only.
+   */
+  async recordProviderStatus(
+    externalId: string,
+    status: EnvelopeStatus | null,
+    providerStatus: string,
+    at: Date,
+  ): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const envelope = await trx
+        .selectFrom('envelopes')
+        .select(['id'])
+        .where('provider', '=', 'docusign')
+        .where('external_id', '=', externalId)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!envelope) return false;
+      await trx
+        .updateTable('envelopes')
+        .set({
+          provider_status: providerStatus,
+          ...(status ? { status } : {}),
+          ...(status === 'completed' ? { completed_at: at } : {}),
+        })
+        .where('id', '=', envelope.id)
+        .execute();
+      await this.addEvent(
+        {
+          envelopeId: envelope.id,
+          type: 'provider_status',
+          actor: { email: '', ip: null, userAgent: null },
+          detail: `DocuSign: ${providerStatus} (${at.toISOString()})`,
+        },
+        trx,
+      );
+      return true;
+    });
+  }
+
+  /** The sender view's data, or undefined for an unknown id. */
+  async view(id: string, pdfAvailable: boolean): Promise<EnvelopeView | undefined> {
+    const envelope = await this.db
+      .selectFrom('envelopes')
+      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .select([
+        'envelopes.id',
+        'envelopes.provider',
+        'envelopes.status',
+        'envelopes.match_id',
+        'envelopes.doc_key',
+        'envelopes.document_id',
+        'envelopes.document_sha256',
+        'envelopes.subject',
+        'envelopes.message',
+        'envelopes.sender_name',
+        'envelopes.sender_email',
+        'envelopes.created_by',
+        'envelopes.created_at',
+        'documents.file_name',
+      ])
+      .where('envelopes.id', '=', id)
+      .executeTakeFirst();
+    if (!envelope) return undefined;
+    const [recipients, events] = await Promise.all([
+      this.recipients(id),
+      this.db.selectFrom('envelope_events').selectAll().where('envelope_id', '=', id).orderBy('id').execute(),
+    ]);
+    return {
+      id: envelope.id,
+      provider: envelope.provider,
+      status: envelope.status,
+      matchId: envelope.match_id,
+      docKey: envelope.doc_key,
+      documentId: envelope.document_id,
+      fileName: envelope.file_name,
+      documentSha256: envelope.document_sha256,
+      subject: envelope.subject,
+      message: envelope.message,
+      sender: { name: envelope.sender_name, email: envelope.sender_email },
+      createdBy: envelope.created_by,
+      createdAt: envelope.created_at.toISOString(),
+      recipients: recipients.map((r) => ({
+        id: r.id,
+        role: r.role,
+        name: r.name,
+        email: r.email,
+        routingOrder: r.routing_order,
+        status: r.status,
+        signedAt: r.signed_at?.toISOString() ?? null,
+        declineReason: r.decline_reason,
+      })),
+      events: events.map((e) => ({
+        type: e.type,
+        at: e.at.toISOString(),
+        actor: e.actor,
+        ip: e.ip,
+        userAgent: e.user_agent,
+        detail: e.detail,
+      })),
+      pdfAvailable,
+    };
+  }
+
+  recipients(envelopeId: string, executor: Executor = this.db) {
+    return executor
+      .selectFrom('envelope_recipients')
+      .selectAll()
+      .where('envelope_id', '=', envelopeId)
+      .orderBy('position')
+      .execute();
+  }
+
+  /** The fields access checks and file answers need. */
+  summary(id: string) {
+    return this.db
+      .selectFrom('envelopes')
+      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .select([
+        'envelopes.id',
+        'envelopes.doc_key',
+        'envelopes.created_by',
+        'envelopes.status',
+        'envelopes.provider',
+        'envelopes.document_id',
+        'envelopes.document_version',
+        'envelopes.certificate',
+        'envelopes.match_id',
+        'documents.file_name',
+      ])
+      .where('envelopes.id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** The document history of a match (DESIGN §9): documents newest first, each with its envelope. */
+  async history(matchId: string): Promise<HistoryEntry[]> {
+    const documents = await this.db
+      .selectFrom('documents')
+      .leftJoin(
+        (qb) =>
+          qb
+            .selectFrom('document_versions')
+            .select(['document_id', (eb) => eb.fn.max('version').as('version')])
+            .groupBy('document_id')
+            .as('latest'),
+        (join) => join.onRef('latest.document_id', '=', 'documents.id'),
+      )
+      .select([
+        'documents.id',
+        'documents.doc_key',
+        'documents.form',
+        'documents.file_name',
+        'documents.created_by',
+        'documents.created_at',
+        'documents.status',
+        'latest.version',
+      ])
+      .where('documents.match_id', '=', matchId)
+      .orderBy('documents.created_at', 'desc')
+      .orderBy('documents.id')
+      .execute();
+    const envelopes = await this.db
+      .selectFrom('envelopes')
+      .select([
+        'id',
+        'document_id',
+        'provider',
+        'status',
+        'updated_at',
+        (eb) => eb('certificate', 'is not', null).as('has_certificate'),
+      ])
+      .where('match_id', '=', matchId)
+      .orderBy('created_at', 'desc')
+      .execute();
+    const recipients =
+      envelopes.length === 0
+        ? []
+        : await this.db
+            .selectFrom('envelope_recipients')
+            .select(['envelope_id', 'role', 'name', 'status'])
+            .where(
+              'envelope_id',
+              'in',
+              envelopes.map((e) => e.id),
+            )
+            .orderBy('position')
+            .execute();
+    return documents.map((d) => {
+      // A retried generation may leave a failed envelope and a later one on the same document: the
+      // newest tells the story.
+      const envelope = envelopes.find((e) => e.document_id === d.id);
+      return {
+        documentId: d.id,
+        docKey: d.doc_key,
+        form: d.form,
+        fileName: d.file_name,
+        createdBy: d.created_by,
+        createdAt: d.created_at.toISOString(),
+        status: d.status,
+        version: d.version === null ? null : Number(d.version),
+        envelope: envelope
+          ? {
+              id: envelope.id,
+              provider: envelope.provider,
+              status: envelope.status,
+              updatedAt: envelope.updated_at.toISOString(),
+              recipients: recipients
+                .filter((r) => r.envelope_id === envelope.id)
+                .map((r) => ({ role: r.role, name: r.name, status: r.status })),
+              certificateAvailable: Boolean(envelope.has_certificate),
+            }
+          : null,
+      };
+    });
+  }
+}
