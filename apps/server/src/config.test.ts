@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
 
@@ -81,6 +83,56 @@ describe('loadConfig', () => {
 
   it('needs a client id with an external issuer', () => {
     expect(() => loadConfig({ OIDC_ISSUER: 'https://login.example.com' }, '1')).toThrow(/OIDC_CLIENT_ID/);
+  });
+});
+
+describe('signature configuration', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'vg-docusign-'));
+  const keyFile = join(folder, 'docusign.pem');
+  writeFileSync(
+    keyFile,
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+  );
+  const docusign = {
+    DOCUSIGN_INTEGRATION_KEY: 'ik-123',
+    DOCUSIGN_USER_ID: 'user-guid',
+    DOCUSIGN_ACCOUNT_ID: 'account-guid',
+    DOCUSIGN_PRIVATE_KEY_FILE: keyFile,
+  };
+
+  it('signs built-in by default, links valid for 14 days', () => {
+    expect(loadConfig({}, '1').signature).toEqual({ kind: 'builtin', linkValidDays: 14 });
+  });
+
+  it('switches to DocuSign with all four variables and reads key and templates', () => {
+    const templates = join(folder, 'templates.json');
+    writeFileSync(templates, JSON.stringify({ 'de-wm-k-rv-1': 'tpl-1' }));
+    const config = loadConfig({ ...docusign, DOCUSIGN_TEMPLATES_FILE: templates }, '1');
+    expect(config.signature).toMatchObject({
+      kind: 'docusign',
+      integrationKey: 'ik-123',
+      authUrl: 'https://account-d.docusign.com',
+      basePath: undefined,
+      templates: { 'de-wm-k-rv-1': 'tpl-1' },
+    });
+    expect(config.signature.kind === 'docusign' && config.signature.privateKey).toMatch(/BEGIN PRIVATE KEY/);
+  });
+
+  it('names what is missing or wrong', () => {
+    expect(() => loadConfig({ DOCUSIGN_INTEGRATION_KEY: 'ik' }, '1')).toThrow(/DOCUSIGN_USER_ID: required/);
+    expect(() =>
+      loadConfig({ ...docusign, DOCUSIGN_PRIVATE_KEY_FILE: join(folder, 'nope.pem') }, '1'),
+    ).toThrow(/DOCUSIGN_PRIVATE_KEY_FILE: cannot read/);
+    const notPem = join(folder, 'key.txt');
+    writeFileSync(notPem, 'secret');
+    expect(() => loadConfig({ ...docusign, DOCUSIGN_PRIVATE_KEY_FILE: notPem }, '1')).toThrow(
+      /not a PEM private key/,
+    );
+    const badTemplates = join(folder, 'bad.json');
+    writeFileSync(badTemplates, '["tpl"]');
+    expect(() => loadConfig({ ...docusign, DOCUSIGN_TEMPLATES_FILE: badTemplates }, '1')).toThrow(
+      /DOCUSIGN_TEMPLATES_FILE: expected a JSON object/,
+    );
   });
 });
 
