@@ -55,5 +55,20 @@ export async function composeApp(
     : createFileMailer(config.mail.directory, config.mail.from);
   const matches = new DatabaseMatchSource(db);
   const renderer = createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads });
-  return buildApp({ config, db, tokenVerifier, idp, mailer, matches, renderer, companyData, logger });
+  const signatureProvider =
+    config.signature.kind === 'docusign'
+      ? (await import('./signature/docusign/docusign-provider.js')).createDocusignProvider(config.signature)
+      : undefined; // built-in signing, made by buildApp from the database and the mail outbox
+  return buildApp({
+    config,
+    db,
+    tokenVerifier,
+    idp,
+    mailer,
+    matches,
+    renderer,
+    companyData,
+    signatureProvider,
+    logger,
+  });
 }

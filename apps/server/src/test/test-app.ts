@@ -7,7 +7,7 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from
 import { buildApp } from '../app.js';
 import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
-import { type Env, loadConfig } from '../config.js';
+import { type Env, loadConfig, type SignatureConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
@@ -16,6 +16,7 @@ import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import type { MatchSource } from '../matches/match-source.js';
 import { seedDemoUsers } from '../seed.js';
+import type { SignatureProvider } from '../signature/signature-provider.js';
 import { UsersRepository } from '../users/users-repository.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
@@ -77,6 +78,10 @@ export interface TestAppOptions {
   matches?: MatchSource;
   /** Default: a worker pool on TEMPLATES_DIR (the repository's templates unless `env` names another). */
   renderer?: Renderer;
+  /** Replaces the configuration's signature settings (DocuSign needs key files otherwise). */
+  signature?: SignatureConfig;
+  /** Default: built-in signing. */
+  signatureProvider?: SignatureProvider;
   /** Default: none, so the tests do not depend on LibreOffice being installed. */
   pdfRenditions?: PdfRenditions;
   /** Default: the repository's config/companies.json and config/signatories.json. */
@@ -107,6 +112,7 @@ export async function createTestApp(
     },
     '0.0.0-test',
   );
+  if (options.signature) config.signature = options.signature;
   const tokenVerifier = createTokenVerifier({
     issuer: TEST_ISSUER,
     audience: TEST_AUDIENCE,
@@ -125,6 +131,7 @@ export async function createTestApp(
       createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads }),
     companyData: options.companyData ?? (await loadCompanyData(config.configDir)),
     pdfRenditions: options.pdfRenditions ?? NO_PDF_RENDITIONS,
+    signatureProvider: options.signatureProvider,
     logger,
   });
   await app.ready();

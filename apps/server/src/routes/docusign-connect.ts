@@ -1,0 +1,74 @@
+import type { EnvelopeStatus } from '@vertragsgenerator/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import { HttpError, notFound } from '../http/errors.js';
+import { parseConnectEvent, verifyConnectSignature } from '../signature/docusign/connect.js';
+
+export interface DocusignConnectRoutesDeps {
+  /** DOCUSIGN_CONNECT_HMAC_KEY; without it the webhook is off. */
+  hmacKey: string | undefined;
+  envelopes: {
+    /** Records a status DocuSign reports; false when no envelope of ours has this external id. */
+    recordProviderStatus(
+      externalId: string,
+      status: EnvelopeStatus | null,
+      providerStatus: string,
+      at: Date,
+    ): Promise<boolean>;
+  };
+}
+
+/**
+ * DocuSign Connect calls this when an envelope changes. It is public: the HMAC signature over the raw
+ * body is its only authentication, which is why this plugin must stay encapsulated (no
+ * fastify-plugin): its JSON parser hands over bytes, not objects, and must not leak to other routes.
+ */
+export const docusignConnectRoutes: FastifyPluginAsync<DocusignConnectRoutesDeps> = async (
+  app,
+  { hmacKey, envelopes },
+) => {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.post('/backend/signature/docusign/connect', async (request) => {
+    if (!hmacKey) throw notFound();
+    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    if (!verifyConnectSignature(rawBody, request.headers, hmacKey)) {
+      throw new HttpError(
+        401,
+        'invalid_signature',
+        'Die Signatur der DocuSign-Nachricht fehlt oder ist ungültig.',
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+    const event = parseConnectEvent(body);
+    if (!event) {
+      throw new HttpError(
+        400,
+        'invalid_event',
+        'Die Nachricht ist kein DocuSign-Connect-Ereignis (JSON SIM).',
+      );
+    }
+    const known = await envelopes.recordProviderStatus(
+      event.externalId,
+      event.status,
+      event.providerStatus,
+      event.at,
+    );
+    // Acknowledged all the same: DocuSign would otherwise retry an envelope we will never know
+    // (sent from DocuSign directly, or from another system on the same account).
+    if (!known) {
+      request.log.warn(
+        { externalId: event.externalId, providerStatus: event.providerStatus },
+        'DocuSign Connect event for an unknown envelope',
+      );
+    }
+    return { ok: true };
+  });
+};

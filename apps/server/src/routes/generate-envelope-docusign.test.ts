@@ -1,0 +1,175 @@
+import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { join } from 'node:path';
+import type { HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import { richestDemoMatch } from '../documents/samples.js';
+import { MatchStore } from '../matches/match-store.js';
+import { sha256Hex } from '../sha256.js';
+import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
+import { pgliteTestDatabase } from '../test/databases.js';
+import { type DocusignFake, startDocusignFake } from '../test/docusign-fake.js';
+import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+
+const { configDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const HMAC_KEY = 'connect-hmac-key-for-tests';
+
+const partnerContract = {
+  Absender_UserName: 'Berta Berater',
+  Absender_Email: 'berater@demo.local',
+  Projektpartner_UserName: 'Paul Partner',
+  Projektpartner_Email: 'paul@partner.example',
+  vertragspartner_type: 'pp',
+};
+
+/**
+ * generateDocusign with DocuSign as the provider, end to end through the app against the local
+ * DocuSign fake: the envelope is recorded before DocuSign is called, DocuSign's answers are recorded,
+ * and Connect events update the history.
+ */
+describe('e-signature through DocuSign', () => {
+  let db: Db;
+  let t: TestApp;
+  let fake: DocusignFake;
+  let berater: string;
+
+  beforeAll(async () => {
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const ids = { integrationKey: 'ik-test', userId: 'user-test', accountId: 'account-test' };
+    fake = await startDocusignFake({
+      ...ids,
+      publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    });
+    db = await pgliteTestDatabase.open();
+    await new MatchStore(db).upsertMany([match]);
+    const signature = {
+      kind: 'docusign' as const,
+      linkValidDays: 14,
+      ...ids,
+      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      authUrl: fake.authUrl,
+      basePath: fake.basePath,
+      connectHmacKey: HMAC_KEY,
+      templates: {},
+    };
+    t = await createTestApp(db, {
+      demoStaff: true,
+      signature,
+      signatureProvider: createDocusignProvider(signature, { retryDelaysMs: [1, 1, 1] }),
+    });
+    berater = await t.signIn('berater@demo.local');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+    await fake.close();
+  });
+
+  const generate = (key = 'de-wm-pp-rv', dataList: object = partnerContract) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocusign/${key}/${match.matchId}`,
+      headers: bearer(berater),
+      payload: { dataList },
+    });
+
+  const history = async (): Promise<HistoryEntry[]> =>
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `/backend/matches/${match.matchId}/documents`,
+        headers: bearer(berater),
+      })
+    ).json();
+
+  const connect = (payload: object, key = HMAC_KEY) => {
+    const body = JSON.stringify(payload);
+    return t.app.inject({
+      method: 'POST',
+      url: '/backend/signature/docusign/connect',
+      headers: {
+        'content-type': 'application/json',
+        'x-docusign-signature-1': createHmac('sha256', key).update(body).digest('base64'),
+      },
+      payload: body,
+    });
+  };
+
+  it('uploads our document as a draft envelope and answers DocuSign’s sender view', async () => {
+    const response = await generate();
+    expect(response.statusCode, response.body).toBe(200);
+    const url: string = response.json().data;
+    const [envelopeId, definition] = [...fake.envelopes.entries()].at(-1) ?? [];
+    // Back to our start page when the sender is done at DocuSign.
+    expect(url).toBe(
+      `${fake.basePath.replace(/\/restapi$/, '')}/senderview/${envelopeId}?returnUrl=${encodeURIComponent('http://localhost:8080/start')}`,
+    );
+    const row = await db
+      .selectFrom('envelopes')
+      .selectAll()
+      .where('external_id', '=', envelopeId ?? '')
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ provider: 'docusign', status: 'created', doc_key: 'de-wm-pp-rv' });
+    // The document DocuSign got is the one stored in our history.
+    const documentBase64 = (definition as { documents: { documentBase64: string }[] }).documents[0]
+      ?.documentBase64;
+    expect(sha256Hex(Buffer.from(documentBase64 ?? '', 'base64'))).toBe(row.document_sha256);
+    expect(JSON.stringify(definition)).toContain('paul@partner.example');
+    expect((await history()).find((h) => h.envelope?.id === row.id)?.envelope).toMatchObject({
+      provider: 'docusign',
+      status: 'created',
+    });
+
+    // DocuSign Connect reports progress; a forged report changes nothing.
+    const event = (name: string) => ({
+      event: name,
+      generatedDateTime: '2026-11-21T10:00:00.000Z',
+      data: { envelopeId },
+    });
+    expect((await connect(event('envelope-completed'), 'wrong-key')).statusCode).toBe(401);
+    expect((await connect(event('envelope-sent'))).statusCode).toBe(200);
+    expect((await connect(event('envelope-completed'))).statusCode).toBe(200);
+    const entry = (await history()).find((h) => h.envelope?.id === row.id);
+    expect(entry?.envelope?.status).toBe('completed');
+  });
+
+  it('records a refusal as a failed envelope and tells the user why (422), without retrying', async () => {
+    const before = fake.requests.filter((r) => r.endpoint === 'createEnvelope').length;
+    fake.failNext('createEnvelope', {
+      status: 400,
+      body: { errorCode: 'INVALID_EMAIL_ADDRESS_FOR_RECIPIENT', message: 'The email address is invalid.' },
+    });
+    const response = await generate();
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toMatchObject({
+      error: 'signature_rejected',
+      message: expect.stringContaining('E-Mail'),
+    });
+    expect(fake.requests.filter((r) => r.endpoint === 'createEnvelope').length - before).toBe(1);
+    const failed = await db
+      .selectFrom('envelopes')
+      .select(['status', 'error'])
+      .orderBy('created_at', 'desc')
+      .executeTakeFirstOrThrow();
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toContain('E-Mail');
+  });
+
+  it('answers 503 when DocuSign stays unavailable, so the browser retries', async () => {
+    fake.failNext('createEnvelope', { status: 503 }, { status: 503 }, { status: 503 }, { status: 503 });
+    const response = await generate();
+    expect(response.statusCode).toBe(503);
+    expect(response.json().error).toBe('signature_unavailable');
+  });
+
+  it('keeps the built-in signing pages closed', async () => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/backend/signing',
+      headers: { 'x-signing-token': 'x' },
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});

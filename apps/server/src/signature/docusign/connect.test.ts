@@ -1,0 +1,74 @@
+import { createHmac } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { parseConnectEvent, verifyConnectSignature } from './connect.js';
+
+const KEY = 'connect-hmac-key-0123456789';
+const sign = (body: Buffer, key = KEY) => createHmac('sha256', key).update(body).digest('base64');
+
+/** A JSON SIM message as DocuSign's documentation shows it, with seven decimals in the timestamp. */
+const message = (event: string, envelopeId = '93be49ab-afa0-4adf-933c-f752070d71ec') => ({
+  event,
+  apiVersion: 'v2.1',
+  uri: `/restapi/v2.1/accounts/b41d7e66/envelopes/${envelopeId}`,
+  retryCount: 0,
+  configurationId: 10_418_202,
+  generatedDateTime: '2026-11-21T10:15:30.1234567Z',
+  data: { accountId: 'b41d7e66', userId: '7f2b9c10', envelopeId },
+});
+
+describe('verifyConnectSignature', () => {
+  const body = Buffer.from(JSON.stringify(message('envelope-completed')));
+
+  it('accepts the HMAC of the raw body', () => {
+    expect(verifyConnectSignature(body, { 'x-docusign-signature-1': sign(body) }, KEY)).toBe(true);
+  });
+
+  it('accepts our key in any of the signature headers, as during a key rotation', () => {
+    const headers = {
+      'x-docusign-signature-1': sign(body, 'the-other-active-key-000'),
+      'x-docusign-signature-2': sign(body),
+    };
+    expect(verifyConnectSignature(body, headers, KEY)).toBe(true);
+  });
+
+  it('refuses a changed body, another key, a missing or a malformed header', () => {
+    const tampered = Buffer.from(body.toString().replace('completed', 'voided'));
+    expect(verifyConnectSignature(tampered, { 'x-docusign-signature-1': sign(body) }, KEY)).toBe(false);
+    expect(
+      verifyConnectSignature(body, { 'x-docusign-signature-1': sign(body, 'guessed-key-0000') }, KEY),
+    ).toBe(false);
+    expect(verifyConnectSignature(body, {}, KEY)).toBe(false);
+    expect(verifyConnectSignature(body, { 'x-docusign-signature-1': 'AAAA' }, KEY)).toBe(false);
+    expect(verifyConnectSignature(body, { 'x-other-signature-1': sign(body) }, KEY)).toBe(false);
+  });
+});
+
+describe('parseConnectEvent', () => {
+  it.each([
+    ['envelope-sent', 'sent', 'sent'],
+    ['envelope-delivered', 'sent', 'delivered'],
+    ['envelope-completed', 'completed', 'completed'],
+    ['envelope-declined', 'declined', 'declined'],
+    ['envelope-voided', 'voided', 'voided'],
+    ['envelope-corrected', null, 'corrected'],
+    ['recipient-completed', null, 'recipient-completed'],
+  ])('reads %s as status %s (DocuSign: %s)', (event, status, providerStatus) => {
+    expect(parseConnectEvent(message(event))).toEqual({
+      externalId: '93be49ab-afa0-4adf-933c-f752070d71ec',
+      status,
+      providerStatus,
+      at: new Date('2026-11-21T10:15:30.123Z'),
+    });
+  });
+
+  it('is null for what is no Connect event', () => {
+    expect(parseConnectEvent(undefined)).toBeNull();
+    expect(parseConnectEvent({ ...message('envelope-sent'), event: 'ping' })).toBeNull();
+    expect(parseConnectEvent({ ...message('envelope-sent'), data: {} })).toBeNull();
+    expect(parseConnectEvent({ ...message('envelope-sent'), generatedDateTime: 'gestern' })).toBeNull();
+  });
+
+  it('does not mistake inherited object keys for statuses', () => {
+    expect(parseConnectEvent(message('envelope-constructor'))?.status).toBeNull();
+  });
+});
