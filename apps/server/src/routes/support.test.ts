@@ -144,4 +144,19 @@ describe('file mailer (embedded default)', () => {
     expect(eml).toMatch(/^From: Vertragsgenerator <noreply@demo\.local>$/m);
     expect(eml).toContain('Subject: =?UTF-8?');
   });
+
+  it('attaches files, so completed envelopes carry document and certificate', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'vg-mail-')), 'mail');
+    await createFileMailer(dir, 'Vertragsgenerator <noreply@demo.local>').send({
+      to: 'klara@kunde.example',
+      subject: 'Abgeschlossen',
+      text: 'Im Anhang.',
+      attachments: [
+        { filename: 'Zertifikat.pdf', contentType: 'application/pdf', content: Buffer.from('%PDF-1.7') },
+      ],
+    });
+    const eml = readFileSync(join(dir, readdirSync(dir)[0] ?? ''), 'utf8');
+    expect(eml).toMatch(/Content-Type: application\/pdf; name=Zertifikat\.pdf/);
+    expect(eml).toContain(Buffer.from('%PDF-1.7').toString('base64'));
+  });
 });
