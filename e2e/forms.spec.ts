@@ -351,24 +351,21 @@ test.describe('consultant: the e-signature form', () => {
     await expect(page.getByText('0/5 Felder ausgefüllt')).toBeVisible();
   });
 
-  test('today the server has no generateDocusign: its 404 message at once, one request', async () => {
+  test('a consultant’s partner contract becomes an envelope whose sender view opens in a new tab', async () => {
     const page = getPage();
     await openForm(page, '/contract/docusign', 'PL-10001');
     await fill(page);
     await expect(page.getByText('5/5 Felder ausgefüllt')).toBeVisible();
     const sent = countGenerationRequests(page);
-    const [response] = await Promise.all([
-      page.waitForResponse((r) => r.url().includes('/backend/generateDocusign/')),
-      submitButton(page).click(),
-    ]);
-    // Until the e-signature endpoint lands (then this test changes to the real envelope).
-    expect(response.status()).toBe(404);
-    const { message } = (await response.json()) as { message: string };
-    expect(message).toBe('Diese Adresse gibt es nicht.');
-    await expect(page.getByRole('alert').filter({ hasText: message })).toBeVisible({ timeout: 1_500 });
-    await expect(page.getByText(/Versuch/)).toHaveCount(0);
+    const [popup] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
+    await expect(popup).toHaveURL(/\/signatur\/[0-9a-f-]{36}$/);
+    await expect(popup.getByRole('heading', { name: /Bitte unterschreiben/ })).toBeVisible();
+    await expect(popup.getByLabel('Name', { exact: true })).toHaveValue('Jana Kowalski');
+    await expect(popup.getByLabel('E-Mail', { exact: true })).toHaveValue('jana.kowalski@example.org');
+    await expect(page.getByText('100 % – Fertig')).toBeVisible();
     expect(sent.requests).toHaveLength(1);
     sent.stop();
+    await popup.close();
   });
 
   test('the URL the server returns opens in a new tab', async () => {

@@ -8,8 +8,11 @@ import { PATHS } from '../lib/paths';
  * the page renders, so a protected page never flashes for a user who is sent to /login.
  */
 export function createRouteGuard(auth: AuthService): LoaderFunction {
-  return async () => {
+  return async ({ request }) => {
     if (await verifySession(auth)) return null;
+    // A newer navigation replaced this one (the router aborted it): that navigation's own check
+    // decides. Signing out here would end a valid session because the user clicked on.
+    if (request.signal.aborted) return null;
     await endLocalSession(auth);
     throw redirect(PATHS.login);
   };

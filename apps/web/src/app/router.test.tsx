@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { fakeAuthService, jsonResponse, renderRoutes, stubFetch } from '../test/utils';
+import { createRouteGuard } from './route-guard';
 import { appRoutes } from './router';
 
 const legal = { email: 'legal@demo.local', name: 'Lena Legal', permission: 2 };
@@ -41,6 +42,27 @@ describe('route guard and shell', () => {
     expect(localStorage.length).toBe(0);
     expect(auth.forgetUser).toHaveBeenCalled();
     expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+  });
+
+  it('keeps the session when a newer navigation aborted the check', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.setItem('userMail', 'legal@demo.local');
+    stubFetch(new TypeError('Failed to fetch'));
+    const auth = fakeAuthService();
+    const navigation = new AbortController();
+    navigation.abort();
+    const guard = createRouteGuard(auth);
+    await expect(
+      guard({
+        request: new Request('http://localhost/start', { signal: navigation.signal }),
+        url: new URL('http://localhost/start'),
+        pattern: '/start',
+        params: {},
+        context: {},
+      }),
+    ).resolves.toBeNull();
+    expect(localStorage.getItem('userMail')).toBe('legal@demo.local');
+    expect(auth.forgetUser).not.toHaveBeenCalled();
   });
 
   it('sends the user to /login without asking the server when there is no token', async () => {

@@ -5,6 +5,7 @@ import { AuthCallbackPage } from '../features/auth/auth-callback-page';
 import type { AuthService } from '../features/auth/auth-service';
 import { LoginPage } from '../features/auth/login-page';
 import { FormatPage } from '../features/format/format-page';
+import { MatchHistory } from '../features/history';
 import { StartPage } from '../features/match/start-page';
 import { PATHS } from '../lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
@@ -18,6 +19,11 @@ export function appRoutes(auth: AuthService): RouteObject[] {
     lazy: async () => ({ Component: (await import('../features/forms')).FORM_PAGES[form] }),
   }));
 
+  // Both e-signature pages come with the document viewer, which /login and /start must not load.
+  const signaturePage = (page: 'SenderViewPage' | 'SigningPage') => async () => ({
+    Component: (await import('../features/signature'))[page],
+  });
+
   return [
     {
       errorElement: <RouteErrorPage />,
@@ -25,6 +31,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
         { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
         { path: PATHS.login, Component: LoginPage },
         { path: PATHS.authCallback, Component: AuthCallbackPage },
+        // Public: a signer has no account; the link token is the only credential.
+        { path: PATHS.signing, lazy: signaturePage('SigningPage'), HydrateFallback: FullPageLoader },
         {
           loader: createRouteGuard(auth),
           // SPEC §2: the check runs on every navigation, not only when the layout first mounts.
@@ -32,9 +40,10 @@ export function appRoutes(auth: AuthService): RouteObject[] {
           HydrateFallback: FullPageLoader,
           Component: AppLayout,
           children: [
-            { path: PATHS.start, Component: StartPage },
+            { path: PATHS.start, element: <StartPage MatchDocuments={MatchHistory} /> },
             { path: PATHS.format, Component: FormatPage },
             ...formRoutes,
+            { path: PATHS.envelope, lazy: signaturePage('SenderViewPage') },
             { path: '*', Component: NotFoundPage },
           ],
         },

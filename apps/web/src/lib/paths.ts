@@ -5,4 +5,12 @@ export const PATHS = {
   authCallback: '/auth/callback',
   start: '/start',
   format: '/format',
+  envelope: '/signatur/:envelopeId',
+  /** Public: a signer opens it from their e-mail with the link token after the `#`. */
+  signing: '/unterschreiben',
 } as const;
+
+/** The sender's view of one e-signature envelope. */
+export function envelopePath(envelopeId: string): string {
+  return PATHS.envelope.replace(':envelopeId', encodeURIComponent(envelopeId));
+}

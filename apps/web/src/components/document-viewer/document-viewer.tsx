@@ -1,0 +1,143 @@
+import { Alert, Box, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import { texts } from '../../texts';
+
+export interface DocumentViewerProps {
+  /** Names the document; another key loads another document. */
+  documentKey: string;
+  /** Fetches the bytes: a PDF when `pdf`, a DOCX otherwise. */
+  load: (signal: AbortSignal) => Promise<Blob>;
+  pdf: boolean;
+  /** Offered instead when the document cannot be shown here. */
+  onDownload: () => void;
+}
+
+/** Tall enough to read a page, short enough that the buttons below stay in reach. */
+const VIEWER_HEIGHT = '75vh';
+
+/**
+ * Shows a document read-only in the page: a PDF in the browser's own viewer, a DOCX rendered in the
+ * browser. Whatever cannot be shown is offered as a download instead.
+ */
+export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentViewerProps) {
+  const document = useQuery({
+    queryKey: ['document-viewer', documentKey, pdf],
+    queryFn: ({ signal }) => load(signal),
+    // The bytes of a document version never change, and a page that polls its envelope must not
+    // load them again; they are dropped as soon as no viewer shows them.
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+  const [renderFailed, setRenderFailed] = useState(false);
+
+  if (document.isError || renderFailed) {
+    return (
+      <Alert color="red" title={texts.documentViewer.failedTitle}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{texts.documentViewer.failed}</Text>
+          <Button variant="light" onClick={onDownload}>
+            {texts.documentViewer.download}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (document.isPending) return <ViewerLoader />;
+  return pdf ? (
+    <PdfFrame pdf={document.data} />
+  ) : (
+    <DocxFrame docx={document.data} onFailed={() => setRenderFailed(true)} />
+  );
+}
+
+function ViewerLoader() {
+  return (
+    <Center h={VIEWER_HEIGHT} role="status" aria-label={texts.documentViewer.loading}>
+      <Stack align="center" gap="xs">
+        <Loader />
+        <Text size="sm" c="dimmed">
+          {texts.documentViewer.loading}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}
+
+function PdfFrame({ pdf }: { pdf: Blob }) {
+  const [url, setUrl] = useState<string | null>(null);
+  useEffect(() => {
+    // The type decides whether the browser opens its PDF viewer in the frame; a server that sent a
+    // generic type would otherwise get a download prompt instead.
+    const objectUrl = URL.createObjectURL(new Blob([pdf], { type: 'application/pdf' }));
+    setUrl(objectUrl);
+    return () => URL.revokeObjectURL(objectUrl);
+  }, [pdf]);
+  if (url === null) return <ViewerLoader />;
+  return (
+    <Box
+      component="iframe"
+      src={url}
+      title={texts.documentViewer.title}
+      w="100%"
+      h={VIEWER_HEIGHT}
+      style={{ border: '1px solid var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-sm)' }}
+    />
+  );
+}
+
+function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
+  const container = useRef<HTMLDivElement>(null);
+  const [ready, setReady] = useState(false);
+  const onFailedRef = useRef(onFailed);
+  onFailedRef.current = onFailed;
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let unmounted = false;
+    let remove: (() => void) | undefined;
+    setReady(false);
+    // The renderer is a chunk of its own, loaded only when a DOCX is shown (it is large, and /login
+    // and /start must stay small).
+    import('./docx-renderer')
+      .then(({ renderDocx }) => renderDocx(element, docx))
+      .then(
+        (removeRendering) => {
+          if (unmounted) return removeRendering();
+          remove = removeRendering;
+          setReady(true);
+        },
+        (error: unknown) => {
+          if (unmounted) return;
+          console.error('Rendering the DOCX failed', error);
+          onFailedRef.current();
+        },
+      );
+    return () => {
+      unmounted = true;
+      remove?.();
+    };
+  }, [docx]);
+
+  return (
+    <Box
+      h={VIEWER_HEIGHT}
+      pos="relative"
+      style={{
+        overflow: 'auto',
+        border: '1px solid var(--mantine-color-gray-4)',
+        borderRadius: 'var(--mantine-radius-sm)',
+      }}
+    >
+      {/* superdoc owns this element's content, so React never renders into it; it stays laid out while
+          superdoc works, because superdoc measures it to paginate. */}
+      <div ref={container} role="document" aria-label={texts.documentViewer.title} />
+      {!ready && (
+        <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
+          <ViewerLoader />
+        </Box>
+      )}
+    </Box>
+  );
+}

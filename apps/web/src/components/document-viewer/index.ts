@@ -1,0 +1,1 @@
+export { DocumentViewer, type DocumentViewerProps } from './document-viewer';

@@ -1,0 +1,254 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { appRoutes } from '../../app/router';
+import { fakeAuthService, jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { MatchHistory } from './match-history';
+
+const HISTORY = 'GET /backend/matches/PL-12345/documents';
+
+const signedContract: HistoryEntry = {
+  documentId: 'doc-3',
+  docKey: 'rv-de-wm-k',
+  form: 'docusign',
+  fileName: 'Rahmenvertrag PL-12345.docx',
+  createdBy: 'legal@demo.local',
+  createdAt: '2026-11-21T08:05:00Z',
+  status: 'ready',
+  version: 2,
+  envelope: {
+    id: 'env-1',
+    provider: 'builtin',
+    status: 'completed',
+    updatedAt: '2026-11-21T09:00:00Z',
+    recipients: [
+      { role: 'Kunde', name: 'Karl Kunde', status: 'signed' },
+      { role: 'CC', name: 'Clara Kopie', status: 'copy' },
+    ],
+    certificateAvailable: true,
+  },
+};
+
+const sentOffer: HistoryEntry = {
+  ...signedContract,
+  documentId: 'doc-2',
+  docKey: 'angebot-de-wm',
+  fileName: 'Angebot PL-12345.docx',
+  createdAt: '2026-11-20T16:30:00Z',
+  version: 1,
+  envelope: {
+    id: 'env-0',
+    provider: 'builtin',
+    status: 'sent',
+    updatedAt: '2026-11-20T16:31:00Z',
+    recipients: [{ role: 'Kunde', name: 'Karl Kunde', status: 'opened' }],
+    certificateAvailable: false,
+  },
+};
+
+const rendering: HistoryEntry = {
+  ...signedContract,
+  documentId: 'doc-4',
+  fileName: 'Kündigung PL-12345.docx',
+  docKey: 'kuendigung-de-wm',
+  createdBy: 'sales@demo.local',
+  createdAt: '2026-11-21T10:00:00Z',
+  status: 'rendering',
+  version: null,
+  envelope: null,
+};
+
+const failed: HistoryEntry = {
+  ...rendering,
+  documentId: 'doc-1',
+  fileName: 'Zusatzvereinbarung PL-12345.docx',
+  docKey: 'zusatz-de-wm',
+  createdAt: '2026-11-19T07:00:00Z',
+  status: 'failed',
+};
+
+const history = [rendering, signedContract, sentOffer, failed];
+
+let downloads: string[];
+
+beforeEach(() => {
+  downloads = [];
+  URL.createObjectURL = vi.fn(() => 'blob:file');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+});
+
+function renderHistory() {
+  return renderRoutes([{ path: '/start', element: <MatchHistory matchId="PL-12345" /> }], '/start');
+}
+
+const findTable = () => screen.findByRole('table', { name: 'Dokumente dieses Matches' });
+
+function rowOf(table: HTMLElement, fileName: string): HTMLElement {
+  const row = within(table)
+    .getAllByRole('row')
+    .find((candidate) => candidate.textContent?.includes(fileName));
+  if (!row) throw new Error(`no row ${fileName}`);
+  return row;
+}
+
+const cellsOf = (row: HTMLElement) => within(row).getAllByRole('cell');
+
+describe('MatchHistory', () => {
+  it('lists the documents newest first with creator, time, status and version', async () => {
+    const api = stubApi({ [HISTORY]: jsonResponse(200, history) });
+    renderHistory();
+    const table = await findTable();
+
+    expect(screen.getByRole('region', { name: 'Dokumente dieses Matches' })).toContainElement(table);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Dokument', 'erstellt von', 'am', 'Status', 'Version', 'Aktionen']);
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(
+      rows.map((row) =>
+        cellsOf(row)
+          .slice(0, 5)
+          .map((cell) => cell.textContent),
+      ),
+    ).toEqual([
+      [
+        'Kündigung PL-12345.docxkuendigung-de-wm',
+        'sales@demo.local',
+        '21.11.2026 11:00',
+        'Wird erstellt',
+        '',
+      ],
+      [
+        'Rahmenvertrag PL-12345.docxrv-de-wm-k',
+        'legal@demo.local',
+        '21.11.2026 09:05',
+        'AbgeschlossenKarl Kunde: UnterschriebenClara Kopie: Erhält Kopie',
+        '2',
+      ],
+      [
+        'Angebot PL-12345.docxangebot-de-wm',
+        'legal@demo.local',
+        '20.11.2026 17:30',
+        'VersendetKarl Kunde: Geöffnet',
+        '1',
+      ],
+      [
+        'Zusatzvereinbarung PL-12345.docxzusatz-de-wm',
+        'sales@demo.local',
+        '19.11.2026 08:00',
+        'Fehlgeschlagen',
+        '',
+      ],
+    ]);
+    expect(api.callsTo(HISTORY)).toHaveLength(1);
+  });
+
+  it("offers the file of a finished document, its envelope in a new tab and a completed envelope's certificate", async () => {
+    stubApi({ [HISTORY]: jsonResponse(200, history) });
+    renderHistory();
+    const table = await findTable();
+
+    const actions = (fileName: string) => within(cellsOf(rowOf(table, fileName))[5] as HTMLElement);
+    expect(actions('Kündigung').queryAllByRole('button')).toEqual([]);
+    expect(actions('Kündigung').queryAllByRole('link')).toEqual([]);
+    expect(actions('Zusatzvereinbarung').queryAllByRole('button')).toEqual([]);
+
+    expect(
+      actions('Rahmenvertrag')
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Herunterladen', 'Zertifikat']);
+    const envelope = actions('Rahmenvertrag').getByRole('link', { name: 'Umschlag öffnen' });
+    expect(envelope).toHaveAttribute('href', '/signatur/env-1');
+    expect(envelope).toHaveAttribute('target', '_blank');
+
+    expect(
+      actions('Angebot')
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['Herunterladen']);
+    expect(actions('Angebot').getByRole('link', { name: 'Umschlag öffnen' })).toHaveAttribute(
+      'href',
+      '/signatur/env-0',
+    );
+  });
+
+  it('downloads the latest version of a document and a certificate', async () => {
+    const api = stubApi({
+      [HISTORY]: jsonResponse(200, history),
+      'GET /backend/documents/doc-3/file': new Response('docx'),
+      'GET /backend/signature/envelopes/env-1/certificate': new Response('pdf'),
+    });
+    renderHistory();
+    const row = rowOf(await findTable(), 'Rahmenvertrag');
+
+    await userEvent.click(within(row).getByRole('button', { name: 'Herunterladen' }));
+    await userEvent.click(within(row).getByRole('button', { name: 'Zertifikat' }));
+    await waitFor(() =>
+      expect(downloads).toEqual([
+        'Rahmenvertrag PL-12345.docx',
+        'Abschlusszertifikat Rahmenvertrag PL-12345.pdf',
+      ]),
+    );
+    expect(api.callsTo('GET /backend/documents/doc-3/file')).toHaveLength(1);
+  });
+
+  it("reports a failed download in the server's words", async () => {
+    const message = 'Die Datei ist nicht mehr vorhanden.';
+    stubApi({
+      [HISTORY]: jsonResponse(200, history),
+      'GET /backend/documents/doc-3/file': jsonResponse(404, { error: 'not_found', message }),
+    });
+    renderHistory();
+    const row = rowOf(await findTable(), 'Rahmenvertrag');
+    await userEvent.click(within(row).getByRole('button', { name: 'Herunterladen' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(downloads).toEqual([]);
+  });
+
+  it('says when no document was made for the match yet', async () => {
+    stubApi({ [HISTORY]: jsonResponse(200, []) });
+    renderHistory();
+    expect(
+      await screen.findByText('Für dieses Match wurden noch keine Dokumente erstellt.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('table')).not.toBeInTheDocument();
+  });
+
+  it('shows why the list could not be loaded', async () => {
+    const message = 'Die Dokumente sind gerade nicht abrufbar.';
+    stubApi({ [HISTORY]: jsonResponse(503, { error: 'unavailable', message }) });
+    renderHistory();
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+  });
+});
+
+describe('MatchHistory on /start', () => {
+  const match: ResolvedMatch = { matchId: 'PL-12345', kunde: 'Elbwerk GmbH' };
+
+  it('shows the documents under the loaded match', async () => {
+    localStorage.setItem('matchId', 'PL-12345');
+    stubApi({
+      'POST /backend/private/verifyUser': jsonResponse(200, {
+        email: 'legal@demo.local',
+        name: 'Lena Legal',
+        permission: 2,
+      }),
+      'POST /backend/match/PL-12345': jsonResponse(200, match),
+      [HISTORY]: jsonResponse(200, [signedContract]),
+    });
+    const auth = fakeAuthService();
+    renderRoutes(appRoutes(auth), '/start', auth);
+
+    const matchTable = await screen.findByRole('table', { name: 'Match PL-12345' });
+    const documents = await findTable();
+    expect(matchTable.compareDocumentPosition(documents) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(documents).toHaveTextContent('Rahmenvertrag PL-12345.docx');
+  });
+});

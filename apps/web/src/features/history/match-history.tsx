@@ -1,0 +1,122 @@
+import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
+import { formatDateTime, type HistoryEntry, RECIPIENT_STATUS_LABELS } from '@vertragsgenerator/domain';
+import { useId } from 'react';
+import { DownloadButton } from '../../components/download-button';
+import { EnvelopeStatusBadge } from '../../components/envelope-status-badge';
+import { SectionLoader } from '../../components/section-loader';
+import { errorMessage } from '../../lib/api';
+import { envelopePath } from '../../lib/paths';
+import { texts } from '../../texts';
+import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
+
+/** `dd.MM.yyyy HH:mm` in the company's time zone. */
+function formatTimestamp(iso: string): string {
+  return formatDateTime(new Date(iso)).replace(',', '');
+}
+
+/** Every document made for a match, newest first, with how far its signing got. */
+export function MatchHistory({ matchId }: { matchId: string }) {
+  const history = useMatchHistory(matchId);
+  const headingId = useId();
+  return (
+    <Stack component="section" aria-labelledby={headingId} gap="sm">
+      <Title order={2} id={headingId}>
+        {texts.history.heading}
+      </Title>
+      {history.isError ? (
+        <Alert color="red">{errorMessage(history.error)}</Alert>
+      ) : history.data === undefined ? (
+        <SectionLoader />
+      ) : history.data.length === 0 ? (
+        <Text c="dimmed">{texts.history.empty}</Text>
+      ) : (
+        <HistoryTable entries={history.data} />
+      )}
+    </Stack>
+  );
+}
+
+function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) {
+  return (
+    <Table.ScrollContainer minWidth={800}>
+      <Table striped aria-label={texts.history.heading} verticalSpacing="xs">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{texts.history.document}</Table.Th>
+            <Table.Th>{texts.history.createdBy}</Table.Th>
+            <Table.Th>{texts.history.createdAt}</Table.Th>
+            <Table.Th>{texts.history.status}</Table.Th>
+            <Table.Th>{texts.history.version}</Table.Th>
+            <Table.Th>{texts.history.actions}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {entries.map((entry) => (
+            <Table.Tr key={entry.documentId}>
+              <Table.Td>
+                <Text size="sm">{entry.fileName}</Text>
+                <Text size="xs" c="dimmed">
+                  {entry.docKey}
+                </Text>
+              </Table.Td>
+              <Table.Td>{entry.createdBy}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(entry.createdAt)}</Table.Td>
+              <Table.Td>
+                <EntryStatus entry={entry} />
+              </Table.Td>
+              <Table.Td>{entry.version ?? ''}</Table.Td>
+              <Table.Td>
+                <EntryActions entry={entry} />
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
+
+function EntryStatus({ entry }: { entry: HistoryEntry }) {
+  if (!entry.envelope) return <Text size="sm">{texts.history.documentStatus[entry.status]}</Text>;
+  return (
+    <Stack gap={4} align="flex-start">
+      <EnvelopeStatusBadge status={entry.envelope.status} />
+      {entry.envelope.recipients.map((recipient, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: recipients have no ID here; the list only ever changes as a whole
+        <Text size="xs" key={index}>
+          {recipient.name}: {RECIPIENT_STATUS_LABELS[recipient.status]}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
+
+function EntryActions({ entry }: { entry: HistoryEntry }) {
+  const { envelope } = entry;
+  return (
+    <Group gap="xs" wrap="nowrap">
+      {entry.status === 'ready' && (
+        <DownloadButton size="xs" download={() => downloadDocument(entry)}>
+          {texts.history.download}
+        </DownloadButton>
+      )}
+      {envelope && (
+        <Button
+          size="xs"
+          variant="default"
+          component="a"
+          href={envelopePath(envelope.id)}
+          target="_blank"
+          rel="noopener"
+        >
+          {texts.history.openEnvelope}
+        </Button>
+      )}
+      {envelope?.certificateAvailable && (
+        <DownloadButton size="xs" download={() => downloadCertificate(entry, envelope.id)}>
+          {texts.history.certificate}
+        </DownloadButton>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,103 @@
+import { Group, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  ENVELOPE_EVENT_LABELS,
+  type EnvelopeView,
+  formatDateTime,
+  OPEN_ENVELOPE_STATUSES,
+  RECIPIENT_ROLE_LABELS,
+  RECIPIENT_STATUS_LABELS,
+} from '@vertragsgenerator/domain';
+import { DownloadButton } from '../../components/download-button';
+import { texts } from '../../texts';
+import { downloadEnvelopeCertificate, downloadEnvelopeDocument } from './api';
+import { VoidEnvelopeButton } from './void-envelope-button';
+
+/** `dd.MM.yyyy HH:mm` in the company's time zone. */
+function formatTimestamp(iso: string): string {
+  return formatDateTime(new Date(iso)).replace(',', '');
+}
+
+/** A sent or closed envelope, read-only: who signed when, what happened, and its files. */
+export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
+  const recipients = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
+  return (
+    <Stack>
+      <Group>
+        <DownloadButton download={() => downloadEnvelopeDocument(envelope)}>
+          {texts.envelope.downloadDocument}
+        </DownloadButton>
+        {envelope.status === 'completed' && (
+          <DownloadButton download={() => downloadEnvelopeCertificate(envelope)}>
+            {texts.envelope.downloadCertificate}
+          </DownloadButton>
+        )}
+        {/* A sent envelope can still be withdrawn; a draft shows this with its form. */}
+        {OPEN_ENVELOPE_STATUSES.includes(envelope.status) && <VoidEnvelopeButton envelopeId={envelope.id} />}
+      </Group>
+
+      <Title order={2}>{texts.envelope.recipientsHeading}</Title>
+      <Table.ScrollContainer minWidth={720}>
+        <Table striped aria-label={texts.envelope.recipientsHeading}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{texts.envelope.routingOrder}</Table.Th>
+              <Table.Th>{texts.envelope.role}</Table.Th>
+              <Table.Th>{texts.envelope.name}</Table.Th>
+              <Table.Th>{texts.envelope.email}</Table.Th>
+              <Table.Th>{texts.envelope.recipientStatus}</Table.Th>
+              <Table.Th>{texts.envelope.signedAt}</Table.Th>
+              <Table.Th>{texts.envelope.declineReason}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {recipients.map((recipient) => (
+              <Table.Tr key={recipient.id}>
+                <Table.Td>{recipient.routingOrder}</Table.Td>
+                <Table.Td>{RECIPIENT_ROLE_LABELS[recipient.role]}</Table.Td>
+                <Table.Td>{recipient.name}</Table.Td>
+                <Table.Td>{recipient.email}</Table.Td>
+                <Table.Td>{RECIPIENT_STATUS_LABELS[recipient.status]}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                  {recipient.signedAt ? formatTimestamp(recipient.signedAt) : ''}
+                </Table.Td>
+                <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{recipient.declineReason ?? ''}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+
+      <Title order={2}>{texts.envelope.eventsHeading}</Title>
+      <Table.ScrollContainer minWidth={600}>
+        <Table aria-label={texts.envelope.eventsHeading}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>{texts.envelope.eventTime}</Table.Th>
+              <Table.Th>{texts.envelope.eventType}</Table.Th>
+              <Table.Th>{texts.envelope.eventActor}</Table.Th>
+              <Table.Th>{texts.envelope.eventIp}</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {envelope.events.map((event, index) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: events have no ID, and the server only appends
+              <Table.Tr key={index}>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(event.at)}</Table.Td>
+                <Table.Td>
+                  {ENVELOPE_EVENT_LABELS[event.type]}
+                  {event.detail && (
+                    <Text size="sm" c="dimmed">
+                      {event.detail}
+                    </Text>
+                  )}
+                </Table.Td>
+                <Table.Td>{event.actor}</Table.Td>
+                <Table.Td>{event.ip ?? ''}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      </Table.ScrollContainer>
+    </Stack>
+  );
+}

@@ -1,0 +1,69 @@
+import { Alert, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { EnvelopeView } from '@vertragsgenerator/domain';
+import { useParams } from 'react-router';
+import { DocumentViewer } from '../../components/document-viewer';
+import { runDownload } from '../../components/download-button';
+import { EnvelopeStatusBadge } from '../../components/envelope-status-badge';
+import { SectionLoader } from '../../components/section-loader';
+import { errorMessage } from '../../lib/api';
+import { texts } from '../../texts';
+import { downloadEnvelopeDocument, envelopeQueryOptions, loadEnvelopeDocument } from './api';
+import { EnvelopeDraft } from './envelope-draft';
+import { EnvelopeProgress } from './envelope-progress';
+
+/**
+ * The sender's view of an e-signature envelope (`/signatur/:envelopeId`): the document, then either
+ * the draft to complete and send, or how far the signers got.
+ */
+export function SenderViewPage() {
+  const { envelopeId = '' } = useParams();
+  const envelope = useQuery(envelopeQueryOptions(envelopeId));
+  if (envelope.data) {
+    return (
+      <Stack maw={1000}>
+        {/* A failed refresh keeps showing the last known state, with the reason it may be outdated. */}
+        {envelope.isError && <Alert color="yellow">{errorMessage(envelope.error)}</Alert>}
+        <Envelope envelope={envelope.data} />
+      </Stack>
+    );
+  }
+  if (envelope.isError) return <Alert color="red">{errorMessage(envelope.error)}</Alert>;
+  return <SectionLoader />;
+}
+
+function Envelope({ envelope }: { envelope: EnvelopeView }) {
+  return (
+    <Stack>
+      <Stack gap={4}>
+        <Group gap="sm">
+          <Title order={1}>{envelope.subject || envelope.fileName}</Title>
+          <EnvelopeStatusBadge status={envelope.status} />
+        </Group>
+        <Text>
+          <Text span fw={600}>
+            {texts.envelope.documentLabel}:
+          </Text>{' '}
+          {envelope.fileName}
+          {' · '}
+          <Text span fw={600}>
+            {texts.envelope.matchLabel}:
+          </Text>{' '}
+          {envelope.matchId}
+        </Text>
+      </Stack>
+      <DocumentViewer
+        documentKey={`envelope:${envelope.id}:${envelope.documentSha256}`}
+        pdf={envelope.pdfAvailable}
+        load={(signal) => loadEnvelopeDocument(envelope.id, envelope.pdfAvailable, signal)}
+        onDownload={() => void runDownload(() => downloadEnvelopeDocument(envelope))}
+      />
+      {envelope.status === 'created' ? (
+        // Keyed: another envelope starts a fresh draft, while a refetch of this one never resets the inputs.
+        <EnvelopeDraft key={envelope.id} envelope={envelope} />
+      ) : (
+        <EnvelopeProgress envelope={envelope} />
+      )}
+    </Stack>
+  );
+}

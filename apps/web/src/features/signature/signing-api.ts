@@ -1,0 +1,86 @@
+import { queryOptions } from '@tanstack/react-query';
+import {
+  apiErrorSchema,
+  SIGNING_LINK_ERRORS,
+  SIGNING_TOKEN_HEADER,
+  type SignEnvelopeRequest,
+  type SigningView,
+  signingViewSchema,
+} from '@vertragsgenerator/domain';
+import { ApiRequestError, parseJsonAnswer } from '../../lib/api';
+import { downloadFile } from '../../lib/download';
+import { texts } from '../../texts';
+
+interface SigningRequestOptions {
+  method?: 'GET' | 'POST';
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/**
+ * Calls a signer route. A signer has no account, so this is not `apiFetch`, which would attach a
+ * staff member's ID token if the browser happens to hold one. The link token travels only in its
+ * header, never in a URL, where proxies and server logs would keep it.
+ */
+async function signingFetch(path: string, token: string, options: SigningRequestOptions = {}) {
+  const headers = new Headers({ Accept: 'application/json', [SIGNING_TOKEN_HEADER]: token });
+  const init: RequestInit = { method: options.method ?? 'GET', headers, credentials: 'omit' };
+  if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    init.body = JSON.stringify(options.body);
+  }
+  if (options.signal) init.signal = options.signal;
+
+  let response: Response;
+  try {
+    response = await fetch(path, init);
+  } catch (cause) {
+    if (options.signal?.aborted) throw cause;
+    throw new ApiRequestError(0, 'network_error', texts.api.network, { cause });
+  }
+  if (response.ok) return response;
+  const error = apiErrorSchema.safeParse(await response.json().catch(() => undefined));
+  throw error.success
+    ? new ApiRequestError(response.status, error.data.error, error.data.message, {
+        ...(error.data.fields && { fields: error.data.fields }),
+      })
+    : new ApiRequestError(response.status, `http_${response.status}`, texts.api.unexpectedAnswer);
+}
+
+/** The link is unknown, expired or its envelope closed: nothing on the page can help any more. */
+export function isLinkError(error: unknown): error is ApiRequestError {
+  return error instanceof ApiRequestError && Object.hasOwn(SIGNING_LINK_ERRORS, error.code);
+}
+
+export function signingQueryOptions(token: string) {
+  return queryOptions({
+    queryKey: ['signing', token],
+    queryFn: async ({ signal }) =>
+      parseJsonAnswer(await signingFetch('/backend/signing', token, { signal }), signingViewSchema),
+    // Only the signer's own answer changes what this page shows (and that answer brings the new view);
+    // a refetch after signing would only hear that the link is used up.
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+export async function loadSigningDocument(token: string, pdf: boolean, signal: AbortSignal): Promise<Blob> {
+  const path = pdf ? '/backend/signing/document.pdf' : '/backend/signing/document';
+  return (await signingFetch(path, token, { signal })).blob();
+}
+
+export async function downloadSigningDocument(token: string, fileName: string): Promise<void> {
+  downloadFile(await (await signingFetch('/backend/signing/document', token)).blob(), fileName);
+}
+
+export async function signEnvelope(token: string, request: SignEnvelopeRequest): Promise<SigningView> {
+  const response = await signingFetch('/backend/signing/sign', token, { method: 'POST', body: request });
+  return parseJsonAnswer(response, signingViewSchema);
+}
+
+export async function declineEnvelope(token: string, reason: string): Promise<SigningView> {
+  const response = await signingFetch('/backend/signing/decline', token, {
+    method: 'POST',
+    body: { reason },
+  });
+  return parseJsonAnswer(response, signingViewSchema);
+}

@@ -1,0 +1,320 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { DocumentViewerProps } from '../../components/document-viewer';
+import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { SigningPage } from './signing-page';
+import { signingView } from './test-fixtures';
+
+const viewer = vi.hoisted(() => ({ props: null as DocumentViewerProps | null }));
+// jsdom renders neither superdoc nor PDFs; the viewer has its own check in the browser.
+vi.mock('../../components/document-viewer', () => ({
+  DocumentViewer: (props: DocumentViewerProps) => {
+    viewer.props = props;
+    return 'Dokumentansicht';
+  },
+}));
+
+/** Stands in for signature_pad, which needs a real canvas; `draw()` is a finished stroke. */
+const pad = vi.hoisted(() => ({ draw: () => {} }));
+vi.mock('signature_pad', () => ({
+  default: class {
+    private empty = true;
+    private endStroke: (() => void) | undefined;
+    constructor() {
+      pad.draw = () => {
+        this.empty = false;
+        this.endStroke?.();
+      };
+    }
+    addEventListener(type: string, listener: () => void) {
+      if (type === 'endStroke') this.endStroke = listener;
+    }
+    removeEventListener() {}
+    off() {}
+    clear() {
+      this.empty = true;
+    }
+    isEmpty() {
+      return this.empty;
+    }
+    toDataURL() {
+      return 'data:image/png;base64,iVBORw0KGgo=';
+    }
+  },
+}));
+
+const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
+const VIEW = 'GET /backend/signing';
+const SIGN = 'POST /backend/signing/sign';
+const DECLINE = 'POST /backend/signing/decline';
+const CONSENT =
+  'Ich stimme zu, dieses Dokument elektronisch zu unterschreiben. Meine elektronische Unterschrift ist so verbindlich wie eine handschriftliche.';
+
+beforeEach(() => {
+  viewer.props = null;
+  vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+function renderSigning(hash = `#${TOKEN}`) {
+  return renderRoutes([{ path: '/unterschreiben', element: <SigningPage /> }], `/unterschreiben${hash}`);
+}
+
+const signButton = () => screen.getByRole('button', { name: 'Unterschreiben' });
+const nameInput = () => screen.getByRole('textbox', { name: 'Dein vollständiger Name' });
+
+/** Every request carried the link token in its header, never in the URL, and no staff credentials. */
+function expectSignerRequests(fetchMock: ReturnType<typeof stubApi>['fetchMock']) {
+  expect(fetchMock).toHaveBeenCalled();
+  for (const [url, init] of fetchMock.mock.calls) {
+    const headers = new Headers(init?.headers);
+    expect(headers.get('x-signing-token')).toBe(TOKEN);
+    expect(headers.has('Authorization')).toBe(false);
+    expect(init?.credentials).toBe('omit');
+    expect(String(url)).not.toContain(TOKEN);
+  }
+}
+
+describe('SigningPage: the document', () => {
+  it('shows who sent what, the document and the signing form, without the app shell', async () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    renderSigning();
+
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
+      'Rahmenvertrag zur Unterschrift',
+    );
+    expect(screen.getByText('Vertragsgenerator')).toBeInTheDocument();
+    expect(screen.getByText(/Gesendet von/).parentElement).toHaveTextContent(
+      'Gesendet von: Lena Legal (legal@demo.local)',
+    );
+    expect(screen.getByText(/bitte unterschreib/)).toHaveTextContent(
+      'Hallo Karl, bitte unterschreib den Rahmenvertrag.',
+    );
+    expect(screen.getByText('Dokumentansicht')).toBeInTheDocument();
+    expect(nameInput()).toHaveValue('Karl Kunde');
+    expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('navigation')).not.toBeInTheDocument();
+    expectSignerRequests(api.fetchMock);
+  });
+
+  it('loads the document for the viewer with the token in the header', async () => {
+    const api = stubApi({
+      [VIEW]: jsonResponse(200, signingView),
+      'GET /backend/signing/document.pdf': new Response('%PDF'),
+    });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+
+    expect(viewer.props?.pdf).toBe(true);
+    const blob = await viewer.props?.load(new AbortController().signal);
+    expect(await blob?.text()).toBe('%PDF');
+    expect(api.callsTo('GET /backend/signing/document.pdf')).toHaveLength(1);
+    expectSignerRequests(api.fetchMock);
+  });
+});
+
+describe('SigningPage: signing', () => {
+  it('enables Unterschreiben only with consent and a name', async () => {
+    stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+
+    expect(signButton()).toBeDisabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+    expect(signButton()).toBeEnabled();
+    await userEvent.clear(nameInput());
+    expect(signButton()).toBeDisabled();
+    await userEvent.type(nameInput(), '   ');
+    expect(signButton()).toBeDisabled();
+    await userEvent.type(nameInput(), 'Karl');
+    expect(signButton()).toBeEnabled();
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+    expect(signButton()).toBeDisabled();
+  });
+
+  it('refuses a name too short to be a full name, and sends nothing', async () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+    await userEvent.clear(nameInput());
+    await userEvent.type(nameInput(), 'K');
+    await userEvent.click(signButton());
+
+    expect(screen.getByRole('alert')).toHaveTextContent('Bitte gib deinen vollständigen Namen ein.');
+    expect(nameInput()).toHaveAttribute('aria-invalid', 'true');
+    expect(api.callsTo(SIGN)).toEqual([]);
+  });
+
+  it('signs once with consent and the typed name, then thanks the signer', async () => {
+    const api = stubApi({
+      [VIEW]: jsonResponse(200, signingView),
+      [SIGN]: jsonResponse(200, { ...signingView, state: 'signed' }),
+    });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+    await userEvent.clear(nameInput());
+    await userEvent.type(nameInput(), '  Karl Kunde ');
+    await userEvent.dblClick(signButton());
+
+    expect(await screen.findByRole('heading', { name: 'Vielen Dank' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Vielen Dank, du hast unterschrieben. Sobald alle unterschrieben haben, erhältst du das Dokument und das Abschlusszertifikat per E-Mail.',
+    );
+    expect(screen.queryByRole('button', { name: 'Unterschreiben' })).not.toBeInTheDocument();
+    expect(api.callsTo(SIGN)).toEqual([
+      { url: '/backend/signing/sign', body: { consent: true, typedName: 'Karl Kunde' } },
+    ]);
+    expectSignerRequests(api.fetchMock);
+  });
+
+  it('sends a drawn signature as PNG, and none after Löschen', async () => {
+    const api = stubApi({
+      [VIEW]: jsonResponse(200, signingView),
+      [SIGN]: jsonResponse(400, {
+        error: 'invalid_input',
+        message: 'Bitte prüfe deine Angaben.',
+        fields: { drawnSignature: ['Die gezeichnete Unterschrift ist zu groß.'] },
+      }),
+    });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+    expect(screen.getByRole('img', { name: 'Unterschrift zeichnen (optional)' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+
+    act(() => pad.draw());
+    await userEvent.click(signButton());
+    expect(await screen.findByRole('alert')).toHaveTextContent('Die gezeichnete Unterschrift ist zu groß.');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Löschen' }));
+    await userEvent.click(signButton());
+    await waitFor(() => expect(api.callsTo(SIGN)).toHaveLength(2));
+    expect(api.callsTo(SIGN).map((call) => call.body)).toEqual([
+      { consent: true, typedName: 'Karl Kunde', drawnSignature: 'data:image/png;base64,iVBORw0KGgo=' },
+      { consent: true, typedName: 'Karl Kunde' },
+    ]);
+  });
+
+  it("shows another failure in the server's words and keeps the form", async () => {
+    const message = 'Die Unterschrift konnte nicht gespeichert werden. Bitte versuche es erneut.';
+    stubApi({
+      [VIEW]: jsonResponse(200, signingView),
+      [SIGN]: jsonResponse(500, { error: 'internal', message }),
+    });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+    await userEvent.click(signButton());
+
+    expect(await screen.findByRole('alert')).toHaveTextContent(message);
+    expect(signButton()).toBeEnabled();
+  });
+});
+
+describe('SigningPage: declining', () => {
+  it('asks for a reason of at least 3 characters, then tells the signer the sender knows', async () => {
+    const api = stubApi({
+      [VIEW]: jsonResponse(200, signingView),
+      [DECLINE]: jsonResponse(200, { ...signingView, state: 'declined' }),
+    });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Ablehnen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Unterschrift ablehnen' });
+    const reason = within(dialog).getByRole('textbox', { name: 'Grund der Ablehnung' });
+    await userEvent.type(reason, ' no ');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ablehnen' }));
+    expect(within(dialog).getByRole('alert')).toHaveTextContent(
+      'Bitte gib einen Grund für die Ablehnung an.',
+    );
+    expect(api.callsTo(DECLINE)).toEqual([]);
+
+    await userEvent.clear(reason);
+    await userEvent.type(reason, 'Der Stundensatz stimmt nicht.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Ablehnen' }));
+
+    expect(await screen.findByRole('heading', { name: 'Du hast abgelehnt' })).toBeInTheDocument();
+    expect(screen.getByRole('status')).toHaveTextContent(
+      'Du hast das Dokument abgelehnt. Lena Legal wurde darüber informiert.',
+    );
+    expect(api.callsTo(DECLINE)).toEqual([
+      { url: '/backend/signing/decline', body: { reason: 'Der Stundensatz stimmt nicht.' } },
+    ]);
+    expectSignerRequests(api.fetchMock);
+  });
+});
+
+describe('SigningPage: a link that does not work', () => {
+  it.each([
+    [
+      404,
+      'link_invalid',
+      'Dieser Link ist ungültig. Bitte prüfe, ob du ihn vollständig aus der E-Mail übernommen hast.',
+    ],
+    [
+      410,
+      'link_expired',
+      'Dieser Link ist abgelaufen. Bitte Lena Legal (legal@demo.local) um einen neuen Link.',
+    ],
+    [409, 'envelope_closed', 'Der Absender hat dieses Dokument zurückgezogen.'],
+  ])('%i %s: shows the message on its own page, without a form', async (status, error, message) => {
+    stubApi({ [VIEW]: jsonResponse(status, { error, message }) });
+    renderSigning();
+
+    expect(
+      await screen.findByRole('heading', { name: 'Dieser Link funktioniert nicht' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Unterschreiben' })).not.toBeInTheDocument();
+    expect(screen.queryByText('Dokumentansicht')).not.toBeInTheDocument();
+  });
+
+  it('says so when the link stops working while the page is open', async () => {
+    const message = 'Der Absender hat dieses Dokument zurückgezogen.';
+    stubApi({
+      [VIEW]: jsonResponse(200, signingView),
+      [SIGN]: jsonResponse(409, { error: 'envelope_closed', message }),
+    });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+    await userEvent.click(signButton());
+
+    expect(
+      await screen.findByRole('heading', { name: 'Dieser Link funktioniert nicht' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(message);
+    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
+  });
+
+  it('asks for the link from the e-mail when the token is missing, and loads nothing', () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    renderSigning('');
+    expect(screen.getByRole('heading', { name: 'Dieser Link funktioniert nicht' })).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Der Link ist unvollständig. Bitte öffne ihn direkt aus deiner E-Mail.',
+    );
+    expect(api.fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('offers to try again when the server is not reachable', async () => {
+    stubApi({ [VIEW]: [new TypeError('Failed to fetch'), jsonResponse(200, signingView)] });
+    renderSigning();
+
+    expect(
+      await screen.findByRole('heading', { name: 'Die Seite konnte nicht geladen werden' }),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('alert')).toHaveTextContent(
+      'Der Server ist nicht erreichbar. Bitte versuche es erneut.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
+    expect(await screen.findByText('Dokumentansicht')).toBeInTheDocument();
+  });
+});

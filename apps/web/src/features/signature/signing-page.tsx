@@ -1,0 +1,316 @@
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Container,
+  Group,
+  Modal,
+  Paper,
+  Stack,
+  Text,
+  Textarea,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDisclosure } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  declineEnvelopeSchema,
+  type SignEnvelopeRequest,
+  type SigningView,
+  signEnvelopeSchema,
+} from '@vertragsgenerator/domain';
+import { type FormEvent, type ReactNode, useState } from 'react';
+import { useLocation } from 'react-router';
+import { DocumentViewer } from '../../components/document-viewer';
+import { runDownload } from '../../components/download-button';
+import { SectionLoader } from '../../components/section-loader';
+import { ApiRequestError, errorMessage } from '../../lib/api';
+import { texts } from '../../texts';
+import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
+import { SignatureDrawing } from './signature-drawing';
+import {
+  declineEnvelope,
+  downloadSigningDocument,
+  isLinkError,
+  loadSigningDocument,
+  signEnvelope,
+  signingQueryOptions,
+} from './signing-api';
+import { useSingleMutation } from './use-single-mutation';
+
+/**
+ * The public page behind a signer's e-mail link (`/unterschreiben#<token>`): no sign-in and no app
+ * shell. The token stays in the fragment, which the browser never sends to a server.
+ */
+export function SigningPage() {
+  const token = useLocation().hash.replace(/^#/, '');
+  return (
+    <Container size="md" py="xl">
+      <Stack>
+        <Text fw={700} size="lg">
+          {texts.appTitle}
+        </Text>
+        {token ? <Signing token={token} /> : <LinkProblem message={texts.signing.missingToken} />}
+      </Stack>
+    </Container>
+  );
+}
+
+function Signing({ token }: { token: string }) {
+  const queryClient = useQueryClient();
+  const options = signingQueryOptions(token);
+  const view = useQuery(options);
+  // A link can stop working while the page is open (the sender voids the envelope); the sign and
+  // decline answers then say so, and the page shows it as it would on opening the link.
+  const [closedLink, setClosedLink] = useState<ApiRequestError | null>(null);
+
+  const linkError = closedLink ?? (isLinkError(view.error) ? view.error : null);
+  if (linkError) return <LinkProblem message={linkError.message} />;
+  if (view.data === undefined) {
+    if (view.isError)
+      return <LoadProblem message={errorMessage(view.error)} onRetry={() => view.refetch()} />;
+    return <SectionLoader />;
+  }
+  if (view.data.state === 'signed')
+    return <Outcome title={texts.signing.signedTitle} text={texts.signing.signed} />;
+  if (view.data.state === 'declined') {
+    return (
+      <Outcome title={texts.signing.declinedTitle} text={texts.signing.declined(view.data.sender.name)} />
+    );
+  }
+  return (
+    <SigningForm
+      token={token}
+      view={view.data}
+      onAnswered={(next) => queryClient.setQueryData(options.queryKey, next)}
+      onLinkClosed={setClosedLink}
+    />
+  );
+}
+
+interface SigningFormProps {
+  token: string;
+  view: SigningView;
+  /** The signer signed or declined: the server's new view of the link. */
+  onAnswered: (view: SigningView) => void;
+  onLinkClosed: (error: ApiRequestError) => void;
+}
+
+function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps) {
+  const [consent, setConsent] = useState(false);
+  const [typedName, setTypedName] = useState(view.signer.name);
+  const [drawnSignature, setDrawnSignature] = useState<string | undefined>();
+  const [clientErrors, setClientErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
+  const [declineOpened, decline] = useDisclosure(false);
+  const sign = useSingleMutation({
+    mutationFn: (request: SignEnvelopeRequest) => signEnvelope(token, request),
+    onSuccess: onAnswered,
+    onError: (error) => {
+      if (isLinkError(error)) onLinkClosed(error);
+    },
+  });
+  const serverErrors = sign.error instanceof ApiRequestError ? sign.error.fields : NO_FIELD_ERRORS;
+  const ready = consent && typedName.trim() !== '';
+
+  function handleSign(event: FormEvent) {
+    event.preventDefault();
+    const request = signEnvelopeSchema.safeParse({
+      consent,
+      typedName,
+      ...(drawnSignature !== undefined && { drawnSignature }),
+    });
+    if (!request.success) {
+      setClientErrors(fieldErrorsOf(request.error));
+      return;
+    }
+    setClientErrors(NO_FIELD_ERRORS);
+    sign.mutate(request.data);
+  }
+
+  const consentError = errorAt('consent', clientErrors, serverErrors);
+  const nameError = errorAt('typedName', clientErrors, serverErrors);
+  const drawingError = errorAt('drawnSignature', clientErrors, serverErrors);
+  const fieldError = consentError ?? nameError ?? drawingError;
+
+  return (
+    <Stack>
+      <Title order={1}>{view.subject || view.fileName}</Title>
+      <Paper withBorder p="md">
+        <Stack gap="xs">
+          <Text>
+            <Text span fw={600}>
+              {texts.signing.sentBy}:
+            </Text>{' '}
+            {view.sender.name} ({view.sender.email})
+          </Text>
+          {view.message && (
+            <>
+              <Text fw={600}>{texts.signing.message}</Text>
+              <Text style={{ whiteSpace: 'pre-wrap' }}>{view.message}</Text>
+            </>
+          )}
+        </Stack>
+      </Paper>
+      <DocumentViewer
+        documentKey={`signing:${view.documentSha256}`}
+        pdf={view.pdfAvailable}
+        load={(signal) => loadSigningDocument(token, view.pdfAvailable, signal)}
+        onDownload={() => void runDownload(() => downloadSigningDocument(token, view.fileName))}
+      />
+      <form onSubmit={handleSign} noValidate>
+        <Stack>
+          <Title order={2}>{texts.signing.signHeading}</Title>
+          <Checkbox
+            label={texts.signing.consent}
+            checked={consent}
+            onChange={(event) => setConsent(event.currentTarget.checked)}
+            error={announced(consentError)}
+          />
+          <TextInput
+            label={texts.signing.typedName}
+            required
+            autoComplete="name"
+            value={typedName}
+            onChange={(event) => setTypedName(event.currentTarget.value)}
+            error={announced(nameError)}
+            maw={480}
+          />
+          <SignatureDrawing onChange={setDrawnSignature} />
+          {drawingError && (
+            <Text c="red" size="sm" role="alert">
+              {drawingError}
+            </Text>
+          )}
+          {/* Field problems show at their fields; anything else the server said shows here. */}
+          {sign.isError && !fieldError && !isLinkError(sign.error) && (
+            <Alert color="red">{errorMessage(sign.error)}</Alert>
+          )}
+          <Group>
+            <Button type="submit" disabled={!ready} loading={sign.isPending}>
+              {texts.signing.sign}
+            </Button>
+            <Button variant="default" color="red" onClick={decline.open} disabled={sign.isPending}>
+              {texts.signing.decline}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      <DeclineDialog
+        token={token}
+        senderName={view.sender.name}
+        opened={declineOpened}
+        onClose={decline.close}
+        onDeclined={onAnswered}
+        onLinkClosed={onLinkClosed}
+      />
+    </Stack>
+  );
+}
+
+interface DeclineDialogProps {
+  token: string;
+  senderName: string;
+  opened: boolean;
+  onClose: () => void;
+  onDeclined: (view: SigningView) => void;
+  onLinkClosed: (error: ApiRequestError) => void;
+}
+
+function DeclineDialog({ token, senderName, opened, onClose, onDeclined, onLinkClosed }: DeclineDialogProps) {
+  const [reason, setReason] = useState('');
+  const [reasonError, setReasonError] = useState<string | undefined>();
+  const declining = useSingleMutation({
+    mutationFn: (text: string) => declineEnvelope(token, text),
+    onSuccess: onDeclined,
+    onError: (error) => {
+      if (isLinkError(error)) onLinkClosed(error);
+    },
+  });
+  const serverError =
+    declining.error instanceof ApiRequestError ? declining.error.fields.reason?.[0] : undefined;
+
+  function handleSubmit(event: FormEvent) {
+    event.preventDefault();
+    const request = declineEnvelopeSchema.safeParse({ reason });
+    if (!request.success) {
+      setReasonError(errorAt('reason', fieldErrorsOf(request.error)));
+      return;
+    }
+    setReasonError(undefined);
+    declining.mutate(request.data.reason);
+  }
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={texts.signing.declineTitle}>
+      <form onSubmit={handleSubmit} noValidate>
+        <Stack>
+          <Text size="sm">{texts.signing.declineText(senderName)}</Text>
+          <Textarea
+            label={texts.signing.declineReason}
+            required
+            rows={3}
+            value={reason}
+            onChange={(event) => setReason(event.currentTarget.value)}
+            error={announced(reasonError ?? serverError)}
+            data-autofocus
+          />
+          {declining.isError && !serverError && !isLinkError(declining.error) && (
+            <Alert color="red">{errorMessage(declining.error)}</Alert>
+          )}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {texts.signing.cancel}
+            </Button>
+            <Button type="submit" color="red" loading={declining.isPending}>
+              {texts.signing.decline}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}
+
+/** A field's error, read out by screen readers as soon as it appears. */
+function announced(message: string | undefined): ReactNode {
+  return message && <span role="alert">{message}</span>;
+}
+
+function LinkProblem({ message }: { message: string }) {
+  return (
+    <FullPageMessage title={texts.signing.linkErrorTitle}>
+      <Text role="alert">{message}</Text>
+    </FullPageMessage>
+  );
+}
+
+function LoadProblem({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <FullPageMessage title={texts.signing.loadFailedTitle}>
+      <Text role="alert">{message}</Text>
+      <Group>
+        <Button onClick={onRetry}>{texts.signing.retry}</Button>
+      </Group>
+    </FullPageMessage>
+  );
+}
+
+function Outcome({ title, text }: { title: string; text: string }) {
+  return (
+    <FullPageMessage title={title}>
+      <Text role="status">{text}</Text>
+    </FullPageMessage>
+  );
+}
+
+function FullPageMessage({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="xl" mt="xl">
+      <Stack>
+        <Title order={1}>{title}</Title>
+        {children}
+      </Stack>
+    </Paper>
+  );
+}
