@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
 import {
   choose,
@@ -6,11 +7,13 @@ import {
   fillOffer,
   fillTermination,
   loadMatch,
+  openForm,
   redMessage,
   submitButton,
   type,
 } from './forms-support.js';
-import { DEMO_ACCOUNTS, openSignInPopup, signIn } from './support.js';
+import { drawSignature, fillCustomerContract, invitationLink, signAs } from './signature-support.js';
+import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
 
 /**
  * Writes the screenshots under docs/screenshots/ (`npm run screenshots`). Skipped in the normal test
@@ -169,4 +172,63 @@ test.describe('the document forms, filled and after an empty submit', () => {
       await shotWholePage(`form-${form.name}-errors`);
     });
   }
+});
+
+test('built-in signing: sender view, signing page, history and certificate', async ({ page, browser }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+  await loadMatch(page, 'PL-10003');
+  await openForm(page, '/contract/docusign', 'PL-10003');
+  await fillCustomerContract(page);
+  const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
+  await senderView.setViewportSize({ width: 1280, height: 1700 });
+  await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
+  await senderView.getByLabel('Nachricht').fill('Hallo zusammen, bitte bis Freitag unterschreiben. Danke!');
+  await expect(senderView.locator('.superdoc, iframe').first()).toBeVisible({ timeout: 15_000 });
+  await senderView.waitForTimeout(1500);
+  await senderView.evaluate(() => {
+    (document.activeElement as HTMLElement | null)?.blur();
+    window.scrollTo(0, 0);
+  });
+  await senderView.screenshot({ path: shot('signature-sender-view') });
+  await senderView.getByRole('button', { name: 'Senden' }).click();
+  await expect(senderView.getByText('Versendet').first()).toBeVisible();
+
+  const signer = await newUserPage(browser);
+  await signer.setViewportSize({ width: 1280, height: 1700 });
+  await signer.goto(await invitationLink('klara@kunde.example'));
+  await signer.getByLabel(/Ich stimme zu/).check();
+  await drawSignature(signer);
+  await signer.waitForTimeout(1500);
+  await signer.screenshot({ path: shot('signature-signing-page') });
+  await signer.getByRole('button', { name: 'Unterschreiben' }).click();
+  await expect(signer.getByText(/Vielen Dank, du hast unterschrieben/)).toBeVisible();
+  await signer.context().close();
+  await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false);
+
+  await senderView.reload();
+  await expect(senderView.getByText('Abgeschlossen').first()).toBeVisible();
+  await expect(senderView.locator('.superdoc, iframe').first()).toBeVisible({ timeout: 15_000 });
+  await senderView.waitForTimeout(1500);
+  await senderView.screenshot({ path: shot('signature-completed') });
+  await page.goto('/start');
+  await loadMatch(page, 'PL-10003');
+  const history = page.getByRole('table', { name: 'Dokumente dieses Matches' });
+  await expect(history.getByText('Abgeschlossen')).toBeVisible();
+  await history.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: shot('start-history') });
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    history.getByRole('button', { name: 'Zertifikat' }).first().click(),
+  ]);
+  // The certificate's first page as an image (poppler's pdftoppm, where installed).
+  execFileSync('pdftoppm', [
+    '-png',
+    '-r',
+    '80',
+    '-singlefile',
+    (await download.path()) as string,
+    'docs/screenshots/signature-certificate',
+  ]);
 });

@@ -1,88 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { type Browser, expect, type Page, test } from '@playwright/test';
-import { decode as decodeQuotedPrintable } from 'libqp';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { E2E_DATA_DIR } from '../playwright.config.js';
-import { choose, demoMatch, loadMatch, openForm, submitButton, type } from './forms-support.js';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
+import { fillCustomerContract, pdfText, signAs } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
-
-const MAIL_DIR = join(E2E_DATA_DIR, 'mail');
-
-/** The signing link in the newest invitation to `to`, read from the embedded mail folder (.eml files). */
-async function invitationLink(to: string): Promise<string> {
-  let link: string | undefined;
-  await expect
-    .poll(
-      () => {
-        const mails = readdirSync(MAIL_DIR, { withFileTypes: true })
-          .filter((entry) => entry.isFile() && entry.name.endsWith('.eml'))
-          .map((entry) => readFileSync(join(MAIL_DIR, entry.name), 'utf8'))
-          .filter((eml) => new RegExp(`^To: ${to}$`, 'm').test(eml));
-        const text = mails.map((eml) =>
-          decodeQuotedPrintable(
-            eml
-              .split(/\r?\n\r?\n/)
-              .slice(1)
-              .join('\n'),
-          ).toString(),
-        );
-        link = text
-          .map((body) => body.match(/https?:\/\/\S+\/unterschreiben#[A-Za-z0-9_-]+/)?.[0])
-          .find(Boolean);
-        return link;
-      },
-      { message: `an invitation to ${to} in ${MAIL_DIR}`, timeout: 15_000 },
-    )
-    .toBeTruthy();
-  return link as string;
-}
-
-/** A signer with no account opens their link in their own browser and signs. */
-async function signAs(browser: Browser, to: string, name: string, draw: boolean): Promise<void> {
-  const page = await newUserPage(browser);
-  try {
-    await page.goto(await invitationLink(to));
-    await expect(page.getByText('Lena Legal')).toBeVisible();
-    await expect(page.getByLabel('Dein vollständiger Name')).toHaveValue(name);
-    const sign = page.getByRole('button', { name: 'Unterschreiben' });
-    await expect(sign).toBeDisabled();
-    await page.getByLabel(/Ich stimme zu, dieses Dokument elektronisch zu unterschreiben/).check();
-    if (draw) await drawSignature(page);
-    await sign.click();
-    await expect(page.getByText(/Vielen Dank, du hast unterschrieben/)).toBeVisible();
-    // A used link shows that, and no form.
-    await page.reload();
-    await expect(page.getByText(/bereits am .* unterschrieben/)).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Unterschreiben' })).toHaveCount(0);
-  } finally {
-    await page.context().close();
-  }
-}
-
-async function drawSignature(page: Page): Promise<void> {
-  const pad = page.locator('canvas').first();
-  await pad.scrollIntoViewIfNeeded();
-  const box = await pad.boundingBox();
-  if (!box) throw new Error('no signature pad');
-  await page.mouse.move(box.x + 20, box.y + box.height / 2);
-  await page.mouse.down();
-  for (let i = 1; i <= 10; i++) {
-    await page.mouse.move(box.x + 20 + i * 15, box.y + box.height / 2 + (i % 2 ? 15 : -15), { steps: 3 });
-  }
-  await page.mouse.up();
-}
-
-async function pdfText(bytes: Uint8Array): Promise<string> {
-  // pdf.js takes ownership of the array it gets: a copy, not the Buffer of the file.
-  const pdf = await getDocument({ data: new Uint8Array(bytes) }).promise;
-  const pages: string[] = [];
-  for (let number = 1; number <= pdf.numPages; number++) {
-    const content = await (await pdf.getPage(number)).getTextContent();
-    pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
-  }
-  return pages.join('\n');
-}
 
 test.describe('built-in signing, end to end', () => {
   test('legal sends a customer contract to two customers and a CC; both sign in order; the certificate lists both', async ({
@@ -96,19 +16,7 @@ test.describe('built-in signing, end to end', () => {
     await loadMatch(page, match.matchId);
     await openForm(page, '/contract/docusign', match.matchId);
 
-    await choose(page, 'Sprache', 'Deutsch');
-    await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
-    await choose(page, 'Vertragsart', 'Rahmenvertrag');
-    await choose(page, 'Vertragspartner', 'Kunde');
-    await page.getByRole('textbox', { name: 'Anzahl Unterschriftsblöcke Kunde' }).fill('2');
-    await type(page, 'Unterzeichner Kunde 1 Name', 'Klara Kunde');
-    await type(page, 'Unterzeichner Kunde 1 E-Mail', 'klara@kunde.example');
-    await type(page, 'Unterzeichner Kunde 2 Name', 'Karl Zweit');
-    await type(page, 'Unterzeichner Kunde 2 E-Mail', 'karl@kunde.example');
-    await choose(page, 'Absender', 'Lena Legal');
-    await choose(page, 'CC', 'Eigener Wert...');
-    await type(page, 'CC Name', 'Conny Copy');
-    await type(page, 'CC E-Mail', 'conny@firma.example');
+    await fillCustomerContract(page);
 
     // The sender view opens in a new tab with the recipients of the form, in signing order.
     const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);

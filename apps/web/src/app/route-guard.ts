@@ -9,11 +9,14 @@ import { PATHS } from '../lib/paths';
  */
 export function createRouteGuard(auth: AuthService): LoaderFunction {
   return async ({ request }) => {
-    if (await verifySession(auth)) return null;
+    const check = await verifySession(auth);
+    if (check.state === 'valid') return null;
     // A newer navigation replaced this one (the router aborted it): that navigation's own check
     // decides. Signing out here would end a valid session because the user clicked on.
     if (request.signal.aborted) return null;
-    await endLocalSession(auth);
+    // Any failure leads to /login (SPEC §2), but only a refused session is forgotten: an unreachable
+    // server (offline, or this page unloading mid-check) must not sign out every other tab as well.
+    if (check.state === 'invalid') await endLocalSession(auth);
     throw redirect(PATHS.login);
   };
 }

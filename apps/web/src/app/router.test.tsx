@@ -44,10 +44,23 @@ describe('route guard and shell', () => {
     expect(screen.queryByRole('button', { name: 'Logout' })).not.toBeInTheDocument();
   });
 
-  it('keeps the session when a newer navigation aborted the check', async () => {
+  it('sends the user to /login but keeps the session when the server is unreachable', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('userMail', 'legal@demo.local');
     stubFetch(new TypeError('Failed to fetch'));
+    const auth = fakeAuthService();
+    const { router } = renderApp('/start', auth);
+    expect(await screen.findByRole('button', { name: 'Mit Demo-SSO anmelden' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    // Other tabs of the same user keep working once the server answers again.
+    expect(localStorage.getItem('userMail')).toBe('legal@demo.local');
+    expect(auth.forgetUser).not.toHaveBeenCalled();
+  });
+
+  it('keeps the session when a newer navigation aborted the check', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.setItem('userMail', 'legal@demo.local');
+    stubFetch(jsonResponse(401, { error: 'unauthorized', message: 'Sitzung abgelaufen.' }));
     const auth = fakeAuthService();
     const navigation = new AbortController();
     navigation.abort();

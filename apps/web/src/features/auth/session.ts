@@ -1,23 +1,32 @@
 import type { SessionUser } from '@vertragsgenerator/domain';
+import { ApiRequestError } from '../../lib/api';
 import { markSignedOut, rememberUser, SESSION_STORAGE_KEYS, storedUserMail } from '../../lib/storage';
 import { deleteUser, saveUser, verifyUser } from './api';
 import type { AuthService } from './auth-service';
 
+export type SessionCheck =
+  | { state: 'valid'; user: SessionUser }
+  /** No token, or the server refused it: the session is over. */
+  | { state: 'invalid' }
+  /** The server was not reached (offline, the page unloading): nothing is known about the session. */
+  | { state: 'unreachable' };
+
 /**
  * The route guard's check (SPEC §2): a fresh ID token, then the server's word that its session is valid.
- * Resolves with the user, or null on any failure.
  */
-export async function verifySession(auth: AuthService): Promise<SessionUser | null> {
+export async function verifySession(auth: AuthService): Promise<SessionCheck> {
   try {
     const token = await auth.freshIdToken();
-    if (!token) return null;
+    if (!token) return { state: 'invalid' };
     if (token.renewed) await saveUser();
     const user = await verifyUser();
     rememberUser(user);
-    return user;
+    return { state: 'valid', user };
   } catch (error) {
     console.warn('Session check failed', error);
-    return null;
+    return error instanceof ApiRequestError && error.status === 0
+      ? { state: 'unreachable' }
+      : { state: 'invalid' };
   }
 }
 
