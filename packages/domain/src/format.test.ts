@@ -308,7 +308,7 @@ describe('formatPaymentTermEnglish', () => {
 
 describe('formatDateTime', () => {
   it('shows the time in Berlin, summer and winter alike', () => {
-    expect(formatDateTime(new Date('2026-07-01T08:05:00Z'))).toBe('01.07.2026, 10:05');
-    expect(formatDateTime(new Date('2026-11-21T23:30:00Z'))).toBe('22.11.2026, 00:30');
+    expect(formatDateTime(new Date('2026-07-01T08:05:00Z'))).toBe('01.07.2026 10:05');
+    expect(formatDateTime(new Date('2026-11-21T23:30:00Z'))).toBe('22.11.2026 00:30');
   });
 });

@@ -216,7 +216,7 @@ const BERLIN_DATE_TIME = new Intl.DateTimeFormat('de-DE', {
   minute: '2-digit',
 });
 
-/** `21.11.2026, 10:15` in the company's time zone, whatever the machine's zone is. */
+/** `21.11.2026 10:15` in the company's time zone, whatever the machine's zone is. */
 export function formatDateTime(date: Date): string {
-  return BERLIN_DATE_TIME.format(date);
+  return BERLIN_DATE_TIME.format(date).replace(', ', ' ');
 }

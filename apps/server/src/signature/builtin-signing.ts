@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  ENVELOPE_EVENT_LABELS,
   type EnvelopeStatus,
   formatDateTime,
   RECIPIENT_ROLE_LABELS,
@@ -412,7 +413,7 @@ export class BuiltinSigning implements SignatureProvider {
       events: [
         ...events.map((e) => ({ at: e.at, type: e.type, actor: e.actor, ip: e.ip })),
         { at: completedAt, type: 'completed' as const, actor: '', ip: null },
-      ].map(({ type, ...event }) => ({ ...event, label: EVENT_CERTIFICATE_LABELS[type] ?? type })),
+      ].map(({ type, ...event }) => ({ ...event, label: ENVELOPE_EVENT_LABELS[type] })),
     });
     await trx
       .updateTable('envelopes')
@@ -467,16 +468,6 @@ export class BuiltinSigning implements SignatureProvider {
 }
 
 type LockedEnvelope = Awaited<ReturnType<BuiltinSigning['lockEnvelope']>>;
-
-const EVENT_CERTIFICATE_LABELS: Record<string, string> = {
-  created: 'Erstellt',
-  sent: 'Versendet',
-  opened: 'Geöffnet',
-  signed: 'Unterschrieben',
-  declined: 'Abgelehnt',
-  completed: 'Abgeschlossen',
-  voided: 'Verworfen',
-};
 
 function signingView(
   envelope: LockedEnvelope,

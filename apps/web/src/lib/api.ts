@@ -37,6 +37,11 @@ export interface ApiRequestOptions {
   signal?: AbortSignal;
   /** Further request headers (never `Authorization`: the client sets that). */
   headers?: Record<string, string>;
+  /**
+   * A call on behalf of someone without an account (a signer): no ID token and no cookies, even when
+   * the browser happens to hold a staff member's session.
+   */
+  anonymous?: boolean;
 }
 
 /**
@@ -45,9 +50,13 @@ export interface ApiRequestOptions {
  */
 export async function apiFetch(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const headers = new Headers({ ...options.headers, Accept: 'application/json' });
-  const token = await idTokenSource();
+  const token = options.anonymous ? null : await idTokenSource();
   if (token) headers.set('Authorization', `Bearer ${token}`);
-  const init: RequestInit = { method: options.method ?? 'GET', headers, credentials: 'same-origin' };
+  const init: RequestInit = {
+    method: options.method ?? 'GET',
+    headers,
+    credentials: options.anonymous ? 'omit' : 'same-origin',
+  };
   if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');
     init.body = JSON.stringify(options.body);

@@ -9,11 +9,6 @@ import { envelopePath } from '../../lib/paths';
 import { texts } from '../../texts';
 import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
 
-/** `dd.MM.yyyy HH:mm` in the company's time zone. */
-function formatTimestamp(iso: string): string {
-  return formatDateTime(new Date(iso)).replace(',', '');
-}
-
 /** Every document made for a match, newest first, with how far its signing got. */
 export function MatchHistory({ matchId }: { matchId: string }) {
   const history = useMatchHistory(matchId);
@@ -60,7 +55,9 @@ function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) {
                 </Text>
               </Table.Td>
               <Table.Td>{entry.createdBy}</Table.Td>
-              <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(entry.createdAt)}</Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
+                {formatDateTime(new Date(entry.createdAt))}
+              </Table.Td>
               <Table.Td>
                 <EntryStatus entry={entry} />
               </Table.Td>

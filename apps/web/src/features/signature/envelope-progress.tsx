@@ -12,11 +12,6 @@ import { texts } from '../../texts';
 import { downloadEnvelopeCertificate, downloadEnvelopeDocument } from './api';
 import { VoidEnvelopeButton } from './void-envelope-button';
 
-/** `dd.MM.yyyy HH:mm` in the company's time zone. */
-function formatTimestamp(iso: string): string {
-  return formatDateTime(new Date(iso)).replace(',', '');
-}
-
 /** A sent or closed envelope, read-only: who signed when, what happened, and its files. */
 export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
   const recipients = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
@@ -58,7 +53,7 @@ export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
                 <Table.Td>{recipient.email}</Table.Td>
                 <Table.Td>{RECIPIENT_STATUS_LABELS[recipient.status]}</Table.Td>
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {recipient.signedAt ? formatTimestamp(recipient.signedAt) : ''}
+                  {recipient.signedAt ? formatDateTime(new Date(recipient.signedAt)) : ''}
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{recipient.declineReason ?? ''}</Table.Td>
               </Table.Tr>
@@ -82,7 +77,7 @@ export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
             {envelope.events.map((event, index) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: events have no ID, and the server only appends
               <Table.Tr key={index}>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTimestamp(event.at)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(new Date(event.at))}</Table.Td>
                 <Table.Td>
                   {ENVELOPE_EVENT_LABELS[event.type]}
                   {event.detail && (

@@ -1,50 +1,24 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
-  apiErrorSchema,
   SIGNING_LINK_ERRORS,
   SIGNING_TOKEN_HEADER,
   type SignEnvelopeRequest,
   type SigningView,
   signingViewSchema,
 } from '@vertragsgenerator/domain';
-import { ApiRequestError, parseJsonAnswer } from '../../lib/api';
+import { ApiRequestError, type ApiRequestOptions, apiFetch, parseJsonAnswer } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
-import { texts } from '../../texts';
-
-interface SigningRequestOptions {
-  method?: 'GET' | 'POST';
-  body?: unknown;
-  signal?: AbortSignal;
-}
 
 /**
- * Calls a signer route. A signer has no account, so this is not `apiFetch`, which would attach a
- * staff member's ID token if the browser happens to hold one. The link token travels only in its
- * header, never in a URL, where proxies and server logs would keep it.
+ * Calls a signer route. A signer has no account: the call is anonymous, and the link token travels
+ * only in its header, never in a URL, where proxies and server logs would keep it.
  */
-async function signingFetch(path: string, token: string, options: SigningRequestOptions = {}) {
-  const headers = new Headers({ Accept: 'application/json', [SIGNING_TOKEN_HEADER]: token });
-  const init: RequestInit = { method: options.method ?? 'GET', headers, credentials: 'omit' };
-  if (options.body !== undefined) {
-    headers.set('Content-Type', 'application/json');
-    init.body = JSON.stringify(options.body);
-  }
-  if (options.signal) init.signal = options.signal;
-
-  let response: Response;
-  try {
-    response = await fetch(path, init);
-  } catch (cause) {
-    if (options.signal?.aborted) throw cause;
-    throw new ApiRequestError(0, 'network_error', texts.api.network, { cause });
-  }
-  if (response.ok) return response;
-  const error = apiErrorSchema.safeParse(await response.json().catch(() => undefined));
-  throw error.success
-    ? new ApiRequestError(response.status, error.data.error, error.data.message, {
-        ...(error.data.fields && { fields: error.data.fields }),
-      })
-    : new ApiRequestError(response.status, `http_${response.status}`, texts.api.unexpectedAnswer);
+function signingFetch(
+  path: string,
+  token: string,
+  options: Omit<ApiRequestOptions, 'anonymous' | 'headers'> = {},
+) {
+  return apiFetch(path, { ...options, anonymous: true, headers: { [SIGNING_TOKEN_HEADER]: token } });
 }
 
 /** The link is unknown, expired or its envelope closed: nothing on the page can help any more. */
