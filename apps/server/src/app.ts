@@ -192,6 +192,7 @@ export function runtimeConfig(config: Config): RuntimeConfig {
       scope: config.oidc.scope,
     },
     editor: config.editor,
+    googleDriveApiUrl: config.googleDriveApiUrl,
     signature: config.signature.kind,
   };
 }
@@ -206,8 +207,13 @@ function contentSecurityPolicy(config: Config): Record<string, string[]> {
     styleSrc: ["'self'", "'unsafe-inline'"],
     imgSrc: ["'self'", 'data:', 'blob:'],
     fontSrc: ["'self'", 'data:'],
-    // External providers keep their token endpoint on other hosts (Google: oauth2.googleapis.com).
-    connectSrc: ["'self'", ...(issuerOrigin ? ['https:'] : [])],
+    // External providers keep their token endpoint on other hosts (Google: oauth2.googleapis.com);
+    // with Google Docs as editor the browser uploads to Drive itself.
+    connectSrc: [
+      "'self'",
+      ...(issuerOrigin ? ['https:'] : []),
+      ...(config.editor === 'google' ? [new URL(config.googleDriveApiUrl).origin] : []),
+    ],
     // blob: frames and workers: the signing pages show a document fetched with credentials as a blob.
     frameSrc: ["'self'", 'blob:', ...external],
     workerSrc: ["'self'", 'blob:'],

@@ -86,6 +86,21 @@ describe('loadConfig', () => {
   });
 });
 
+describe('editor configuration', () => {
+  it('asks for the Drive scopes at sign-in when Google Docs is the editor', () => {
+    const google = loadConfig({ DOCUMENT_EDITOR: 'google' }, '1');
+    expect(google.oidc.scope.split(' ')).toEqual([
+      'openid',
+      'email',
+      'profile',
+      'https://www.googleapis.com/auth/drive.file',
+      'https://www.googleapis.com/auth/drive.readonly',
+    ]);
+    expect(google.googleDriveApiUrl).toBe('https://www.googleapis.com');
+    expect(loadConfig({}, '1').oidc.scope).toBe('openid email profile');
+  });
+});
+
 describe('signature configuration', () => {
   const folder = mkdtempSync(join(tmpdir(), 'vg-docusign-'));
   const keyFile = join(folder, 'docusign.pem');

@@ -53,6 +53,7 @@ const envSchema = z.object({
   WEB_DIST_DIR: z.string().min(1).optional(),
   TEMPLATES_DIR: z.string().min(1).optional(),
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
+  GOOGLE_DRIVE_API_URL: z.string().url().default('https://www.googleapis.com'),
   SIGNING_LINK_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   DOCUSIGN_INTEGRATION_KEY: z.string().min(1).optional(),
   DOCUSIGN_USER_ID: z.string().min(1).optional(),
@@ -97,6 +98,8 @@ export interface Config {
   };
   demoData: boolean;
   editor: EditorMode;
+  /** Google's API host for `EDITOR=google` (Drive v3 under /drive/v3, uploads under /upload/drive/v3). */
+  googleDriveApiUrl: string;
   mail: { smtpUrl: string | undefined; directory: string; from: string; supportEmail: string };
   bodyLimitBytes: number;
   rateLimitPerMinute: number;
@@ -153,6 +156,9 @@ export function loadConfig(env: Env, version: string): Config {
     throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
   }
   const signature = signatureConfig(e);
+  // `EDITOR` is also the Unix convention for a text editor (npm sets it to `vi` for every script):
+  // only our three values count there; DOCUMENT_EDITOR is the unambiguous, strictly checked name.
+  const editor = e.DOCUMENT_EDITOR ?? (isEditorMode(e.EDITOR) ? e.EDITOR : 'builtin');
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, '');
   const dataDir = resolve(e.DATA_DIR);
   return {
@@ -168,13 +174,12 @@ export function loadConfig(env: Env, version: string): Config {
       issuer: e.OIDC_ISSUER ?? `${publicUrl}${EMBEDDED_IDP_PATH}`,
       clientId: e.OIDC_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
       providerName: e.OIDC_PROVIDER_NAME ?? (e.OIDC_ISSUER ? new URL(e.OIDC_ISSUER).hostname : 'Demo-SSO'),
-      scope: e.OIDC_SCOPES,
+      scope: withDriveScopes(e.OIDC_SCOPES, editor),
       emailClaim: e.OIDC_EMAIL_CLAIM,
     },
     demoData: e.DEMO_DATA ?? !e.OIDC_ISSUER,
-    // `EDITOR` is also the Unix convention for a text editor (npm sets it to `vi` for every script):
-    // only our three values count there; DOCUMENT_EDITOR is the unambiguous, strictly checked name.
-    editor: e.DOCUMENT_EDITOR ?? (isEditorMode(e.EDITOR) ? e.EDITOR : 'builtin'),
+    editor,
+    googleDriveApiUrl: e.GOOGLE_DRIVE_API_URL.replace(/\/+$/, ''),
     mail: {
       smtpUrl: e.SMTP_URL,
       directory: resolve(dataDir, 'mail'),
@@ -193,6 +198,18 @@ export function loadConfig(env: Env, version: string): Config {
     configDir: REPOSITORY_CONFIG_DIR,
     version,
   };
+}
+
+/** SPEC §4: with Google Docs as editor, sign-in also asks for Drive access (file access, read-only). */
+export const DRIVE_SCOPES = [
+  'https://www.googleapis.com/auth/drive.file',
+  'https://www.googleapis.com/auth/drive.readonly',
+];
+
+function withDriveScopes(scope: string, editor: EditorMode): string {
+  if (editor !== 'google') return scope;
+  const scopes = scope.split(/\s+/).filter(Boolean);
+  return [...scopes, ...DRIVE_SCOPES.filter((s) => !scopes.includes(s))].join(' ');
 }
 
 function signatureConfig(e: z.infer<typeof envSchema>): SignatureConfig {

@@ -24,6 +24,8 @@ export const runtimeConfigSchema = z.object({
     scope: z.string(),
   }),
   editor: z.enum(['builtin', 'google', 'download']),
+  /** Google's API host for the Drive calls of `editor: google`. */
+  googleDriveApiUrl: z.string().url(),
   signature: z.enum(['builtin', 'docusign']),
 });
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;

@@ -16,6 +16,7 @@ export const testConfig: RuntimeConfig = {
     scope: 'openid profile email',
   },
   editor: 'builtin',
+  googleDriveApiUrl: 'https://www.googleapis.com',
   signature: 'builtin',
 };
 
