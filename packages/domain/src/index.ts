@@ -7,3 +7,4 @@ export * from './match.js';
 export * from './permissions.js';
 export * from './plausibility.js';
 export * from './signature.js';
+export * from './stored-documents.js';
