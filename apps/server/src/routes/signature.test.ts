@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import type { EnvelopeView, HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
+import {
+  CATALOGUE,
+  type EnvelopeView,
+  type HistoryEntry,
+  type ResolvedMatch,
+} from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -7,7 +12,7 @@ import { richestDemoMatch } from '../documents/samples.js';
 import type { MailMessage } from '../mail/mailer.js';
 import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../sha256.js';
-import { testDatabases } from '../test/databases.js';
+import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -440,5 +445,107 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
     expect(history.some((h) => h.envelope?.id === customer)).toBe(false);
     const neu = await t.signIn('neu@demo.local');
     expect((await envelope(partner, neu)).statusCode).toBe(403);
+  });
+});
+
+/** Every e-signature key of the catalogue (DESIGN §9) through the whole built-in flow. */
+describe('every e-signature key signs to completion', () => {
+  let db: Db;
+  let t: TestApp;
+  let legal: string;
+
+  beforeAll(async () => {
+    db = await pgliteTestDatabase.open();
+    await new MatchStore(db).upsertMany([match]);
+    t = await createTestApp(db, { demoStaff: true });
+    legal = await t.signIn('legal@demo.local');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const keys = [...CATALOGUE.values()].filter((entry) => entry.form === 'docusign');
+
+  it('covers the 26 keys', () => {
+    expect(keys).toHaveLength(26);
+  });
+
+  it.each(keys.map((entry) => [entry.key, entry] as const))('%s', async (_key, entry) => {
+    if (entry.params.family !== 'contract') throw new Error('e-signature keys are contracts');
+    const { partner, customerSigners } = entry.params;
+    const signers =
+      partner === 'pp'
+        ? {
+            Projektpartner_UserName: 'Paul Partner',
+            Projektpartner_Email: `paul.${entry.key}@partner.example`,
+          }
+        : {
+            Kunde_UserName: 'Klara Kunde',
+            Kunde_Email: `klara.${entry.key}@kunde.example`,
+            ...(customerSigners === 2
+              ? { Kunde2_UserName: 'Karl Zweit', Kunde2_Email: `karl.${entry.key}@kunde.example` }
+              : {}),
+          };
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocusign/${entry.key}/${match.matchId}`,
+      headers: bearer(legal),
+      payload: {
+        dataList: {
+          Absender_UserName: 'Lena Legal',
+          Absender_Email: 'legal@demo.local',
+          ...signers,
+          vertragspartner_type: partner,
+        },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = (created.json().data as string).split('/').pop() as string;
+    const draft: EnvelopeView = (
+      await t.app.inject({ method: 'GET', url: `/backend/signature/envelopes/${id}`, headers: bearer(legal) })
+    ).json();
+    const recipients = draft.recipients.map(({ role, name, email, routingOrder }) => ({
+      role,
+      name,
+      email,
+      routingOrder,
+    }));
+    expect(recipients).toHaveLength(partner === 'pp' ? 1 : customerSigners);
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${id}/send`,
+      headers: bearer(legal),
+      payload: { subject: draft.subject, message: '', recipients },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+
+    // Each signer in turn: the invitation arrives only when it is their turn.
+    for (const recipient of recipients) {
+      let token: string | undefined;
+      for (let i = 0; i < 200 && !token; i++) {
+        const mail = t.mailer.sent.find((m) => m.to === recipient.email);
+        token = mail?.text.match(/unterschreiben#([A-Za-z0-9_-]+)/)?.[1];
+        if (!token) await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect(token, recipient.email).toBeDefined();
+      const signed = await t.app.inject({
+        method: 'POST',
+        url: '/backend/signing/sign',
+        headers: { 'x-signing-token': token as string },
+        payload: { consent: true, typedName: recipient.name },
+      });
+      expect(signed.statusCode, signed.body).toBe(200);
+    }
+    const done: EnvelopeView = (
+      await t.app.inject({ method: 'GET', url: `/backend/signature/envelopes/${id}`, headers: bearer(legal) })
+    ).json();
+    expect(done.status).toBe('completed');
+    const certificate = await t.app.inject({
+      method: 'GET',
+      url: `/backend/signature/envelopes/${id}/certificate`,
+      headers: bearer(legal),
+    });
+    expect(certificate.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 });
