@@ -28,6 +28,7 @@ import { matchRoutes } from './routes/match.js';
 import { signatoryRoutes } from './routes/signatories.js';
 import { signatureRoutes } from './routes/signature.js';
 import { spaRoutes } from './routes/spa.js';
+import { storedDocumentRoutes } from './routes/stored-documents.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
 import { usersRoutes } from './routes/users.js';
@@ -100,7 +101,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
-  const generator = new DocumentGenerator(new DocumentsRepository(db), deps.renderer);
+  const documents = new DocumentsRepository(db);
+  const generator = new DocumentGenerator(documents, deps.renderer);
   await app.register(documentRoutes, {
     guards,
     matches: deps.matches,
@@ -131,12 +133,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(signatureRoutes, {
     guards,
-    db,
+    documents,
     envelopes,
     signing,
     pdf: deps.pdfRenditions ?? createPdfRenditions(),
     rateLimit: signInRateLimit,
   });
+  await app.register(storedDocumentRoutes, { guards, documents });
   if (config.signature.kind === 'docusign') {
     await app.register(docusignConnectRoutes, { hmacKey: config.signature.connectHmacKey, envelopes });
   }

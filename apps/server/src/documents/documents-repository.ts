@@ -1,5 +1,7 @@
 import type { DataList, FormName } from '@vertragsgenerator/domain';
+import type { Selectable } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
 import { sha256Hex } from '../sha256.js';
 
 export interface NewDocument {
@@ -11,6 +13,20 @@ export interface NewDocument {
   dataList: DataList;
   dataSha256: string;
 }
+
+/** A document without what it was made of: what the editor and the file downloads need. */
+export type DocumentSummary = Pick<
+  Selectable<DocumentsTable>,
+  'id' | 'match_id' | 'doc_key' | 'file_name' | 'created_by' | 'created_at' | 'status'
+>;
+
+/** A version without its content. */
+export type VersionSummary = Omit<Selectable<DocumentVersionsTable>, 'document_id' | 'content'>;
+
+/** What a save did: stored the next version, or found that someone else had stored it first. */
+export type SaveOutcome = { saved: VersionSummary } | { conflict: VersionSummary };
+
+const VERSION_COLUMNS = ['version', 'size', 'sha256', 'created_by', 'created_at'] as const;
 
 /**
  * The stored documents of every match. A document is first recorded as `rendering` with what the
@@ -70,5 +86,90 @@ export class DocumentsRepository {
       .set({ status: 'failed', error, template_sha256: templateSha256 ?? null })
       .where('id', '=', id)
       .execute();
+  }
+
+  /** Callers check the id is a UUID: PostgreSQL refuses anything else in a uuid comparison. */
+  async find(id: string): Promise<DocumentSummary | undefined> {
+    return this.db
+      .selectFrom('documents')
+      .select(['id', 'match_id', 'doc_key', 'file_name', 'created_by', 'created_at', 'status'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+  }
+
+  /** Newest first. */
+  async versions(id: string): Promise<VersionSummary[]> {
+    return this.db
+      .selectFrom('document_versions')
+      .select(VERSION_COLUMNS)
+      .where('document_id', '=', id)
+      .orderBy('version', 'desc')
+      .execute();
+  }
+
+  async versionContent(id: string, version: number): Promise<Uint8Array | undefined> {
+    const row = await this.db
+      .selectFrom('document_versions')
+      .select('content')
+      .where('document_id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row?.content;
+  }
+
+  /** Undefined while the document is rendering, or when rendering failed. */
+  async latestContent(id: string): Promise<{ version: number; content: Uint8Array } | undefined> {
+    return this.db
+      .selectFrom('document_versions')
+      .select(['version', 'content'])
+      .where('document_id', '=', id)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+  }
+
+  /**
+   * Stores an edit of `baseVersion` as the next version, if that is still the latest; otherwise
+   * answers the newer version, so the user learns whose save they would overwrite. Only for `ready`
+   * documents, which always have a version 1.
+   */
+  async addVersion(
+    id: string,
+    baseVersion: number,
+    content: Uint8Array,
+    createdBy: string,
+  ): Promise<SaveOutcome> {
+    return this.db.transaction().execute(async (trx) => {
+      // Concurrent saves of one document queue up on its row, so the second reads the first's
+      // version as latest instead of both storing the same next version. NO KEY UPDATE, not UPDATE:
+      // creating an envelope for the document (a foreign key share lock) need not wait for a save.
+      await trx
+        .selectFrom('documents')
+        .select('id')
+        .where('id', '=', id)
+        .forNoKeyUpdate()
+        .executeTakeFirstOrThrow();
+      const latest = await trx
+        .selectFrom('document_versions')
+        .select(VERSION_COLUMNS)
+        .where('document_id', '=', id)
+        .orderBy('version', 'desc')
+        .limit(1)
+        .executeTakeFirstOrThrow();
+      if (latest.version !== baseVersion) return { conflict: latest };
+      const saved = await trx
+        .insertInto('document_versions')
+        .values({
+          document_id: id,
+          version: latest.version + 1,
+          content,
+          sha256: sha256Hex(content),
+          size: content.byteLength,
+          created_by: createdBy,
+        })
+        .returning(VERSION_COLUMNS)
+        .executeTakeFirstOrThrow();
+      return { saved };
+    });
   }
 }

@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp } from '../compose.js';
-import { loadConfig } from '../config.js';
+import { DRIVE_SCOPES, loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { testDatabases } from '../test/databases.js';
 
@@ -48,14 +48,14 @@ class Browser {
 }
 
 /** Authorization code flow with PKCE, as oidc-client-ts runs it in the popup. */
-async function startSignIn(browser: Browser) {
+async function startSignIn(browser: Browser, scope = 'openid email profile') {
   const verifier = randomBytes(32).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   const params = new URLSearchParams({
     client_id: config.oidc.clientId,
     redirect_uri: REDIRECT_URI,
     response_type: 'code',
-    scope: 'openid email profile',
+    scope,
     state: 'state-123',
     nonce: 'nonce-123',
     code_challenge: challenge,
@@ -66,8 +66,8 @@ async function startSignIn(browser: Browser) {
   return { verifier, interactionUrl: authorize.headers.location as string };
 }
 
-async function signIn(browser: Browser, email: string, password: string) {
-  const { verifier, interactionUrl } = await startSignIn(browser);
+async function signIn(browser: Browser, email: string, password: string, scope?: string) {
+  const { verifier, interactionUrl } = await startSignIn(browser, scope);
   const login = await browser.request('POST', `${interactionUrl}/login`, { email, password });
   expect(login.statusCode).toBe(303);
   const resume = await browser.request('GET', login.headers.location as string);
@@ -82,7 +82,7 @@ async function signIn(browser: Browser, email: string, password: string) {
     code_verifier: verifier,
   });
   expect(token.statusCode).toBe(200);
-  return token.json().id_token as string;
+  return token.json() as { id_token: string; access_token: string; scope: string };
 }
 
 describe.each(testDatabases())('embedded identity provider on $name', (database) => {
@@ -141,7 +141,7 @@ describe.each(testDatabases())('embedded identity provider on $name', (database)
   });
 
   it('issues an ID token with e-mail and name that opens a session', async () => {
-    const idToken = await signIn(new Browser(app), 'legal@demo.local', 'demo');
+    const { id_token: idToken } = await signIn(new Browser(app), 'legal@demo.local', 'demo');
     const claims = decodeJwt(idToken);
     expect(claims).toMatchObject({
       iss: `${PUBLIC_URL}/idp`,
@@ -160,7 +160,7 @@ describe.each(testDatabases())('embedded identity provider on $name', (database)
   });
 
   it('keeps its signing keys across a restart: tokens stay valid', async () => {
-    const idToken = await signIn(new Browser(app), 'berater@demo.local', 'demo');
+    const { id_token: idToken } = await signIn(new Browser(app), 'berater@demo.local', 'demo');
     const restarted = await composeApp(config, db, false);
     try {
       const saved = await restarted.inject({
@@ -174,6 +174,19 @@ describe.each(testDatabases())('embedded identity provider on $name', (database)
     } finally {
       await restarted.close();
     }
+  });
+
+  it("grants the Drive scopes of EDITOR=google: its access token stands in for Google's", async () => {
+    const scope = ['openid email profile', ...DRIVE_SCOPES].join(' ');
+    const tokens = await signIn(new Browser(app), 'legal@demo.local', 'demo', scope);
+    expect(tokens.scope.split(' ')).toEqual(expect.arrayContaining(DRIVE_SCOPES));
+    const userinfo = await app.inject({
+      method: 'GET',
+      url: '/idp/me',
+      headers: { authorization: `Bearer ${tokens.access_token}` },
+    });
+    expect(userinfo.statusCode).toBe(200);
+    expect(userinfo.json()).toMatchObject({ sub: 'legal@demo.local' });
   });
 
   it('answers an expired or unknown interaction with a German page, not a crash', async () => {

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC, errors as oidcErrors } from 'oidc-provider';
+import { DRIVE_SCOPES } from '../config.js';
 import type { Db } from '../db/database.js';
 import type { IdpAccounts } from './accounts.js';
 import { errorPage, IDP_PAGE_CSP, loginPage } from './pages.js';
@@ -54,6 +55,9 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
       },
     ],
     pkce: { required: () => true },
+    // With Google Docs as editor the SPA also asks for the Drive scopes. Unregistered, they would be dropped
+    // from the grant; granted, this provider's access token stands in for Google's (e.g. for a Drive fake).
+    scopes: ['openid', 'offline_access', ...DRIVE_SCOPES],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     // The app authenticates API calls with the ID token, so it must carry email and name itself.
     conformIdTokenClaims: false,

@@ -240,6 +240,7 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
           'POST /backend/signature/envelopes',
           'GET /backend/matches/berater@demo.local',
           'GET /backend/documents/berater@demo.local',
+          'PUT /backend/documents/berater@demo.local',
         ]),
       );
     });

@@ -12,7 +12,7 @@ import {
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
-import type { Db } from '../db/database.js';
+import type { DocumentsRepository } from '../documents/documents-repository.js';
 import { attachmentHeader } from '../documents/file-name.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
@@ -23,12 +23,12 @@ import {
   SigningLinkProblem,
 } from '../signature/builtin-signing.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
-import type { StaffMember } from '../users/users-repository.js';
 import { DOCX_MIME } from './documents.js';
+import { mayRead, sendFile, UUID } from './stored-documents.js';
 
 export interface SignatureRoutesDeps {
   guards: AuthGuards;
-  db: Db;
+  documents: DocumentsRepository;
   envelopes: EnvelopesRepository;
   /** Present when built-in signing is the provider: the sender view's actions and the signer links. */
   signing: BuiltinSigning | undefined;
@@ -37,13 +37,11 @@ export interface SignatureRoutesDeps {
   rateLimit: { max: number; timeWindow: string };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
 
 /**
  * The sender view (`/signatur/:id`, staff) and the signing pages (`/unterschreiben`, signers by link
- * token), plus the document history of a match and its files (DESIGN §7).
+ * token), plus the document history of a match (DESIGN §7).
  */
 export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (app, deps) => {
   const { guards, envelopes } = deps;
@@ -90,7 +88,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     staff,
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
-      const content = await versionContent(deps.db, envelope.document_id, envelope.document_version);
+      const content = await envelopeDocument(deps.documents, envelope);
       return sendFile(reply, content, envelope.file_name, DOCX_MIME);
     },
   );
@@ -100,7 +98,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     staff,
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
-      const content = await versionContent(deps.db, envelope.document_id, envelope.document_version);
+      const content = await envelopeDocument(deps.documents, envelope);
       return sendPdf(reply, request, deps.pdf, content, envelope.file_name);
     },
   );
@@ -136,30 +134,6 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     const user = currentUser(request);
     const history = await envelopes.history(request.params.matchId.trim().toUpperCase());
     return history.filter((entry) => mayRead(user, entry.docKey));
-  });
-
-  app.get<{ Params: { id: string } }>('/backend/documents/:id/file', staff, async (request, reply) => {
-    const id = request.params.id;
-    const document = UUID.test(id)
-      ? await deps.db
-          .selectFrom('documents')
-          .select(['id', 'doc_key', 'file_name'])
-          .where('id', '=', id)
-          .executeTakeFirst()
-      : undefined;
-    if (!document) throw notFound('Dieses Dokument gibt es nicht.');
-    if (!mayRead(currentUser(request), document.doc_key)) {
-      throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht sehen.');
-    }
-    const latest = await deps.db
-      .selectFrom('document_versions')
-      .select('content')
-      .where('document_id', '=', id)
-      .orderBy('version', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (!latest) throw notFound('Dieses Dokument wurde nicht fertig erstellt.');
-    return sendFile(reply, Buffer.from(latest.content), document.file_name, DOCX_MIME);
   });
 
   // The signer routes: no account, the link token in a header (never in a URL that ends up in logs).
@@ -201,11 +175,6 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
   });
 };
 
-function mayRead(user: StaffMember, docKey: string): boolean {
-  const entry = catalogueEntry(docKey);
-  return Boolean(entry && mayGenerate(user.permission, entry));
-}
-
 function staffActor(request: FastifyRequest): Actor {
   return { email: currentUser(request).email, ...clientActor(request) };
 }
@@ -241,22 +210,14 @@ async function stateChange(action: () => Promise<void>): Promise<void> {
   }
 }
 
-async function versionContent(db: Db, documentId: string, version: number): Promise<Buffer> {
-  const row = await db
-    .selectFrom('document_versions')
-    .select('content')
-    .where('document_id', '=', documentId)
-    .where('version', '=', version)
-    .executeTakeFirstOrThrow();
-  return Buffer.from(row.content);
-}
-
-function sendFile(reply: FastifyReply, content: Buffer, fileName: string, type: string) {
-  return reply
-    .header('content-type', type)
-    .header('content-disposition', attachmentHeader(fileName))
-    .header('cache-control', 'private, no-store')
-    .send(content);
+/** The document version the envelope carries; it is never deleted while the envelope exists. */
+async function envelopeDocument(
+  documents: DocumentsRepository,
+  envelope: { document_id: string; document_version: number },
+): Promise<Buffer> {
+  const content = await documents.versionContent(envelope.document_id, envelope.document_version);
+  if (!content) throw notFound('Das Dokument dieses Umschlags gibt es nicht mehr.');
+  return Buffer.from(content);
 }
 
 /** A PDF rendition where LibreOffice is installed; 404 otherwise, and the browser shows the DOCX. */

@@ -1,0 +1,203 @@
+import {
+  catalogueEntry,
+  formatDateTime,
+  mayGenerate,
+  type StoredDocument,
+  VERSION_CONFLICT,
+} from '@vertragsgenerator/domain';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import PizZip from 'pizzip';
+import { type AuthGuards, currentUser } from '../auth/guards.js';
+import type {
+  DocumentSummary,
+  DocumentsRepository,
+  VersionSummary,
+} from '../documents/documents-repository.js';
+import { attachmentHeader } from '../documents/file-name.js';
+import { forbidden, HttpError, notFound } from '../http/errors.js';
+import type { StaffMember } from '../users/users-repository.js';
+import { DOCX_MIME } from './documents.js';
+
+export interface StoredDocumentRoutesDeps {
+  guards: AuthGuards;
+  documents: DocumentsRepository;
+}
+
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Edited contracts with pictures or scans outgrow the global body limit of 1 MB. */
+const MAX_DOCX_BYTES = 20 * 1024 * 1024;
+
+/** Versions are PostgreSQL integers: a larger number can name no version. */
+const MAX_VERSION = 2_147_483_647;
+
+type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
+
+/**
+ * The built-in DOCX editor's documents (DESIGN §7): a document's versions, their files, and saving an
+ * edit as the next version. A save names the version it was edited from (`If-Match`), so an edit of
+ * an outdated version is refused instead of silently replacing someone else's.
+ */
+export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> = async (
+  app,
+  { guards, documents },
+) => {
+  // On request, before the body is read: nobody without access gets to upload 20 MB.
+  const staff = { onRequest: guards.session('staff') };
+
+  // Only in this plugin: elsewhere a DOCX body stays an unsupported media type.
+  app.addContentTypeParser(DOCX_MIME, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  /** The document if the user may open and change it (DESIGN §6); a malformed id is just unknown. */
+  async function permittedDocument(request: DocumentRequest): Promise<DocumentSummary> {
+    const id = request.params.id;
+    const document = UUID.test(id) ? await documents.find(id) : undefined;
+    if (!document) throw notFound('Dieses Dokument gibt es nicht.');
+    if (!mayRead(currentUser(request), document.doc_key)) {
+      throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht sehen.');
+    }
+    return document;
+  }
+
+  async function storedDocument(document: DocumentSummary): Promise<StoredDocument> {
+    const versions = await documents.versions(document.id);
+    return {
+      id: document.id,
+      matchId: document.match_id,
+      docKey: document.doc_key,
+      fileName: document.file_name,
+      createdBy: document.created_by,
+      createdAt: document.created_at.toISOString(),
+      versions: versions.map((v) => ({
+        version: v.version,
+        size: v.size,
+        sha256: v.sha256,
+        createdBy: v.created_by,
+        createdAt: v.created_at.toISOString(),
+      })),
+    };
+  }
+
+  app.get<{ Params: { id: string } }>('/backend/documents/:id', staff, async (request) =>
+    storedDocument(await permittedDocument(request)),
+  );
+
+  app.get<{ Params: { id: string } }>('/backend/documents/:id/file', staff, async (request, reply) => {
+    const document = await permittedDocument(request);
+    const latest = await documents.latestContent(document.id);
+    if (!latest) throw notFound('Dieses Dokument wurde nicht fertig erstellt.');
+    return sendVersion(reply, document, latest.version, latest.content);
+  });
+
+  app.get<{ Params: { id: string; version: string } }>(
+    '/backend/documents/:id/versions/:version/file',
+    staff,
+    async (request, reply) => {
+      const document = await permittedDocument(request);
+      const version = versionNumber(request.params.version);
+      if (version === undefined) {
+        throw new HttpError(400, 'invalid_input', 'Die Versionsnummer muss eine positive ganze Zahl sein.');
+      }
+      const content = await documents.versionContent(document.id, version);
+      if (!content) throw notFound(`Version ${version} dieses Dokuments gibt es nicht.`);
+      return sendVersion(reply, document, version, content);
+    },
+  );
+
+  app.put<{ Params: { id: string } }>(
+    '/backend/documents/:id',
+    { ...staff, bodyLimit: MAX_DOCX_BYTES },
+    async (request): Promise<StoredDocument> => {
+      const document = await permittedDocument(request);
+      const baseVersion = ifMatchVersion(request.headers['if-match']);
+      if (baseVersion === undefined) {
+        throw new HttpError(
+          428,
+          'precondition_required',
+          'Beim Speichern fehlt, welche Version du bearbeitet hast (If-Match mit der Versionsnummer).',
+        );
+      }
+      const content = request.body;
+      if (!isDocx(content)) {
+        throw new HttpError(400, 'invalid_input', 'Die Datei ist kein gültiges Word-Dokument (DOCX).');
+      }
+      if (document.status === 'rendering') {
+        throw new HttpError(
+          409,
+          'document_not_ready',
+          'Das Dokument wird gerade noch erstellt. Versuche es in einem Moment erneut.',
+        );
+      }
+      if (document.status === 'failed') {
+        throw new HttpError(
+          409,
+          'document_not_ready',
+          'Dieses Dokument konnte nicht erstellt werden, es gibt nichts zu bearbeiten.',
+        );
+      }
+      const outcome = await documents.addVersion(
+        document.id,
+        baseVersion,
+        content,
+        currentUser(request).email,
+      );
+      if ('conflict' in outcome) {
+        throw new HttpError(409, VERSION_CONFLICT, conflictMessage(outcome.conflict, baseVersion));
+      }
+      return storedDocument(document);
+    },
+  );
+};
+
+/** Opening and changing a document need the same: a level that may generate its key (DESIGN §6). */
+export function mayRead(user: StaffMember, docKey: string): boolean {
+  const entry = catalogueEntry(docKey);
+  return Boolean(entry && mayGenerate(user.permission, entry));
+}
+
+export function sendFile(reply: FastifyReply, content: Buffer, fileName: string, type: string) {
+  return reply
+    .header('content-type', type)
+    .header('content-disposition', attachmentHeader(fileName))
+    .header('cache-control', 'private, no-store')
+    .send(content);
+}
+
+/** The editor reads which version it got, to name it in `If-Match` when it saves. */
+function sendVersion(reply: FastifyReply, document: DocumentSummary, version: number, content: Uint8Array) {
+  reply.header('x-document-version', String(version));
+  return sendFile(reply, Buffer.from(content), document.file_name, DOCX_MIME);
+}
+
+function versionNumber(text: string): number | undefined {
+  if (!/^\d+$/.test(text)) return undefined;
+  const version = Number(text);
+  return version >= 1 && version <= MAX_VERSION ? version : undefined;
+}
+
+/** `If-Match: "3"` as HTTP spells entity tags, or a bare `3`; anything else (`*`, `W/"3"`) names no version. */
+function ifMatchVersion(header: string | undefined): number | undefined {
+  const match = header?.trim().match(/^(?:"(\d+)"|(\d+))$/);
+  const text = match?.[1] ?? match?.[2];
+  return text === undefined ? undefined : versionNumber(text);
+}
+
+/** A DOCX is a ZIP archive with a main document part; Word opens nothing less. */
+function isDocx(body: unknown): body is Buffer {
+  if (!Buffer.isBuffer(body)) return false;
+  try {
+    return new PizZip(body).file('word/document.xml') !== null;
+  } catch {
+    // PizZip throws on anything that is not a ZIP archive.
+    return false;
+  }
+}
+
+function conflictMessage(latest: VersionSummary, baseVersion: number): string {
+  const when = formatDateTime(latest.created_at);
+  // Only a confused client names a version that does not exist yet: "inzwischen gespeichert" would be untrue.
+  if (latest.version < baseVersion) {
+    return `Version ${baseVersion} gibt es nicht, die neueste ist Version ${latest.version} (${latest.created_by}, ${when}). Lade sie, bevor du speicherst.`;
+  }
+  return `Das Dokument wurde inzwischen von ${latest.created_by} gespeichert (Version ${latest.version}, ${when}). Lade die neue Version, bevor du speicherst.`;
+}
