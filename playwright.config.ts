@@ -9,8 +9,32 @@ const PORT = Number(process.env.E2E_PORT);
 export const BASE_URL = `http://localhost:${PORT}`;
 /** The server's data folder, fresh for every run; tests read written mail from its mail/ folder. */
 export const E2E_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}`);
+/** A second server with Google Docs as editor (e2e/google-drive.spec.ts), with a data folder of its own. */
+export const GOOGLE_BASE_URL = `http://localhost:${PORT + 1}`;
+const GOOGLE_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}-google`);
+/** Where that server's browser finds Drive: the fake the spec starts (e2e/drive-fake.ts). */
+export const DRIVE_FAKE_PORT = PORT + 2;
 // The config is loaded by the runner and again by each worker; only the runner starts afresh.
-if (!process.env.TEST_WORKER_INDEX) rmSync(E2E_DATA_DIR, { recursive: true, force: true });
+if (!process.env.TEST_WORKER_INDEX) {
+  for (const dir of [E2E_DATA_DIR, GOOGLE_DATA_DIR]) rmSync(dir, { recursive: true, force: true });
+}
+
+function appServer(baseUrl: string, dataDir: string, env: Record<string, string> = {}) {
+  return {
+    command: 'node apps/server/dist/main.js',
+    url: `${baseUrl}/backend/health`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: new URL(baseUrl).port,
+      PUBLIC_URL: baseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '1000',
+      ...env,
+    },
+  };
+}
 
 /**
  * Browser tests against the real built app (`npm run build` first) with the embedded identity provider
@@ -43,17 +67,11 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: 'node apps/server/dist/main.js',
-    url: `${BASE_URL}/backend/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      PUBLIC_URL: BASE_URL,
-      DATA_DIR: E2E_DATA_DIR,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '1000',
-    },
-  },
+  webServer: [
+    appServer(BASE_URL, E2E_DATA_DIR),
+    appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
+      DOCUMENT_EDITOR: 'google',
+      GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,
+    }),
+  ],
 });

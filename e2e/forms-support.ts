@@ -99,10 +99,37 @@ export async function documentText(download: Download): Promise<string> {
     .replace(/&amp;/g, '&');
 }
 
-/** Submits and returns the download the form produces. */
-export async function submitForDownload(page: Page): Promise<Download> {
-  const [download] = await Promise.all([page.waitForEvent('download'), submitButton(page).click()]);
+/** The tab the built-in editor opens a generated DOCX in, once `action` submitted the form. */
+export async function editorOpenedBy(page: Page, action: () => Promise<void>): Promise<Page> {
+  const [editor] = await Promise.all([page.waitForEvent('popup'), action()]);
+  await expect(editor).toHaveURL(/\/dokumente\/[0-9a-f-]{36}$/);
+  return editor;
+}
+
+/** The stored file of the version the editor tab shows, through its `Herunterladen` above the editor. */
+export async function downloadFromEditor(editor: Page): Promise<Download> {
+  const [download] = await Promise.all([
+    editor.waitForEvent('download'),
+    editor.getByRole('button', { name: 'Herunterladen', exact: true }).first().click(),
+  ]);
   return download;
+}
+
+/** The editor tab's file, then the tab is closed. */
+export async function downloadAndClose(editor: Page): Promise<Download> {
+  try {
+    return await downloadFromEditor(editor);
+  } finally {
+    await editor.close();
+  }
+}
+
+/**
+ * Submits and returns the generated file. The built-in editor (the default) opens it in a new tab;
+ * the file comes from there, as the server stored it.
+ */
+export async function submitForDownload(page: Page): Promise<Download> {
+  return downloadAndClose(await editorOpenedBy(page, () => submitButton(page).click()));
 }
 
 // The fillers below are shared with the screenshots: a complete, valid form each.

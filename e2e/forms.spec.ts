@@ -5,6 +5,8 @@ import {
   countGenerationRequests,
   demoMatch,
   documentText,
+  downloadAndClose,
+  editorOpenedBy,
   fillAgreement,
   fillDocusign,
   fillDocx,
@@ -137,7 +139,7 @@ test.describe('legal: the DOCX forms', () => {
     });
     // A double click generates once.
     const sent = countGenerationRequests(page);
-    const [download] = await Promise.all([page.waitForEvent('download'), submitButton(page).dblclick()]);
+    const download = await downloadAndClose(await editorOpenedBy(page, () => submitButton(page).dblclick()));
     await expect(page.getByText('100 % – Fertig')).toBeVisible();
     sent.stop();
     expect(sent.requests).toHaveLength(1);
@@ -234,12 +236,12 @@ test.describe('legal: the DOCX forms', () => {
     });
     const sent = countGenerationRequests(page);
     try {
-      const downloadPromise = page.waitForEvent('download', { timeout: 15_000 });
+      const editorPromise = page.waitForEvent('popup', { timeout: 15_000 });
       await submitButton(page).click();
       await expect(page.getByText('(Versuch 2 von 4)')).toBeVisible();
       await expect(submitButton(page)).toBeDisabled();
       await expect(page.getByText('(Versuch 3 von 4)')).toBeVisible({ timeout: 5_000 });
-      const download = await downloadPromise;
+      const download = await downloadAndClose(await editorPromise);
       expect(download.suggestedFilename()).toBe(`${match.matchId} Rahmenvertrag Kunde ${match.kunde}.docx`);
       expect(await documentText(download)).toContain(match.kunde);
       await expect(page.getByText(/100 % – Fertig/)).toBeVisible();

@@ -1,7 +1,9 @@
 import { execFileSync } from 'node:child_process';
 import { expect, type Page, test } from '@playwright/test';
+import { editorReady, typeAfterLine } from './editor-support.js';
 import {
   choose,
+  editorOpenedBy,
   fillAgreement,
   fillDocx,
   fillOffer,
@@ -231,4 +233,34 @@ test('built-in signing: sender view, signing page, history and certificate', asy
     (await download.path()) as string,
     'docs/screenshots/signature-certificate',
   ]);
+});
+
+test('built-in editor: a generated contract with its versions, and a save conflict', async ({ page }) => {
+  test.setTimeout(120_000);
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+  await loadMatch(page, 'PL-10001');
+  await openForm(page, '/contract/docx', 'PL-10001');
+  await fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
+  const editor = await editorOpenedBy(page, () => submitButton(page).click());
+  // Tall enough for the editor (70 % of the height) and the version list below it.
+  await editor.setViewportSize({ width: 1280, height: 1650 });
+  await editorReady(editor);
+  const outdated = await page.context().newPage();
+  await outdated.goto(editor.url());
+  await editorReady(outdated);
+
+  await typeAfterLine(editor, 'zwischen', ' (Fassung nach Abstimmung mit dem Kunden)');
+  await editor.getByRole('button', { name: 'Speichern' }).click();
+  await expect(editor.getByRole('table', { name: 'Versionen' }).getByRole('row')).toHaveCount(3);
+  await editor.getByRole('button', { name: 'Schließen' }).click();
+  await editor.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await editor.waitForTimeout(1000);
+  await editor.screenshot({ path: shot('editor') });
+
+  await typeAfterLine(outdated, 'zwischen', ' (eigene Änderung)');
+  await outdated.getByRole('button', { name: 'Speichern' }).click();
+  await expect(outdated.getByRole('dialog', { name: 'Neuere Version vorhanden' })).toBeVisible();
+  await outdated.waitForTimeout(500);
+  await outdated.screenshot({ path: shot('editor-conflict') });
 });

@@ -21,7 +21,9 @@ const root = createRoot(container);
 
 loadRuntimeConfig().then(
   (config) => {
-    const auth = createAuthService(createUserManager(config.oidc, window.location.origin));
+    const auth = createAuthService(createUserManager(config.oidc, window.location.origin), Date.now, {
+      driveAccess: config.editor === 'google',
+    });
     setIdTokenSource(() => auth.currentIdToken());
     root.render(
       <StrictMode>

@@ -1,4 +1,5 @@
 import { MantineProvider } from '@mantine/core';
+import { ModalsProvider } from '@mantine/modals';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
@@ -30,7 +31,10 @@ export function AppProviders({ config, auth, env = 'default', children }: AppPro
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RuntimeConfigProvider config={config}>
-          <AuthServiceProvider auth={auth}>{children}</AuthServiceProvider>
+          <AuthServiceProvider auth={auth}>
+            {/* Dialogs that plain functions open (`modals.openConfirmModal`) render here. */}
+            <ModalsProvider>{children}</ModalsProvider>
+          </AuthServiceProvider>
         </RuntimeConfigProvider>
       </QueryClientProvider>
     </MantineProvider>

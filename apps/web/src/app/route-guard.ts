@@ -8,15 +8,34 @@ import { PATHS } from '../lib/paths';
  * the page renders, so a protected page never flashes for a user who is sent to /login.
  */
 export function createRouteGuard(auth: AuthService): LoaderFunction {
+  const leaving = pageUnloadWatch();
   return async ({ request }) => {
     const check = await verifySession(auth);
     if (check.state === 'valid') return null;
-    // A newer navigation replaced this one (the router aborted it): that navigation's own check
-    // decides. Signing out here would end a valid session because the user clicked on.
-    if (request.signal.aborted) return null;
+    // A newer navigation replaced this one (the router aborted it), or the whole page is being left
+    // (reload, typed address): the next check decides. Signing out here would clear the storage the
+    // next page — and every other tab — relies on, only because the user moved on mid-check.
+    if (request.signal.aborted || leaving()) return null;
     // Any failure leads to /login (SPEC §2), but only a refused session is forgotten: an unreachable
     // server (offline, or this page unloading mid-check) must not sign out every other tab as well.
     if (check.state === 'invalid') await endLocalSession(auth);
     throw redirect(PATHS.login);
   };
 }
+
+/**
+ * Whether the page is being unloaded. `beforeunload` comes first, while this page's checks can still
+ * finish and clear storage; a page that is still here a moment later stayed (the user cancelled).
+ */
+function pageUnloadWatch(): () => boolean {
+  let leavingSince: number | null = null;
+  window.addEventListener('beforeunload', () => {
+    leavingSince = Date.now();
+  });
+  window.addEventListener('pagehide', () => {
+    leavingSince = Date.now();
+  });
+  return () => leavingSince !== null && Date.now() - leavingSince < STAYED_AFTER_MS;
+}
+
+const STAYED_AFTER_MS = 5_000;

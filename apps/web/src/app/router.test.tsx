@@ -57,6 +57,21 @@ describe('route guard and shell', () => {
     expect(auth.forgetUser).not.toHaveBeenCalled();
   });
 
+  it('keeps the session when the page is being left while the check runs', async () => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.setItem('userMail', 'legal@demo.local');
+    stubFetch(jsonResponse(401, { error: 'unauthorized', message: 'Sitzung abgelaufen.' }));
+    const auth = fakeAuthService();
+    const guard = createRouteGuard(auth);
+    window.dispatchEvent(new Event('beforeunload'));
+    const url = 'http://localhost/start';
+    await expect(
+      guard({ request: new Request(url), url: new URL(url), pattern: '/start', params: {}, context: {} }),
+    ).resolves.toBeNull();
+    expect(localStorage.getItem('userMail')).toBe('legal@demo.local');
+    expect(auth.forgetUser).not.toHaveBeenCalled();
+  });
+
   it('keeps the session when a newer navigation aborted the check', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('userMail', 'legal@demo.local');

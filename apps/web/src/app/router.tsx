@@ -24,6 +24,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
     Component: (await import('../features/signature'))[page],
   });
 
+  // Like the forms, not needed for /login and /start; superdoc follows only once it opens a document.
+  const editorPage = async () => ({ Component: (await import('../features/editor')).EditorPage });
+
   return [
     {
       errorElement: <RouteErrorPage />,
@@ -44,6 +47,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.format, Component: FormatPage },
             ...formRoutes,
             { path: PATHS.envelope, lazy: signaturePage('SenderViewPage') },
+            { path: PATHS.document, lazy: editorPage },
             { path: '*', Component: NotFoundPage },
           ],
         },

@@ -17,6 +17,19 @@ describe('apiFetch', () => {
     expect(init?.body).toBe('{}');
   });
 
+  it('sends a file as is, with its own type', async () => {
+    const fetchMock = stubFetch(jsonResponse(200, {}));
+    const file = new Blob(['PK'], {
+      type: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    });
+
+    await apiFetch('/backend/documents/doc-1', { method: 'PUT', body: file });
+
+    const init = fetchMock.mock.calls[0]?.[1];
+    expect(init?.body).toBe(file);
+    expect(new Headers(init?.headers).get('Content-Type')).toBe(file.type);
+  });
+
   it('sends no Authorization header without a token', async () => {
     setIdTokenSource(async () => null);
     const fetchMock = stubFetch(jsonResponse(200, {}));

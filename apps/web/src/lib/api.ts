@@ -33,6 +33,7 @@ export function setIdTokenSource(source: IdTokenSource): void {
 
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Sent as JSON; a `Blob` (a file) is sent as is, with its own type as `Content-Type`. */
   body?: unknown;
   signal?: AbortSignal;
   /** Further request headers (never `Authorization`: the client sets that). */
@@ -57,7 +58,10 @@ export async function apiFetch(path: string, options: ApiRequestOptions = {}): P
     headers,
     credentials: options.anonymous ? 'omit' : 'same-origin',
   };
-  if (options.body !== undefined) {
+  if (options.body instanceof Blob) {
+    headers.set('Content-Type', options.body.type || 'application/octet-stream');
+    init.body = options.body;
+  } else if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');
     init.body = JSON.stringify(options.body);
   }

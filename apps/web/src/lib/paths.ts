@@ -6,6 +6,8 @@ export const PATHS = {
   start: '/start',
   format: '/format',
   envelope: '/signatur/:envelopeId',
+  /** A stored document in the built-in editor. */
+  document: '/dokumente/:documentId',
   /** Public: a signer opens it from their e-mail with the link token after the `#`. */
   signing: '/unterschreiben',
 } as const;
@@ -13,4 +15,9 @@ export const PATHS = {
 /** The sender's view of one e-signature envelope. */
 export function envelopePath(envelopeId: string): string {
   return PATHS.envelope.replace(':envelopeId', encodeURIComponent(envelopeId));
+}
+
+/** The editor page of one stored document. */
+export function documentPath(documentId: string): string {
+  return PATHS.document.replace(':documentId', encodeURIComponent(documentId));
 }

@@ -27,6 +27,7 @@ export function fakeAuthService(overrides: Partial<AuthService> = {}): AuthServi
     currentIdToken: vi.fn(async () => 'id-token'),
     freshIdToken: vi.fn(async () => ({ idToken: 'id-token', renewed: false })),
     forgetUser: vi.fn(async () => {}),
+    driveAccessToken: vi.fn(() => null),
     ...overrides,
   };
 }

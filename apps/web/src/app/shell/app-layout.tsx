@@ -1,5 +1,6 @@
 import { AppShell, Group, Text } from '@mantine/core';
 import { Outlet } from 'react-router';
+import { useDriveTokenMonitor } from '../../features/google-drive';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import { texts } from '../../texts';
 import { BreadcrumbBar } from './breadcrumb-bar';
@@ -9,6 +10,7 @@ import { ProblemReportButton } from './problem-report-dialog';
 /** The frame of every page but /login (SPEC §2): breadcrumbs, problem report, logout, version. */
 export function AppLayout() {
   const { version } = useRuntimeConfig();
+  useDriveTokenMonitor();
   return (
     <AppShell header={{ height: 60 }} footer={{ height: 36 }} padding="md">
       <AppShell.Header px="md">

@@ -135,3 +135,36 @@ describe('signInWithPopup', () => {
     expect(isPopupClosedByUser('Popup closed by user')).toBe(false);
   });
 });
+
+describe('driveAccessToken', () => {
+  it('is null without Drive access, and does not even read the store', () => {
+    const client = fakeClient({ getUser: vi.fn(async () => user('stored', NOW_S + 3600)) });
+    expect(createAuthService(client, () => NOW_MS).driveAccessToken()).toBeNull();
+    expect(client.getUser).not.toHaveBeenCalled();
+  });
+
+  it('hands out the access token, not the ID token, once the stored user is read', async () => {
+    const client = fakeClient({ getUser: vi.fn(async () => user('stored', NOW_S + 3600)) });
+    const auth = createAuthService(client, () => NOW_MS, { driveAccess: true });
+
+    expect(auth.driveAccessToken()).toBeNull();
+    await vi.waitFor(() => expect(auth.driveAccessToken()).toBe('access-stored'));
+  });
+
+  it('follows a new sign-in at once and forgets the token with the user', async () => {
+    const client = fakeClient({ signinPopup: vi.fn(async () => user('popup', NOW_S + 3600)) });
+    const auth = createAuthService(client, () => NOW_MS, { driveAccess: true });
+
+    await auth.signInWithPopup();
+    expect(auth.driveAccessToken()).toBe('access-popup');
+    await auth.forgetUser();
+    expect(auth.driveAccessToken()).toBeNull();
+  });
+
+  it('hands out an expired token too: Drive refusing it offers the new sign-in', async () => {
+    const client = fakeClient({ getUser: vi.fn(async () => user('stale', NOW_S - 10)) });
+    const auth = createAuthService(client, () => NOW_MS, { driveAccess: true });
+    expect(await auth.currentIdToken()).toBe('stale');
+    expect(auth.driveAccessToken()).toBe('access-stale');
+  });
+});

@@ -56,9 +56,32 @@ export interface AuthService {
   freshIdToken(): Promise<FreshIdToken | null>;
   /** Drops the signed-in user from the browser. */
   forgetUser(): Promise<void>;
+  /**
+   * The OAuth access token for Google Drive, only with Google Docs as editor (null otherwise and before the
+   * stored user is loaded). The browser sends it to Drive alone: our server authenticates the ID token.
+   */
+  driveAccessToken(): string | null;
 }
 
-export function createAuthService(client: OidcClient, now: () => number = Date.now): AuthService {
+export interface AuthServiceOptions {
+  /** Hand out the access token for Drive: `editor: google`, whose sign-in also asks for the Drive scopes. */
+  driveAccess?: boolean;
+}
+
+export function createAuthService(
+  client: OidcClient,
+  now: () => number = Date.now,
+  { driveAccess = false }: AuthServiceOptions = {},
+): AuthService {
+  // The last user any call saw: `driveAccessToken` must answer synchronously, oidc-client-ts only async.
+  let knownUser: User | null = null;
+  let loadingUser = false;
+
+  function remember(user: User | null): User | null {
+    knownUser = user;
+    return user;
+  }
+
   function validFor(user: User): number {
     const expiresAt = user.profile.exp ?? user.expires_at ?? 0;
     return expiresAt - now() / 1000;
@@ -66,7 +89,7 @@ export function createAuthService(client: OidcClient, now: () => number = Date.n
 
   async function storedUser(): Promise<User | null> {
     for (let attempt = 1; attempt <= TOKEN_ATTEMPTS; attempt++) {
-      const user = await client.getUser();
+      const user = remember(await client.getUser());
       if (user?.id_token) return user;
       if (attempt < TOKEN_ATTEMPTS) await delay(TOKEN_RETRY_DELAY_MS);
     }
@@ -75,7 +98,7 @@ export function createAuthService(client: OidcClient, now: () => number = Date.n
 
   async function renewedUser(): Promise<User | null> {
     try {
-      return await client.signinSilent();
+      return remember(await client.signinSilent());
     } catch (error) {
       console.warn('Silent token renewal failed', error);
       return null;
@@ -86,7 +109,9 @@ export function createAuthService(client: OidcClient, now: () => number = Date.n
     async signInWithPopup() {
       // Without abort-on-close the promise would never settle when the user closes the window. After an
       // explicit logout the provider must ask again, or the same person would be signed straight back in.
-      await client.signinPopup({ popupAbortOnClose: true, ...(wasSignedOut() ? { prompt: 'login' } : {}) });
+      remember(
+        await client.signinPopup({ popupAbortOnClose: true, ...(wasSignedOut() ? { prompt: 'login' } : {}) }),
+      );
       localStorage.removeItem(LOCAL_STORAGE_KEYS.signedOut);
     },
 
@@ -95,7 +120,7 @@ export function createAuthService(client: OidcClient, now: () => number = Date.n
     },
 
     async currentIdToken() {
-      return (await client.getUser())?.id_token ?? null;
+      return remember(await client.getUser())?.id_token ?? null;
     },
 
     async freshIdToken() {
@@ -110,6 +135,23 @@ export function createAuthService(client: OidcClient, now: () => number = Date.n
 
     async forgetUser() {
       await client.removeUser();
+      remember(null);
+    },
+
+    driveAccessToken() {
+      if (!driveAccess) return null;
+      // Reread the store in the background, so that a sign-in in another tab reaches the next call.
+      if (!loadingUser) {
+        loadingUser = true;
+        client
+          .getUser()
+          .then(remember, (error: unknown) => console.warn('Reading the stored user failed', error))
+          .finally(() => {
+            loadingUser = false;
+          });
+      }
+      // An expired token is handed out too: Drive answers it with 401, which offers a new sign-in.
+      return knownUser?.access_token || null;
     },
   };
 }

@@ -25,6 +25,8 @@ export interface GenerationRequest {
 export interface GeneratedFile {
   blob: Blob;
   fileName: string;
+  /** The stored document the built-in editor opens; null from a server that stored none. */
+  documentId: string | null;
 }
 
 const DEFAULT_FILE_NAME = 'document.docx';
@@ -46,6 +48,7 @@ export async function readGeneratedFile(response: Response): Promise<GeneratedFi
   return {
     blob: await response.blob(),
     fileName: fileNameFromDisposition(response.headers.get('content-disposition')),
+    documentId: response.headers.get('x-document-id') || null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ApiRequestError } from '../../lib/api';
@@ -206,6 +206,52 @@ describe('generation flow', () => {
     expect(open).toHaveBeenCalledWith(url, '_blank');
     await userEvent.click(screen.getByRole('button', { name: 'Im aktuellen Tab öffnen' }));
     expect(open).toHaveBeenLastCalledWith(url, '_self');
+  });
+});
+
+describe('hand-over to the built-in editor', () => {
+  const withDocumentId = () => {
+    const response = docxResponse('attachment; filename="vertrag.docx"');
+    response.headers.set('x-document-id', 'doc-7');
+    return response;
+  };
+
+  it('opens the stored document in a new tab instead of downloading it', async () => {
+    const tab = { opener: window } as unknown as Window;
+    const open = vi.spyOn(window, 'open').mockReturnValue(tab);
+    renderForm('docx', { api: { [GENERATE]: withDocumentId } });
+    await fillDocxForm();
+    await userEvent.click(submitButton());
+
+    await waitFor(() => expect(open).toHaveBeenCalledWith('/dokumente/doc-7', '_blank'));
+    expect(tab.opener).toBeNull();
+    expect(screen.getByRole('progressbar', { name: 'Fortschritt der Dokumenterstellung' })).toHaveAttribute(
+      'aria-valuenow',
+      '100',
+    );
+    expect(downloads).toEqual([]);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it('offers the current tab when the new tab is blocked', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue(null);
+    renderForm('docx', { api: { [GENERATE]: withDocumentId } });
+    await fillDocxForm();
+    await userEvent.click(submitButton());
+
+    const dialog = await screen.findByRole('dialog', { name: 'Neuer Tab blockiert' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Im aktuellen Tab öffnen' }));
+    expect(open).toHaveBeenLastCalledWith('/dokumente/doc-7', '_self');
+    expect(downloads).toEqual([]);
+  });
+
+  it('downloads the file when the server names no stored document', async () => {
+    const open = vi.spyOn(window, 'open');
+    renderForm('docx', { api: { [GENERATE]: docxResponse('attachment; filename="vertrag.docx"') } });
+    await fillDocxForm();
+    await userEvent.click(submitButton());
+    await waitFor(() => expect(downloads).toEqual(['vertrag.docx']));
+    expect(open).not.toHaveBeenCalled();
   });
 });
 

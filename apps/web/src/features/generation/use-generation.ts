@@ -1,8 +1,14 @@
 import { useRef, useState } from 'react';
 import { ApiRequestError } from '../../lib/api';
 import { texts } from '../../texts';
-import { type GenerationRequest, readGeneratedFile, readSignatureUrl, sendGenerationRequest } from './api';
-import { useDocumentHandOver } from './hand-over';
+import {
+  type GeneratedFile,
+  type GenerationRequest,
+  readGeneratedFile,
+  readSignatureUrl,
+  sendGenerationRequest,
+} from './api';
+import { openInNewTab, useDocumentHandOver } from './hand-over';
 import { GENERATION_RETRIES, withRetries } from './retry';
 
 /** The progress steps of SPEC §4 and §9. */
@@ -61,7 +67,7 @@ export function useGeneration() {
     performance.mark('generation:submit');
     setState({ ...IDLE, running: true, step: 20 });
     try {
-      const result = await withRetries(async (attempt) => {
+      const result = await withRetries<{ url: string } | { file: GeneratedFile }>(async (attempt) => {
         update({ attempt, step: 40 });
         const answer = sendGenerationRequest(request);
         update({ step: 60 });
@@ -72,19 +78,12 @@ export function useGeneration() {
           : { file: await readGeneratedFile(response) };
       });
       update({ step: 95 });
-      if ('url' in result) {
-        const opened = window.open(result.url, '_blank');
-        if (opened) {
-          // The signing page must not be able to navigate this tab.
-          opened.opener = null;
-          markOpened();
-        } else {
-          update({ blockedUrl: result.url });
-        }
-      } else {
-        handOverDocument(result.file.blob, result.file.fileName);
-        markOpened();
-      }
+      const { blockedUrl } =
+        'url' in result
+          ? { blockedUrl: openInNewTab(result.url) ? null : result.url }
+          : await handOverDocument(result.file);
+      if (blockedUrl === null) markOpened();
+      else update({ blockedUrl });
       update({ step: 100, running: false });
       return { ok: true };
     } catch (error) {

@@ -149,7 +149,7 @@ describe('MatchHistory', () => {
     expect(api.callsTo(HISTORY)).toHaveLength(1);
   });
 
-  it("offers the file of a finished document, its envelope in a new tab and a completed envelope's certificate", async () => {
+  it("offers a finished document in the editor and as a file, its envelope in a new tab and a completed envelope's certificate", async () => {
     stubApi({ [HISTORY]: jsonResponse(200, history) });
     renderHistory();
     const table = await findTable();
@@ -164,6 +164,9 @@ describe('MatchHistory', () => {
         .getAllByRole('button')
         .map((button) => button.textContent),
     ).toEqual(['Herunterladen', 'Zertifikat']);
+    const editor = actions('Rahmenvertrag').getByRole('link', { name: 'Öffnen' });
+    expect(editor).toHaveAttribute('href', '/dokumente/doc-3');
+    expect(editor).toHaveAttribute('target', '_blank');
     const envelope = actions('Rahmenvertrag').getByRole('link', { name: 'Umschlag öffnen' });
     expect(envelope).toHaveAttribute('href', '/signatur/env-1');
     expect(envelope).toHaveAttribute('target', '_blank');
@@ -173,6 +176,10 @@ describe('MatchHistory', () => {
         .getAllByRole('button')
         .map((button) => button.textContent),
     ).toEqual(['Herunterladen']);
+    expect(actions('Angebot').getByRole('link', { name: 'Öffnen' })).toHaveAttribute(
+      'href',
+      '/dokumente/doc-2',
+    );
     expect(actions('Angebot').getByRole('link', { name: 'Umschlag öffnen' })).toHaveAttribute(
       'href',
       '/signatur/env-0',

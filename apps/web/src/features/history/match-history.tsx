@@ -5,7 +5,7 @@ import { DownloadButton } from '../../components/download-button';
 import { EnvelopeStatusBadge } from '../../components/envelope-status-badge';
 import { SectionLoader } from '../../components/section-loader';
 import { errorMessage } from '../../lib/api';
-import { envelopePath } from '../../lib/paths';
+import { documentPath, envelopePath } from '../../lib/paths';
 import { texts } from '../../texts';
 import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
 
@@ -93,9 +93,21 @@ function EntryActions({ entry }: { entry: HistoryEntry }) {
   return (
     <Group gap="xs" wrap="nowrap">
       {entry.status === 'ready' && (
-        <DownloadButton size="xs" download={() => downloadDocument(entry)}>
-          {texts.history.download}
-        </DownloadButton>
+        <>
+          <Button
+            size="xs"
+            variant="default"
+            component="a"
+            href={documentPath(entry.documentId)}
+            target="_blank"
+            rel="noopener"
+          >
+            {texts.history.openDocument}
+          </Button>
+          <DownloadButton size="xs" download={() => downloadDocument(entry)}>
+            {texts.history.download}
+          </DownloadButton>
+        </>
       )}
       {envelope && (
         <Button

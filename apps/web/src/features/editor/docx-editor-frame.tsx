@@ -1,0 +1,102 @@
+import { Box, Center, Loader, Stack, Text } from '@mantine/core';
+import { useEffect, useId, useRef, useState } from 'react';
+import { texts } from '../../texts';
+import type { DocxEditor } from './docx-editor';
+
+export interface DocxEditorFrameProps {
+  docx: Blob;
+  readOnly: boolean;
+  /** The editor once it shows the document, and null again when it is gone. */
+  onEditor: (editor: DocxEditor | null) => void;
+  onChange: () => void;
+  onFailed: () => void;
+}
+
+/** Tall enough to work on a page, short enough that the version list below stays in reach. */
+const EDITOR_HEIGHT = '70vh';
+
+/**
+ * superdoc's editing surface with its formatting toolbar. A new `docx` or `readOnly` opens the editor
+ * afresh; its owner keys this frame per opened version.
+ */
+export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }: DocxEditorFrameProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const toolbarId = useId();
+  const [ready, setReady] = useState(false);
+  // The callbacks change with every render of the page; the editor must not reopen for that.
+  const callbacks = useRef({ onEditor, onChange, onFailed });
+  callbacks.current = { onEditor, onChange, onFailed };
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let unmounted = false;
+    let editor: DocxEditor | undefined;
+    setReady(false);
+    import('./docx-editor')
+      .then(({ openDocxEditor }) =>
+        openDocxEditor(element, docx, {
+          readOnly,
+          toolbarId,
+          onChange: () => callbacks.current.onChange(),
+        }),
+      )
+      .then(
+        (opened) => {
+          if (unmounted) return opened.destroy();
+          editor = opened;
+          setReady(true);
+          callbacks.current.onEditor(opened);
+        },
+        (error: unknown) => {
+          if (unmounted) return;
+          console.error('Opening the DOCX in the editor failed', error);
+          callbacks.current.onFailed();
+        },
+      );
+    return () => {
+      unmounted = true;
+      if (!editor) return;
+      callbacks.current.onEditor(null);
+      editor.destroy();
+    };
+  }, [docx, readOnly, toolbarId]);
+
+  return (
+    <Stack gap={0}>
+      {/* superdoc renders its toolbar (role toolbar) into this element by ID and owns its content. */}
+      {!readOnly && <div id={toolbarId} />}
+      <Box
+        h={EDITOR_HEIGHT}
+        pos="relative"
+        style={{
+          overflow: 'auto',
+          border: '1px solid var(--mantine-color-gray-4)',
+          borderRadius: 'var(--mantine-radius-sm)',
+        }}
+      >
+        {/* superdoc owns this element's content, so React never renders into it; it stays laid out while
+            superdoc works, because superdoc measures it to paginate. */}
+        <div ref={container} role="document" aria-label={texts.editor.documentLabel} />
+        {!ready && (
+          <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
+            <EditorLoader />
+          </Box>
+        )}
+      </Box>
+    </Stack>
+  );
+}
+
+export function EditorLoader() {
+  return (
+    <Center h={EDITOR_HEIGHT} role="status" aria-label={texts.editor.loading}>
+      <Stack align="center" gap="xs">
+        <Loader />
+        <Text size="sm" c="dimmed">
+          {texts.editor.loading}
+        </Text>
+      </Stack>
+    </Center>
+  );
+}

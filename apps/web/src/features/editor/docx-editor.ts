@@ -1,0 +1,74 @@
+import { openSuperdoc } from '../../lib/superdoc';
+import { texts } from '../../texts';
+
+/**
+ * The built-in editor on superdoc. Its own module, loaded on demand by the editor page only: the build
+ * puts it (and superdoc with it) into chunks that /login and /start never load.
+ */
+export interface DocxEditor {
+  /** The document as it is now, as DOCX. */
+  exportDocx(): Promise<Blob>;
+  destroy(): void;
+}
+
+export interface DocxEditorOptions {
+  /** Shows the document without letting it change (an older version). */
+  readOnly: boolean;
+  /** The ID of the element superdoc renders its formatting toolbar into. */
+  toolbarId: string;
+  /** Called on every change of the document's content. */
+  onChange: () => void;
+}
+
+/**
+ * Toolbar buttons we leave out: the AI needs superdoc's paid service, the modes switch to suggesting
+ * and viewing (the page decides that), and tracked changes are not part of our documents' workflow.
+ */
+const EXCLUDED_TOOLBAR_ITEMS = [
+  'ai',
+  'documentMode',
+  'acceptTrackedChangeBySelection',
+  'rejectTrackedChangeOnSelection',
+];
+
+/**
+ * Opens the DOCX in `container`, for editing with superdoc's toolbar in the element `toolbarId`, or
+ * read-only. Resolves once the document shows; rejects if superdoc cannot open it.
+ */
+export async function openDocxEditor(
+  container: HTMLElement,
+  docx: Blob,
+  { readOnly, toolbarId, onChange }: DocxEditorOptions,
+): Promise<DocxEditor> {
+  const superdoc = await openSuperdoc(
+    container,
+    docx,
+    readOnly
+      ? { documentMode: 'viewing', role: 'viewer' }
+      : {
+          documentMode: 'editing',
+          role: 'editor',
+          toolbar: toolbarId,
+          modules: { toolbar: { texts: texts.editor.toolbar, excludeItems: EXCLUDED_TOOLBAR_ITEMS } },
+        },
+  );
+  // Only from now on: while it opens the file, superdoc reports its own import as an update.
+  superdoc.on('editor-update', onChange);
+  return {
+    async exportDocx() {
+      // superdoc reports a failed export as an event and then hands out the file it was opened with:
+      // saving that would silently drop every edit.
+      const failures: unknown[] = [];
+      const remember = (payload: { error?: unknown }) => failures.push(payload.error ?? payload);
+      superdoc.on('exception', remember);
+      try {
+        const exported = await superdoc.export({ exportType: ['docx'], triggerDownload: false });
+        if (failures.length > 0) throw failures[0];
+        return exported;
+      } finally {
+        superdoc.off('exception', remember);
+      }
+    },
+    destroy: () => superdoc.destroy(),
+  };
+}

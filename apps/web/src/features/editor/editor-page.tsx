@@ -1,0 +1,177 @@
+import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { StoredDocument } from '@vertragsgenerator/domain';
+import { useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { DownloadButton, runDownload } from '../../components/download-button';
+import { SectionLoader } from '../../components/section-loader';
+import { ApiRequestError, errorMessage } from '../../lib/api';
+import { PATHS } from '../../lib/paths';
+import { texts } from '../../texts';
+import { downloadDocumentVersion, storedDocumentQueryOptions } from './api';
+import { DocxEditorFrame, EditorLoader } from './docx-editor-frame';
+import { ConflictModal, DiscardChangesModal } from './editor-dialogs';
+import { type EditorSession, LATEST, type Opening, openingOf, useEditorSession } from './use-editor-session';
+import { useLeaveGuard } from './use-leave-guard';
+import { VersionList } from './version-list';
+
+/** The built-in editor of a stored document (`/dokumente/:documentId`), opened after generation. */
+export function EditorPage() {
+  const { documentId = '' } = useParams();
+  const storedDocument = useQuery(storedDocumentQueryOptions(documentId));
+  // A failed refresh keeps the workspace: the last known version list is still right for what is open.
+  if (storedDocument.data) return <DocumentWorkspace key={documentId} document={storedDocument.data} />;
+  if (storedDocument.isError) {
+    const { error } = storedDocument;
+    if (error instanceof ApiRequestError && error.status === 403) return <ForbiddenDocument />;
+    return (
+      <Alert color="red" title={texts.editor.loadFailedTitle}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{errorMessage(error)}</Text>
+          <Button variant="light" onClick={() => storedDocument.refetch()}>
+            {texts.editor.retry}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  return <SectionLoader />;
+}
+
+function ForbiddenDocument() {
+  return (
+    <Stack>
+      <Title order={1}>{texts.editor.forbiddenTitle}</Title>
+      <Text>{texts.editor.forbidden}</Text>
+      <Anchor component={Link} to={PATHS.start}>
+        {texts.editor.backToStart}
+      </Anchor>
+    </Stack>
+  );
+}
+
+function DocumentWorkspace({ document }: { document: StoredDocument }) {
+  const session = useEditorSession(document);
+  const { baseVersion, dirty } = session;
+  const blocker = useLeaveGuard(dirty);
+  /** An opening that waits until the user gives up the unsaved changes. */
+  const [pendingOpening, setPendingOpening] = useState<Opening | null>(null);
+
+  function requestOpen(opening: Opening) {
+    if (dirty) setPendingOpening(opening);
+    else session.open(opening);
+  }
+
+  async function downloadShown() {
+    if (baseVersion !== undefined) await downloadDocumentVersion(document, baseVersion);
+  }
+
+  return (
+    // As wide as a page with superdoc's margin beside it; wider would only push the page to the left.
+    <Stack maw={1000}>
+      <DiscardChangesModal
+        opened={blocker.state === 'blocked' || pendingOpening !== null}
+        onDiscard={() => {
+          if (blocker.state === 'blocked') blocker.proceed();
+          if (pendingOpening) session.open(pendingOpening);
+          setPendingOpening(null);
+        }}
+        onKeep={() => {
+          if (blocker.state === 'blocked') blocker.reset();
+          setPendingOpening(null);
+        }}
+      />
+      <ConflictModal
+        message={session.conflict}
+        onReload={session.reloadAfterConflict}
+        onCancel={session.keepAfterConflict}
+      />
+      <Stack gap={4}>
+        <Title order={1}>{document.fileName}</Title>
+        <Group gap="sm">
+          <Text>
+            <Text span fw={600}>
+              {texts.editor.matchLabel}:
+            </Text>{' '}
+            {document.matchId}
+            {baseVersion !== undefined && (
+              <>
+                {' · '}
+                <Text span fw={600}>
+                  {texts.editor.versionLabel}:
+                </Text>{' '}
+                {baseVersion}
+              </>
+            )}
+          </Text>
+          {dirty && (
+            <Badge color="orange" variant="light">
+              {texts.editor.unsaved}
+            </Badge>
+          )}
+        </Group>
+      </Stack>
+      <Group gap="sm">
+        <Button onClick={session.save} loading={session.saving} disabled={!session.canSave}>
+          {texts.editor.save}
+        </Button>
+        <DownloadButton disabled={baseVersion === undefined} download={downloadShown}>
+          {texts.editor.download}
+        </DownloadButton>
+      </Group>
+      {!session.opened.editable && baseVersion !== undefined && (
+        <Alert color="yellow">
+          <Stack gap="sm" align="flex-start">
+            <Text size="sm">{texts.editor.readOnly(baseVersion)}</Text>
+            <Button variant="light" size="xs" onClick={() => session.open(LATEST)}>
+              {texts.editor.openLatest}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+      <EditorArea session={session} onDownload={() => void runDownload(downloadShown)} />
+      <VersionList
+        document={document}
+        shownVersion={baseVersion}
+        onOpen={(version) => requestOpen(openingOf(document, version))}
+      />
+    </Stack>
+  );
+}
+
+function EditorArea({ session, onDownload }: { session: EditorSession; onDownload: () => void }) {
+  const { file, opened } = session;
+  if (file.isError) {
+    return (
+      <Alert color="red" title={texts.editor.loadFailedTitle}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{errorMessage(file.error)}</Text>
+          <Button variant="light" onClick={() => file.refetch()}>
+            {texts.editor.retry}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (session.editorFailed) {
+    return (
+      <Alert color="red" title={texts.editor.openFailedTitle}>
+        <Stack gap="sm" align="flex-start">
+          <Text size="sm">{texts.editor.openFailed}</Text>
+          <Button variant="light" onClick={onDownload}>
+            {texts.editor.download}
+          </Button>
+        </Stack>
+      </Alert>
+    );
+  }
+  if (!file.data) return <EditorLoader />;
+  return (
+    <DocxEditorFrame
+      key={opened.sequence}
+      docx={file.data.docx}
+      readOnly={!opened.editable}
+      {...session.editorEvents}
+    />
+  );
+}

@@ -1,0 +1,61 @@
+import { renderHook } from '@testing-library/react';
+import type { RuntimeConfig } from '@vertragsgenerator/domain';
+import type { ReactNode } from 'react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { AppProviders } from '../../app/providers';
+import { fakeAuthService, testConfig } from '../../test/utils';
+import type { GeneratedFile } from './api';
+import { useDocumentHandOver } from './hand-over';
+
+const file: GeneratedFile = { blob: new Blob(['PK']), fileName: 'vertrag.docx', documentId: 'doc-7' };
+
+let downloads: string[];
+
+beforeEach(() => {
+  downloads = [];
+  URL.createObjectURL = vi.fn(() => 'blob:document');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    downloads.push(this.download);
+  });
+});
+
+function handOver(editor: RuntimeConfig['editor']) {
+  const wrapper = ({ children }: { children: ReactNode }) => (
+    <AppProviders config={{ ...testConfig, editor }} auth={fakeAuthService()} env="test">
+      {children}
+    </AppProviders>
+  );
+  return renderHook(() => useDocumentHandOver(), { wrapper }).result.current;
+}
+
+describe('useDocumentHandOver', () => {
+  it('builtin: opens the editor page of the stored document in a new tab', async () => {
+    const open = vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    expect(await handOver('builtin')(file)).toEqual({ blockedUrl: null });
+    expect(open).toHaveBeenCalledWith('/dokumente/doc-7', '_blank');
+    expect(downloads).toEqual([]);
+  });
+
+  it('builtin: hands the blocked editor page back for the dialog', async () => {
+    vi.spyOn(window, 'open').mockReturnValue(null);
+    expect(await handOver('builtin')(file)).toEqual({ blockedUrl: '/dokumente/doc-7' });
+    expect(downloads).toEqual([]);
+  });
+
+  it('builtin: downloads when opening the tab fails', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    vi.spyOn(window, 'open').mockImplementation(() => {
+      throw new Error('not allowed');
+    });
+    expect(await handOver('builtin')(file)).toEqual({ blockedUrl: null });
+    expect(downloads).toEqual(['vertrag.docx']);
+  });
+
+  it('download: downloads under the server’s file name', async () => {
+    const open = vi.spyOn(window, 'open');
+    expect(await handOver('download')(file)).toEqual({ blockedUrl: null });
+    expect(downloads).toEqual(['vertrag.docx']);
+    expect(open).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,5 @@
+/** Google Docs as the document editor (`editor: google`, SPEC §4, §9). */
+export type { DriveFile } from './drive-api';
+export { type GoogleDocsHandOver, type GoogleDocsHandOverDeps, handOverToGoogleDocs } from './hand-over';
+export { useDriveTokenMonitor } from './token-monitor';
+export { useGoogleDocsHandOver } from './use-google-docs-hand-over';

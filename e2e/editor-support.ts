@@ -1,0 +1,24 @@
+import { expect, type Page } from '@playwright/test';
+
+/** Waits until superdoc shows the document and the page lets the user save it. */
+export async function editorReady(editor: Page): Promise<void> {
+  await expect(editor.getByRole('button', { name: 'Speichern' })).toBeEnabled({ timeout: 20_000 });
+}
+
+/** The document as superdoc paints it, page by page. */
+export const editedDocument = (editor: Page) => editor.getByRole('document', { name: 'Dokument' });
+
+/**
+ * Types `text` at the end of the line that reads exactly `line`, as a user does: a click into the
+ * painted page puts the cursor there, and the keyboard goes to superdoc's hidden editing surface.
+ */
+export async function typeAfterLine(editor: Page, line: string, text: string): Promise<void> {
+  await editedDocument(editor)
+    .locator('.superdoc-text-run', { hasText: new RegExp(`^${line}$`) })
+    .click();
+  await editor.keyboard.press('End');
+  await editor.keyboard.type(text);
+}
+
+/** The editor's own line under the title: `Match: PL-… · Version: N`. */
+export const versionLine = (editor: Page) => editor.getByText(/^Match: .* · Version: \d+$/);
