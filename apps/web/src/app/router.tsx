@@ -1,6 +1,7 @@
 import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
 import { FullPageLoader } from '../components/full-page-loader';
+import { MatchDocumentsProvider } from '../components/match-documents';
 import { AuthCallbackPage } from '../features/auth/auth-callback-page';
 import type { AuthService } from '../features/auth/auth-service';
 import { LoginPage } from '../features/auth/login-page';
@@ -41,9 +42,13 @@ export function appRoutes(auth: AuthService): RouteObject[] {
           // SPEC §2: the check runs on every navigation, not only when the layout first mounts.
           shouldRevalidate: () => true,
           HydrateFallback: FullPageLoader,
-          Component: AppLayout,
+          element: (
+            <MatchDocumentsProvider value={MatchHistory}>
+              <AppLayout />
+            </MatchDocumentsProvider>
+          ),
           children: [
-            { path: PATHS.start, element: <StartPage MatchDocuments={MatchHistory} /> },
+            { path: PATHS.start, Component: StartPage },
             { path: PATHS.format, Component: FormatPage },
             ...formRoutes,
             { path: PATHS.envelope, lazy: signaturePage('SenderViewPage') },

@@ -2,6 +2,7 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { FormName, ResolvedMatch } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
+import { MatchDocuments } from '../../components/match-documents';
 import { SectionLoader } from '../../components/section-loader';
 import { errorMessage } from '../../lib/api';
 import { PATHS } from '../../lib/paths';
@@ -35,6 +36,7 @@ export function FormPage({ form, children }: FormPageProps) {
         {texts.forms.backToStart}
       </Anchor>
       {match.data && children(match.data)}
+      {match.data && <MatchDocuments matchId={match.data.matchId} />}
     </Stack>
   );
 }

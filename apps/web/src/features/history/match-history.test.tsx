@@ -258,4 +258,26 @@ describe('MatchHistory on /start', () => {
     expect(matchTable.compareDocumentPosition(documents) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(documents).toHaveTextContent('Rahmenvertrag PL-12345.docx');
   });
+
+  it('shows them on each form too, under the form', async () => {
+    localStorage.setItem('matchId', 'PL-12345');
+    stubApi({
+      'POST /backend/private/verifyUser': jsonResponse(200, {
+        email: 'legal@demo.local',
+        name: 'Lena Legal',
+        permission: 2,
+      }),
+      'POST /backend/match/PL-12345': jsonResponse(200, match),
+      'GET /backend/users': jsonResponse(200, []),
+      'GET /backend/signatories': jsonResponse(200, []),
+      [HISTORY]: jsonResponse(200, [signedContract]),
+    });
+    const auth = fakeAuthService();
+    renderRoutes(appRoutes(auth), '/termination', auth);
+
+    const documents = await findTable();
+    expect(documents).toHaveTextContent('Rahmenvertrag PL-12345.docx');
+    const submit = screen.getByRole('button', { name: 'Dokument erstellen' });
+    expect(submit.compareDocumentPosition(documents) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
 });

@@ -1,8 +1,9 @@
 import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { normalizeMatchId, plausibilityHints, type ResolvedMatch } from '@vertragsgenerator/domain';
-import { type ComponentType, type FormEvent, useMemo, useState } from 'react';
+import { type FormEvent, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { MatchDocuments } from '../../components/match-documents';
 import { SectionLoader } from '../../components/section-loader';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { PATHS } from '../../lib/paths';
@@ -19,19 +20,11 @@ function loadErrorMessage(error: unknown): string {
   return errorMessage(error);
 }
 
-export interface StartPageProps {
-  /**
-   * Shown under a loaded match, below `Weiter`: the app passes the match's document history, so that
-   * this feature needs no import of another.
-   */
-  MatchDocuments?: ComponentType<{ matchId: string }>;
-}
-
 /**
  * ID-Input (SPEC §2, §4): confirms a match ID and shows the deal data. Only the ID is persisted; a
  * reload loads the match again from it (DESIGN §10.7).
  */
-export function StartPage({ MatchDocuments }: StartPageProps) {
+export function StartPage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const [matchId, setMatchId] = useState(storedMatchId);
@@ -77,7 +70,7 @@ export function StartPage({ MatchDocuments }: StartPageProps) {
           {texts.match.next}
         </Button>
       </Group>
-      {match.data && MatchDocuments && <MatchDocuments matchId={match.data.matchId} />}
+      {match.data && <MatchDocuments matchId={match.data.matchId} />}
     </Stack>
   );
 }
