@@ -51,7 +51,7 @@ export async function loadMatch(page: Page, matchId: string): Promise<void> {
 /** Opens a form page and waits until it shows the match it works on. */
 export async function openForm(page: Page, path: string, matchId: string): Promise<void> {
   await page.goto(path);
-  await expect(page.getByRole('region', { name: 'Match' })).toContainText(matchId);
+  await expect(page.getByRole('region', { name: 'Match', exact: true })).toContainText(matchId);
 }
 
 /** Picks `option` in the Mantine select labelled `label`. */

@@ -50,7 +50,7 @@ test.describe('legal: the DOCX forms', () => {
     const match = demoMatch('PL-10001');
     await loadMatch(page, match.matchId);
     await openForm(page, '/contract/docx', match.matchId);
-    await expect(page.getByRole('region', { name: 'Match' })).toContainText(match.kunde);
+    await expect(page.getByRole('region', { name: 'Match', exact: true })).toContainText(match.kunde);
     await expect(page.getByRole('link', { name: 'Zurück zur Match-ID-Eingabe' })).toHaveAttribute(
       'href',
       '/start',

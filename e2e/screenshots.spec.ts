@@ -161,14 +161,14 @@ test.describe('the document forms, filled and after an empty submit', () => {
         .getByRole('link', { name: form.title })
         .click();
       await expect(page).toHaveURL(new RegExp(`${form.path}$`));
-      await expect(page.getByRole('region', { name: 'Match' })).toContainText('PL-10001');
+      await expect(page.getByRole('region', { name: 'Match', exact: true })).toContainText('PL-10001');
       await form.fill(page);
       await expect(page.getByText(/^(\d+)\/\1 Felder ausgefüllt$/)).toBeVisible();
       await page.mouse.click(1200, 10);
       await shotWholePage(`form-${form.name}`);
 
       await page.reload();
-      await expect(page.getByRole('region', { name: 'Match' })).toContainText('PL-10001');
+      await expect(page.getByRole('region', { name: 'Match', exact: true })).toContainText('PL-10001');
       await submitButton(page).click();
       await expect(redMessage(page)).toBeVisible();
       await shotWholePage(`form-${form.name}-errors`);
