@@ -2,6 +2,7 @@ import { Alert, Box, Button, Center, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { texts } from '../../texts';
+import { SuperdocFrame } from '../superdoc-frame';
 
 export interface DocumentViewerProps {
   /** Names the document; another key loads another document. */
@@ -121,23 +122,12 @@ function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
   }, [docx]);
 
   return (
-    <Box
-      h={VIEWER_HEIGHT}
-      pos="relative"
-      style={{
-        overflow: 'auto',
-        border: '1px solid var(--mantine-color-gray-4)',
-        borderRadius: 'var(--mantine-radius-sm)',
-      }}
-    >
-      {/* superdoc owns this element's content, so React never renders into it; it stays laid out while
-          superdoc works, because superdoc measures it to paginate. */}
-      <div ref={container} role="document" aria-label={texts.documentViewer.title} />
-      {!ready && (
-        <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
-          <ViewerLoader />
-        </Box>
-      )}
-    </Box>
+    <SuperdocFrame
+      containerRef={container}
+      height={VIEWER_HEIGHT}
+      label={texts.documentViewer.title}
+      ready={ready}
+      loader={<ViewerLoader />}
+    />
   );
 }

@@ -1,5 +1,6 @@
-import { Box, Center, Loader, Stack, Text } from '@mantine/core';
+import { Center, Loader, Stack, Text } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
+import { SuperdocFrame } from '../../components/superdoc-frame';
 import { texts } from '../../texts';
 import type { DocxEditor } from './docx-editor';
 
@@ -66,24 +67,13 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
     <Stack gap={0}>
       {/* superdoc renders its toolbar (role toolbar) into this element by ID and owns its content. */}
       {!readOnly && <div id={toolbarId} />}
-      <Box
-        h={EDITOR_HEIGHT}
-        pos="relative"
-        style={{
-          overflow: 'auto',
-          border: '1px solid var(--mantine-color-gray-4)',
-          borderRadius: 'var(--mantine-radius-sm)',
-        }}
-      >
-        {/* superdoc owns this element's content, so React never renders into it; it stays laid out while
-            superdoc works, because superdoc measures it to paginate. */}
-        <div ref={container} role="document" aria-label={texts.editor.documentLabel} />
-        {!ready && (
-          <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
-            <EditorLoader />
-          </Box>
-        )}
-      </Box>
+      <SuperdocFrame
+        containerRef={container}
+        height={EDITOR_HEIGHT}
+        label={texts.editor.documentLabel}
+        ready={ready}
+        loader={<EditorLoader />}
+      />
     </Stack>
   );
 }
