@@ -257,15 +257,19 @@ export class BuiltinSigning implements SignatureProvider {
     return view;
   }
 
-  private async lockEnvelope(envelopeId: string, trx: Executor) {
-    return trx
+  private lockEnvelope(envelopeId: string, trx: Executor) {
+    return this.envelopeWithFileName(envelopeId, trx, { lock: true });
+  }
+
+  /** The envelope row and its document's file name; `lock` holds the row until the transaction ends. */
+  private envelopeWithFileName(envelopeId: string, trx: Executor, { lock }: { lock: boolean }) {
+    const query = trx
       .selectFrom('envelopes')
       .innerJoin('documents', 'documents.id', 'envelopes.document_id')
       .selectAll('envelopes')
       .select('documents.file_name')
-      .where('envelopes.id', '=', envelopeId)
-      .forUpdate('envelopes')
-      .executeTakeFirstOrThrow();
+      .where('envelopes.id', '=', envelopeId);
+    return (lock ? query.forUpdate('envelopes') : query).executeTakeFirstOrThrow();
   }
 
   /**
@@ -284,15 +288,7 @@ export class BuiltinSigning implements SignatureProvider {
       .where('token_sha256', '=', sha256Hex(token))
       .executeTakeFirst();
     if (!found) throw invalid;
-    const envelope = options.lock
-      ? await this.lockEnvelope(found.envelope_id, trx)
-      : await trx
-          .selectFrom('envelopes')
-          .innerJoin('documents', 'documents.id', 'envelopes.document_id')
-          .selectAll('envelopes')
-          .select('documents.file_name')
-          .where('envelopes.id', '=', found.envelope_id)
-          .executeTakeFirstOrThrow();
+    const envelope = await this.envelopeWithFileName(found.envelope_id, trx, { lock: options.lock ?? false });
     // Read after the lock: the state another signer's transaction may just have changed.
     const recipient = await trx
       .selectFrom('envelope_recipients')

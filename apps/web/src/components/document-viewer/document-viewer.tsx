@@ -1,7 +1,8 @@
-import { Alert, Box, Button, Center, Loader, Stack, Text } from '@mantine/core';
+import { Box, Center, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { texts } from '../../texts';
+import { DownloadInstead } from '../download-instead';
 import { SuperdocFrame } from '../superdoc-frame';
 
 export interface DocumentViewerProps {
@@ -34,14 +35,12 @@ export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentV
 
   if (document.isError || renderFailed) {
     return (
-      <Alert color="red" title={texts.documentViewer.failedTitle}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{texts.documentViewer.failed}</Text>
-          <Button variant="light" onClick={onDownload}>
-            {texts.documentViewer.download}
-          </Button>
-        </Stack>
-      </Alert>
+      <DownloadInstead
+        title={texts.documentViewer.failedTitle}
+        text={texts.documentViewer.failed}
+        buttonLabel={texts.documentViewer.download}
+        onDownload={onDownload}
+      />
     );
   }
   if (document.isPending) return <ViewerLoader />;

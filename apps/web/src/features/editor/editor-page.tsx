@@ -4,6 +4,7 @@ import type { StoredDocument } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DownloadButton, runDownload } from '../../components/download-button';
+import { DownloadInstead } from '../../components/download-instead';
 import { SectionLoader } from '../../components/section-loader';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { PATHS } from '../../lib/paths';
@@ -155,14 +156,12 @@ function EditorArea({ session, onDownload }: { session: EditorSession; onDownloa
   }
   if (session.editorFailed) {
     return (
-      <Alert color="red" title={texts.editor.openFailedTitle}>
-        <Stack gap="sm" align="flex-start">
-          <Text size="sm">{texts.editor.openFailed}</Text>
-          <Button variant="light" onClick={onDownload}>
-            {texts.editor.download}
-          </Button>
-        </Stack>
-      </Alert>
+      <DownloadInstead
+        title={texts.editor.openFailedTitle}
+        text={texts.editor.openFailed}
+        buttonLabel={texts.editor.download}
+        onDownload={onDownload}
+      />
     );
   }
   if (!file.data) return <EditorLoader />;
