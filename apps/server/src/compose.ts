@@ -29,7 +29,8 @@ export async function composeApp(
   const accounts = config.oidc.externalIssuer ? undefined : new IdpAccounts(db);
   if (config.demoData) {
     await seedDemoUsers(join(config.configDir, 'demo-users.json'), users, accounts);
-    await seedDemoMatches(join(config.configDir, 'demo-matches.json'), new MatchStore(db));
+    // With a CRM the built-in store is not asked: demo matches there would only mislead.
+    if (!config.crm) await seedDemoMatches(join(config.configDir, 'demo-matches.json'), new MatchStore(db));
   }
 
   const idp = accounts
@@ -53,7 +54,9 @@ export async function composeApp(
   const mailer = config.mail.smtpUrl
     ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
     : createFileMailer(config.mail.directory, config.mail.from);
-  const matches = new DatabaseMatchSource(db);
+  const matches = config.crm
+    ? await (await import('./matches/crm/crm-match-source.js')).createCrmMatchSource(config.crm, db)
+    : new DatabaseMatchSource(db);
   const renderer = createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads });
   const signatureProvider =
     config.signature.kind === 'docusign'

@@ -151,6 +151,73 @@ describe('signature configuration', () => {
   });
 });
 
+describe('CRM configuration', () => {
+  const http = { CRM_URL: 'https://crm.example/api/matches/{matchId}', CRM_MAPPING_FILE: 'config/crm.json' };
+  const salesforce = {
+    CRM_KIND: 'salesforce',
+    SALESFORCE_LOGIN_URL: 'https://firma.my.salesforce.com/',
+    SALESFORCE_CLIENT_ID: 'cid',
+    SALESFORCE_CLIENT_SECRET: 'secret',
+    SALESFORCE_OBJECT: 'Match__c',
+    SALESFORCE_ID_FIELD: 'Name',
+  };
+
+  it('uses the built-in store without CRM_URL or CRM_KIND=salesforce', () => {
+    expect(loadConfig({}, '1').crm).toBeUndefined();
+  });
+
+  it('reads an HTTP CRM with bearer or basic authentication and the defaults', () => {
+    expect(loadConfig({ ...http, CRM_TOKEN: 't0k3n' }, '1').crm).toEqual({
+      kind: 'http',
+      url: 'https://crm.example/api/matches/{matchId}',
+      auth: { kind: 'bearer', token: 't0k3n' },
+      mappingFile: join(process.cwd(), 'config/crm.json'),
+      timeoutMs: 5000,
+      retries: 2,
+      cacheSeconds: 0,
+    });
+    const basic = loadConfig(
+      { ...http, CRM_USER: 'u', CRM_PASSWORD: 'p', CRM_CACHE_SECONDS: '900' },
+      '1',
+    ).crm;
+    expect(basic).toMatchObject({ auth: { kind: 'basic', user: 'u', password: 'p' }, cacheSeconds: 900 });
+  });
+
+  it('reads the Salesforce preset with its shipped mapping', () => {
+    expect(loadConfig(salesforce, '1').crm).toMatchObject({
+      kind: 'salesforce',
+      loginUrl: 'https://firma.my.salesforce.com',
+      object: 'Match__c',
+      idField: 'Name',
+      apiVersion: '62.0',
+      mappingFile: expect.stringMatching(/config\/crm-mapping\.salesforce\.json$/),
+    });
+  });
+
+  it.each([
+    [{ CRM_URL: 'https://crm.example/api/matches' }, /CRM_URL: must contain \{matchId\}/],
+    [{ CRM_URL: 'crm/{matchId}', CRM_MAPPING_FILE: 'm.json' }, /CRM_URL: must be a URL/],
+    [{ CRM_URL: http.CRM_URL }, /CRM_MAPPING_FILE: required with CRM_URL/],
+    [{ ...http, CRM_TOKEN: 't', CRM_USER: 'u', CRM_PASSWORD: 'p' }, /CRM_TOKEN: set either/],
+    [{ ...http, CRM_USER: 'u' }, /CRM_PASSWORD: required with CRM_USER/],
+    [{ ...http, CRM_TIMEOUT_MS: 'fünf' }, /CRM_TIMEOUT_MS:/],
+    [{ ...http, CRM_CACHE_SECONDS: '-1' }, /CRM_CACHE_SECONDS:/],
+    [{ CRM_KIND: 'hubspot' }, /CRM_KIND:/],
+    [{ CRM_TOKEN: 't' }, /CRM_TOKEN: needs CRM_URL or CRM_KIND=salesforce/],
+    [
+      { ...salesforce, SALESFORCE_CLIENT_SECRET: '' },
+      /SALESFORCE_CLIENT_SECRET: required with CRM_KIND=salesforce/,
+    ],
+    [
+      { ...salesforce, SALESFORCE_OBJECT: "Match__c WHERE Name != ''" },
+      /SALESFORCE_OBJECT: must be an API name/,
+    ],
+  ])('refuses %j, naming the variable', (env, message) => {
+    expect(() => loadConfig(env, '1')).toThrow(ConfigError);
+    expect(() => loadConfig(env, '1')).toThrow(message);
+  });
+});
+
 describe('docs/configuration.md', () => {
   it('documents every variable the server reads', () => {
     const docs = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');

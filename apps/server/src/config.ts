@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
 /**
@@ -16,6 +16,9 @@ const EDITOR_MODES = ['builtin', 'google', 'download'] as const;
 type EditorMode = (typeof EDITOR_MODES)[number];
 const isEditorMode = (value: string | undefined): value is EditorMode =>
   EDITOR_MODES.includes(value as EditorMode);
+
+// Object and field names go into SOQL as they are, so only API names pass.
+const SALESFORCE_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(8080),
@@ -63,6 +66,28 @@ const envSchema = z.object({
   DOCUSIGN_BASE_PATH: z.string().url().optional(),
   DOCUSIGN_CONNECT_HMAC_KEY: z.string().min(16).optional(),
   DOCUSIGN_TEMPLATES_FILE: z.string().min(1).optional(),
+  CRM_KIND: z.enum(['http', 'salesforce']).default('http'),
+  CRM_URL: z
+    .string()
+    .refine((url) => url.includes('{matchId}'), 'must contain {matchId} where the match ID goes')
+    .refine((url) => URL.canParse(url.replaceAll('{matchId}', 'PL-1')), 'must be a URL')
+    .optional(),
+  CRM_TOKEN: z.string().min(1).optional(),
+  CRM_USER: z.string().min(1).optional(),
+  CRM_PASSWORD: z.string().min(1).optional(),
+  CRM_MAPPING_FILE: z.string().min(1).optional(),
+  CRM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
+  CRM_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  CRM_CACHE_SECONDS: z.coerce.number().int().min(0).default(0),
+  SALESFORCE_LOGIN_URL: z.string().url().optional(),
+  SALESFORCE_CLIENT_ID: z.string().min(1).optional(),
+  SALESFORCE_CLIENT_SECRET: z.string().min(1).optional(),
+  SALESFORCE_OBJECT: z.string().regex(SALESFORCE_NAME, 'must be an API name such as Match__c').optional(),
+  SALESFORCE_ID_FIELD: z.string().regex(SALESFORCE_NAME, 'must be a field API name such as Name').optional(),
+  SALESFORCE_API_VERSION: z
+    .string()
+    .regex(/^\d{2,3}\.0$/, 'must be a version such as 62.0')
+    .default('62.0'),
 });
 
 /** Together these switch e-signatures from built-in signing to DocuSign. */
@@ -71,6 +96,15 @@ const DOCUSIGN_REQUIRED = [
   'DOCUSIGN_USER_ID',
   'DOCUSIGN_ACCOUNT_ID',
   'DOCUSIGN_PRIVATE_KEY_FILE',
+] as const;
+
+/** Together these switch matches to Salesforce (with `CRM_KIND=salesforce`). */
+const SALESFORCE_REQUIRED = [
+  'SALESFORCE_LOGIN_URL',
+  'SALESFORCE_CLIENT_ID',
+  'SALESFORCE_CLIENT_SECRET',
+  'SALESFORCE_OBJECT',
+  'SALESFORCE_ID_FIELD',
 ] as const;
 
 /** DocuSign server templates per document key (DOCUSIGN_TEMPLATES_FILE): `{ "de-wm-k-rv-1": "<template id>" }`. */
@@ -111,6 +145,8 @@ export interface Config {
   /** Worker threads that render documents. */
   renderThreads: number;
   signature: SignatureConfig;
+  /** Undefined: matches come from the built-in store. */
+  crm: CrmConfig | undefined;
   /** companies, signatories and demo data (repository folder config/). */
   configDir: string;
   version: string;
@@ -136,6 +172,34 @@ export type SignatureConfig =
       templates: Record<string, string>;
     };
 
+/** An external CRM as match source (docs/crm.md). */
+export type CrmConfig = {
+  /** The field mapping (JSON), checked at start. */
+  mappingFile: string;
+  /** Deadline of one request to the CRM. */
+  timeoutMs: number;
+  /** Attempts after the first one on 5xx, network errors and timeouts. */
+  retries: number;
+  /** How long a stored CRM answer may stand in for an unreachable CRM; 0: nothing is stored. */
+  cacheSeconds: number;
+} & (
+  | {
+      kind: 'http';
+      /** With `{matchId}` where the URL-encoded ID goes. */
+      url: string;
+      auth: { kind: 'bearer'; token: string } | { kind: 'basic'; user: string; password: string } | undefined;
+    }
+  | {
+      kind: 'salesforce';
+      loginUrl: string;
+      clientId: string;
+      clientSecret: string;
+      object: string;
+      idField: string;
+      apiVersion: string;
+    }
+);
+
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
@@ -156,6 +220,7 @@ export function loadConfig(env: Env, version: string): Config {
     throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
   }
   const signature = signatureConfig(e);
+  const crm = crmConfig(e);
   // `EDITOR` is also the Unix convention for a text editor (npm sets it to `vi` for every script):
   // only our three values count there; DOCUMENT_EDITOR is the unambiguous, strictly checked name.
   const editor = e.DOCUMENT_EDITOR ?? (isEditorMode(e.EDITOR) ? e.EDITOR : 'builtin');
@@ -195,6 +260,7 @@ export function loadConfig(env: Env, version: string): Config {
     // One core stays with the event loop, which answers every other request while documents render.
     renderThreads: e.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
     signature,
+    crm,
     configDir: REPOSITORY_CONFIG_DIR,
     version,
   };
@@ -252,6 +318,72 @@ function signatureConfig(e: z.infer<typeof envSchema>): SignatureConfig {
     basePath: e.DOCUSIGN_BASE_PATH?.replace(/\/+$/, ''),
     connectHmacKey: e.DOCUSIGN_CONNECT_HMAC_KEY,
     templates,
+  };
+}
+
+function crmConfig(e: z.infer<typeof envSchema>): CrmConfig | undefined {
+  const problems: string[] = [];
+  const common = {
+    timeoutMs: e.CRM_TIMEOUT_MS,
+    retries: e.CRM_RETRIES,
+    cacheSeconds: e.CRM_CACHE_SECONDS,
+  };
+  if (e.CRM_KIND === 'salesforce') {
+    for (const name of SALESFORCE_REQUIRED) {
+      if (!e[name]) problems.push(`${name}: required with CRM_KIND=salesforce`);
+    }
+    if (e.CRM_URL)
+      problems.push('CRM_URL: not used with CRM_KIND=salesforce (SALESFORCE_LOGIN_URL names the org)');
+    if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+    return {
+      kind: 'salesforce',
+      ...common,
+      mappingFile: resolve(e.CRM_MAPPING_FILE ?? join(REPOSITORY_CONFIG_DIR, 'crm-mapping.salesforce.json')),
+      loginUrl: (e.SALESFORCE_LOGIN_URL as string).replace(/\/+$/, ''),
+      clientId: e.SALESFORCE_CLIENT_ID as string,
+      clientSecret: e.SALESFORCE_CLIENT_SECRET as string,
+      object: e.SALESFORCE_OBJECT as string,
+      idField: e.SALESFORCE_ID_FIELD as string,
+      apiVersion: e.SALESFORCE_API_VERSION,
+    };
+  }
+  if (!e.CRM_URL) {
+    // A CRM variable without CRM_URL is a half-done setup: the start says so instead of ignoring it.
+    const strays = [
+      'CRM_TOKEN',
+      'CRM_USER',
+      'CRM_PASSWORD',
+      'CRM_MAPPING_FILE',
+      ...SALESFORCE_REQUIRED,
+    ] as const;
+    const given = strays.filter((name) => e[name]);
+    if (given.length > 0) {
+      throw new ConfigError(
+        `Invalid configuration:\n  ${given.map((name) => `${name}: needs CRM_URL or CRM_KIND=salesforce`).join('\n  ')}`,
+      );
+    }
+    return undefined;
+  }
+  if (!e.CRM_MAPPING_FILE) problems.push('CRM_MAPPING_FILE: required with CRM_URL');
+  if (e.CRM_TOKEN && (e.CRM_USER || e.CRM_PASSWORD)) {
+    problems.push('CRM_TOKEN: set either CRM_TOKEN (bearer) or CRM_USER and CRM_PASSWORD (basic), not both');
+  }
+  if (Boolean(e.CRM_USER) !== Boolean(e.CRM_PASSWORD)) {
+    problems.push(
+      `${e.CRM_USER ? 'CRM_PASSWORD' : 'CRM_USER'}: required with ${e.CRM_USER ? 'CRM_USER' : 'CRM_PASSWORD'}`,
+    );
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  return {
+    kind: 'http',
+    ...common,
+    mappingFile: resolve(e.CRM_MAPPING_FILE as string),
+    url: e.CRM_URL,
+    auth: e.CRM_TOKEN
+      ? { kind: 'bearer', token: e.CRM_TOKEN }
+      : e.CRM_USER && e.CRM_PASSWORD
+        ? { kind: 'basic', user: e.CRM_USER, password: e.CRM_PASSWORD }
+        : undefined,
   };
 }
 

@@ -86,6 +86,10 @@ export const texts = {
     unknownId: 'Die Match-ID ist nicht korrekt. Bitte gib die ID erneut ein.',
     tableCaption: (matchId: string) => `Match ${matchId}`,
     hintsTitle: 'Bitte prüfen',
+    /** `age` reads like `vor 7 Minuten`. */
+    cachedTitle: (age: string) => `Aus dem Zwischenspeicher – Stand ${age}`,
+    cachedHelp:
+      'Das CRM ist gerade nicht erreichbar oder zu langsam. Änderungen, die seitdem im CRM gemacht wurden, fehlen hier; gib die ID später erneut ein.',
   },
 
   format: {

@@ -90,7 +90,7 @@ export const MATCH_FALLBACKS = {
 
 type FallbackSource = (typeof MATCH_FALLBACKS)[keyof typeof MATCH_FALLBACKS];
 
-/** The match as the API answers with it: fallbacks applied, fallback source fields dropped. */
+/** The match with fallbacks applied, fallback source fields dropped. */
 export const resolvedMatchSchema = matchFieldsSchema
   .omit({
     kuendigungsfrist: true,
@@ -101,6 +101,15 @@ export const resolvedMatchSchema = matchFieldsSchema
   } satisfies Record<FallbackSource, true>)
   .extend({ matchId: matchIdSchema });
 export type ResolvedMatch = z.infer<typeof resolvedMatchSchema>;
+
+/**
+ * The match as the API answers with it. `cachedAt` (ISO date-time) is set when the CRM could not answer
+ * and the match is the CRM's record as fetched at that time.
+ */
+export const matchAnswerSchema = resolvedMatchSchema.extend({
+  cachedAt: z.iso.datetime({ offset: true }).optional(),
+});
+export type MatchAnswer = z.infer<typeof matchAnswerSchema>;
 
 /** True when a field value counts as absent: missing, null, or text that is blank. */
 export function isMissing(value: FieldValue): boolean {

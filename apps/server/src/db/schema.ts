@@ -6,6 +6,7 @@ import type {
   MatchFields,
   RecipientRole,
   RecipientStatus,
+  ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -66,6 +67,7 @@ export interface Database {
   outgoing_mail: OutgoingMailTable;
   matches: MatchesTable;
   recent_matches: RecentMatchesTable;
+  crm_match_cache: CrmMatchCacheTable;
   documents: DocumentsTable;
   document_versions: DocumentVersionsTable;
   envelopes: EnvelopesTable;
@@ -120,7 +122,14 @@ export interface RecentMatchesTable {
   loaded_at: Timestamp;
 }
 
-type DocumentStatus = 'rendering' | 'ready' | 'failed';
+/** The last answer of an external CRM per match, standing in while the CRM is down (CRM_CACHE_SECONDS). */
+export interface CrmMatchCacheTable {
+  match_id: string;
+  record: ColumnType<Omit<ResolvedMatch, 'matchId'>, string, string>;
+  fetched_at: Timestamp;
+}
+
+export type DocumentStatus = 'rendering' | 'ready' | 'failed';
 
 /**
  * Every generated document (DESIGN §9): the match's document history. The row is written before

@@ -2,26 +2,38 @@ import { normalizeMatchId, type ResolvedMatch } from '@vertragsgenerator/domain'
 import type { FastifyBaseLogger } from 'fastify';
 import { HttpError, notFound } from '../http/errors.js';
 import { matchIdProblem } from '../matches/match-id.js';
-import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
+import {
+  type MatchSource,
+  MatchSourceUnavailableError,
+  MatchUnreadableError,
+} from '../matches/match-source.js';
 
 /** SPEC §8: the alert for a wrong match ID, shown by the browser as the server words it. */
 export const UNKNOWN_MATCH_MESSAGE = 'Die Match-ID ist nicht korrekt. Bitte gib die ID erneut ein.';
 
-/** The match, or undefined when the source does not know it; a source that is down answers 503. */
+/**
+ * The match, or undefined when the source does not know it; a source that is down answers 503, a record
+ * the source delivers in an unreadable form 502.
+ */
 export async function findMatch(
   matches: MatchSource,
   matchId: string,
   log: FastifyBaseLogger,
 ): Promise<ResolvedMatch | undefined> {
   try {
-    return await matches.find(matchId);
+    return await matches.find(matchId, log);
   } catch (error) {
+    if (error instanceof MatchUnreadableError) {
+      log.error({ err: error, matchId }, 'match record unreadable');
+      throw new HttpError(502, 'bad_gateway', error.userMessage);
+    }
     if (!(error instanceof MatchSourceUnavailableError)) throw error;
     log.error({ err: error }, 'match source unavailable');
     throw new HttpError(
       503,
       'unavailable',
-      'Die Matches sind gerade nicht abrufbar. Bitte versuche es in einem Moment erneut.',
+      error.userMessage ??
+        'Die Matches sind gerade nicht abrufbar. Bitte versuche es in einem Moment erneut.',
     );
   }
 }

@@ -5,6 +5,7 @@ import * as m0003 from './0003_matches.js';
 import * as m0004 from './0004_documents.js';
 import * as m0005 from './0005_outgoing_mail.js';
 import * as m0006 from './0006_envelopes.js';
+import * as m0007 from './0007_crm_match_cache.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0004_documents': m0004,
   '0005_outgoing_mail': m0005,
   '0006_envelopes': m0006,
+  '0007_crm_match_cache': m0007,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,12 +1,12 @@
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { type ResolvedMatch, resolvedMatchSchema } from '@vertragsgenerator/domain';
+import { type MatchAnswer, matchAnswerSchema } from '@vertragsgenerator/domain';
 import { apiJson } from '../../lib/api';
 
 /** Long enough to carry a match from /start through a form, short enough to pick up corrections from the CRM. */
 const MATCH_STALE_TIME_MS = 5 * 60 * 1000;
 
-function fetchMatch(matchId: string, signal: AbortSignal): Promise<ResolvedMatch> {
-  return apiJson(`/backend/match/${encodeURIComponent(matchId)}`, resolvedMatchSchema, {
+function fetchMatch(matchId: string, signal: AbortSignal): Promise<MatchAnswer> {
+  return apiJson(`/backend/match/${encodeURIComponent(matchId)}`, matchAnswerSchema, {
     method: 'POST',
     signal,
   });

@@ -310,3 +310,25 @@ describe('StartPage: coming back', () => {
     expect(nextButton()).toBeDisabled();
   });
 });
+
+describe('StartPage: a match from the CRM cache', () => {
+  it('keeps the fetch time of the answer and says the data comes from the cache', async () => {
+    const cachedAt = new Date(Date.now() - 7 * 60_000 - 5_000).toISOString();
+    stubFetch(jsonResponse(200, { ...match, enddatum: '2031-12-31', cachedAt }));
+    renderStart();
+    await confirm('12345');
+    const table = await findTable();
+    const notice = screen.getByRole('status');
+    expect(notice).toHaveTextContent('Aus dem Zwischenspeicher – Stand vor 7 Minuten');
+    expect(notice.compareDocumentPosition(table) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(nextButton()).toBeEnabled();
+  });
+
+  it('shows no such notice for a match fresh from the CRM', async () => {
+    stubFetch(jsonResponse(200, match));
+    renderStart();
+    await confirm('12345');
+    await findTable();
+    expect(screen.queryByText(/Zwischenspeicher/)).not.toBeInTheDocument();
+  });
+});

@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
-import { normalizeMatchId, plausibilityHints, type ResolvedMatch } from '@vertragsgenerator/domain';
+import { type MatchAnswer, normalizeMatchId, plausibilityHints } from '@vertragsgenerator/domain';
 import { type FormEvent, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { MatchDocuments } from '../../components/match-documents';
@@ -10,6 +10,7 @@ import { PATHS } from '../../lib/paths';
 import { rememberMatchId, storedMatchId } from '../../lib/storage';
 import { texts } from '../../texts';
 import { matchQueryOptions, useMatch } from './api';
+import { CachedNotice } from './cached-notice';
 import { useConfirmToTableTiming } from './confirm-timing';
 import { MatchHints } from './match-hints';
 import { MatchTable } from './match-table';
@@ -75,11 +76,12 @@ export function StartPage() {
   );
 }
 
-function MatchDetails({ match }: { match: ResolvedMatch }) {
+function MatchDetails({ match }: { match: MatchAnswer }) {
   const hints = useMemo(() => plausibilityHints(match, new Date()), [match]);
   const hintedFields = useMemo(() => new Set<string>(hints.flatMap((hint) => hint.fields)), [hints]);
   return (
     <>
+      {match.cachedAt && <CachedNotice cachedAt={match.cachedAt} />}
       <MatchHints hints={hints} />
       <MatchTable match={match} hintedFields={hintedFields} />
     </>

@@ -1,0 +1,245 @@
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../config.js';
+import { MatchSourceUnavailableError } from '../match-source.js';
+import { CRM_UNAVAILABLE_MESSAGE, CrmMatchSource } from './crm-match-source.js';
+import { loadCrmMapping, parseCrmMapping } from './mapping.js';
+import { SalesforceCrmClient, type SalesforceOptions, soqlString } from './salesforce-crm-client.js';
+
+const PRESET = new URL('../../../../../config/crm-mapping.salesforce.json', import.meta.url).pathname;
+const API = '/services/data/v62.0';
+
+/** A Match__c record as Salesforce answers a SOQL query over the preset's fields. */
+const SALESFORCE_MATCH = {
+  attributes: { type: 'Match__c', url: `${API}/sobjects/Match__c/a0B5g00000XyZabEAF` },
+  Name: 'PL-10001',
+  Berater_Job__r: { attributes: { type: 'User' }, Name: 'Anna Albrecht' },
+  Berater_Kandidat__r: null,
+  Kandidat__r: {
+    attributes: { type: 'Contact' },
+    FirstName: 'Jana',
+    LastName: 'Kowalski',
+    Name: 'Jana Kowalski',
+  },
+  Projektpartner_Gesellschaft__r: null,
+  Kunde__r: {
+    attributes: { type: 'Account' },
+    Name: 'Elbwerk Logistik AG',
+    BillingAddress: { street: 'Kaiwiese 12', postalCode: '20457', city: 'Hamburg', country: null },
+  },
+  Ansprechpartner_Kunde__r: { attributes: { type: 'Contact' }, Name: 'Markus Oberländer' },
+  Startdatum__c: '2027-01-04',
+  Enddatum__c: '2027-06-30',
+  Kuendigungsfrist_Kunde__c: null,
+  Kuendigungsfrist__c: '4 Wochen zum Monatsende',
+  Zahlungsziel_PP__c: 30,
+  Zahlungsziel_Kunde__c: 1,
+  Verguetungssatz__c: 92,
+  EK_Remote__c: 92,
+  VK_Remote__c: 118.5,
+  EK_Onsite__c: null,
+  VK_Onsite__c: null,
+  Stunden_pro_Woche__c: 40,
+  Einsatzort__c: 'Hamburg',
+  Position__c: 'SAP-Berater',
+  Aufgabenbeschreibung__c: 'Migration',
+  Zusaetzliche_Vereinbarungen__c: null,
+  Anstellungsart__c: 'Freiberufler',
+  Vertragspartner_PP__c: 'WM Consulting GmbH',
+  Vertragspartner_Kunde__c: 'WM Consulting GmbH',
+};
+
+/**
+ * The Salesforce endpoints the client uses: the OAuth 2.0 token endpoint (client credentials) and the
+ * REST query. Only the most recently issued token is valid, as after a session timeout.
+ */
+class FakeSalesforce {
+  tokensIssued = 0;
+  validToken = '';
+  readonly queries: string[] = [];
+  readonly tokenRequests: URLSearchParams[] = [];
+  records: Record<string, unknown>[] = [SALESFORCE_MATCH];
+  /** Status codes the next queries answer with before answering normally. */
+  failQueries: number[] = [];
+  tokenStatus = 200;
+  private readonly server: Server = createServer((request, response) => void this.handle(request, response));
+
+  async start(): Promise<void> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  expireToken(): void {
+    this.validToken = 'expired-everywhere';
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const json = (status: number, body: unknown): void => {
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const url = new URL(request.url ?? '/', this.url);
+    if (request.method === 'POST' && url.pathname === '/services/oauth2/token') {
+      let body = '';
+      for await (const chunk of request) body += chunk;
+      const params = new URLSearchParams(body);
+      this.tokenRequests.push(params);
+      if (this.tokenStatus !== 200) return json(this.tokenStatus, { error: 'invalid_client' });
+      this.validToken = `token-${++this.tokensIssued}`;
+      return json(200, {
+        access_token: this.validToken,
+        instance_url: this.url,
+        id: `${this.url}/id/00D000000000001/005000000000001`,
+        token_type: 'Bearer',
+      });
+    }
+    if (request.method === 'GET' && url.pathname === `${API}/query`) {
+      if (request.headers.authorization !== `Bearer ${this.validToken}`) {
+        return json(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
+      }
+      const soql = url.searchParams.get('q') ?? '';
+      this.queries.push(soql);
+      const failure = this.failQueries.shift();
+      if (failure) return json(failure, [{ message: 'Server unavailable', errorCode: 'SERVER_UNAVAILABLE' }]);
+      const id = /WHERE Name = '(.*)' LIMIT 1$/.exec(soql)?.[1];
+      const records = this.records.filter((record) => record.Name === id);
+      return json(200, { totalSize: records.length, done: true, records });
+    }
+    json(404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    this.server.close();
+  }
+}
+
+describe('soqlString', () => {
+  it.each([
+    ['PL-10001', "'PL-10001'"],
+    ["O'Brien", "'O\\'Brien'"],
+    ['a\\b', "'a\\\\b'"],
+    ['x\n"y"', '\'x\\n\\"y\\"\''],
+  ])('%j → %s', (value, literal) => {
+    expect(soqlString(value)).toBe(literal);
+  });
+});
+
+describe('Salesforce preset', () => {
+  const fake = new FakeSalesforce();
+  let options: SalesforceOptions;
+
+  beforeAll(async () => {
+    await fake.start();
+    options = {
+      loginUrl: fake.url,
+      clientId: 'client-id',
+      clientSecret: 'client-secret',
+      object: 'Match__c',
+      idField: 'Name',
+      apiVersion: '62.0',
+      timeoutMs: 1_000,
+    };
+  });
+  afterAll(() => fake.stop());
+  beforeEach(() => {
+    fake.queries.length = 0;
+    fake.tokenRequests.length = 0;
+    fake.failQueries = [];
+    fake.tokenStatus = 200;
+  });
+
+  async function source() {
+    const mapping = await loadCrmMapping(PRESET);
+    return new CrmMatchSource(new SalesforceCrmClient(options, mapping, PRESET), mapping, {
+      retries: 2,
+      backoffMs: 10,
+    });
+  }
+
+  it('signs in with client credentials and finds the match by SOQL on the ID field', async () => {
+    const matches = await source();
+    await expect(matches.find('PL-10001')).resolves.toEqual({
+      matchId: 'PL-10001',
+      beraterJob: 'Anna Albrecht',
+      candidateFirstName: 'Jana',
+      candidateLastName: 'Kowalski',
+      ppGesellschaft: 'Jana Kowalski',
+      kunde: 'Elbwerk Logistik AG',
+      ansprechpartnerKunde: 'Markus Oberländer',
+      adresseKunde: 'Kaiwiese 12, 20457 Hamburg',
+      startdatum: '2027-01-04',
+      enddatum: '2027-06-30',
+      kuendigungsfristKunde: '4 Wochen zum Monatsende',
+      zahlungszielPP: '30 Tage',
+      zahlungszielKunde: '1 Tag',
+      verguetungssatz: 92,
+      ek: 92,
+      vk: 118.5,
+      stundenProWoche: 40,
+      einsatzort: 'Hamburg',
+      position: 'SAP-Berater',
+      aufgabenbeschreibung: 'Migration',
+      Anstellungsart: 'Freiberufler',
+      vertragspartnerPP: 'WM Consulting GmbH',
+      vertragspartnerKunde: 'WM Consulting GmbH',
+    });
+    expect(Object.fromEntries(fake.tokenRequests[0] ?? [])).toEqual({
+      grant_type: 'client_credentials',
+      client_id: 'client-id',
+      client_secret: 'client-secret',
+    });
+    const [soql] = fake.queries;
+    expect(soql).toMatch(
+      /^SELECT Name, Berater_Job__r\.Name, Berater_Kandidat__r\.Name, Kandidat__r\.FirstName, /,
+    );
+    expect(soql).toContain(', Kunde__r.BillingAddress, ');
+    expect(soql).toMatch(/ FROM Match__c WHERE Name = 'PL-10001' LIMIT 1$/);
+  });
+
+  it('answers undefined when the query finds no record', async () => {
+    await expect((await source()).find('PL-99999')).resolves.toBeUndefined();
+  });
+
+  it('signs in again when Salesforce answers 401 INVALID_SESSION_ID, and keeps the new token', async () => {
+    const matches = await source();
+    await matches.find('PL-10001');
+    const issued = fake.tokensIssued;
+    fake.expireToken();
+    await expect(matches.find('PL-10001')).resolves.toMatchObject({ kunde: 'Elbwerk Logistik AG' });
+    expect(fake.tokensIssued).toBe(issued + 1);
+    await matches.find('PL-10001');
+    expect(fake.tokensIssued).toBe(issued + 1);
+  });
+
+  it('retries a 503 of the query', async () => {
+    const matches = await source();
+    fake.failQueries = [503];
+    await expect(matches.find('PL-10001')).resolves.toMatchObject({ matchId: 'PL-10001' });
+    expect(fake.queries).toHaveLength(2);
+  });
+
+  it('does not retry refused client credentials and answers "CRM nicht erreichbar"', async () => {
+    fake.tokenStatus = 400;
+    const error = await (await source()).find('PL-10001').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MatchSourceUnavailableError);
+    expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_UNAVAILABLE_MESSAGE);
+    expect(fake.tokenRequests).toHaveLength(1);
+  });
+
+  it('refuses a mapping path SOQL cannot select, naming field and path', () => {
+    const mapping = parseCrmMapping(
+      { matchId: 'Name', fields: { kunde: 'Contacts__r.records[0].Name' } },
+      'sf.json',
+    );
+    expect(() => new SalesforceCrmClient(options, mapping, 'sf.json')).toThrow(ConfigError);
+    expect(() => new SalesforceCrmClient(options, mapping, 'sf.json')).toThrow(
+      'kunde ("Contacts__r.records[0].Name")',
+    );
+  });
+});

@@ -1,0 +1,178 @@
+import { Connection } from 'jsforce';
+import { z } from 'zod';
+import { ConfigError } from '../../config.js';
+import { type CrmClient, CrmRefusedError, CrmTransientError } from './crm-client.js';
+import { type CrmMapping, type FieldMapping, mappedPaths, parsePath } from './mapping.js';
+
+export interface SalesforceOptions {
+  /** My Domain or login host, e.g. https://example.my.salesforce.com. */
+  loginUrl: string;
+  clientId: string;
+  clientSecret: string;
+  /** API name of the object that holds matches, e.g. `Match__c`. */
+  object: string;
+  /** API name of its field with the match ID `PL-…` (an auto-number field, often `Name`). */
+  idField: string;
+  /** REST API version without `v`, e.g. `62.0`. */
+  apiVersion: string;
+  timeoutMs: number;
+}
+
+const tokenSchema = z.object({ access_token: z.string().min(1), instance_url: z.url() });
+const queryResultSchema = z.object({ records: z.array(z.unknown()) });
+
+const SOQL_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
+
+// Salesforce's server errors; other error codes (MALFORMED_QUERY, INVALID_FIELD, REQUEST_LIMIT_EXCEEDED …)
+// are answers to this request that another attempt gets again.
+const TRANSIENT_ERROR_CODES = new Set([
+  'SERVER_UNAVAILABLE',
+  'UNKNOWN_EXCEPTION',
+  'ERROR_HTTP_500',
+  'ERROR_HTTP_502',
+  'ERROR_HTTP_503',
+  'ERROR_HTTP_504',
+]);
+
+/** A SOQL string literal: backslash and quotes escaped, control characters as their escape sequences. */
+export function soqlString(value: string): string {
+  const escaped = value.replace(/[\\'"\n\r\t\b\f]/g, (char) => {
+    const named: Record<string, string> = { '\n': 'n', '\r': 'r', '\t': 't', '\b': 'b', '\f': 'f' };
+    return `\\${named[char] ?? char}`;
+  });
+  return `'${escaped}'`;
+}
+
+/** Every mapped path must be a field or relationship path SOQL can select, e.g. `Account__r.Name`. */
+function checkSelectable(mapping: CrmMapping, source: string): void {
+  const entries: [string, FieldMapping | { path: string; fallbacks: string[] }][] = [
+    ['matchId', { path: mapping.matchId, fallbacks: [] }],
+    ...Object.entries(mapping.fields),
+  ];
+  const problems = entries.flatMap(([field, { path, fallbacks }]) =>
+    [path, ...fallbacks]
+      .filter(
+        (candidate) =>
+          !parsePath(candidate).every((step) => typeof step === 'string' && SOQL_NAME.test(step)),
+      )
+      .map(
+        (candidate) =>
+          `${field} ("${candidate}"): Salesforce paths are field API names joined by dots, without indexes`,
+      ),
+  );
+  if (problems.length > 0)
+    throw new ConfigError(`Invalid CRM mapping ${source}:\n  ${problems.join('\n  ')}`);
+}
+
+/**
+ * Matches from a Salesforce object, by SOQL on the match-ID field, through jsforce with the OAuth 2.0
+ * client credentials flow. jsforce sends the token request itself only without a timeout and with its
+ * own retries, so the token comes from one bounded fetch here; jsforce gets instance URL and token,
+ * runs the query and fetches a new token through `refreshFn` when Salesforce answers 401
+ * INVALID_SESSION_ID.
+ */
+export class SalesforceCrmClient implements CrmClient {
+  private connection: Promise<Connection> | undefined;
+  private readonly selectList: string;
+
+  constructor(
+    private readonly options: SalesforceOptions,
+    mapping: CrmMapping,
+    mappingSource: string,
+  ) {
+    checkSelectable(mapping, mappingSource);
+    // SOQL field names are case-insensitive: one name selected twice in other cases is a query error.
+    const fields = new Map(mappedPaths(mapping).map((path) => [path.toLowerCase(), path]));
+    this.selectList = [...fields.values()].join(', ');
+  }
+
+  async fetchRecord(matchId: string): Promise<unknown> {
+    const connection = await this.connect();
+    const soql = `SELECT ${this.selectList} FROM ${this.options.object} WHERE ${this.options.idField} = ${soqlString(matchId)} LIMIT 1`;
+    let answer: unknown;
+    try {
+      answer = await connection.request(
+        `/services/data/v${this.options.apiVersion}/query?q=${encodeURIComponent(soql)}`,
+        {
+          // Retries and the deadline are ours (CRM_RETRIES, CRM_TIMEOUT_MS), not jsforce's defaults.
+          retry: { maxRetries: 0 },
+          timeout: this.options.timeoutMs,
+        },
+      );
+    } catch (error) {
+      throw classify(error, `query ${this.options.object}`);
+    }
+    const parsed = queryResultSchema.safeParse(answer);
+    if (!parsed.success) throw new CrmTransientError(`query ${this.options.object}: answer without records`);
+    return parsed.data.records[0];
+  }
+
+  private connect(): Promise<Connection> {
+    if (!this.connection) {
+      const connection = this.requestToken().then(
+        (token) =>
+          new Connection({
+            instanceUrl: token.instance_url,
+            accessToken: token.access_token,
+            version: this.options.apiVersion,
+            refreshFn: (_connection, callback) => {
+              this.requestToken().then(
+                (fresh) => callback(null, fresh.access_token),
+                (error: Error) => callback(error),
+              );
+            },
+          }),
+      );
+      // A failed sign-in is not kept: the next lookup tries again.
+      connection.catch(() => {
+        if (this.connection === connection) this.connection = undefined;
+      });
+      this.connection = connection;
+    }
+    return this.connection;
+  }
+
+  private async requestToken(): Promise<z.infer<typeof tokenSchema>> {
+    const url = `${this.options.loginUrl}/services/oauth2/token`;
+    const body = new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: this.options.clientId,
+      client_secret: this.options.clientSecret,
+    });
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: 'POST',
+        body,
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw new CrmTransientError(`Salesforce token: ${(error as Error).message}`, { cause: error });
+    }
+    const text = await response.text().catch(() => '');
+    if (!response.ok) {
+      const problem = `Salesforce token answered ${response.status}: ${text.slice(0, 200)}`;
+      throw response.status >= 500 ? new CrmTransientError(problem) : new CrmRefusedError(problem);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new CrmTransientError('Salesforce token: answer is not JSON');
+    }
+    const token = tokenSchema.safeParse(json);
+    if (!token.success)
+      throw new CrmRefusedError('Salesforce token: answer without access_token and instance_url');
+    return token.data;
+  }
+}
+
+/** jsforce errors with an `errorCode` are Salesforce's answers; the others are network errors and timeouts. */
+function classify(error: unknown, what: string): Error {
+  if (error instanceof CrmTransientError || error instanceof CrmRefusedError) return error;
+  const code = (error as { errorCode?: unknown }).errorCode;
+  const message = `${what}: ${(error as Error).message}`;
+  if (typeof code === 'string' && !TRANSIENT_ERROR_CODES.has(code))
+    return new CrmRefusedError(message, { cause: error });
+  return new CrmTransientError(message, { cause: error });
+}
