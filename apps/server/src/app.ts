@@ -13,7 +13,8 @@ import { DocumentsRepository } from './documents/documents-repository.js';
 import { createPdfRenditions, type PdfRenditions } from './documents/pdf-rendition.js';
 import type { Renderer } from './documents/renderer.js';
 import { createTemplateUsage } from './documents/template-usage.js';
-import { installErrorHandler } from './http/errors.js';
+import { answerFrameworkError, installErrorHandler } from './http/errors.js';
+import { installOpenApi } from './http/openapi.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
 import { MailOutbox } from './mail/mail-outbox.js';
@@ -80,6 +81,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 500 },
+    frameworkErrors: answerFrameworkError,
   });
   installErrorHandler(app);
 
@@ -96,6 +98,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const sessions = new SessionsRepository(db);
   const guards = createAuthGuards({ verifier: deps.tokenVerifier, sessions, users });
   const signInRateLimit = { max: config.rateLimitPerMinute, timeWindow: '1 minute' };
+  await installOpenApi(app, { version: config.version, guards });
 
   await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError, ZodSafeParseResult } from 'zod';
 
 /**
@@ -44,6 +44,26 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(message);
 }
 
+/**
+ * Text PostgreSQL cannot store (a NUL character): SQLSTATE 22021 character_not_in_repertoire,
+ * 22P05 untranslatable_character. Input that carries it is invalid, not a fault of ours.
+ */
+function isUnstorableText(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '22021' || code === '22P05';
+}
+
+/**
+ * The router's own refusals, raised before any route or error handler runs: a path that is not
+ * valid percent-encoding (400), or a path parameter longer than `maxParamLength` (414).
+ */
+export function answerFrameworkError(error: FastifyError, _request: FastifyRequest, reply: FastifyReply) {
+  if (error.statusCode === 414) {
+    return reply.status(414).send({ error: 'uri_too_long', message: 'Die Adresse ist zu lang.' });
+  }
+  return reply.status(400).send({ error: 'bad_request', message: 'Die Adresse ist ungültig.' });
+}
+
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
@@ -52,6 +72,11 @@ export function installErrorHandler(app: FastifyInstance): void {
         message: error.message,
         ...(error.fields ? { fields: error.fields } : {}),
       });
+    }
+    if (isUnstorableText(error)) {
+      return reply
+        .status(400)
+        .send({ error: 'invalid_input', message: 'Die Eingabe enthält unzulässige Zeichen.' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

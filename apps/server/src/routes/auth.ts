@@ -1,9 +1,15 @@
-import { type SessionUser, saveUserBodySchema } from '@vertragsgenerator/domain';
+import {
+  permissionAnswerSchema,
+  type SessionUser,
+  saveUserBodySchema,
+  sessionUserSchema,
+} from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { type AuthGuards, currentIdentity, currentUser } from '../auth/guards.js';
 import type { SessionsRepository } from '../auth/sessions-repository.js';
 import { forbidden, parseInput, unauthorized } from '../http/errors.js';
+import { acknowledged, BEARER, errorAnswers, noContent } from '../http/openapi.js';
 import type { UsersRepository } from '../users/users-repository.js';
 
 export interface AuthRoutesDeps {
@@ -22,7 +28,20 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
 ) => {
   app.post(
     '/backend/private/saveUser',
-    { preHandler: guards.token, config: { rateLimit } },
+    {
+      preHandler: guards.token,
+      config: { rateLimit },
+      schema: {
+        tags: ['auth'],
+        summary: 'Open the session for a freshly issued ID token (sign-in)',
+        security: BEARER,
+        body: saveUserBodySchema,
+        response: {
+          200: sessionUserSchema.describe('The signed-in user and their permission level'),
+          ...errorAnswers([400, 401, 403, 429], { 403: 'The e-mail address is not the token’s' }),
+        },
+      },
+    },
     async (request) => {
       const body = parseInput(saveUserBodySchema, request.body ?? {});
       const identity = currentIdentity(request);
@@ -35,14 +54,42 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
     },
   );
 
-  app.post('/backend/private/verifyUser', { preHandler: guards.session('signed-in') }, async (request) => {
-    const user = currentUser(request);
-    return { email: user.email, name: user.name, permission: user.permission } satisfies SessionUser;
-  });
+  app.post(
+    '/backend/private/verifyUser',
+    {
+      preHandler: guards.session('signed-in'),
+      schema: {
+        tags: ['auth'],
+        summary: 'Check the session of the token',
+        security: BEARER,
+        response: {
+          200: sessionUserSchema.describe('The signed-in user and their permission level'),
+          ...errorAnswers([401]),
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return { email: user.email, name: user.name, permission: user.permission } satisfies SessionUser;
+    },
+  );
 
   app.post<{ Params: { email: string } }>(
     '/backend/private/getPermission/:email',
-    { preHandler: guards.session('signed-in') },
+    {
+      preHandler: guards.session('signed-in'),
+      schema: {
+        tags: ['auth'],
+        summary: 'Read the own permission level',
+        security: BEARER,
+        params: emailParamSchema,
+        response: {
+          200: permissionAnswerSchema.describe('1 consultant, 2 legal, 3 leader'),
+          204: noContent('The user has no permission level'),
+          ...errorAnswers([400, 401, 403], { 403: 'The e-mail address is not the user’s own' }),
+        },
+      },
+    },
     async (request, reply) => {
       const { email } = parseInput(emailParamSchema, request.params);
       const user = currentUser(request);
@@ -54,7 +101,19 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
 
   app.post<{ Params: { email: string } }>(
     '/backend/private/deleteUser/:email',
-    { preHandler: guards.session('signed-in') },
+    {
+      preHandler: guards.session('signed-in'),
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out: end every session of the user',
+        security: BEARER,
+        params: emailParamSchema,
+        response: {
+          200: acknowledged.describe('The sessions are ended'),
+          ...errorAnswers([400, 401, 403], { 403: 'The e-mail address is not the user’s own' }),
+        },
+      },
+    },
     async (request) => {
       const { email } = parseInput(emailParamSchema, request.params);
       if (email !== currentUser(request).email) throw forbidden('Du kannst nur dich selbst abmelden.');

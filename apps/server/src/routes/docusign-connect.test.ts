@@ -3,6 +3,7 @@ import type { EnvelopeStatus } from '@vertragsgenerator/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { installErrorHandler } from '../http/errors.js';
+import { useSchemasAsDescription } from '../http/openapi.js';
 import { docusignConnectRoutes } from './docusign-connect.js';
 
 const KEY = 'connect-hmac-key-0123456789';
@@ -40,6 +41,7 @@ describe('DocuSign Connect webhook', () => {
     warnings = [];
     app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } } });
     installErrorHandler(app);
+    useSchemasAsDescription(app);
     await app.register(docusignConnectRoutes, {
       hmacKey,
       envelopes: {

@@ -1,7 +1,13 @@
 import type { EnvelopeStatus } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { HttpError, notFound } from '../http/errors.js';
-import { parseConnectEvent, verifyConnectSignature } from '../signature/docusign/connect.js';
+import { acknowledged, errorAnswers, PUBLIC } from '../http/openapi.js';
+import {
+  connectEventSchema,
+  parseConnectEvent,
+  verifyConnectSignature,
+} from '../signature/docusign/connect.js';
 
 export interface DocusignConnectRoutesDeps {
   /** DOCUSIGN_CONNECT_HMAC_KEY; without it the webhook is off. */
@@ -31,44 +37,68 @@ export const docusignConnectRoutes: FastifyPluginAsync<DocusignConnectRoutesDeps
     done(null, body);
   });
 
-  app.post('/backend/signature/docusign/connect', async (request) => {
-    if (!hmacKey) throw notFound();
-    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    if (!verifyConnectSignature(rawBody, request.headers, hmacKey)) {
-      throw new HttpError(
-        401,
-        'invalid_signature',
-        'Die Signatur der DocuSign-Nachricht fehlt oder ist ungültig.',
+  app.post(
+    '/backend/signature/docusign/connect',
+    {
+      schema: {
+        tags: ['signature'],
+        summary: 'DocuSign Connect webhook (JSON SIM, HMAC-signed)',
+        security: PUBLIC,
+        headers: z.object({
+          'x-docusign-signature-1': z
+            .string()
+            .describe('Base64 HMAC-SHA256 of the body; during a key rotation also `-2`, `-3`, …'),
+        }),
+        body: connectEventSchema,
+        response: {
+          200: acknowledged.describe('Recorded, or acknowledged for an envelope we do not know'),
+          ...errorAnswers([400, 401, 404], {
+            400: 'Not a DocuSign Connect event',
+            401: 'The HMAC signature is missing or wrong',
+            404: 'No Connect HMAC key is configured',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      if (!hmacKey) throw notFound();
+      const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      if (!verifyConnectSignature(rawBody, request.headers, hmacKey)) {
+        throw new HttpError(
+          401,
+          'invalid_signature',
+          'Die Signatur der DocuSign-Nachricht fehlt oder ist ungültig.',
+        );
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(rawBody.toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      const event = parseConnectEvent(body);
+      if (!event) {
+        throw new HttpError(
+          400,
+          'invalid_event',
+          'Die Nachricht ist kein DocuSign-Connect-Ereignis (JSON SIM).',
+        );
+      }
+      const known = await envelopes.recordProviderStatus(
+        event.externalId,
+        event.status,
+        event.providerStatus,
+        event.at,
       );
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(rawBody.toString('utf8'));
-    } catch {
-      body = undefined;
-    }
-    const event = parseConnectEvent(body);
-    if (!event) {
-      throw new HttpError(
-        400,
-        'invalid_event',
-        'Die Nachricht ist kein DocuSign-Connect-Ereignis (JSON SIM).',
-      );
-    }
-    const known = await envelopes.recordProviderStatus(
-      event.externalId,
-      event.status,
-      event.providerStatus,
-      event.at,
-    );
-    // Acknowledged all the same: DocuSign would otherwise retry an envelope we will never know
-    // (sent from DocuSign directly, or from another system on the same account).
-    if (!known) {
-      request.log.warn(
-        { externalId: event.externalId, providerStatus: event.providerStatus },
-        'DocuSign Connect event for an unknown envelope',
-      );
-    }
-    return { ok: true };
-  });
+      // Acknowledged all the same: DocuSign would otherwise retry an envelope we will never know
+      // (sent from DocuSign directly, or from another system on the same account).
+      if (!known) {
+        request.log.warn(
+          { externalId: event.externalId, providerStatus: event.providerStatus },
+          'DocuSign Connect event for an unknown envelope',
+        );
+      }
+      return { ok: true };
+    },
+  );
 };

@@ -1,6 +1,7 @@
-import type { Signatory, SignatoryOption } from '@vertragsgenerator/domain';
+import { type Signatory, type SignatoryOption, signatoryListSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AuthGuards } from '../auth/guards.js';
+import { BEARER, errorAnswers } from '../http/openapi.js';
 
 /** The people the offer and termination forms offer as `selectedPerson` (config/signatories.json). */
 export const signatoryRoutes: FastifyPluginAsync<{
@@ -15,5 +16,20 @@ export const signatoryRoutes: FastifyPluginAsync<{
       function: role,
     }),
   );
-  app.get('/backend/signatories', { preHandler: guards.session('staff') }, async () => options);
+  app.get(
+    '/backend/signatories',
+    {
+      preHandler: guards.session('staff'),
+      schema: {
+        tags: ['users'],
+        summary: 'List who may sign offers and terminations (`selectedPerson`)',
+        security: BEARER,
+        response: {
+          200: signatoryListSchema.describe('The signatories, without their e-mail addresses'),
+          ...errorAnswers([401, 403]),
+        },
+      },
+    },
+    async () => options,
+  );
 };

@@ -2,20 +2,25 @@ import {
   catalogueEntry,
   declineEnvelopeSchema,
   type EnvelopeView,
+  envelopeViewSchema,
+  matchHistorySchema,
   mayGenerate,
   SIGNING_LINK_ERRORS,
   SIGNING_TOKEN_HEADER,
   type SigningView,
   sendEnvelopeSchema,
   signEnvelopeSchema,
+  signingViewSchema,
   voidEnvelopeSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
 import { attachmentHeader } from '../documents/file-name.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
+import { BEARER, errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
 import {
   type BuiltinSigning,
   EnvelopeStateProblem,
@@ -38,6 +43,28 @@ export interface SignatureRoutesDeps {
 }
 
 type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const PDF_MIME = 'application/pdf';
+
+const envelopeParams = z.object({ id: z.uuid().describe('The envelope id') });
+const envelopeErrors = {
+  403: 'The permission level may not see this envelope’s document',
+  404: 'Unknown envelope',
+};
+const changeErrors = {
+  ...envelopeErrors,
+  403: 'Only the envelope’s creator and legal staff may change it',
+  409: 'The envelope is no longer open, or DocuSign handles it',
+};
+
+const signerHeaders = z.object({
+  [SIGNING_TOKEN_HEADER]: z.string().describe('The signer’s link token from their e-mail'),
+});
+const linkErrors = {
+  404: 'Unknown or withdrawn link, or signing happens at DocuSign',
+  409: 'The envelope is closed',
+  410: 'The link has expired or was used',
+};
 
 /**
  * The sender view (`/signatur/:id`, staff) and the signing pages (`/unterschreiben`, signers by link
@@ -78,14 +105,42 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     return view;
   }
 
-  app.get<{ Params: { id: string } }>('/backend/signature/envelopes/:id', staff, async (request) => {
-    const envelope = await readableEnvelope(request);
-    return envelopeView(envelope.id);
-  });
+  app.get<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id',
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'The sender view of an envelope',
+        security: BEARER,
+        params: envelopeParams,
+        response: {
+          200: envelopeViewSchema.describe('The envelope, its recipients and events'),
+          ...errorAnswers([401, 403, 404], envelopeErrors),
+        },
+      },
+    },
+    async (request) => {
+      const envelope = await readableEnvelope(request);
+      return envelopeView(envelope.id);
+    },
+  );
 
   app.get<{ Params: { id: string } }>(
     '/backend/signature/envelopes/:id/document',
-    staff,
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'The document of an envelope as DOCX',
+        security: BEARER,
+        params: envelopeParams,
+        response: {
+          200: fileAnswer(DOCX_MIME, 'The document version the envelope carries'),
+          ...errorAnswers([401, 403, 404], envelopeErrors),
+        },
+      },
+    },
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
       const content = await envelopeDocument(deps.documents, envelope);
@@ -95,7 +150,22 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
 
   app.get<{ Params: { id: string } }>(
     '/backend/signature/envelopes/:id/document.pdf',
-    staff,
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'The document of an envelope as PDF',
+        security: BEARER,
+        params: envelopeParams,
+        response: {
+          200: fileAnswer(PDF_MIME, 'The PDF rendition, shown inline'),
+          ...errorAnswers([401, 403, 404], {
+            ...envelopeErrors,
+            404: 'Unknown envelope, or no PDF rendition on this server',
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
       const content = await envelopeDocument(deps.documents, envelope);
@@ -105,7 +175,22 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
 
   app.get<{ Params: { id: string } }>(
     '/backend/signature/envelopes/:id/certificate',
-    staff,
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'The completion certificate of a completed envelope',
+        security: BEARER,
+        params: envelopeParams,
+        response: {
+          200: fileAnswer(PDF_MIME, 'The certificate'),
+          ...errorAnswers([401, 403, 404], {
+            ...envelopeErrors,
+            404: 'Unknown envelope, or not everyone has signed yet',
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
       if (!envelope.certificate) {
@@ -116,25 +201,75 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
   );
 
-  app.post<{ Params: { id: string } }>('/backend/signature/envelopes/:id/send', staff, async (request) => {
-    const { envelope, signing } = await changeableEnvelope(request);
-    const input = parseInput(sendEnvelopeSchema, request.body);
-    await stateChange(() => signing.send(envelope.id, input, staffActor(request)));
-    return envelopeView(envelope.id);
-  });
+  app.post<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id/send',
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'Send a draft envelope to its signers',
+        security: BEARER,
+        params: envelopeParams,
+        body: sendEnvelopeSchema,
+        response: {
+          200: envelopeViewSchema.describe('The sent envelope'),
+          ...errorAnswers([400, 401, 403, 404, 409], changeErrors),
+        },
+      },
+    },
+    async (request) => {
+      const { envelope, signing } = await changeableEnvelope(request);
+      const input = parseInput(sendEnvelopeSchema, request.body);
+      await stateChange(() => signing.send(envelope.id, input, staffActor(request)));
+      return envelopeView(envelope.id);
+    },
+  );
 
-  app.post<{ Params: { id: string } }>('/backend/signature/envelopes/:id/void', staff, async (request) => {
-    const { envelope, signing } = await changeableEnvelope(request);
-    const { reason } = parseInput(voidEnvelopeSchema, request.body ?? {});
-    await stateChange(() => signing.voidEnvelope(envelope.id, reason, staffActor(request)));
-    return envelopeView(envelope.id);
-  });
+  app.post<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id/void',
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'Void an open envelope',
+        security: BEARER,
+        params: envelopeParams,
+        body: voidEnvelopeSchema,
+        response: {
+          200: envelopeViewSchema.describe('The voided envelope'),
+          ...errorAnswers([400, 401, 403, 404, 409], changeErrors),
+        },
+      },
+    },
+    async (request) => {
+      const { envelope, signing } = await changeableEnvelope(request);
+      const { reason } = parseInput(voidEnvelopeSchema, request.body ?? {});
+      await stateChange(() => signing.voidEnvelope(envelope.id, reason, staffActor(request)));
+      return envelopeView(envelope.id);
+    },
+  );
 
-  app.get<{ Params: { matchId: string } }>('/backend/matches/:matchId/documents', staff, async (request) => {
-    const user = currentUser(request);
-    const history = await envelopes.history(request.params.matchId.trim().toUpperCase());
-    return history.filter((entry) => mayRead(user, entry.docKey));
-  });
+  app.get<{ Params: { matchId: string } }>(
+    '/backend/matches/:matchId/documents',
+    {
+      ...staff,
+      schema: {
+        tags: ['documents'],
+        summary: 'The documents and envelopes of a match',
+        security: BEARER,
+        params: z.object({ matchId: z.string().describe('The match ID (`PL-…`)') }),
+        response: {
+          200: matchHistorySchema.describe('Newest first; only documents the user may open'),
+          ...errorAnswers([401, 403]),
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const history = await envelopes.history(request.params.matchId.trim().toUpperCase());
+      return history.filter((entry) => mayRead(user, entry.docKey));
+    },
+  );
 
   // The signer routes: no account, the link token in a header (never in a URL that ends up in logs).
   await app.register(async (signer) => {
@@ -144,34 +279,121 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       return deps.signing;
     };
 
-    signer.get('/backend/signing', limited, async (request): Promise<SigningView> => {
-      const view = await linkAction(() => signing().openLink(signingToken(request), clientActor(request)));
-      return { ...view, pdfAvailable: await deps.pdf.available() };
-    });
+    signer.get(
+      '/backend/signing',
+      {
+        ...limited,
+        schema: {
+          tags: ['signing'],
+          summary: 'What the signer sees behind their link',
+          security: PUBLIC,
+          headers: signerHeaders,
+          response: {
+            200: signingViewSchema.describe('The envelope as the signer sees it'),
+            ...errorAnswers([404, 409, 410, 429], linkErrors),
+          },
+        },
+      },
+      async (request): Promise<SigningView> => {
+        const view = await linkAction(() => signing().openLink(signingToken(request), clientActor(request)));
+        return { ...view, pdfAvailable: await deps.pdf.available() };
+      },
+    );
 
-    signer.get('/backend/signing/document', limited, async (request, reply) => {
-      const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-      return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME);
-    });
+    signer.get(
+      '/backend/signing/document',
+      {
+        ...limited,
+        schema: {
+          tags: ['signing'],
+          summary: 'The document to sign as DOCX',
+          security: PUBLIC,
+          headers: signerHeaders,
+          response: {
+            200: fileAnswer(DOCX_MIME, 'The document'),
+            ...errorAnswers([404, 409, 410, 429], linkErrors),
+          },
+        },
+      },
+      async (request, reply) => {
+        const file = await linkAction(() => signing().linkDocument(signingToken(request)));
+        return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME);
+      },
+    );
 
-    signer.get('/backend/signing/document.pdf', limited, async (request, reply) => {
-      const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-      return sendPdf(reply, request, deps.pdf, file.content, file.fileName);
-    });
+    signer.get(
+      '/backend/signing/document.pdf',
+      {
+        ...limited,
+        schema: {
+          tags: ['signing'],
+          summary: 'The document to sign as PDF',
+          security: PUBLIC,
+          headers: signerHeaders,
+          response: {
+            200: fileAnswer(PDF_MIME, 'The PDF rendition, shown inline'),
+            ...errorAnswers([404, 409, 410, 429], {
+              ...linkErrors,
+              404: 'Unknown or withdrawn link, or no PDF rendition on this server',
+            }),
+          },
+        },
+      },
+      async (request, reply) => {
+        const file = await linkAction(() => signing().linkDocument(signingToken(request)));
+        return sendPdf(reply, request, deps.pdf, file.content, file.fileName);
+      },
+    );
 
-    signer.post('/backend/signing/sign', limited, async (request): Promise<SigningView> => {
-      const input = parseInput(signEnvelopeSchema, request.body);
-      const view = await linkAction(() => signing().sign(signingToken(request), input, clientActor(request)));
-      return { ...view, pdfAvailable: await deps.pdf.available() };
-    });
+    signer.post(
+      '/backend/signing/sign',
+      {
+        ...limited,
+        schema: {
+          tags: ['signing'],
+          summary: 'Sign the document',
+          security: PUBLIC,
+          headers: signerHeaders,
+          body: signEnvelopeSchema,
+          response: {
+            200: signingViewSchema.describe('The envelope after signing'),
+            ...errorAnswers([400, 404, 409, 410, 429], linkErrors),
+          },
+        },
+      },
+      async (request): Promise<SigningView> => {
+        const input = parseInput(signEnvelopeSchema, request.body);
+        const view = await linkAction(() =>
+          signing().sign(signingToken(request), input, clientActor(request)),
+        );
+        return { ...view, pdfAvailable: await deps.pdf.available() };
+      },
+    );
 
-    signer.post('/backend/signing/decline', limited, async (request): Promise<SigningView> => {
-      const { reason } = parseInput(declineEnvelopeSchema, request.body);
-      const view = await linkAction(() =>
-        signing().decline(signingToken(request), reason, clientActor(request)),
-      );
-      return { ...view, pdfAvailable: await deps.pdf.available() };
-    });
+    signer.post(
+      '/backend/signing/decline',
+      {
+        ...limited,
+        schema: {
+          tags: ['signing'],
+          summary: 'Decline to sign, with a reason',
+          security: PUBLIC,
+          headers: signerHeaders,
+          body: declineEnvelopeSchema,
+          response: {
+            200: signingViewSchema.describe('The envelope after declining'),
+            ...errorAnswers([400, 404, 409, 410, 429], linkErrors),
+          },
+        },
+      },
+      async (request): Promise<SigningView> => {
+        const { reason } = parseInput(declineEnvelopeSchema, request.body);
+        const view = await linkAction(() =>
+          signing().decline(signingToken(request), reason, clientActor(request)),
+        );
+        return { ...view, pdfAvailable: await deps.pdf.available() };
+      },
+    );
   });
 };
 

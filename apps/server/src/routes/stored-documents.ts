@@ -3,10 +3,12 @@ import {
   formatDateTime,
   mayGenerate,
   type StoredDocument,
+  storedDocumentSchema,
   VERSION_CONFLICT,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import PizZip from 'pizzip';
+import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type {
   DocumentSummary,
@@ -15,6 +17,7 @@ import type {
 } from '../documents/documents-repository.js';
 import { attachmentHeader } from '../documents/file-name.js';
 import { forbidden, HttpError, notFound } from '../http/errors.js';
+import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { DOCX_MIME } from './documents.js';
 
@@ -32,6 +35,14 @@ const MAX_DOCX_BYTES = 20 * 1024 * 1024;
 const MAX_VERSION = 2_147_483_647;
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
+
+const documentParams = z.object({
+  id: z.uuid().describe('The document id (`X-Document-Id` of its generation)'),
+});
+const documentErrors = {
+  403: 'The permission level may not open this document’s key',
+  404: 'Unknown document',
+};
 
 /**
  * The built-in DOCX editor's documents (DESIGN §7): a document's versions, their files, and saving an
@@ -78,20 +89,69 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
     };
   }
 
-  app.get<{ Params: { id: string } }>('/backend/documents/:id', staff, async (request) =>
-    storedDocument(await permittedDocument(request)),
+  app.get<{ Params: { id: string } }>(
+    '/backend/documents/:id',
+    {
+      ...staff,
+      schema: {
+        tags: ['stored documents'],
+        summary: 'A stored document and its versions',
+        security: BEARER,
+        params: documentParams,
+        response: {
+          200: storedDocumentSchema.describe('The document, versions newest first'),
+          ...errorAnswers([401, 403, 404], documentErrors),
+        },
+      },
+    },
+    async (request) => storedDocument(await permittedDocument(request)),
   );
 
-  app.get<{ Params: { id: string } }>('/backend/documents/:id/file', staff, async (request, reply) => {
-    const document = await permittedDocument(request);
-    const latest = await documents.latestContent(document.id);
-    if (!latest) throw notFound('Dieses Dokument wurde nicht fertig erstellt.');
-    return sendVersion(reply, document, latest.version, latest.content);
-  });
+  app.get<{ Params: { id: string } }>(
+    '/backend/documents/:id/file',
+    {
+      ...staff,
+      schema: {
+        tags: ['stored documents'],
+        summary: 'The newest version of a stored document as DOCX',
+        description: 'The `X-Document-Version` header names the version, for `If-Match` when saving.',
+        security: BEARER,
+        params: documentParams,
+        response: {
+          200: fileAnswer(DOCX_MIME, 'The newest version'),
+          ...errorAnswers([401, 403, 404], documentErrors),
+        },
+      },
+    },
+    async (request, reply) => {
+      const document = await permittedDocument(request);
+      const latest = await documents.latestContent(document.id);
+      if (!latest) throw notFound('Dieses Dokument wurde nicht fertig erstellt.');
+      return sendVersion(reply, document, latest.version, latest.content);
+    },
+  );
 
   app.get<{ Params: { id: string; version: string } }>(
     '/backend/documents/:id/versions/:version/file',
-    staff,
+    {
+      ...staff,
+      schema: {
+        tags: ['stored documents'],
+        summary: 'One version of a stored document as DOCX',
+        security: BEARER,
+        params: documentParams.extend({
+          version: z.string().regex(/^\d+$/).describe('The version number, from 1'),
+        }),
+        response: {
+          200: fileAnswer(DOCX_MIME, 'The version'),
+          ...errorAnswers([400, 401, 403, 404], {
+            ...documentErrors,
+            400: 'The version is not a positive whole number',
+            404: 'Unknown document or version',
+          }),
+        },
+      },
+    },
     async (request, reply) => {
       const document = await permittedDocument(request);
       const version = versionNumber(request.params.version);
@@ -106,7 +166,30 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
 
   app.put<{ Params: { id: string } }>(
     '/backend/documents/:id',
-    { ...staff, bodyLimit: MAX_DOCX_BYTES },
+    {
+      ...staff,
+      bodyLimit: MAX_DOCX_BYTES,
+      schema: {
+        tags: ['stored documents'],
+        summary: 'Save an edit as the next version',
+        description: `The body is the DOCX, at most ${MAX_DOCX_BYTES / 1024 / 1024} MB.`,
+        security: BEARER,
+        params: documentParams,
+        headers: z.object({
+          'if-match': z.string().describe('The version the edit started from, e.g. `"3"`'),
+        }),
+        consumes: [DOCX_MIME],
+        body: z.file().mime(DOCX_MIME),
+        response: {
+          200: storedDocumentSchema.describe('The document with the new version'),
+          ...errorAnswers([400, 401, 403, 404, 409, 413, 428], {
+            ...documentErrors,
+            400: 'The body is no DOCX',
+            409: 'A newer version was saved meanwhile (`version_conflict`), or the document is not ready',
+          }),
+        },
+      },
+    },
     async (request): Promise<StoredDocument> => {
       const document = await permittedDocument(request);
       const baseVersion = ifMatchVersion(request.headers['if-match']);

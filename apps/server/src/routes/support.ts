@@ -1,7 +1,9 @@
 import { supportReportSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import { parseInput } from '../http/errors.js';
+import { BEARER, errorAnswers } from '../http/openapi.js';
 import type { SupportReports } from '../support/support-reports.js';
 
 export interface SupportRoutesDeps {
@@ -17,7 +19,20 @@ export const supportRoutes: FastifyPluginAsync<SupportRoutesDeps> = async (
 ) => {
   app.post(
     '/backend/sendSupportEmail',
-    { preHandler: guards.session('signed-in'), config: { rateLimit } },
+    {
+      preHandler: guards.session('signed-in'),
+      config: { rateLimit },
+      schema: {
+        tags: ['support'],
+        summary: 'Report a problem to the support address',
+        security: BEARER,
+        body: supportReportSchema,
+        response: {
+          200: z.object({ id: z.number().int() }).describe('The report is stored; the mail follows'),
+          ...errorAnswers([400, 401, 429]),
+        },
+      },
+    },
     async (request) => {
       const report = parseInput(supportReportSchema, request.body);
       const user = currentUser(request);

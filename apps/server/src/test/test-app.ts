@@ -60,10 +60,23 @@ export class RecordingMailer implements Mailer {
     if (this.failing) throw new Error('connect ECONNREFUSED 127.0.0.1:25');
     this.sent.push(message);
   }
+
+  /** The link token of the signing invitation to `to`, once the outbox (which mails soon, not at once) sent it. */
+  async signingLink(to: string): Promise<string> {
+    for (let attempt = 0; attempt < 250; attempt++) {
+      for (const mail of this.sent) {
+        const token = mail.to === to ? mail.text.match(/\/unterschreiben#([A-Za-z0-9_-]+)/)?.[1] : undefined;
+        if (token) return token;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no signing link mailed to ${to}`);
+  }
 }
 
 export interface TestApp {
   app: FastifyInstance;
+  /** Keeps the mail the app sends, unless `options.mailer` delivers it instead. */
   mailer: RecordingMailer;
   sessions: SessionsRepository;
   users: UsersRepository;
@@ -82,6 +95,8 @@ export interface TestAppOptions {
   signature?: SignatureConfig;
   /** Default: built-in signing. */
   signatureProvider?: SignatureProvider;
+  /** Default: a `RecordingMailer`. */
+  mailer?: Mailer;
   /** Default: none, so the tests do not depend on LibreOffice being installed. */
   pdfRenditions?: PdfRenditions;
   /** Default: the repository's config/companies.json and config/signatories.json. */
@@ -124,7 +139,7 @@ export async function createTestApp(
     config,
     db,
     tokenVerifier,
-    mailer,
+    mailer: options.mailer ?? mailer,
     matches: options.matches ?? new DatabaseMatchSource(db),
     renderer:
       options.renderer ??
@@ -160,12 +175,9 @@ const NO_PDF_RENDITIONS: PdfRenditions = { available: async () => false, render:
 
 export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-/** Every API route of the app except the public ones, with sample values for path parameters. */
-export function privateRoutes(
-  app: FastifyInstance,
-  publicPaths: string[],
-): { method: string; url: string }[] {
-  const routes: { method: string; url: string }[] = [];
+/** Every API route of the app (`/backend/…`) as method and path pattern, e.g. `GET /backend/documents/:id`. */
+export function apiRoutes(app: FastifyInstance): { method: string; path: string }[] {
+  const routes: { method: string; path: string }[] = [];
   // The tree prints nested routes relative to their parent (`└── /document (GET)` under
   // `/backend/signature/envelopes/:id`): the indentation says whose child a line is.
   const parents: string[] = [];
@@ -176,9 +188,18 @@ export function privateRoutes(
     const path = (parents[depth - 1] ?? '') + match[2];
     parents[depth] = path;
     parents.length = depth + 1;
-    if (!path.startsWith('/backend/') || !match[3] || publicPaths.includes(path)) continue;
-    const url = path.replace(/:[a-zA-Z]+/g, 'berater@demo.local');
-    for (const method of match[3].split(', ').filter((m) => m !== 'HEAD')) routes.push({ method, url });
+    if (!path.startsWith('/backend/') || !match[3]) continue;
+    for (const method of match[3].split(', ').filter((m) => m !== 'HEAD')) routes.push({ method, path });
   }
   return routes;
+}
+
+/** Every API route of the app except the public ones, with sample values for path parameters. */
+export function privateRoutes(
+  app: FastifyInstance,
+  publicPaths: string[],
+): { method: string; url: string }[] {
+  return apiRoutes(app)
+    .filter(({ path }) => !publicPaths.includes(path))
+    .map(({ method, path }) => ({ method, url: path.replace(/:[a-zA-Z]+/g, 'berater@demo.local') }));
 }

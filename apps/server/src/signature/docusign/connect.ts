@@ -42,7 +42,7 @@ export interface ConnectEvent {
   at: Date;
 }
 
-const connectEventSchema = z.object({
+export const connectEventSchema = z.object({
   event: z.string().regex(/^(envelope|recipient)-[a-z-]+$/),
   generatedDateTime: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
   data: z.object({ envelopeId: z.string().min(1) }),

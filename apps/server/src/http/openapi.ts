@@ -1,0 +1,139 @@
+import swagger from '@fastify/swagger';
+import { apiErrorSchema } from '@vertragsgenerator/domain';
+import type { FastifyInstance } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AuthGuards } from '../auth/guards.js';
+
+/** Routes behind a `token` or `session` guard: the OpenID Connect ID token as `Authorization: Bearer`. */
+export const BEARER = [{ bearerAuth: [] }];
+/** Routes anyone may call; the signer routes authorise by the link token in their documented header. */
+export const PUBLIC = [];
+
+const ERROR_DESCRIPTIONS = {
+  400: 'Invalid input; `fields` names the failing fields',
+  401: 'No or invalid bearer token, or the session has ended',
+  403: 'The permission level does not allow this',
+  404: 'Not found',
+  409: 'Conflicts with the current state',
+  410: 'The signing link has expired or was used',
+  413: 'The body is too large',
+  422: 'The signature provider refused the envelope',
+  428: 'If-Match naming the edited version is missing',
+  429: 'Too many requests; retry in a minute',
+  500: 'A document template is broken (`render_failed`)',
+  503: 'A dependency is unavailable; retry in a moment',
+} as const;
+type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
+
+/** The `{ error, message, fields? }` answers (DESIGN §7) a route gives, with route-specific wording where given. */
+export function errorAnswers(
+  statuses: ErrorStatus[],
+  descriptions: Partial<Record<ErrorStatus, string>> = {},
+): Partial<Record<ErrorStatus, z.ZodType>> {
+  return Object.fromEntries(
+    statuses.map((status) => [
+      status,
+      apiErrorSchema.describe(descriptions[status] ?? ERROR_DESCRIPTIONS[status]),
+    ]),
+  );
+}
+
+/** An answer that is a file (DOCX, PDF) rather than JSON. */
+export function fileAnswer(mime: string, description: string) {
+  return { description, content: { [mime]: { schema: z.file().mime(mime) } } };
+}
+
+/** An answer without body. */
+export const noContent = (description: string) => z.null().describe(description);
+
+/** The answer of calls that only confirm. */
+export const acknowledged = z.object({ ok: z.literal(true) });
+
+const TAGS = [
+  { name: 'system', description: 'Liveness, runtime settings and this description' },
+  { name: 'auth', description: 'Sessions and the own permission level' },
+  { name: 'users', description: 'Staff directory and the signatories of offers and terminations' },
+  { name: 'match', description: 'CRM matches (`PL-…`)' },
+  { name: 'documents', description: 'Document generation and the document history of a match' },
+  { name: 'stored documents', description: 'Generated documents and their versions in the built-in editor' },
+  { name: 'signature', description: 'E-signature envelopes as their sender sees them' },
+  {
+    name: 'signing',
+    description: 'Signing pages of the built-in signing, authorised by the signer’s link token',
+  },
+  { name: 'support', description: 'Problem reports' },
+] as const;
+
+/**
+ * Makes the zod schemas on routes describe the API and nothing more. The routes read their input
+ * themselves with the domain's schemas (`parseInput`): in the order a user can fix it (key,
+ * permission, fields, match) and with German `{ error, message, fields }` answers, which Fastify's
+ * own validation would preempt. So validation lets everything through to the handlers, and
+ * serialization stays plain JSON, so that no answer loses a field its schema does not name.
+ * Applies to routes registered after it, on this instance and its plugins.
+ */
+export function useSchemasAsDescription(app: FastifyInstance): void {
+  app.setValidatorCompiler(() => () => true);
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+}
+
+/**
+ * Describes the API as OpenAPI 3.1 from the zod schemas the routes carry, and serves it at
+ * `/backend/docs` to signed-in users. Must run before the routes are registered: it collects them
+ * as they are.
+ */
+export async function installOpenApi(
+  app: FastifyInstance,
+  { version, guards }: { version: string; guards: AuthGuards },
+): Promise<void> {
+  useSchemasAsDescription(app);
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Vertragsgenerator API',
+        version,
+        description:
+          'Turns a CRM match into contract documents. Errors answer `{ error, message, fields? }` with a German `message`.',
+      },
+      servers: [{ url: '/' }],
+      tags: [...TAGS],
+      components: {
+        securitySchemes: {
+          bearerAuth: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'JWT',
+            description:
+              'The OpenID Connect ID token of the sign-in; `POST /backend/private/saveUser` opens its session.',
+          },
+        },
+      },
+    },
+    // The embedded identity provider (/idp) and the SPA's files are not part of the API.
+    transform: (route) =>
+      route.url.startsWith('/backend/')
+        ? jsonSchemaTransform(route)
+        : { schema: { hide: true }, url: route.url },
+  });
+
+  app.get(
+    '/backend/docs',
+    {
+      preHandler: guards.session('signed-in'),
+      schema: {
+        tags: ['system'],
+        summary: 'This OpenAPI description of the API',
+        security: BEARER,
+        response: {
+          200: z
+            .looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) })
+            .describe('OpenAPI 3.1 document'),
+          ...errorAnswers([401]),
+        },
+      },
+    },
+    async () => app.swagger(),
+  );
+}

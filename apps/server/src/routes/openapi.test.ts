@@ -1,0 +1,264 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { composeApp } from '../compose.js';
+import { loadConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import { pgliteTestDatabase } from '../test/databases.js';
+import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
+import { DOCX_MIME } from './documents.js';
+
+/** The parts of OpenAPI 3.1 these tests read. */
+interface Schema {
+  type?: string;
+  format?: string;
+  required?: string[];
+  properties?: Record<string, Schema>;
+  anyOf?: Schema[];
+}
+type Content = Record<string, { schema: Schema }>;
+interface Operation {
+  summary?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: { in: string; name: string; required?: boolean }[];
+  requestBody?: { content: Content };
+  responses: Record<string, { description: string; content?: Content }>;
+}
+interface OpenApiDocument {
+  openapi: string;
+  info: { title: string; version: string };
+  servers?: { url: string }[];
+  tags?: { name: string }[];
+  components?: { securitySchemes?: Record<string, unknown> };
+  paths: Record<string, Record<string, Operation>>;
+}
+
+/** The routes anyone may call: probes, runtime settings, the signer pages and DocuSign's webhook. */
+const PUBLIC_OPERATIONS = [
+  'GET /backend/health',
+  'GET /backend/config',
+  'GET /backend/signing',
+  'GET /backend/signing/document',
+  'GET /backend/signing/document.pdf',
+  'POST /backend/signing/sign',
+  'POST /backend/signing/decline',
+  'POST /backend/signature/docusign/connect',
+];
+
+/** `/backend/documents/:id` as OpenAPI writes it: `/backend/documents/{id}`. */
+const openApiPath = (path: string) => path.replace(/:([a-zA-Z]+)/g, '{$1}');
+
+function operations(document: OpenApiDocument): { key: string; operation: Operation }[] {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({
+      key: `${method.toUpperCase()} ${path}`,
+      operation,
+    })),
+  );
+}
+
+function jsonBody(operation: Operation | undefined): Schema | undefined {
+  return operation?.requestBody?.content['application/json']?.schema;
+}
+
+describe('the OpenAPI description at /backend/docs', () => {
+  let db: Db;
+  let t: TestApp;
+  let document: OpenApiDocument;
+
+  beforeAll(async () => {
+    db = await pgliteTestDatabase.open();
+    // A web build serves files of its own, and DocuSign adds its webhook: neither may be missed or leak.
+    const webDist = mkdtempSync(join(tmpdir(), 'vg-web-'));
+    mkdirSync(join(webDist, 'assets'));
+    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Vertragsgenerator</title>');
+    writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
+    t = await createTestApp(db, {
+      demoStaff: true,
+      env: { WEB_DIST_DIR: webDist },
+      signature: {
+        kind: 'docusign',
+        linkValidDays: 14,
+        integrationKey: 'ik',
+        userId: 'user',
+        accountId: 'account',
+        privateKey: 'unused: no envelope is created here',
+        authUrl: 'https://account-d.docusign.invalid',
+        basePath: undefined,
+        connectHmacKey: 'connect-key',
+        templates: {},
+      },
+    });
+    const token = await t.signIn('berater@demo.local');
+    document = (await t.app.inject({ method: 'GET', url: '/backend/docs', headers: bearer(token) })).json();
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const docs = (headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'GET', url: '/backend/docs', headers });
+
+  it('is for signed-in users of any permission level', async () => {
+    const consultant = await docs(bearer(await t.signIn('berater@demo.local')));
+    expect(consultant.statusCode).toBe(200);
+    expect(consultant.headers['content-type']).toMatch(/^application\/json/);
+    expect((await docs(bearer(await t.signIn('neu@demo.local')))).statusCode).toBe(200);
+  });
+
+  it('refuses a missing, forged or signed-out token with 401', async () => {
+    const forged = await issueToken({ email: 'berater@demo.local', key: (await foreignKey).privateKey });
+    const signedOut = await issueToken({ email: 'berater@demo.local' });
+    for (const headers of [{}, bearer(forged), bearer(signedOut)]) {
+      const response = await docs(headers);
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toEqual({
+        error: 'unauthorized',
+        message: 'Du bist nicht angemeldet oder deine Sitzung ist abgelaufen.',
+      });
+    }
+  });
+
+  it('is an OpenAPI 3.1 document naming this server’s version, with relative server URLs', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info).toMatchObject({ title: 'Vertragsgenerator API', version: '0.0.0-test' });
+    expect(document.servers).toEqual([{ url: '/' }]);
+    expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({
+      type: 'http',
+      scheme: 'bearer',
+    });
+    const declaredTags = (document.tags ?? []).map((tag) => tag.name);
+    for (const { key, operation } of operations(document)) {
+      expect(operation.summary, key).toMatch(/^[A-Z].{10,}/);
+      expect(operation.tags?.length, key).toBe(1);
+      expect(declaredTags, key).toContain(operation.tags?.[0]);
+      expect(
+        Object.keys(operation.responses ?? {}).some((status) => /^2\d\d$/.test(status)),
+        key,
+      ).toBe(true);
+    }
+  });
+
+  it('describes exactly the API routes the server has, and none of the web app’s files', () => {
+    const served = apiRoutes(t.app).map(({ method, path }) => `${method} ${openApiPath(path)}`);
+    expect(served).toContain('POST /backend/signature/docusign/connect');
+    expect(served).toContain('GET /backend/docs');
+    expect(served.length).toBeGreaterThan(30);
+    expect(
+      operations(document)
+        .map(({ key }) => key)
+        .sort(),
+    ).toEqual([...served].sort());
+    expect(t.app.printRoutes({ commonPrefix: false })).toContain('index.html');
+  });
+
+  it('declares the bearer token exactly where the server asks for it', async () => {
+    const publicOperations: string[] = [];
+    for (const { key, operation } of operations(document)) {
+      const [method, path] = key.split(' ') as [string, string];
+      const response = await t.app.inject({
+        method: method as 'GET' | 'POST' | 'PUT',
+        url: path.replace(/\{[a-zA-Z]+\}/g, 'x'),
+        ...(method === 'GET' ? {} : { payload: {} }),
+      });
+      const needsToken = response.statusCode === 401 && response.json().error === 'unauthorized';
+      if (needsToken) {
+        expect(operation.security, key).toEqual([{ bearerAuth: [] }]);
+      } else {
+        expect(operation.security, key).toEqual([]);
+        publicOperations.push(key);
+      }
+    }
+    expect(publicOperations.sort()).toEqual([...PUBLIC_OPERATIONS].sort());
+  });
+
+  it('takes the request bodies from the domain schemas', () => {
+    const post = (path: string) => document.paths[path]?.post;
+    expect(jsonBody(post('/backend/private/saveUser'))?.properties?.email).toMatchObject({
+      type: 'string',
+      format: 'email',
+    });
+    expect(jsonBody(post('/backend/sendSupportEmail'))?.required).toEqual(['subject', 'msgBody']);
+
+    for (const path of [
+      '/backend/generateDocx/{docId}/{matchId}',
+      '/backend/generateDocxOffer/{docId}/{matchId}',
+    ]) {
+      const body = jsonBody(post(path));
+      expect(body?.required).toEqual(['dataList']);
+      const forms = body?.properties?.dataList?.anyOf ?? [];
+      expect(forms.map((form) => form.required)).toEqual(
+        expect.arrayContaining([
+          ['vertragspartner_type'],
+          ['selectedPerson', 'position', 'vertragspartner_type'],
+          ['projectHours', 'projectDays', 'selectedPerson', 'vertragspartner_type'],
+        ]),
+      );
+    }
+    const envelopeBody = jsonBody(post('/backend/generateDocusign/{docId}/{matchId}'));
+    expect(envelopeBody?.properties?.dataList?.properties).toHaveProperty('Projektpartner_Email');
+
+    const signBody = jsonBody(post('/backend/signing/sign'));
+    expect(signBody?.required).toEqual(['consent', 'typedName']);
+    expect(jsonBody(post('/backend/signature/envelopes/{id}/send'))?.required).toEqual([
+      'subject',
+      'message',
+      'recipients',
+    ]);
+  });
+
+  it('documents the headers a route reads and the files it answers', () => {
+    const header = (operation: Operation | undefined, name: string) =>
+      operation?.parameters?.find((parameter) => parameter.in === 'header' && parameter.name === name);
+    for (const { key, operation } of operations(document).filter(({ key }) =>
+      key.includes('/backend/signing'),
+    )) {
+      expect(header(operation, 'x-signing-token'), key).toMatchObject({ required: true });
+    }
+    const generateEnvelope = document.paths['/backend/generateDocusign/{docId}/{matchId}']?.post;
+    expect(header(generateEnvelope, 'idempotency-key')).toMatchObject({ required: false });
+    const save = document.paths['/backend/documents/{id}']?.put;
+    expect(header(save, 'if-match')).toMatchObject({ required: true });
+    expect(Object.keys(save?.requestBody?.content ?? {})).toEqual([DOCX_MIME]);
+
+    const generated = document.paths['/backend/generateDocx/{docId}/{matchId}']?.post?.responses['200'];
+    expect(Object.keys(generated?.content ?? {})).toEqual([DOCX_MIME]);
+    const noLevel = document.paths['/backend/private/getPermission/{email}']?.post?.responses['204'];
+    expect(noLevel).not.toHaveProperty('content');
+  });
+
+  it('describes errors as the { error, message, fields } answer', () => {
+    const denied = document.paths['/backend/users']?.get?.responses['403'];
+    const schema = denied?.content?.['application/json']?.schema;
+    expect(schema?.required).toEqual(['error', 'message']);
+    expect(Object.keys(schema?.properties ?? {})).toEqual(['error', 'message', 'fields']);
+  });
+});
+
+describe('the OpenAPI description beside the embedded identity provider', () => {
+  it('leaves out /idp', async () => {
+    const db = await pgliteTestDatabase.open();
+    const config = loadConfig(
+      {
+        DATA_DIR: mkdtempSync(join(tmpdir(), 'vg-idp-')),
+        WEB_DIST_DIR: join(tmpdir(), 'vg-no-web-build'),
+        LOG_LEVEL: 'silent',
+      },
+      '0.0.0-test',
+    );
+    const app = await composeApp(config, db, false);
+    try {
+      await app.ready();
+      expect(app.printRoutes({ commonPrefix: false })).toContain('/idp');
+      const paths = Object.keys((app.swagger() as OpenApiDocument).paths);
+      expect(paths).toContain('/backend/docs');
+      expect(paths.filter((path) => !path.startsWith('/backend/'))).toEqual([]);
+    } finally {
+      await app.close();
+      await db.destroy();
+    }
+  });
+});
