@@ -1,7 +1,7 @@
 import type { DataList, FormName } from '@vertragsgenerator/domain';
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
+import type { DocumentStatus, DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
 import { sha256Hex } from '../sha256.js';
 
 export interface NewDocument {
@@ -19,6 +19,16 @@ export type DocumentSummary = Pick<
   Selectable<DocumentsTable>,
   'id' | 'match_id' | 'doc_key' | 'file_name' | 'created_by' | 'created_at' | 'status'
 >;
+
+/**
+ * The status a reader sees. A render ends within the renderer's deadline (20 s from its submission),
+ * so a document still `rendering` minutes later was abandoned by a server that stopped mid-render
+ * (crash, restart, deployment): it is reported as failed, and the user generates it again. Computed
+ * when read, so that no replica has to sweep and none can mistake another's live render for dead.
+ */
+export const documentStatus = sql<DocumentStatus>`case
+  when documents.status = 'rendering' and documents.created_at < now() - interval '2 minutes' then 'failed'
+  else documents.status end`.as('status');
 
 /** A version without its content. */
 export type VersionSummary = Omit<Selectable<DocumentVersionsTable>, 'document_id' | 'content'>;
@@ -92,7 +102,7 @@ export class DocumentsRepository {
   async find(id: string): Promise<DocumentSummary | undefined> {
     return this.db
       .selectFrom('documents')
-      .select(['id', 'match_id', 'doc_key', 'file_name', 'created_by', 'created_at', 'status'])
+      .select(['id', 'match_id', 'doc_key', 'file_name', 'created_by', 'created_at', documentStatus])
       .where('id', '=', id)
       .executeTakeFirst();
   }

@@ -37,34 +37,59 @@ export class RendererUnavailableError extends Error {
 export interface RendererPoolOptions {
   templatesDir: string;
   threads: number;
+  /** Longest a document may take from its submission, waiting in the queue included; default 20 s. */
+  taskTimeoutMs?: number;
+  /**
+   * The worker module; default render-worker beside this file. A module of its own must answer
+   * `RenderTask`s as render-worker does (tests wrap it to crash or hang).
+   */
+  worker?: URL;
 }
 
 // A render takes tens of milliseconds: beyond this many waiting tasks per thread an answer would
 // take seconds, and a quick 503 that the browser retries serves the user better.
 const QUEUED_TASKS_PER_THREAD = 64;
+/**
+ * A render that takes this long is stuck (a pathological template loop, a bug): aborting it ends its
+ * worker thread, and piscina starts a fresh one for the next document.
+ */
+const DEFAULT_TASK_TIMEOUT_MS = 20_000;
 
 /**
  * Renders in a piscina pool of worker threads. The pool starts with the first document, so processes
  * that never render (CLIs, most tests) start no threads.
  */
-export function createRendererPool({ templatesDir, threads }: RendererPoolOptions): Renderer {
+export function createRendererPool({
+  templatesDir,
+  threads,
+  taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS,
+  worker = defaultWorker(),
+}: RendererPoolOptions): Renderer {
   let pool: Piscina<RenderTask, RenderOutcome> | undefined;
   let closed = false;
+  // Counted here, not with piscina's maxQueue: piscina keeps tasks that carry an abort signal in a
+  // queue of their own, which maxQueue does not limit.
+  let unfinished = 0;
+  const capacity = threads * (1 + QUEUED_TASKS_PER_THREAD);
 
   return {
     async render(templateFile, data) {
       if (closed) throw new RendererUnavailableError('the renderer has been closed');
-      pool ??= new Piscina({
-        ...workerScript(),
-        minThreads: threads,
-        maxThreads: threads,
-        maxQueue: threads * QUEUED_TASKS_PER_THREAD,
-      });
+      if (unfinished >= capacity) throw new RendererUnavailableError('render queue is full');
+      pool ??= new Piscina({ ...workerScript(worker), minThreads: threads, maxThreads: threads });
       let outcome: RenderOutcome;
+      unfinished++;
       try {
-        outcome = await pool.run({ templatePath: join(templatesDir, templateFile), data });
+        // A worker that crashes rejects its task and is replaced by the pool; one that hangs is
+        // ended by the abort. Either way only this document fails.
+        outcome = await pool.run(
+          { templatePath: join(templatesDir, templateFile), data },
+          { signal: AbortSignal.timeout(taskTimeoutMs) },
+        );
       } catch (error) {
         throw new RendererUnavailableError(`render pool: ${(error as Error).message}`, { cause: error });
+      } finally {
+        unfinished--;
       }
       if (!outcome.ok) throw new TemplateError(templateFile, outcome.problems, outcome.templateSha256);
       const { content } = outcome;
@@ -84,12 +109,16 @@ export function createRendererPool({ templatesDir, threads }: RendererPoolOption
  * The compiled worker beside the compiled pool in production; under Vitest this module is the
  * TypeScript source, and its worker loads through tsx with the workspace's source condition.
  */
-function workerScript(): { filename: string; execArgv?: string[] } {
-  if (import.meta.url.endsWith('.ts')) {
-    return {
-      filename: new URL('./render-worker.ts', import.meta.url).href,
-      execArgv: ['--conditions=source', '--import', 'tsx'],
-    };
+function defaultWorker(): URL {
+  return new URL(
+    import.meta.url.endsWith('.ts') ? './render-worker.ts' : './render-worker.js',
+    import.meta.url,
+  );
+}
+
+function workerScript(worker: URL): { filename: string; execArgv?: string[] } {
+  if (worker.pathname.endsWith('.ts')) {
+    return { filename: worker.href, execArgv: ['--conditions=source', '--import', 'tsx'] };
   }
-  return { filename: new URL('./render-worker.js', import.meta.url).href };
+  return { filename: worker.href };
 }

@@ -4,13 +4,19 @@ import {
   checkDataList,
   type DataList,
   type DocumentCheck,
+  documentCheckSchema,
+  esignatureDataListSchema,
   generationRequestSchema,
   mayGenerate,
   missingMatchValues,
+  offerDataListSchema,
+  partnerOnlyDataListSchema,
   type TemplateData,
   type TemplateFieldName,
+  terminationDataListSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../documents/companies.js';
 import type { DocumentGenerator, DocumentOrder, GeneratedDocument } from '../documents/document-generator.js';
@@ -18,6 +24,7 @@ import { attachmentHeader } from '../documents/file-name.js';
 import { RendererUnavailableError, TemplateError } from '../documents/renderer.js';
 import type { TemplateUsage } from '../documents/template-usage.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
+import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import type { MatchSource } from '../matches/match-source.js';
 import { requireMatch } from './match-lookup.js';
 
@@ -33,6 +40,21 @@ export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordproc
 
 type DocumentRequest = FastifyRequest<{ Params: { docId: string; matchId: string } }>;
 
+/** The path of every generation call and of the document check. */
+export const documentParamsSchema = z.object({
+  docId: z
+    .string()
+    .describe('A key of the document catalogue, e.g. `angebot-wm` or `kuendigung-wm-k-confirmation`'),
+  matchId: z.string().describe('The match ID, with or without `PL-`'),
+});
+
+/** The generation errors in the order `readGenerationRequest` checks them. */
+export const generationErrors = {
+  400: 'The dataList does not fit the key’s form, or the match ID is malformed',
+  403: 'The permission level may not generate this key',
+  404: 'Unknown key or match',
+};
+
 /**
  * DOCX generation (SPEC §7): the checked request is stored, rendered and answered as a file. And the
  * check a form makes before: which values the chosen key's document would leave blank.
@@ -44,7 +66,30 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
   ]) {
     app.post<{ Params: { docId: string; matchId: string } }>(
       path,
-      { preHandler: deps.guards.session('staff') },
+      {
+        preHandler: deps.guards.session('staff'),
+        schema: {
+          tags: ['documents'],
+          summary: 'Generate a document as DOCX',
+          description:
+            'Stores the document and answers the file; its id is in the `X-Document-Id` header. ' +
+            'The dataList holds the fields of the key’s form.',
+          security: BEARER,
+          params: documentParamsSchema,
+          body: generationRequestSchema.extend({
+            dataList: z.union([
+              esignatureDataListSchema,
+              partnerOnlyDataListSchema,
+              terminationDataListSchema,
+              offerDataListSchema,
+            ]),
+          }),
+          response: {
+            200: fileAnswer(DOCX_MIME, 'The generated document'),
+            ...errorAnswers([400, 401, 403, 404, 500, 503], generationErrors),
+          },
+        },
+      },
       async (request, reply) => {
         const order = await readGenerationRequest(request, deps);
         const { id, fileName, content } = await generateDocument(deps.generator, order, request.log);
@@ -59,7 +104,22 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
 
   app.post<{ Params: { docId: string; matchId: string } }>(
     '/backend/documentCheck/:docId/:matchId',
-    { preHandler: deps.guards.session('staff') },
+    {
+      preHandler: deps.guards.session('staff'),
+      schema: {
+        tags: ['documents'],
+        summary: 'Which match values the key’s document would leave blank',
+        security: BEARER,
+        params: documentParamsSchema,
+        response: {
+          200: documentCheckSchema.describe('The missing values; the document renders all the same'),
+          ...errorAnswers([400, 401, 403, 404, 500, 503], {
+            ...generationErrors,
+            400: 'The match ID is malformed',
+          }),
+        },
+      },
+    },
     async (request): Promise<DocumentCheck> => {
       const entry = permittedEntry(request);
       const match = await requireMatch(deps.matches, request.params.matchId, request.log);
@@ -134,7 +194,8 @@ export async function generateDocument(
       throw new HttpError(
         503,
         'unavailable',
-        'Gerade werden sehr viele Dokumente erstellt. Bitte versuche es in einem Moment erneut.',
+        // A full queue and a crashed or stuck worker alike: the next attempt gets a fresh worker.
+        'Das Dokument konnte gerade nicht erstellt werden. Bitte versuche es in einem Moment erneut.',
       );
     }
     throw error;

@@ -57,7 +57,8 @@ describe('e-signature through DocuSign', () => {
     t = await createTestApp(db, {
       demoStaff: true,
       signature,
-      signatureProvider: createDocusignProvider(signature, { retryDelaysMs: [1, 1, 1] }),
+      // A hanging DocuSign ends within two seconds instead of fifteen.
+      signatureProvider: createDocusignProvider(signature, { retryDelaysMs: [1, 1, 1], timeoutMs: 2_000 }),
     });
     berater = await t.signIn('berater@demo.local');
   });
@@ -67,13 +68,16 @@ describe('e-signature through DocuSign', () => {
     await fake.close();
   });
 
-  const generate = (key = 'de-wm-pp-rv', dataList: object = partnerContract) =>
+  const generate = (key = 'de-wm-pp-rv', dataList: object = partnerContract, idempotencyKey?: string) =>
     t.app.inject({
       method: 'POST',
       url: `/backend/generateDocusign/${key}/${match.matchId}`,
-      headers: bearer(berater),
+      headers: { ...bearer(berater), ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) },
       payload: { dataList },
     });
+  /** One click of the browser: its retries carry the same key. */
+  const click = (idempotencyKey: string) => generate(undefined, undefined, idempotencyKey);
+  const createCalls = () => fake.requests.filter((r) => r.endpoint === 'createEnvelope').length;
 
   const history = async (): Promise<HistoryEntry[]> =>
     (
@@ -162,6 +166,69 @@ describe('e-signature through DocuSign', () => {
     const response = await generate();
     expect(response.statusCode).toBe(503);
     expect(response.json().error).toBe('signature_unavailable');
+  });
+
+  it('rides out a 429 and a 500 of DocuSign with one envelope', async () => {
+    const [envelopes, calls] = [fake.envelopes.size, createCalls()];
+    fake.failNext('createEnvelope', { status: 429, retryAfter: '0' }, { status: 500 });
+    const response = await generate();
+    expect(response.statusCode, response.body).toBe(200);
+    expect(createCalls() - calls).toBe(3);
+    expect(fake.envelopes.size - envelopes).toBe(1);
+  });
+
+  it('creates exactly one envelope when the browser retries a click that DocuSign answered with errors', async () => {
+    const envelopes = fake.envelopes.size;
+    fake.failNext('createEnvelope', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    const failed = await click('klick-nach-500');
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json().message).toBe(
+      'DocuSign ist gerade nicht erreichbar. Bitte versuche es in einem Moment erneut.',
+    );
+    expect(fake.envelopes.size).toBe(envelopes);
+
+    const retried = await click('klick-nach-500');
+    expect(retried.statusCode, retried.body).toBe(200);
+    const again = await click('klick-nach-500');
+    expect(again.statusCode).toBe(200);
+    expect(new URL(again.json().data).pathname).toBe(new URL(retried.json().data).pathname);
+    expect(fake.envelopes.size - envelopes).toBe(1);
+  });
+
+  it('sends a click that arrives twice at once to DocuSign once; the second copy hears “in progress”', async () => {
+    const envelopes = fake.envelopes.size;
+    // Both copies pass the key check before either has recorded its envelope (rendering takes a while).
+    const answers = await Promise.all([click('doppelter-klick'), click('doppelter-klick')]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    expect(answers.find((a) => a.statusCode === 409)?.json()).toEqual({
+      error: 'in_progress',
+      message: 'Dieser Umschlag wird gerade erstellt. Bitte warte einen Moment.',
+    });
+    expect(fake.envelopes.size - envelopes).toBe(1);
+    // The browser's retry of the 409 gets the envelope the first copy made.
+    const retried = await click('doppelter-klick');
+    expect(retried.statusCode).toBe(200);
+    expect(fake.envelopes.size - envelopes).toBe(1);
+  });
+
+  it('tells the user to look in DocuSign when it does not answer, and a retry of the click makes no second envelope', async () => {
+    const envelopes = fake.envelopes.size;
+    // DocuSign stores the envelope but its answer never arrives.
+    fake.failNext('createEnvelope', 'hang');
+    const started = Date.now();
+    const lost = await click('klick-ohne-antwort');
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(lost.statusCode).toBe(422);
+    expect(lost.json()).toEqual({
+      error: 'signature_rejected',
+      message: expect.stringContaining('Bitte prüfe in DocuSign unter „Entwürfe“'),
+    });
+    expect(fake.envelopes.size - envelopes).toBe(1);
+
+    const retried = await click('klick-ohne-antwort');
+    expect(retried.statusCode).toBe(422);
+    expect(retried.json().message).toBe(lost.json().message);
+    expect(fake.envelopes.size - envelopes).toBe(1);
   });
 
   it('keeps the built-in signing pages closed', async () => {

@@ -1,11 +1,25 @@
-import { type EsignatureDataList, recipientsFromDataList } from '@vertragsgenerator/domain';
+import {
+  type EsignatureDataList,
+  envelopeUrlSchema,
+  esignatureDataListSchema,
+  generationRequestSchema,
+  recipientsFromDataList,
+} from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import { HttpError, notFound } from '../http/errors.js';
+import { BEARER, errorAnswers } from '../http/openapi.js';
 import { sha256Hex } from '../sha256.js';
 import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { type SignatureProvider, SignatureProviderError } from '../signature/signature-provider.js';
-import { type DocumentRoutesDeps, generateDocument, readGenerationRequest } from './documents.js';
+import {
+  type DocumentRoutesDeps,
+  documentParamsSchema,
+  generateDocument,
+  generationErrors,
+  readGenerationRequest,
+} from './documents.js';
 
 export interface GenerateEnvelopeDeps extends Omit<DocumentRoutesDeps, 'templateUsage'> {
   guards: AuthGuards;
@@ -20,6 +34,9 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
 /** DocuSign's limit for an e-mail subject. */
 const SUBJECT_MAX = 100;
 
+const envelopeInProgress = () =>
+  new HttpError(409, 'in_progress', 'Dieser Umschlag wird gerade erstellt. Bitte warte einen Moment.');
+
 /**
  * `POST /backend/generateDocusign/{docId}/{matchId}` (SPEC §7): generates the document, records the
  * envelope, creates it at the signature provider as a draft and answers `{ data: <sender view URL> }`.
@@ -29,7 +46,34 @@ const SUBJECT_MAX = 100;
 export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = async (app, deps) => {
   app.post<{ Params: { docId: string; matchId: string } }>(
     '/backend/generateDocusign/:docId/:matchId',
-    { preHandler: deps.guards.session('staff') },
+    {
+      preHandler: deps.guards.session('staff'),
+      schema: {
+        tags: ['documents'],
+        summary: 'Generate a document and create its e-signature envelope as a draft',
+        description:
+          'Answers the URL of the sender view. A retry with the same `Idempotency-Key` is answered from ' +
+          'the envelope the first request created.',
+        security: BEARER,
+        params: documentParamsSchema,
+        headers: z.object({
+          [IDEMPOTENCY_HEADER]: z
+            .string()
+            .regex(IDEMPOTENCY_KEY)
+            .optional()
+            .describe('One key per click on "generate"; retries of the click send it again'),
+        }),
+        body: generationRequestSchema.extend({ dataList: esignatureDataListSchema }),
+        response: {
+          200: envelopeUrlSchema.describe('The sender view to open'),
+          ...errorAnswers([400, 401, 403, 404, 409, 422, 500, 503], {
+            ...generationErrors,
+            404: 'Unknown key or match, or the key is not one for e-signature',
+            409: 'The envelope of this Idempotency-Key is still being created',
+          }),
+        },
+      },
+    },
     async (request) => {
       const user = currentUser(request);
       const requestKey = idempotencyKey(request);
@@ -40,12 +84,11 @@ export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = 
             data: await senderView(deps, { id: earlier.id, externalId: earlier.external_id }, request),
           };
         }
-        if (earlier?.status === 'created') {
-          throw new HttpError(
-            409,
-            'in_progress',
-            'Dieser Umschlag wird gerade erstellt. Bitte warte einen Moment.',
-          );
+        if (earlier?.status === 'created') throw envelopeInProgress();
+        // Only a refusal keeps its key (see below), and it may have left an envelope at the provider
+        // (no answer in time): the same click gets the same answer, never a second envelope.
+        if (earlier?.status === 'failed') {
+          throw new HttpError(422, 'signature_rejected', earlier.error ?? 'Der Umschlag wurde abgelehnt.');
         }
       }
 
@@ -66,7 +109,7 @@ export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = 
       const recipients = recipientsFromDataList(dataList);
       const documentSha256 = sha256Hex(document.content);
       const actor = { email: user.email, ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
-      const { id } = await deps.envelopes.create({
+      const { id, existing } = await deps.envelopes.create({
         documentId: document.id,
         documentVersion: 1,
         documentSha256,
@@ -78,9 +121,11 @@ export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = 
         sender,
         recipients,
         createdBy: actor,
-        // A failed earlier attempt keeps its record; this one takes over the key.
-        requestKey: requestKey ? await deps.envelopes.releaseFailedRequestKey(user.email, requestKey) : null,
+        requestKey,
       });
+      // A second request with the same key passed the check above while the first was rendering:
+      // the first one creates the envelope at the provider, this one must not.
+      if (existing) throw envelopeInProgress();
 
       let externalId: string;
       try {
@@ -97,6 +142,10 @@ export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = 
         }));
       } catch (error) {
         await deps.envelopes.markFailed(id, error instanceof Error ? error.message : String(error), actor);
+        // The provider surely made nothing of a passing failure: the browser's retry of this click
+        // may try again. The failed attempt keeps its record.
+        const passing = !(error instanceof SignatureProviderError) || error.retryable;
+        if (requestKey && passing) await deps.envelopes.releaseFailedRequestKey(user.email, requestKey);
         throw providerProblem(error, request);
       }
       await deps.envelopes.setExternalId(id, externalId);

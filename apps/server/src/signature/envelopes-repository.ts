@@ -9,6 +9,7 @@ import type {
 import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { documentStatus } from '../documents/documents-repository.js';
 
 /** Who caused an event, as recorded with it: the user or signer, their address and browser. */
 export interface Actor {
@@ -105,7 +106,7 @@ export class EnvelopesRepository {
   }
 
   /** Frees a request key held by a failed envelope, so a retry of the same click can try again. */
-  async releaseFailedRequestKey(createdBy: string, requestKey: string): Promise<string> {
+  async releaseFailedRequestKey(createdBy: string, requestKey: string): Promise<void> {
     await this.db
       .updateTable('envelopes')
       .set({ request_key: null })
@@ -113,7 +114,6 @@ export class EnvelopesRepository {
       .where('request_key', '=', requestKey)
       .where('status', '=', 'failed')
       .execute();
-    return requestKey;
   }
 
   async replaceRecipients(envelopeId: string, recipients: RecipientInput[], executor: Executor) {
@@ -322,7 +322,7 @@ export class EnvelopesRepository {
         'documents.file_name',
         'documents.created_by',
         'documents.created_at',
-        'documents.status',
+        documentStatus,
         'latest.version',
       ])
       .where('documents.match_id', '=', matchId)

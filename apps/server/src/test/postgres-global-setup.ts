@@ -21,12 +21,32 @@ export default async function setup(project: TestProject) {
     project.provide('postgresUrl', process.env.TEST_POSTGRES_URL);
     return;
   }
-  const bin = findPostgresBin();
-  if (!bin) {
+  const server = await startPostgresServer();
+  if (!server) {
     console.warn('PostgreSQL server binaries not found: database tests run against PGlite only.');
     project.provide('postgresUrl', '');
     return;
   }
+  project.provide('postgresUrl', server.url);
+  return () => server.remove();
+}
+
+/** A PostgreSQL server of its own in a temporary folder, which a test may stop and start again. */
+export interface PostgresServer {
+  /** Admin URL (user postgres, database postgres). */
+  url: string;
+  /** `pg_ctl stop -m fast`: open connections are terminated, as when an operator restarts the server. */
+  stop(): void;
+  /** Starts the stopped server again on the same port and data. */
+  start(): void;
+  /** Stops the server at once and deletes its folder. */
+  remove(): void;
+}
+
+/** Undefined where no PostgreSQL server binaries are installed. */
+export async function startPostgresServer(): Promise<PostgresServer | undefined> {
+  const bin = findPostgresBin();
+  if (!bin) return undefined;
   const asRoot = process.getuid?.() === 0;
   const dir = mkdtempSync(join(tmpdir(), 'vg-postgres-'));
   // initdb refuses to run as root: the server runs as the postgres user on a folder it owns.
@@ -41,24 +61,32 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const data = join(dir, 'data');
   run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8']);
-  run('pg_ctl', [
-    '-D',
-    data,
-    '-l',
-    join(dir, 'server.log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`,
-    '-w',
-    'start',
-  ]);
-  project.provide('postgresUrl', `postgres://postgres@127.0.0.1:${port}/postgres`);
-
-  return () => {
-    try {
-      run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+  const start = () =>
+    run('pg_ctl', [
+      '-D',
+      data,
+      '-l',
+      join(dir, 'server.log'),
+      '-o',
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=200`,
+      '-w',
+      'start',
+    ]);
+  start();
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop: () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']),
+    start,
+    remove() {
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
+      } catch (error) {
+        // A test that failed half-way may have left it stopped: the folder goes all the same.
+        if (!/not running|No server running/i.test(String(error))) throw error;
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
   };
 }
 
@@ -69,7 +97,8 @@ function findPostgresBin(): string | undefined {
   return versions.map((v) => join(root, v, 'bin')).find((dir) => existsSync(join(dir, 'initdb')));
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

@@ -106,6 +106,36 @@ describe('generation flow', () => {
     expect(screen.queryByRole('alert')).not.toBeInTheDocument();
   });
 
+  it('asks again with the same key while an earlier attempt of the click is still in progress (409)', async () => {
+    const ENVELOPE = 'POST /backend/generateDocusign/';
+    const inProgress = () =>
+      jsonResponse(409, {
+        error: 'in_progress',
+        message: 'Dieser Umschlag wird gerade erstellt. Bitte warte einen Moment.',
+      });
+    const opened = vi.spyOn(window, 'open').mockReturnValue(null);
+    const { callsTo, headersOf } = renderForm('docusign', {
+      level: 1,
+      api: { [ENVELOPE]: [inProgress, jsonResponse(200, { data: 'https://sign.example/sender/1' })] },
+    });
+    await choose('Sprache', 'Deutsch');
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    await choose('Vertragsart', 'Rahmenvertrag');
+    await choose('Absender', 'Anna Aster');
+    await typeInto('Projektpartner Name', 'Carla Projekt');
+    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    fireEvent.click(submitButton());
+    await advance(0);
+    expect(callsTo(ENVELOPE)).toHaveLength(1);
+    await advance(2000);
+    expect(callsTo(ENVELOPE)).toHaveLength(2);
+    const [first, retry] = headersOf(ENVELOPE).map((headers) => headers.get('Idempotency-Key'));
+    expect(retry).toBe(first);
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    opened.mockRestore();
+  });
+
   it('ends at once on a 4xx with the server message', async () => {
     const message = 'Dieses Dokument darfst du mit deiner Berechtigung nicht erstellen.';
     const { callsTo } = renderForm('docx', {

@@ -7,10 +7,13 @@ export const GENERATION_RETRY_DELAY_MS = 2000;
 
 /**
  * Only a server that was not reached or failed itself may answer differently next time; a 4xx
- * (unknown key, invalid data, forbidden) would only repeat (DESIGN §10.2).
+ * (unknown key, invalid data, forbidden) would only repeat (DESIGN §10.2). The exception is 409
+ * `in_progress`: an earlier attempt of this click is still being worked on, and asking again with the
+ * same key gets its result — a new click would make a second envelope.
  */
 export function isRetryable(error: unknown): boolean {
-  return error instanceof ApiRequestError && (error.status === 0 || error.status >= 500);
+  if (!(error instanceof ApiRequestError)) return false;
+  return error.status === 0 || error.status >= 500 || (error.status === 409 && error.code === 'in_progress');
 }
 
 /** Runs `attempt` (numbered from 1) until it succeeds, a failure is final, or the retries are used up. */

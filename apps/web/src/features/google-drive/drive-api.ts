@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { delay } from '../../lib/delay';
 
 export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 export const GOOGLE_DOCS_MIME_TYPE = 'application/vnd.google-apps.document';
@@ -6,16 +7,25 @@ export const GOOGLE_DOCS_MIME_TYPE = 'application/vnd.google-apps.document';
 /** Longest wait for one Drive call: a hanging Drive must end in the download, not in a spinner. */
 export const DRIVE_CALL_TIMEOUT_MS = 30_000;
 
+/**
+ * Pauses before the retries of a Drive call that failed for a passing reason (Google's advice for 429
+ * and 5xx: exponential backoff); their number is the number of retries.
+ */
+export const DRIVE_RETRY_DELAYS_MS: readonly number[] = [1_000, 2_000, 4_000];
+
 /** A failed Drive call: Drive's HTTP status, 0 when Drive was not reached or did not answer in time. */
 export class DriveRequestError extends Error {
   override readonly name = 'DriveRequestError';
+  /** No answer within the time limit: the request may have reached Drive. */
+  readonly timedOut: boolean;
 
   constructor(
     readonly status: number,
     message: string,
-    options?: ErrorOptions,
+    options?: ErrorOptions & { timedOut?: boolean },
   ) {
     super(message, options);
+    this.timedOut = options?.timedOut ?? false;
   }
 }
 
@@ -50,14 +60,59 @@ function newBoundary(): string {
 }
 
 /**
+ * Whether a failed call may be sent again. A 429 is Drive refusing before doing anything. After a 5xx
+ * or a lost connection only a call that changes nothing, or changes nothing more when repeated, is
+ * repeated: a second upload or copy could leave two files in the user's Drive. A call that got no
+ * answer in time is not repeated: the user has waited long enough, and the file is downloaded instead.
+ */
+function mayRetry(error: unknown, repeatable: boolean): boolean {
+  if (!(error instanceof DriveRequestError) || error.timedOut) return false;
+  if (error.status === 429) return true;
+  return repeatable && (error.status === 0 || error.status >= 500);
+}
+
+interface DriveRequestInit {
+  method?: 'GET' | 'POST' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: BodyInit;
+}
+
+export interface DriveApiOptions {
+  /** Longest wait for one Drive request; default 30 s. */
+  timeoutMs?: number;
+  retryDelaysMs?: readonly number[];
+}
+
+/**
  * The browser's calls to Drive v3 under `apiUrl` (https://www.googleapis.com or a stand-in), with the
  * user's access token as bearer.
  */
-export function createDriveApi(apiUrl: string, timeoutMs = DRIVE_CALL_TIMEOUT_MS): DriveApi {
+export function createDriveApi(
+  apiUrl: string,
+  { timeoutMs = DRIVE_CALL_TIMEOUT_MS, retryDelaysMs = DRIVE_RETRY_DELAYS_MS }: DriveApiOptions = {},
+): DriveApi {
   async function request<T>(
     token: string,
     path: string,
-    init: { method?: 'GET' | 'POST' | 'DELETE'; headers?: Record<string, string>; body?: BodyInit },
+    /** `repeatable`: the call has the same effect however often it is made (reads, deletes). */
+    { repeatable, ...init }: DriveRequestInit & { repeatable: boolean },
+    read: (response: Response) => Promise<T>,
+  ): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await requestOnce(token, path, init, read);
+      } catch (error) {
+        const wait = retryDelaysMs[attempt];
+        if (wait === undefined || !mayRetry(error, repeatable)) throw error;
+        await delay(wait);
+      }
+    }
+  }
+
+  async function requestOnce<T>(
+    token: string,
+    path: string,
+    init: DriveRequestInit,
     read: (response: Response) => Promise<T>,
   ): Promise<T> {
     const method = init.method ?? 'GET';
@@ -80,8 +135,9 @@ export function createDriveApi(apiUrl: string, timeoutMs = DRIVE_CALL_TIMEOUT_MS
       return await read(response);
     } catch (error) {
       if (error instanceof DriveRequestError) throw error;
-      const what = controller.signal.aborted ? `no answer within ${timeoutMs} ms` : 'Drive not reached';
-      throw new DriveRequestError(0, `${method} ${path}: ${what}`, { cause: error });
+      const timedOut = controller.signal.aborted;
+      const what = timedOut ? `no answer within ${timeoutMs} ms` : 'Drive not reached';
+      throw new DriveRequestError(0, `${method} ${path}: ${what}`, { cause: error, timedOut });
     } finally {
       clearTimeout(timer);
     }
@@ -101,7 +157,7 @@ export function createDriveApi(apiUrl: string, timeoutMs = DRIVE_CALL_TIMEOUT_MS
 
   return {
     async checkToken(token) {
-      await request(token, '/drive/v3/about?fields=user', {}, json(aboutSchema));
+      await request(token, '/drive/v3/about?fields=user', { repeatable: true }, json(aboutSchema));
     },
 
     async uploadDocx(token, file) {
@@ -117,7 +173,12 @@ export function createDriveApi(apiUrl: string, timeoutMs = DRIVE_CALL_TIMEOUT_MS
       const created = await request(
         token,
         '/upload/drive/v3/files?uploadType=multipart&fields=id',
-        { method: 'POST', headers: { 'Content-Type': `multipart/related; boundary=${boundary}` }, body },
+        {
+          method: 'POST',
+          headers: { 'Content-Type': `multipart/related; boundary=${boundary}` },
+          body,
+          repeatable: false,
+        },
         json(createdSchema),
       );
       return created.id;
@@ -132,6 +193,7 @@ export function createDriveApi(apiUrl: string, timeoutMs = DRIVE_CALL_TIMEOUT_MS
           headers: { 'Content-Type': 'application/json' },
           // A target type other than the source's makes Drive convert the copy.
           body: JSON.stringify({ name, mimeType: GOOGLE_DOCS_MIME_TYPE }),
+          repeatable: false,
         },
         json(copiedSchema),
       );
@@ -141,7 +203,7 @@ export function createDriveApi(apiUrl: string, timeoutMs = DRIVE_CALL_TIMEOUT_MS
       await request(
         token,
         `/drive/v3/files/${encodeURIComponent(fileId)}`,
-        { method: 'DELETE' },
+        { method: 'DELETE', repeatable: true },
         async () => {},
       );
     },

@@ -158,10 +158,12 @@ describe('handOverToGoogleDocs', () => {
   });
 
   it('opens the document although deleting the upload fails', async () => {
+    vi.useFakeTimers();
     const { callsTo } = stubDrive({ delete: serverError });
     expect(await handOverToGoogleDocs(file(), fakeDeps())).toEqual({ kind: 'open', url: DOC_URL });
-    await vi.waitFor(() => expect(console.warn).toHaveBeenCalled());
-    expect(callsTo(DELETE)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000);
+    expect(console.warn).toHaveBeenCalled();
+    expect(callsTo(DELETE)).toHaveLength(4);
   });
 
   describe('the token', () => {
@@ -269,10 +271,18 @@ describe('handOverToGoogleDocs', () => {
       expect(fetchMock).toHaveBeenCalledTimes(2);
     });
 
-    it('an unreachable Drive', async () => {
-      stubDrive({ about: new TypeError('Failed to fetch') });
+    it('an unreachable Drive, after retries of the token check', async () => {
+      vi.useFakeTimers();
+      const { callsTo } = stubDrive({ about: new TypeError('Failed to fetch') });
       const deps = fakeDeps();
-      expect(await handOverToGoogleDocs(file(), deps)).toEqual({ kind: 'downloaded' });
+      const result = handOverToGoogleDocs(file(), deps);
+      await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 3_999);
+      expect(callsTo(ABOUT)).toHaveLength(3);
+      expect(deps.download).not.toHaveBeenCalled();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await result).toEqual({ kind: 'downloaded' });
+      expect(callsTo(ABOUT)).toHaveLength(4);
+      expect(callsTo(UPLOAD)).toEqual([]);
       expect(deps.notify).toHaveBeenCalledWith(UPLOAD_FAILED);
     });
 
@@ -289,6 +299,71 @@ describe('handOverToGoogleDocs', () => {
       await vi.advanceTimersByTimeAsync(1);
       expect(await result).toEqual({ kind: 'downloaded' });
       expect(copy?.signal?.aborted).toBe(true);
+      // The copy may have been made after all: a second one could leave two documents.
+      expect(calls(fetchMock).filter((call) => call.startsWith(COPY))).toHaveLength(1);
+      expect(deps.download).toHaveBeenCalledWith(expect.any(Blob), FILE_NAME);
+      expect(deps.notify).toHaveBeenCalledWith(UPLOAD_FAILED);
+    });
+  });
+
+  describe('passing failures of Drive are retried with growing pauses', () => {
+    const rateLimited = () => jsonResponse(429, { error: { code: 429, message: 'Rate Limit Exceeded' } });
+    const unavailable = () => jsonResponse(503, { error: { code: 503, message: 'Service Unavailable' } });
+
+    it('checks the token again after a 503 and a dropped connection', async () => {
+      vi.useFakeTimers();
+      const { callsTo } = stubDrive({ about: [unavailable, new TypeError('Failed to fetch'), ok.about] });
+      const deps = fakeDeps();
+      const result = handOverToGoogleDocs(file(), deps);
+      await vi.advanceTimersByTimeAsync(999);
+      expect(callsTo(ABOUT)).toHaveLength(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(callsTo(ABOUT)).toHaveLength(2);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(await result).toEqual({ kind: 'open', url: DOC_URL });
+      expect(callsTo(ABOUT)).toHaveLength(3);
+      expect(deps.download).not.toHaveBeenCalled();
+    });
+
+    it('repeats an upload Drive refused with 429 (it made nothing), and the document opens', async () => {
+      vi.useFakeTimers();
+      const { callsTo } = stubDrive({ upload: [rateLimited, rateLimited, ok.upload] });
+      const deps = fakeDeps();
+      const result = handOverToGoogleDocs(file(), deps);
+      await vi.advanceTimersByTimeAsync(3_000);
+      expect(await result).toEqual({ kind: 'open', url: DOC_URL });
+      expect(callsTo(UPLOAD)).toHaveLength(3);
+      expect(callsTo(COPY)).toHaveLength(1);
+    });
+
+    it('never repeats an upload or a copy after a 5xx or a dropped connection: no second file', async () => {
+      for (const failure of [serverError, () => new TypeError('Failed to fetch')]) {
+        for (const step of ['upload', 'copy'] as const) {
+          const { callsTo } = stubDrive({ [step]: [failure, ok[step]] });
+          const deps = fakeDeps();
+          expect(await handOverToGoogleDocs(file(), deps)).toEqual({ kind: 'downloaded' });
+          expect(callsTo(step === 'upload' ? UPLOAD : COPY)).toHaveLength(1);
+          expect(deps.notify).toHaveBeenCalledWith(UPLOAD_FAILED);
+        }
+      }
+    });
+
+    it('deletes the upload again after a 503', async () => {
+      vi.useFakeTimers();
+      const { callsTo } = stubDrive({ delete: [unavailable, ok.delete] });
+      expect(await handOverToGoogleDocs(file(), fakeDeps())).toEqual({ kind: 'open', url: DOC_URL });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(callsTo(DELETE)).toHaveLength(2);
+    });
+
+    it('gives up after three retries and downloads the file with the German message', async () => {
+      vi.useFakeTimers();
+      const { callsTo } = stubDrive({ about: unavailable });
+      const deps = fakeDeps();
+      const result = handOverToGoogleDocs(file(), deps);
+      await vi.advanceTimersByTimeAsync(7_000);
+      expect(await result).toEqual({ kind: 'downloaded' });
+      expect(callsTo(ABOUT)).toHaveLength(4);
       expect(deps.download).toHaveBeenCalledWith(expect.any(Blob), FILE_NAME);
       expect(deps.notify).toHaveBeenCalledWith(UPLOAD_FAILED);
     });

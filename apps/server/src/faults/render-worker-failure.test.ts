@@ -1,0 +1,91 @@
+import { join } from 'node:path';
+import { catalogueEntry, type ResolvedMatch } from '@vertragsgenerator/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config.js';
+import type { Db } from '../db/database.js';
+import { loadCompanyData } from '../documents/companies.js';
+import { createRendererPool } from '../documents/renderer.js';
+import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import { MatchStore } from '../matches/match-store.js';
+import { pgliteTestDatabase } from '../test/databases.js';
+import { CRASH_MARKER, HANG_MARKER } from '../test/faulty-render-worker.js';
+import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+
+const { configDir, templatesDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const companyData = await loadCompanyData(configDir);
+const docxKey = 'docx-de-wm-rv';
+const entry = catalogueEntry(docxKey);
+if (!entry) throw new Error(docxKey);
+
+/** Matches whose task description makes the test worker crash or hang. */
+const crashing: ResolvedMatch = { ...match, matchId: 'PL-90001', aufgabenbeschreibung: CRASH_MARKER };
+const hanging: ResolvedMatch = { ...match, matchId: 'PL-90002', aufgabenbeschreibung: HANG_MARKER };
+// Generous: a fresh worker thread that loads the sources through tsx takes seconds on a busy machine,
+// and the deadline counts from submission.
+const TASK_TIMEOUT_MS = 5_000;
+
+/**
+ * A render worker thread that dies or hangs: the request of that document fails with a 503 and a
+ * German message, the document is recorded as failed, and the pool's fresh worker renders the next one.
+ */
+describe('a render worker that crashes or hangs', () => {
+  let db: Db;
+  let t: TestApp;
+  let legal: string;
+
+  beforeAll(async () => {
+    db = await pgliteTestDatabase.open();
+    await new MatchStore(db).upsertMany([match, crashing, hanging]);
+    const renderer = createRendererPool({
+      templatesDir,
+      threads: 1,
+      taskTimeoutMs: TASK_TIMEOUT_MS,
+      worker: new URL('../test/faulty-render-worker.ts', import.meta.url),
+    });
+    t = await createTestApp(db, { renderer, demoStaff: true });
+    legal = await t.signIn('legal@demo.local');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const generate = (matchId: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocx/${docxKey}/${matchId}`,
+      headers: bearer(legal),
+      payload: { dataList: sampleDataList(entry, match, companyData.signatories) },
+    });
+
+  const statusOf = async (matchId: string) =>
+    (await db.selectFrom('documents').select('status').where('match_id', '=', matchId).execute()).map(
+      (row) => row.status,
+    );
+
+  it('renders normally through the wrapping worker', async () => {
+    expect((await generate(match.matchId)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['crashes', crashing],
+    ['hangs', hanging],
+  ])('answers 503 when the worker %s, and the next document renders', async (_fault, faulty) => {
+    const started = Date.now();
+    const failed = await generate(faulty.matchId);
+    expect(failed.statusCode).toBe(503);
+    expect(failed.json()).toEqual({
+      error: 'unavailable',
+      message: 'Das Dokument konnte gerade nicht erstellt werden. Bitte versuche es in einem Moment erneut.',
+    });
+    // A hang ends at the task's deadline, not at the client's patience.
+    expect(Date.now() - started).toBeLessThan(TASK_TIMEOUT_MS + 5_000);
+    // What the user submitted is on record, marked failed, never half stored.
+    expect(await statusOf(faulty.matchId)).toEqual(['failed']);
+
+    const next = await generate(match.matchId);
+    expect(next.statusCode, next.body).toBe(200);
+    expect(next.headers['content-type']).toContain('wordprocessingml');
+  });
+});

@@ -1,0 +1,214 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { catalogueEntry, type ResolvedMatch } from '@vertragsgenerator/domain';
+import Fastify from 'fastify';
+import { exportJWK, importPKCS8 } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CONFIG_VARIABLES, loadConfig } from '../config.js';
+import { migrate, openDatabase } from '../db/database.js';
+import { loadCompanyData } from '../documents/companies.js';
+import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import { freePort } from '../test/postgres-global-setup.js';
+import { issueToken } from '../test/test-app.js';
+
+const root = fileURLToPath(new URL('../../../..', import.meta.url));
+const { configDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const companyData = await loadCompanyData(configDir);
+const docxKey = 'docx-de-wm-rv';
+const entry = catalogueEntry(docxKey);
+if (!entry) throw new Error(docxKey);
+const dataList = sampleDataList(entry, match, companyData.signatories);
+const AUDIENCE = 'vertragsgenerator-restart-test';
+
+/** Bounded polling: every wait of this test ends. */
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    const value = await probe().catch(() => undefined);
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${what}: not within ${timeoutMs} ms`);
+}
+
+/**
+ * An identity provider of the test's own (discovery and keys over HTTP), so the server process checks
+ * tokens as it would Google's, and the test signs them without a sign-in page.
+ */
+async function startIssuer() {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256', use: 'sig' };
+  const issuer = `http://127.0.0.1:${await freePort()}`;
+  const app = Fastify({ logger: false });
+  app.get('/.well-known/openid-configuration', async () => ({ issuer, jwks_uri: `${issuer}/jwks` }));
+  app.get('/jwks', async () => ({ keys: [jwk] }));
+  await app.listen({ host: '127.0.0.1', port: Number(new URL(issuer).port) });
+  const key = await importPKCS8(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256');
+  return {
+    issuer,
+    token: (email: string) => issueToken({ email, issuer, audience: AUDIENCE, key }),
+    close: () => app.close(),
+  };
+}
+
+/**
+ * The server process dies (SIGKILL: a crash, an OOM kill, a pulled plug) while documents are being
+ * generated. Every request either completed, and its document is stored and readable after the
+ * restart, or failed at the client with a connection error; no document is half stored; and the same
+ * request succeeds once the server is back on the same data.
+ */
+describe('a server restart during generation', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vg-restart-'));
+  let idp: Awaited<ReturnType<typeof startIssuer>>;
+  let server: ChildProcess | undefined;
+  let baseUrl = '';
+
+  async function startServer(): Promise<void> {
+    const port = await freePort();
+    baseUrl = `http://127.0.0.1:${port}`;
+    // The configuration is the test's alone: a DATABASE_URL of the calling shell must not leak in.
+    const inherited = Object.fromEntries(
+      Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)),
+    );
+    const log = openSync(join(dataDir, 'server.log'), 'a');
+    // The sources through tsx, as the suite runs them: no build step, and always the code under test.
+    server = spawn(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
+      {
+        cwd: root,
+        env: {
+          ...inherited,
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          PUBLIC_URL: baseUrl,
+          DATA_DIR: dataDir,
+          DEMO_DATA: 'true',
+          OIDC_ISSUER: idp.issuer,
+          OIDC_CLIENT_ID: AUDIENCE,
+          RENDER_THREADS: '1',
+          RATE_LIMIT_PER_MINUTE: '100000',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', log, log],
+      },
+    );
+    await waitFor('server healthy', async () => {
+      if (server?.exitCode !== null) throw new Error('the server exited');
+      const response = await fetch(`${baseUrl}/backend/health`);
+      return response.ok ? true : undefined;
+    });
+  }
+
+  async function stopServer(signal: NodeJS.Signals): Promise<void> {
+    const child = server;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill(signal);
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  }
+
+  beforeAll(async () => {
+    idp = await startIssuer();
+    await startServer();
+  }, 90_000);
+  afterAll(async () => {
+    await stopServer('SIGTERM');
+    await idp?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function generate(token: string) {
+    const response = await fetch(`${baseUrl}/backend/generateDocx/${docxKey}/${match.matchId}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ dataList }),
+      signal: AbortSignal.timeout(30_000),
+    });
+    return {
+      status: response.status,
+      id: response.headers.get('x-document-id'),
+      body: await response.arrayBuffer(),
+    };
+  }
+
+  async function signIn(): Promise<string> {
+    const token = await idp.token('legal@demo.local');
+    const response = await fetch(`${baseUrl}/backend/private/saveUser`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(response.status).toBe(200);
+    return token;
+  }
+
+  it('loses no completed document, stores none half, and serves the retried request', async () => {
+    const token = await signIn();
+    const inFlight = Array.from({ length: 12 }, () => generate(token));
+    // Killed once the first document is out: the others are queued, rendering or being stored.
+    await Promise.race(inFlight);
+    await stopServer('SIGKILL');
+    const outcomes = await Promise.allSettled(inFlight);
+
+    const completed: string[] = [];
+    for (const outcome of outcomes) {
+      if (outcome.status === 'fulfilled') {
+        expect(outcome.value.status).toBe(200);
+        expect(outcome.value.id).toMatch(/^[0-9a-f-]{36}$/);
+        completed.push(outcome.value.id ?? '');
+      } else {
+        // fetch's network failure: the connection closed without an answer.
+        expect(outcome.reason).toBeInstanceOf(TypeError);
+      }
+    }
+    expect(completed.length).toBeGreaterThan(0);
+    expect(outcomes.filter((o) => o.status === 'rejected').length).toBeGreaterThan(0);
+
+    await startServer();
+    // Signing keys and sessions live in the database: the token is still good after the restart.
+    for (const id of completed) {
+      const file = await fetch(`${baseUrl}/backend/documents/${id}/file`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(file.status, id).toBe(200);
+      expect(new Uint8Array(await file.arrayBuffer()).subarray(0, 2)).toEqual(new Uint8Array([0x50, 0x4b])); // a ZIP: the DOCX
+    }
+    const retried = await generate(token);
+    expect(retried.status).toBe(200);
+
+    // The embedded database is one process's: look inside once the server has stopped.
+    await stopServer('SIGTERM');
+    const { database } = loadConfig({ DATA_DIR: dataDir }, '0');
+    const db = await openDatabase(database);
+    try {
+      await migrate(db);
+      const documents = await db
+        .selectFrom('documents')
+        .leftJoin('document_versions', (join) =>
+          join
+            .onRef('document_versions.document_id', '=', 'documents.id')
+            .on('document_versions.version', '=', 1),
+        )
+        .select(['documents.id', 'documents.status', 'document_versions.size'])
+        .execute();
+      for (const document of documents) {
+        // Ready means a first version with content; anything else has none.
+        if (document.status === 'ready') expect(document.size, document.id).toBeGreaterThan(0);
+        else expect(document.size, document.id).toBeNull();
+      }
+      const ready = documents.filter((d) => d.status === 'ready').map((d) => d.id);
+      expect(ready).toEqual(expect.arrayContaining([...completed, retried.id]));
+      // Every request that reached the server before the kill is on record with what was submitted.
+      expect(documents.length).toBeGreaterThanOrEqual(completed.length + 1);
+    } finally {
+      await db.destroy();
+    }
+  }, 120_000);
+});
