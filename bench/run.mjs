@@ -8,10 +8,19 @@ import { root } from './lib/server.mjs';
 /** Each suite: `{ name, title, run({ quick, machine, log }) → { markdown } }`, its own section. */
 const SUITES = {
   rendering: () => import('./rendering/suite.mjs'),
+  http: () => import('./http/suite.mjs'),
+  start: () => import('./start/suite.mjs'),
+  soak: () => import('./soak/suite.mjs'),
+  size: () => import('./size/suite.mjs'),
+  browser: () => import('./browser/suite.mjs'),
 };
+/** Run only when named: the soak takes ten minutes. */
+const OPT_IN = ['soak'];
+const DEFAULT_SUITES = Object.keys(SUITES).filter((name) => !OPT_IN.includes(name));
 
 const USAGE = `Usage: npm run bench [-- [suite ...] [--quick]]
-  suites:   ${Object.keys(SUITES).join(', ')} (default: all)
+  suites:   ${Object.keys(SUITES).join(', ')} (default: ${DEFAULT_SUITES.join(', ')})
+            soak runs only when named: 10 minutes of mixed traffic (30 s with --quick)
   --quick   a few rounds only, to try the benchmark out; docs/performance.md is left alone`;
 
 const args = process.argv.slice(2);
@@ -29,7 +38,7 @@ const documentFile = join(root, 'docs/performance.md');
 console.log(`Benchmark on ${describeMachine(machine)}`);
 if (typeof globalThis.gc !== 'function') console.log('(no memory figures: run node with --expose-gc)');
 
-for (const name of names.length > 0 ? names : Object.keys(SUITES)) {
+for (const name of names.length > 0 ? names : DEFAULT_SUITES) {
   const { default: suite } = await SUITES[name]();
   console.log(`\n== ${suite.title}`);
   const started = performance.now();

@@ -10,6 +10,17 @@ const HEADER = `# Performance
 Measured by \`npm run bench\` (DESIGN §12). Each section below is rewritten by the benchmark that owns it
 (between its \`bench:…\` markers); text outside the markers is kept. Figures on a shared 2-core machine
 are noisy: compare the ratios measured within one run, not absolute milliseconds across runs.
+
+| suite | what it measures | budget |
+| --- | --- | --- |
+| \`rendering\` | one document per family: our renderer against Carbone and the floor | ≥ 2× faster than Carbone |
+| \`http\` | the API under load (autocannon): match lookup, users list, DOCX generation, e-signature envelope at 1, 10 and 50 connections, on PGlite and PostgreSQL | DOCX p99 ≤ 100 ms at 10 connections, no errors |
+| \`start\` | \`node apps/server/dist/main.js\` to a healthy \`/backend/health\`, first start and restart | restart ≤ 3 s |
+| \`soak\` | 10 minutes of mixed traffic at 20 connections: 5xx and the server's memory over time | growth ≤ 10 %, no 5xx |
+
+\`npm run bench\` builds and runs every suite but \`soak\`; \`npm run bench -- http start\` runs the ones
+named, \`npm run bench -- soak\` the soak (10 minutes). \`--quick\` runs a few rounds only, to try a suite
+out, and leaves this file alone. \`node --expose-gc bench/run.mjs …\` does the same without building first.
 `;
 
 /**

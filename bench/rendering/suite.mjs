@@ -11,8 +11,9 @@ import { carboneTemplate, carboneVersion, renderWithCarbone } from './carbone.mj
 import { documentText, firstDifference } from './docx-text.mjs';
 
 /**
- * Rendering benchmark (issue 4, DESIGN §12): per document family, our renderer as production runs it
- * against Carbone rendering the same contract and against the floor, all in one run.
+ * Rendering benchmark (DESIGN §12): per document family, our renderer as production runs it against
+ * Carbone rendering the same contract and against the floor, all in one run; then one family under
+ * parallel requests.
  */
 
 /** One representative key per document family (DESIGN §9). */
@@ -31,8 +32,29 @@ const ENGINES = {
   floor: 'floor: unzip + rezip',
 };
 
-const FULL = { passes: 3, warmupRounds: 5, minRounds: 30, maxRounds: 150, seconds: 16, memoryRenders: 20 };
-const QUICK = { passes: 1, warmupRounds: 3, minRounds: 5, maxRounds: 10, seconds: 2, memoryRenders: 5 };
+const FULL = {
+  passes: 3,
+  warmupRounds: 5,
+  minRounds: 30,
+  maxRounds: 150,
+  seconds: 16,
+  memoryRenders: 20,
+  concurrencySeconds: 12,
+};
+const QUICK = {
+  passes: 1,
+  warmupRounds: 3,
+  minRounds: 5,
+  maxRounds: 10,
+  seconds: 2,
+  memoryRenders: 5,
+  concurrencySeconds: 2,
+};
+
+/** Requests in flight at once: one user, two at the same moment, a busy morning. */
+const CONCURRENCY = [1, 2, 8];
+/** The engines timed under concurrency: ours as production renders, and Carbone. */
+const CONCURRENT_ENGINES = ['pool', 'carbone'];
 
 const BUDGET = 2;
 
@@ -68,6 +90,7 @@ export default {
 
     const prepared = [];
     const results = [];
+    let concurrency;
     let othersLoad = Number.NaN;
     try {
       for (const family of FAMILIES) {
@@ -117,6 +140,7 @@ export default {
         prepared.push({
           family,
           entry,
+          expected,
           engines,
           cases: Object.entries({ ...engines, hop }).map(([id, run]) => ({ id, run })),
           samples: new Map(),
@@ -158,15 +182,85 @@ export default {
             `floor ${ms(timing.floor.median)} ms · Carbone ÷ ours ${factor(timing.carbone.median, timing.pool.median)}`,
         );
       }
+
+      concurrency = await underConcurrency(prepared[0], { settings, PizZip, log });
     } finally {
       await pool.close();
       await hopPool.destroy();
       await rm(scratch, { recursive: true, force: true });
     }
 
-    return { markdown: report({ results, machine, threads, settings, match, othersLoad }) };
+    return { markdown: report({ results, concurrency, machine, threads, settings, match, othersLoad }) };
   },
 };
+
+/**
+ * One family with `c` requests in flight at once, for each `c` of CONCURRENCY: `c` callers each render
+ * one document after the other (a new one as soon as the last is answered) until the time is up.
+ * Before timing, `c` renders at once must each give the document rendered alone: Carbone keeps state
+ * per render only, and this checks it.
+ */
+async function underConcurrency({ family, engines, expected }, { settings, PizZip, log }) {
+  const largest = Math.max(...CONCURRENCY);
+  for (const id of CONCURRENT_ENGINES) {
+    const documents = await Promise.all(Array.from({ length: largest }, () => engines[id]()));
+    for (const document of documents) {
+      const problem = firstDifference(expected, documentText(PizZip, document.content ?? document));
+      if (problem)
+        throw new Error(`${family.key}: ${ENGINES[id]} renders other text in parallel: ${problem}`);
+    }
+  }
+  log(`${family.title}: ${largest} renders at once give the same text as one, for ours and Carbone`);
+
+  const figures = new Map();
+  for (let pass = 0; pass < settings.passes; pass++) {
+    for (const concurrency of CONCURRENCY) {
+      // Rotated per pass, so that neither engine always runs right after the other's burst.
+      const order = pass % 2 === 0 ? CONCURRENT_ENGINES : [...CONCURRENT_ENGINES].reverse();
+      for (const id of order) {
+        const key = `${id}@${concurrency}`;
+        const run = await inFlight(engines[id], concurrency, settings.concurrencySeconds / settings.passes);
+        const total = figures.get(key) ?? { documents: 0, wallMs: 0, latencies: [] };
+        figures.set(key, {
+          documents: total.documents + run.latencies.length,
+          wallMs: total.wallMs + run.wallMs,
+          latencies: [...total.latencies, ...run.latencies],
+        });
+      }
+    }
+  }
+
+  const rows = CONCURRENCY.map((concurrency) => {
+    const of = (id) => {
+      const { documents, wallMs, latencies } = figures.get(`${id}@${concurrency}`);
+      return { perSecond: documents / (wallMs / 1000), latency: summarize(latencies) };
+    };
+    return { concurrency, pool: of('pool'), carbone: of('carbone') };
+  });
+  for (const { concurrency, pool, carbone } of rows) {
+    log(
+      `${concurrency} in flight: ours ${pool.perSecond.toFixed(1)} documents/s, ${ms(pool.latency.median)} ms · ` +
+        `Carbone ${carbone.perSecond.toFixed(1)} documents/s, ${ms(carbone.latency.median)} ms`,
+    );
+  }
+  return { family, rows };
+}
+
+/** `concurrency` callers rendering back to back for `seconds`; the last renders started still count. */
+async function inFlight(run, concurrency, seconds) {
+  const latencies = [];
+  const started = performance.now();
+  const deadline = started + seconds * 1000;
+  const caller = async () => {
+    do {
+      const start = performance.now();
+      await run();
+      latencies.push(performance.now() - start);
+    } while (performance.now() < deadline);
+  };
+  await Promise.all(Array.from({ length: concurrency }, caller));
+  return { latencies, wallMs: performance.now() - started };
+}
 
 /**
  * The Carbone copy of the family's template (see carbone.mjs), checked to render the same text as ours
@@ -295,7 +389,58 @@ function whereTheTimeGoes(results) {
   return lines;
 }
 
-function report({ results, machine, threads, settings, match, othersLoad }) {
+const perSecond = (value) => (Number.isFinite(value) ? value.toFixed(1) : '–');
+
+/** How an engine's figures moved from 1 request in flight to the most. */
+function change(engine, one, most, concurrency) {
+  return (
+    `From 1 to ${concurrency} in flight ${engine} went from ${perSecond(one.perSecond)} to ` +
+    `${perSecond(most.perSecond)} documents/s (${factor(most.perSecond, one.perSecond)}) and from ` +
+    `${ms(one.latency.median)} to ${ms(most.latency.median)} ms per document.`
+  );
+}
+
+function concurrencySection({ family, rows }, threads, settings) {
+  const one = rows.find((row) => row.concurrency === 1);
+  const most = rows.at(-1);
+  return [
+    '',
+    `### Parallel requests (${family.title}, \`${family.key}\`)`,
+    '',
+    `Documents per second over the whole run and the median time of one document, with 1, 2 and ${most.concurrency} ` +
+      'requests in flight at once (each caller starts the next document when its last one is answered).',
+    '',
+    table(
+      [
+        'in flight',
+        'ours: documents/s',
+        'ours: per document (p10 – p90)',
+        'Carbone: documents/s',
+        'Carbone: per document (p10 – p90)',
+        'ours ÷ Carbone, documents/s',
+      ],
+      rows.map(({ concurrency, pool, carbone }) => [
+        String(concurrency),
+        perSecond(pool.perSecond),
+        `${ms(pool.latency.median)} ms (${ms(pool.latency.p10)} – ${ms(pool.latency.p90)})`,
+        perSecond(carbone.perSecond),
+        `${ms(carbone.latency.median)} ms (${ms(carbone.latency.p10)} – ${ms(carbone.latency.p90)})`,
+        factor(pool.perSecond, carbone.perSecond),
+      ]),
+    ),
+    '',
+    `Ours renders in the worker pool's ${threads} thread(s), off the main thread; requests beyond that ` +
+      `wait in the pool's queue. ${change('ours', one.pool, most.pool, most.concurrency)} Carbone renders ` +
+      'in the main thread: parallel calls only interleave at its awaits (file reads, callbacks) on one ' +
+      'event loop, never on more than one core, and that thread serves nothing else while it works. ' +
+      `${change('Carbone', one.carbone, most.carbone, most.concurrency)} Before timing, ` +
+      `${most.concurrency} renders at once of each engine were checked to give the same text as one alone; ` +
+      `${settings.concurrencySeconds} s per engine and level, in ${settings.passes} pass(es) that alternate ` +
+      'which engine goes first.',
+  ];
+}
+
+function report({ results, concurrency, machine, threads, settings, match, othersLoad }) {
   const meets = ({ timing }) => timing.carbone.median / timing.pool.median >= BUDGET;
   const metCount = results.filter(meets).length;
   const verdict =
@@ -352,6 +497,7 @@ function report({ results, machine, threads, settings, match, othersLoad }) {
     ),
     '',
     ...whereTheTimeGoes(results),
+    ...concurrencySection(concurrency, threads, settings),
   ];
 
   for (const { family, entry, timing, carboneMode, rewritten, templateParts } of results) {

@@ -7,7 +7,8 @@ const API_PREFIXES = ['/backend', '/idp'];
 
 /**
  * The built SPA: hashed assets cached for a year, index.html for every other browser navigation
- * (history fallback), JSON 404 for unknown API paths.
+ * (history fallback), JSON 404 for unknown API paths. The build writes .br and .gz beside each file
+ * (apps/web/vite.config.ts); they are sent as they are, in the encoding the browser accepts.
  */
 export const spaRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
   const hasBuild = existsSync(join(webDistDir, 'index.html'));
@@ -16,6 +17,9 @@ export const spaRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app,
       root: webDistDir,
       wildcard: false,
       index: false,
+      preCompressed: true,
+      // Reached through the file they compress, never by their own address.
+      globIgnore: ['**/*.br', '**/*.gz'],
       setHeaders: (res, path) => {
         res.header(
           'cache-control',

@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { SuperdocFrame } from '../../components/superdoc-frame';
 import { texts } from '../../texts';
 import type { DocxEditor } from './docx-editor';
+import { markDocumentShown } from './editor-timing';
 
 export interface DocxEditorFrameProps {
   docx: Blob;
@@ -62,6 +63,11 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
       editor.destroy();
     };
   }, [docx, readOnly, toolbarId]);
+
+  // Once the loader is gone: from then on the user sees the document.
+  useEffect(() => {
+    if (ready) markDocumentShown();
+  }, [ready]);
 
   return (
     <Stack gap={0}>

@@ -12,6 +12,8 @@ interface OpenedEditor {
   options: DocxEditorOptions;
   exported: string;
   destroyed: boolean;
+  /** `performance.now()` when the editor showed the document. */
+  shownAt: number;
 }
 
 const editors = vi.hoisted(() => ({ opened: [] as OpenedEditor[], failNext: false }));
@@ -20,7 +22,13 @@ const editors = vi.hoisted(() => ({ opened: [] as OpenedEditor[], failNext: fals
 vi.mock('./docx-editor', () => ({
   openDocxEditor: async (_container: HTMLElement, docx: Blob, options: DocxEditorOptions) => {
     if (editors.failNext) throw new Error('superdoc failed');
-    const opened: OpenedEditor = { docx: await docx.text(), options, exported: '', destroyed: false };
+    const opened: OpenedEditor = {
+      docx: await docx.text(),
+      options,
+      exported: '',
+      destroyed: false,
+      shownAt: performance.now(),
+    };
     editors.opened.push(opened);
     return {
       exportDocx: async () => new Blob([opened.exported || `${opened.docx} bearbeitet`]),
@@ -439,5 +447,41 @@ describe('EditorPage', () => {
     await editorReady();
     const calls = api.fetchMock.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${String(url)}`);
     expect(calls.filter((call) => call === DOCUMENT)).toHaveLength(2);
+  });
+});
+
+describe('timing of the opened document', () => {
+  // The name the benchmark of submit → opened document reads (bench/browser).
+  const shownMarks = () => performance.getEntriesByName('editor:document-shown', 'mark');
+
+  beforeEach(() => performance.clearMarks());
+
+  it('marks when the editor shows the document, once per opening', async () => {
+    stubApi({
+      [DOCUMENT]: jsonResponse(200, storedDocument),
+      [LATEST_FILE]: docxFile('DOCX v2', 2),
+      [VERSION_FILE(1)]: docxFile('DOCX v1', 1),
+    });
+    renderEditor();
+    expect(shownMarks()).toHaveLength(0);
+    await editorReady();
+    await waitFor(() => expect(shownMarks()).toHaveLength(1));
+    expect(shownMarks()[0]?.startTime).toBeGreaterThanOrEqual(lastEditor().shownAt);
+
+    await userEvent.click(within(versionRow(1)).getByRole('button', { name: 'Öffnen' }));
+    await waitFor(() => expect(editors.opened).toHaveLength(2));
+    await waitFor(() => expect(shownMarks()).toHaveLength(2));
+    expect(shownMarks()[1]?.startTime).toBeGreaterThanOrEqual(lastEditor().shownAt);
+  });
+
+  it('marks nothing when the editor cannot open the file', async () => {
+    editors.failNext = true;
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    stubApi({ [DOCUMENT]: jsonResponse(200, storedDocument), [LATEST_FILE]: docxFile('kein DOCX', 2) });
+    renderEditor();
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Das Dokument kann hier nicht bearbeitet werden',
+    );
+    expect(shownMarks()).toHaveLength(0);
   });
 });

@@ -1,0 +1,43 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import type { Db } from './database.js';
+
+describe.each(testDatabases())('bytea on $name', (database) => {
+  let db: Db;
+
+  beforeAll(async () => {
+    db = await database.open();
+  });
+  afterAll(async () => {
+    await db.destroy();
+  });
+
+  // Every byte value, and a document-sized buffer with a view that does not start at offset 0.
+  const everyByte = Uint8Array.from({ length: 256 }, (_, i) => i);
+  const document = randomBytes(64 * 1024).subarray(7, 40_007);
+
+  it.each([
+    ['every byte value', everyByte],
+    ['a 40 kB view into a larger buffer', document],
+    ['nothing', new Uint8Array(0)],
+  ])('stores %s exactly', async (_name, bytes) => {
+    const { rows } = await sql<{ size: number; md5: string }>`
+      select length(${bytes}::bytea) as size, md5(${bytes}::bytea) as md5`.execute(db);
+    expect(rows[0]).toEqual({
+      size: bytes.byteLength,
+      md5: createHash('md5').update(bytes).digest('hex'),
+    });
+  });
+
+  it.each([
+    ['every byte value', everyByte],
+    ['a 40 kB view into a larger buffer', document],
+  ])('reads %s back as a Uint8Array', async (_name, bytes) => {
+    const { rows } = await sql<{ content: Uint8Array }>`select ${bytes}::bytea as content`.execute(db);
+    const content = rows[0]?.content;
+    expect(content).toBeInstanceOf(Uint8Array);
+    expect(Buffer.from(content as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+  });
+});

@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from '@playwright/test';
+import { startServerProcess } from '../lib/server-process.mjs';
+
+/**
+ * Debian's Chromium with the flags of playwright.config.ts (no browser download works here), so that
+ * the benchmark sees the app as the browser tests do.
+ */
+const CHROMIUM = {
+  executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
+};
+
+/** Every demo account's password (DESIGN §5). */
+const DEMO_PASSWORD = 'demo';
+
+/** Who uses the app in the browser benchmarks: legal may generate every document. */
+export const USER = 'legal@demo.local';
+/** The match of the contract the benchmarks generate. */
+export const CONTRACT_MATCH = 'PL-10005';
+/** What the editor tab marks once the document shows (apps/web/src/features/editor/editor-timing.ts). */
+export const DOCUMENT_SHOWN = 'editor:document-shown';
+
+/** How long a step of the flow may take before the run stops: far above any figure worth reporting. */
+const STEP_TIMEOUT_MS = 60_000;
+
+/**
+ * The built app as production runs it: the built server (a fresh embedded database, the built SPA of
+ * apps/web/dist) as its own process, and headless Chromium against it.
+ */
+export async function startBrowserApp() {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bench-browser-'));
+  const server = await startServerProcess({
+    dataDir,
+    logFile: join(dataDir, 'server.log'),
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
+  });
+  let browser;
+  try {
+    browser = await chromium.launch(CHROMIUM);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  return {
+    baseUrl: server.baseUrl,
+    chromiumVersion: browser.version(),
+    /** A page in a browser context of its own: another person on another machine, with an empty cache. */
+    async newPage() {
+      const context = await browser.newContext({
+        baseURL: server.baseUrl,
+        locale: 'de-DE',
+        timezoneId: 'Europe/Berlin',
+      });
+      context.setDefaultTimeout(STEP_TIMEOUT_MS);
+      return context.newPage();
+    },
+    async close() {
+      await browser.close();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Signs in on /login through the embedded provider's popup, as a user does (e2e/support.ts). */
+export async function signIn(page, email) {
+  await page.goto('/login');
+  const [popup] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Mit Demo-SSO anmelden' }).click(),
+  ]);
+  // Listen before submitting: the popup may close before a later listener would be attached.
+  const closed = popup.waitForEvent('close');
+  await popup.getByLabel('E-Mail').fill(email);
+  await popup.getByLabel('Passwort').fill(DEMO_PASSWORD);
+  await popup.getByRole('button', { name: 'Anmelden' }).click();
+  await closed;
+  await page.waitForURL(/\/start$/);
+}
+
+/** Confirms `matchId` on /start and waits for its table. */
+export async function confirmMatch(page, matchId) {
+  await page.getByLabel('Match-ID').fill(matchId);
+  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  await page.getByRole('table', { name: `Match ${matchId}` }).waitFor();
+}
+
+/** Picks `option` in the Mantine select labelled `label` (e2e/forms-support.ts). */
+async function choose(page, label, option) {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+/**
+ * A complete DOCX contract form for CONTRACT_MATCH, ready to submit: legal's German framework contract
+ * of e2e/editor.spec.ts, which the built-in editor opens in a new tab.
+ */
+export async function openFilledContractForm(page) {
+  await page.goto('/start');
+  await confirmMatch(page, CONTRACT_MATCH);
+  await page.goto('/contract/docx');
+  await page.getByRole('region', { name: 'Match', exact: true }).getByText(CONTRACT_MATCH).waitFor();
+  await choose(page, 'Sprache', 'Deutsch');
+  await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
+  await choose(page, 'Vertragsart', 'Rahmenvertrag');
+}
+
+/** Submits the form and answers the tab the built-in editor opens the document in. */
+export async function submitForEditor(page) {
+  const [editor] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Dokument erstellen' }).click(),
+  ]);
+  return editor;
+}
+
+/** Waits until the editor tab shows the document. */
+export async function documentShown(editor) {
+  await editor.waitForFunction(
+    (name) => performance.getEntriesByName(name, 'mark').length > 0,
+    DOCUMENT_SHOWN,
+  );
+}

@@ -1,0 +1,175 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describeMachine } from '../lib/machine.mjs';
+import { table } from '../lib/markdown.mjs';
+import { root } from '../lib/server.mjs';
+import { ms, summarize } from '../lib/stats.mjs';
+import {
+  CONTRACT_MATCH,
+  confirmMatch,
+  DOCUMENT_SHOWN,
+  documentShown,
+  openFilledContractForm,
+  signIn,
+  startBrowserApp,
+  submitForEditor,
+  USER,
+} from './app.mjs';
+
+/**
+ * What the user waits for in the browser (DESIGN §12), read from the performance entries the app itself
+ * records: apps/web/src/features/match/confirm-timing.ts, features/generation/use-generation.ts and
+ * features/editor/editor-timing.ts.
+ */
+const ENTRIES = {
+  confirmToTable: 'match:confirm-to-table',
+  submit: 'generation:submit',
+  submitToOpen: 'generation:submit-to-open',
+  documentShown: DOCUMENT_SHOWN,
+};
+
+const FULL = { runs: 20, warmupRounds: 2 };
+const QUICK = { runs: 3, warmupRounds: 1 };
+
+const BUDGET = { confirmToTableMs: 300 };
+
+export default {
+  name: 'browser',
+  title: 'Browser',
+
+  async run({ quick, machine, log }) {
+    const settings = quick ? QUICK : FULL;
+    const matchIds = JSON.parse(readFileSync(join(root, 'config/demo-matches.json'), 'utf8')).map(
+      (match) => match.matchId,
+    );
+    const app = await startBrowserApp();
+    const samples = { confirmToTable: [], submitToShown: [], submitToOpen: [], openToShown: [] };
+    let coldOpening;
+    try {
+      // Two people, so that the match confirmed on /start is not the one the form works on.
+      const startPage = await app.newPage();
+      const formPage = await app.newPage();
+      await signIn(startPage, USER);
+      await signIn(formPage, USER);
+      await openFilledContractForm(formPage);
+      log(`built app on ${app.baseUrl}, Chromium ${app.chromiumVersion}, signed in as ${USER} twice`);
+
+      // Rounds alternate both flows, so that a busy moment of the machine falls on both alike.
+      const rounds = settings.warmupRounds + settings.runs;
+      for (let round = 0; round < rounds; round++) {
+        const confirmToTable = await timeConfirmation(startPage, matchIds[round % matchIds.length]);
+        const opening = await timeOpening(formPage);
+        if (round === 0) coldOpening = opening;
+        if (round < settings.warmupRounds) continue;
+        samples.confirmToTable.push(confirmToTable);
+        for (const [key, value] of Object.entries(opening)) samples[key].push(value);
+        log(
+          `run ${round - settings.warmupRounds + 1} of ${settings.runs}: Bestätigen → table ${ms(confirmToTable)} ms · ` +
+            `Dokument erstellen → document shown ${ms(opening.submitToShown)} ms`,
+        );
+      }
+    } finally {
+      await app.close();
+    }
+
+    const timing = Object.fromEntries(
+      Object.entries(samples).map(([key, values]) => [key, summarize(values)]),
+    );
+    return {
+      markdown: report({ timing, coldOpening, machine, settings, chromiumVersion: app.chromiumVersion }),
+    };
+  },
+};
+
+/** Bestätigen on /start until the app's own measure of the filled table (ms). */
+async function timeConfirmation(page, matchId) {
+  const before = await entryCount(page, ENTRIES.confirmToTable);
+  await confirmMatch(page, matchId);
+  await page.waitForFunction(
+    ([name, count]) => performance.getEntriesByName(name, 'measure').length > count,
+    [ENTRIES.confirmToTable, before],
+  );
+  return page.evaluate(
+    (name) => performance.getEntriesByName(name, 'measure').at(-1).duration,
+    ENTRIES.confirmToTable,
+  );
+}
+
+/**
+ * Dokument erstellen until the editor tab shows the document. The two marks are in two tabs, each
+ * relative to its own time origin: `timeOrigin + startTime` puts both on the browser's one clock.
+ */
+async function timeOpening(formPage) {
+  const editor = await submitForEditor(formPage);
+  try {
+    await documentShown(editor);
+    const shownAt = await editor.evaluate(
+      (name) => performance.timeOrigin + performance.getEntriesByName(name, 'mark')[0].startTime,
+      ENTRIES.documentShown,
+    );
+    const heading = await editor.getByRole('heading', { level: 1 }).textContent();
+    if (!heading?.startsWith(CONTRACT_MATCH)) throw new Error(`the editor tab shows "${heading}"`);
+    const form = await formPage.evaluate(({ submit, submitToOpen }) => {
+      const mark = performance.getEntriesByName(submit, 'mark').at(-1);
+      return {
+        submittedAt: performance.timeOrigin + mark.startTime,
+        submitToOpen: performance.getEntriesByName(submitToOpen, 'measure').at(-1).duration,
+      };
+    }, ENTRIES);
+    const submitToShown = shownAt - form.submittedAt;
+    return { submitToShown, submitToOpen: form.submitToOpen, openToShown: submitToShown - form.submitToOpen };
+  } finally {
+    await editor.close();
+  }
+}
+
+function entryCount(page, name) {
+  return page.evaluate((entry) => performance.getEntriesByName(entry, 'measure').length, name);
+}
+
+function report({ timing, coldOpening, machine, settings, chromiumVersion }) {
+  const confirm = timing.confirmToTable;
+  const met = confirm.median <= BUDGET.confirmToTableMs;
+  const row = (label, t) => [label, `${ms(t.median)} ms`, `${ms(t.p10)} – ${ms(t.p90)} ms`, String(t.n)];
+  return [
+    '## Browser: what the user waits for',
+    '',
+    `Measured ${describeMachine(machine)}. Chromium ${chromiumVersion} (headless, Debian's package), the ` +
+      'built server and the built SPA on loopback, all on the same cores as this benchmark.',
+    '',
+    `**Budget: Bestätigen → filled info table ≤ ${BUDGET.confirmToTableMs} ms median — ` +
+      `${met ? 'met' : '**missed**'}** (median ${ms(confirm.median)} ms, p90 ${ms(confirm.p90)} ms).`,
+    '',
+    table(
+      ['step', 'median', 'p10 – p90', 'runs'],
+      [
+        row('Bestätigen → filled info table', confirm),
+        row('Dokument erstellen → document shown in the editor tab', timing.submitToShown),
+        row('… of it: submit → editor tab opened (request, rendering, hand-over)', timing.submitToOpen),
+        row(
+          '… of it: editor tab opened → document shown (SPA, editor chunks, file, layout)',
+          timing.openToShown,
+        ),
+      ],
+    ),
+    '',
+    `The very first document of a fresh browser (empty HTTP cache, the editor chunks loaded for the first ` +
+      `time; a warm-up round, not in the table): ${ms(coldOpening.submitToShown)} ms, of it ` +
+      `${ms(coldOpening.openToShown)} ms in the editor tab.`,
+    '',
+    '### How measured',
+    '',
+    'The figures are the app’s own performance entries, not the benchmark’s clock: ' +
+      `\`${ENTRIES.confirmToTable}\` runs from the submit of the Match-ID form to the committed table of ` +
+      `that match (features/match/confirm-timing.ts); \`${ENTRIES.submit}\` is marked when a form starts ` +
+      `generating, \`${ENTRIES.submitToOpen}\` ends when the editor tab is opened ` +
+      `(features/generation/use-generation.ts), and the new tab marks \`${ENTRIES.documentShown}\` once ` +
+      'superdoc shows the document and the loader is gone (features/editor/editor-timing.ts); the two ' +
+      'tabs are compared as `performance.timeOrigin + startTime`. Two signed-in browser contexts of ' +
+      `legal: one confirms the demo matches on /start in turn, the other submits the German framework ` +
+      `contract of ${CONTRACT_MATCH} on /contract/docx again and again, each opening a new tab that is ` +
+      `closed afterwards. Each round runs both once; ${settings.warmupRounds} warm-up round(s), then ` +
+      `${settings.runs} measured; medians with p10 – p90 (the medians of the two parts need not add up ` +
+      'to the median of the whole).',
+  ].join('\n');
+}
