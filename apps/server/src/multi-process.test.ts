@@ -1,0 +1,304 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  catalogueEntry,
+  type EnvelopeView,
+  type ResolvedMatch,
+  type SessionUser,
+  type StoredDocument,
+} from '@vertragsgenerator/domain';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CONFIG_VARIABLES, loadConfig } from './config.js';
+import { type Db, openDatabase } from './db/database.js';
+import { migrationProvider } from './db/migrations/index.js';
+import { loadCompanyData } from './documents/companies.js';
+import { richestDemoMatch, sampleDataList } from './documents/samples.js';
+import { freePort } from './test/postgres-global-setup.js';
+
+/**
+ * DESIGN §2: several server processes behind a load balancer share one PostgreSQL and nothing else.
+ * Two real processes of the built server (what the container image runs) start at the same moment on
+ * an empty database, each with its own port and DATA_DIR, and the same PUBLIC_URL as behind a load
+ * balancer; whatever one of them creates, the other one serves.
+ */
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const SERVER_ENTRY = join(root, 'apps/server/dist/main.js');
+const postgresUrl = inject('postgresUrl');
+const HEALTHY_WITHIN_MS = 30_000;
+const STOPPED_WITHIN_MS = 10_000;
+
+const { configDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const companyData = await loadCompanyData(configDir);
+const demoUsers = JSON.parse(readFileSync(join(configDir, 'demo-users.json'), 'utf8')) as unknown[];
+
+function dataListFor(key: string) {
+  const entry = catalogueEntry(key);
+  if (!entry) throw new Error(`no catalogue entry ${key}`);
+  return sampleDataList(entry, match, companyData.signatories);
+}
+
+interface ServerProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  /** Its own DATA_DIR, as on another machine: nothing on disk is shared. */
+  dataDir: string;
+  logFile: string;
+}
+
+function startServer(name: string, port: number, env: Record<string, string>): ServerProcess {
+  const dataDir = mkdtempSync(join(tmpdir(), `vg-replica-${name}-`));
+  const logFile = join(dataDir, 'server.log');
+  const log = openSync(logFile, 'a');
+  // The configuration is the test's alone: a DATABASE_URL of the calling shell must not leak in.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
+  );
+  const child = spawn(process.execPath, [SERVER_ENTRY], {
+    cwd: root,
+    env: { ...inherited, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
+    stdio: ['ignore', log, log],
+  });
+  return { name, url: `http://127.0.0.1:${port}`, child, dataDir, logFile };
+}
+
+/** Polls `/backend/health` until it answers 200; fails with the end of the server's log otherwise. */
+async function waitHealthy(server: ServerProcess): Promise<void> {
+  const until = Date.now() + HEALTHY_WITHIN_MS;
+  while (Date.now() < until) {
+    if (server.child.exitCode !== null) break;
+    const healthy = await fetch(`${server.url}/backend/health`, { signal: AbortSignal.timeout(2_000) })
+      .then((response) => response.status === 200)
+      .catch(() => false);
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const state = server.child.exitCode === null ? `not healthy within ${HEALTHY_WITHIN_MS} ms` : 'exited';
+  const log = readFileSync(server.logFile, 'utf8').slice(-3000);
+  throw new Error(`server ${server.name} ${state}; its log ends with:\n${log}`);
+}
+
+async function stopServer(server: ServerProcess): Promise<void> {
+  const { child } = server;
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timeout = new Promise((resolve) => setTimeout(resolve, STOPPED_WITHIN_MS));
+  await Promise.race([exited, timeout]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** A browser's cookie jar in front of a load balancer: every request may reach another process. */
+class Browser {
+  private readonly cookies = new Map<string, string>();
+
+  async request(
+    server: ServerProcess,
+    method: 'GET' | 'POST',
+    location: string,
+    form?: Record<string, string>,
+  ) {
+    const url = new URL(location, server.url);
+    const response = await fetch(`${server.url}${url.pathname}${url.search}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+      signal: AbortSignal.timeout(10_000),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const [pair = ''] = cookie.split(';');
+      const at = pair.indexOf('=');
+      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return response;
+  }
+}
+
+async function redirectTarget(response: Response): Promise<string> {
+  expect(response.status, await response.clone().text()).toBe(303);
+  return response.headers.get('location') ?? '';
+}
+
+/**
+ * The SPA's sign-in (authorization code with PKCE) at the embedded identity provider, each step on
+ * the other process: the provider's interaction, session and code live in the database.
+ */
+async function signInAcross(a: ServerProcess, b: ServerProcess, publicUrl: string, email: string) {
+  const browser = new Browser();
+  const redirectUri = `${publicUrl}/auth/callback`;
+  const verifier = randomBytes(32).toString('base64url');
+  const authorize = new URLSearchParams({
+    client_id: 'vertragsgenerator',
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'openid email profile',
+    state: 'state-1',
+    nonce: 'nonce-1',
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+  });
+  const interaction = await redirectTarget(await browser.request(a, 'GET', `/idp/auth?${authorize}`));
+  const resume = await redirectTarget(
+    await browser.request(b, 'POST', `${interaction}/login`, { email, password: 'demo' }),
+  );
+  const callback = new URL(await redirectTarget(await browser.request(a, 'GET', resume)));
+  expect(`${callback.origin}${callback.pathname}`).toBe(redirectUri);
+  const token = await browser.request(b, 'POST', '/idp/token', {
+    grant_type: 'authorization_code',
+    code: callback.searchParams.get('code') ?? '',
+    redirect_uri: redirectUri,
+    client_id: 'vertragsgenerator',
+    code_verifier: verifier,
+  });
+  expect(token.status).toBe(200);
+  return ((await token.json()) as { id_token: string }).id_token;
+}
+
+function call(server: ServerProcess, method: 'GET' | 'POST', path: string, token: string, body?: unknown) {
+  return fetch(`${server.url}${path}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
+}
+
+describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () => {
+  let databaseUrl: string;
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let db: Db;
+  let publicUrl: string;
+
+  beforeAll(async () => {
+    if (!existsSync(SERVER_ENTRY)) {
+      throw new Error(`${SERVER_ENTRY} is missing: build the server first (npm run build; npm test does).`);
+    }
+    const admin = await openDatabase({ kind: 'postgres', url: postgresUrl, poolSize: 1 });
+    const name = `vg_replicas_${randomBytes(6).toString('hex')}`;
+    try {
+      await sql`create database ${sql.id(name)}`.execute(admin);
+    } finally {
+      await admin.destroy();
+    }
+    const url = new URL(postgresUrl);
+    url.pathname = `/${name}`;
+    databaseUrl = url.toString();
+    db = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 });
+
+    const [portA, portB] = [await freePort(), await freePort()];
+    // Behind a load balancer every process knows the one public address: here A's.
+    publicUrl = `http://127.0.0.1:${portA}`;
+    const env = {
+      DATABASE_URL: databaseUrl,
+      PUBLIC_URL: publicUrl,
+      DEMO_DATA: 'true',
+      RENDER_THREADS: '1',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LOG_LEVEL: 'warn',
+    };
+    a = startServer('A', portA, env);
+    b = startServer('B', portB, env);
+    await Promise.all([waitHealthy(a), waitHealthy(b)]);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all([a, b].filter(Boolean).map(stopServer));
+    await db?.destroy();
+    for (const server of [a, b].filter(Boolean)) rmSync(server.dataDir, { recursive: true, force: true });
+  });
+
+  it('start at the same moment on an empty database: every migration once, one set of keys, demo data once', async () => {
+    const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+    const expected = Object.keys(await migrationProvider.getMigrations()).sort();
+    expect(applied.rows.map((row) => row.name).sort()).toEqual(expected);
+
+    const secrets = await db.selectFrom('idp_secrets').select('name').execute();
+    expect(secrets.map((row) => row.name).sort()).toEqual(['cookie-keys', 'signing-keys']);
+    const [jwksA, jwksB] = await Promise.all(
+      [a, b].map(async (server) => (await fetch(`${server.url}/idp/jwks`)).json()),
+    );
+    expect(jwksA).toEqual(jwksB);
+
+    const users = await db
+      .selectFrom('users')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .executeTakeFirst();
+    expect(users?.count).toBe(demoUsers.length);
+  });
+
+  it('signs in across both processes and shares the session, a document and an envelope', async () => {
+    const token = await signInAcross(a, b, publicUrl, 'legal@demo.local');
+
+    const saved = await call(a, 'POST', '/backend/private/saveUser', token, {});
+    expect(saved.status).toBe(200);
+    const verified = await call(b, 'POST', '/backend/private/verifyUser', token, {});
+    expect(verified.status).toBe(200);
+    expect((await verified.json()) as SessionUser).toMatchObject({
+      email: 'legal@demo.local',
+      permission: 2,
+    });
+
+    const docxKey = 'docx-de-wm-rv';
+    const generated = await call(a, 'POST', `/backend/generateDocx/${docxKey}/${match.matchId}`, token, {
+      dataList: dataListFor(docxKey),
+    });
+    expect(generated.status).toBe(200);
+    const documentId = generated.headers.get('x-document-id') ?? '';
+    const content = Buffer.from(await generated.arrayBuffer());
+    const stored = await call(b, 'GET', `/backend/documents/${documentId}`, token);
+    expect(stored.status).toBe(200);
+    const document = (await stored.json()) as StoredDocument;
+    expect(document).toMatchObject({ id: documentId, matchId: match.matchId, docKey: docxKey });
+    expect(document.versions).toHaveLength(1);
+    expect(document.versions[0]?.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+    const file = await call(b, 'GET', `/backend/documents/${documentId}/file`, token);
+    expect(Buffer.from(await file.arrayBuffer()).equals(content)).toBe(true);
+
+    const envelopeKey = 'de-wm-k-rv-1';
+    const created = await call(
+      a,
+      'POST',
+      `/backend/generateDocusign/${envelopeKey}/${match.matchId}`,
+      token,
+      {
+        dataList: dataListFor(envelopeKey),
+      },
+    );
+    expect(created.status).toBe(200);
+    const senderView = ((await created.json()) as { data: string }).data;
+    expect(senderView).toMatch(new RegExp(`^${publicUrl}/signatur/[0-9a-f-]{36}$`));
+    const envelopeId = senderView.split('/').pop();
+    const read = await call(b, 'GET', `/backend/signature/envelopes/${envelopeId}`, token);
+    expect(read.status).toBe(200);
+    const envelope = (await read.json()) as EnvelopeView;
+    expect(envelope).toMatchObject({
+      id: envelopeId,
+      provider: 'builtin',
+      status: 'created',
+      matchId: match.matchId,
+      docKey: envelopeKey,
+      createdBy: 'legal@demo.local',
+    });
+    expect(envelope.recipients.map((recipient) => recipient.email)).toEqual(['kunde@demo.local']);
+
+    // Logging out through one process ends the session for all of them.
+    const loggedOut = await call(b, 'POST', '/backend/private/deleteUser/legal@demo.local', token, {});
+    expect(loggedOut.status).toBe(200);
+    expect((await call(a, 'POST', '/backend/private/verifyUser', token, {})).status).toBe(401);
+  });
+});
