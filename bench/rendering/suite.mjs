@@ -78,7 +78,8 @@ export default {
     const match = await richestDemoMatch(join(root, 'config/demo-matches.json'));
     const today = new Date();
     // The production default (apps/server/src/config.ts) unless RENDER_THREADS says otherwise.
-    const threads = Number(process.env.RENDER_THREADS) || Math.max(1, availableParallelism() - 1);
+    const { defaultRenderThreads } = await importServer('config.js');
+    const threads = Number(process.env.RENDER_THREADS) || defaultRenderThreads(availableParallelism());
     const pool = createRendererPool({ templatesDir, threads });
     const { Piscina } = serverRequire('piscina');
     const hopPool = new Piscina({

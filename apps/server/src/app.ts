@@ -3,6 +3,7 @@ import rateLimit from '@fastify/rate-limit';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { createAuthGuards } from './auth/guards.js';
+import { type IssuerMetadata, issuerDiscovery } from './auth/issuer-discovery.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
@@ -32,6 +33,7 @@ import { spaRoutes } from './routes/spa.js';
 import { storedDocumentRoutes } from './routes/stored-documents.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
+import { TOKEN_EXCHANGE_PATH, tokenExchangeRoutes } from './routes/token-exchange.js';
 import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
 import { renderCertificate } from './signature/certificate.js';
@@ -55,6 +57,8 @@ export interface AppDependencies {
   pdfRenditions?: PdfRenditions;
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
+  /** The external issuer's discovery document; default: fetched from `config.oidc.issuer` when needed. */
+  discoverIssuer?: () => Promise<IssuerMetadata>;
   /** Fastify logger options; default: pino at the configured level, credentials redacted. */
   logger?: FastifyServerOptions['logger'];
 }
@@ -102,6 +106,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
   await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
+  const { clientSecret } = config.oidc;
+  if (clientSecret) {
+    await app.register(tokenExchangeRoutes, {
+      exchange: {
+        discover: deps.discoverIssuer ?? issuerDiscovery(config.oidc.issuer),
+        clientId: config.oidc.clientId,
+        clientSecret,
+      },
+      rateLimit: signInRateLimit,
+    });
+  }
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
   const documents = new DocumentsRepository(db);
@@ -196,6 +211,7 @@ export function runtimeConfig(config: Config): RuntimeConfig {
       clientId: config.oidc.clientId,
       providerName: config.oidc.providerName,
       scope: config.oidc.scope,
+      ...(config.oidc.clientSecret ? { tokenEndpoint: TOKEN_EXCHANGE_PATH } : {}),
     },
     editor: config.editor,
     googleDriveApiUrl: config.googleDriveApiUrl,

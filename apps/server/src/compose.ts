@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
+import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -45,10 +46,12 @@ export async function composeApp(
         rateLimit: { max: config.rateLimitPerMinute, timeWindow: '1 minute' },
       })
     : undefined;
+  // Lazy: nothing is fetched unless an external issuer's keys or token endpoint are needed.
+  const discoverIssuer = issuerDiscovery(config.oidc.issuer);
   const tokenVerifier = createTokenVerifier({
     issuer: config.oidc.issuer,
     audience: config.oidc.clientId,
-    keys: idp?.keys ?? remoteIssuerKeys(config.oidc.issuer),
+    keys: idp?.keys ?? remoteIssuerKeys(discoverIssuer),
     emailClaim: config.oidc.emailClaim,
   });
   const mailer = config.mail.smtpUrl
@@ -67,6 +70,7 @@ export async function composeApp(
     db,
     tokenVerifier,
     idp,
+    discoverIssuer,
     mailer,
     matches,
     renderer,

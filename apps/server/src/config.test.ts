@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from './config.js';
+import { CONFIG_VARIABLES, ConfigError, defaultRenderThreads, loadConfig } from './config.js';
 
 describe('loadConfig', () => {
   it('runs everything embedded when nothing is set', () => {
@@ -52,12 +52,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ EDITOR: '/usr/bin/nano', DOCUMENT_EDITOR: 'download' }, '1').editor).toBe('download');
   });
 
-  it('renders with the repository templates on all cores but one, unless told otherwise', () => {
+  it('renders with the repository templates in a thread per core, at least three, unless told otherwise', () => {
     const embedded = loadConfig({}, '1');
     expect(embedded.templatesDir).toMatch(/\/templates$/);
-    expect(embedded.renderThreads).toBe(Math.max(1, availableParallelism() - 1));
-    const configured = loadConfig({ TEMPLATES_DIR: '/srv/vorlagen', RENDER_THREADS: '3' }, '1');
-    expect(configured).toMatchObject({ templatesDir: '/srv/vorlagen', renderThreads: 3 });
+    expect(embedded.renderThreads).toBe(defaultRenderThreads(availableParallelism()));
+    expect([1, 2, 3, 4, 16].map(defaultRenderThreads)).toEqual([3, 3, 3, 4, 16]);
+    const configured = loadConfig({ TEMPLATES_DIR: '/srv/vorlagen', RENDER_THREADS: '2' }, '1');
+    expect(configured).toMatchObject({ templatesDir: '/srv/vorlagen', renderThreads: 2 });
   });
 
   it('treats an empty variable as unset', () => {

@@ -32,6 +32,7 @@ const envSchema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(100).default(10),
   OIDC_ISSUER: z.string().url().optional(),
   OIDC_CLIENT_ID: z.string().min(1).optional(),
+  OIDC_CLIENT_SECRET: z.string().min(1).optional(),
   OIDC_PROVIDER_NAME: z.string().min(1).optional(),
   OIDC_SCOPES: z.string().min(1).default('openid email profile'),
   OIDC_EMAIL_CLAIM: z.string().min(1).default('email'),
@@ -126,6 +127,8 @@ export interface Config {
     externalIssuer: string | undefined;
     issuer: string;
     clientId: string;
+    /** Set for issuers that want it at the token endpoint (Google): the server completes the exchange. */
+    clientSecret: string | undefined;
     providerName: string;
     scope: string;
     emailClaim: string;
@@ -209,6 +212,17 @@ const REPOSITORY_TEMPLATES_DIR = new URL('../../../templates', import.meta.url).
 export const EMBEDDED_IDP_PATH = '/idp';
 const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
 
+/**
+ * One thread per core, and at least three. The event loop mostly waits (database, network) while
+ * documents render, so it needs no core of its own; and with only one or two render threads, every
+ * queued document waits whenever the operating system pauses one of them: on 2 cores, DOCX generation
+ * at 10 connections had a p99 of 440–540 ms with one thread, 100–115 ms with two, 89–95 ms with three
+ * (PostgreSQL; docs/performance.md).
+ */
+export function defaultRenderThreads(cores: number): number {
+  return Math.max(3, cores);
+}
+
 export function loadConfig(env: Env, version: string): Config {
   const parsed = envSchema.safeParse(emptyToUndefined(env));
   if (!parsed.success) {
@@ -218,6 +232,11 @@ export function loadConfig(env: Env, version: string): Config {
   const e = parsed.data;
   if (e.OIDC_ISSUER && !e.OIDC_CLIENT_ID) {
     throw new ConfigError('Invalid configuration:\n  OIDC_CLIENT_ID: required when OIDC_ISSUER is set');
+  }
+  if (e.OIDC_CLIENT_SECRET && !e.OIDC_ISSUER) {
+    throw new ConfigError(
+      'Invalid configuration:\n  OIDC_CLIENT_SECRET: only for an external issuer (OIDC_ISSUER); the embedded one needs none',
+    );
   }
   const signature = signatureConfig(e);
   const crm = crmConfig(e);
@@ -238,6 +257,7 @@ export function loadConfig(env: Env, version: string): Config {
       externalIssuer: e.OIDC_ISSUER,
       issuer: e.OIDC_ISSUER ?? `${publicUrl}${EMBEDDED_IDP_PATH}`,
       clientId: e.OIDC_CLIENT_ID ?? EMBEDDED_CLIENT_ID,
+      clientSecret: e.OIDC_CLIENT_SECRET,
       providerName: e.OIDC_PROVIDER_NAME ?? (e.OIDC_ISSUER ? new URL(e.OIDC_ISSUER).hostname : 'Demo-SSO'),
       scope: withDriveScopes(e.OIDC_SCOPES, editor),
       emailClaim: e.OIDC_EMAIL_CLAIM,
@@ -257,8 +277,7 @@ export function loadConfig(env: Env, version: string): Config {
     logLevel: e.LOG_LEVEL,
     webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
     templatesDir: resolve(e.TEMPLATES_DIR ?? REPOSITORY_TEMPLATES_DIR),
-    // One core stays with the event loop, which answers every other request while documents render.
-    renderThreads: e.RENDER_THREADS ?? Math.max(1, availableParallelism() - 1),
+    renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(availableParallelism()),
     signature,
     crm,
     configDir: REPOSITORY_CONFIG_DIR,

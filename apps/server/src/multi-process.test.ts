@@ -1,9 +1,7 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   catalogueEntry,
   type EnvelopeView,
@@ -13,12 +11,13 @@ import {
 } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CONFIG_VARIABLES, loadConfig } from './config.js';
+import { loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
 import { loadCompanyData } from './documents/companies.js';
 import { richestDemoMatch, sampleDataList } from './documents/samples.js';
 import { freePort } from './test/postgres-global-setup.js';
+import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test/server-process.js';
 
 /**
  * DESIGN §2: several server processes behind a load balancer share one PostgreSQL and nothing else.
@@ -27,11 +26,7 @@ import { freePort } from './test/postgres-global-setup.js';
  * balancer; whatever one of them creates, the other one serves.
  */
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-const SERVER_ENTRY = join(root, 'apps/server/dist/main.js');
 const postgresUrl = inject('postgresUrl');
-const HEALTHY_WITHIN_MS = 30_000;
-const STOPPED_WITHIN_MS = 10_000;
 
 const { configDir } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
@@ -42,57 +37,6 @@ function dataListFor(key: string) {
   const entry = catalogueEntry(key);
   if (!entry) throw new Error(`no catalogue entry ${key}`);
   return sampleDataList(entry, match, companyData.signatories);
-}
-
-interface ServerProcess {
-  name: string;
-  url: string;
-  child: ChildProcess;
-  /** Its own DATA_DIR, as on another machine: nothing on disk is shared. */
-  dataDir: string;
-  logFile: string;
-}
-
-function startServer(name: string, port: number, env: Record<string, string>): ServerProcess {
-  const dataDir = mkdtempSync(join(tmpdir(), `vg-replica-${name}-`));
-  const logFile = join(dataDir, 'server.log');
-  const log = openSync(logFile, 'a');
-  // The configuration is the test's alone: a DATABASE_URL of the calling shell must not leak in.
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
-  );
-  const child = spawn(process.execPath, [SERVER_ENTRY], {
-    cwd: root,
-    env: { ...inherited, ...env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir },
-    stdio: ['ignore', log, log],
-  });
-  return { name, url: `http://127.0.0.1:${port}`, child, dataDir, logFile };
-}
-
-/** Polls `/backend/health` until it answers 200; fails with the end of the server's log otherwise. */
-async function waitHealthy(server: ServerProcess): Promise<void> {
-  const until = Date.now() + HEALTHY_WITHIN_MS;
-  while (Date.now() < until) {
-    if (server.child.exitCode !== null) break;
-    const healthy = await fetch(`${server.url}/backend/health`, { signal: AbortSignal.timeout(2_000) })
-      .then((response) => response.status === 200)
-      .catch(() => false);
-    if (healthy) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  const state = server.child.exitCode === null ? `not healthy within ${HEALTHY_WITHIN_MS} ms` : 'exited';
-  const log = readFileSync(server.logFile, 'utf8').slice(-3000);
-  throw new Error(`server ${server.name} ${state}; its log ends with:\n${log}`);
-}
-
-async function stopServer(server: ServerProcess): Promise<void> {
-  const { child } = server;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timeout = new Promise((resolve) => setTimeout(resolve, STOPPED_WITHIN_MS));
-  await Promise.race([exited, timeout]);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
 }
 
 /** A browser's cookie jar in front of a load balancer: every request may reach another process. */
@@ -181,13 +125,11 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
   let databaseUrl: string;
   let a: ServerProcess;
   let b: ServerProcess;
+  const dataDirs: string[] = [];
   let db: Db;
   let publicUrl: string;
 
   beforeAll(async () => {
-    if (!existsSync(SERVER_ENTRY)) {
-      throw new Error(`${SERVER_ENTRY} is missing: build the server first (npm run build; npm test does).`);
-    }
     const admin = await openDatabase({ kind: 'postgres', url: postgresUrl, poolSize: 1 });
     const name = `vg_replicas_${randomBytes(6).toString('hex')}`;
     try {
@@ -211,15 +153,21 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
       RATE_LIMIT_PER_MINUTE: '100000',
       LOG_LEVEL: 'warn',
     };
-    a = startServer('A', portA, env);
-    b = startServer('B', portB, env);
+    // Each its own DATA_DIR, as on another machine: nothing on disk is shared.
+    const replica = (name: string, port: number) => {
+      const dataDir = mkdtempSync(join(tmpdir(), `vg-replica-${name}-`));
+      dataDirs.push(dataDir);
+      return spawnServer(name, 'build', { ...env, PORT: String(port), DATA_DIR: dataDir });
+    };
+    a = replica('A', portA);
+    b = replica('B', portB);
     await Promise.all([waitHealthy(a), waitHealthy(b)]);
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([a, b].filter(Boolean).map(stopServer));
+    await Promise.all([a, b].map((server) => stopServer(server)));
     await db?.destroy();
-    for (const server of [a, b].filter(Boolean)) rmSync(server.dataDir, { recursive: true, force: true });
+    for (const dataDir of dataDirs) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('start at the same moment on an empty database: every migration once, one set of keys, demo data once', async () => {

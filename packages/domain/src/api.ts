@@ -22,6 +22,8 @@ export const runtimeConfigSchema = z.object({
     clientId: z.string(),
     providerName: z.string(),
     scope: z.string(),
+    /** Where the browser exchanges its sign-in code when the server must add the client secret. */
+    tokenEndpoint: z.string().optional(),
   }),
   editor: z.enum(['builtin', 'google', 'download']),
   /** Google's API host for the Drive calls of `editor: google`. */

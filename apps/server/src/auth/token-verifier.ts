@@ -1,5 +1,6 @@
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { sha256Hex } from '../sha256.js';
+import type { IssuerMetadata } from './issuer-discovery.js';
 
 /** The identity a verified ID token proves. */
 export interface TokenIdentity {
@@ -63,22 +64,10 @@ export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifie
 }
 
 /** Key lookup for an external issuer, discovered from its OpenID configuration on first use. */
-export function remoteIssuerKeys(issuer: string): JWTVerifyGetKey {
-  let keys: Promise<JWTVerifyGetKey> | undefined;
-  const discover = async () => {
-    const response = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, {
-      signal: AbortSignal.timeout(5000),
-    });
-    if (!response.ok) throw new Error(`OIDC discovery of ${issuer} answered ${response.status}`);
-    const { jwks_uri: jwksUri } = (await response.json()) as { jwks_uri?: string };
-    if (!jwksUri) throw new Error(`OIDC discovery of ${issuer} has no jwks_uri`);
-    return createRemoteJWKSet(new URL(jwksUri));
-  };
+export function remoteIssuerKeys(discover: () => Promise<IssuerMetadata>): JWTVerifyGetKey {
+  let keys: JWTVerifyGetKey | undefined;
   return async (header, token) => {
-    keys ??= discover().catch((error) => {
-      keys = undefined; // try again on the next request
-      throw error;
-    });
-    return (await keys)(header, token);
+    keys ??= createRemoteJWKSet(new URL((await discover()).jwksUri));
+    return keys(header, token);
   };
 }

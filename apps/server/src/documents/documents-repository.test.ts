@@ -21,7 +21,7 @@ describe.each(testDatabases())('documents left behind by a stopped server ($name
       form: 'docx',
       createdBy: 'berater@demo.local',
       fileName: 'vertrag.docx',
-      dataList: {},
+      dataList: { vertragspartner_type: 'k' },
       dataSha256: 'a'.repeat(64),
     });
   const submittedAgo = (id: string, seconds: number) =>

@@ -1,21 +1,19 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, openSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { catalogueEntry, type ResolvedMatch } from '@vertragsgenerator/domain';
 import Fastify from 'fastify';
 import { exportJWK, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, loadConfig } from '../config.js';
+import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { freePort } from '../test/postgres-global-setup.js';
+import { type ServerProcess, spawnServer, stopServer, waitHealthy } from '../test/server-process.js';
 import { issueToken } from '../test/test-app.js';
 
-const root = fileURLToPath(new URL('../../../..', import.meta.url));
 const { configDir } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
 const companyData = await loadCompanyData(configDir);
@@ -24,17 +22,6 @@ const entry = catalogueEntry(docxKey);
 if (!entry) throw new Error(docxKey);
 const dataList = sampleDataList(entry, match, companyData.signatories);
 const AUDIENCE = 'vertragsgenerator-restart-test';
-
-/** Bounded polling: every wait of this test ends. */
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 60_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`${what}: not within ${timeoutMs} ms`);
-}
 
 /**
  * An identity provider of the test's own (discovery and keys over HTTP), so the server process checks
@@ -65,53 +52,24 @@ async function startIssuer() {
 describe('a server restart during generation', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vg-restart-'));
   let idp: Awaited<ReturnType<typeof startIssuer>>;
-  let server: ChildProcess | undefined;
+  let server: ServerProcess | undefined;
   let baseUrl = '';
 
   async function startServer(): Promise<void> {
     const port = await freePort();
-    baseUrl = `http://127.0.0.1:${port}`;
-    // The configuration is the test's alone: a DATABASE_URL of the calling shell must not leak in.
-    const inherited = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !CONFIG_VARIABLES.includes(name)),
-    );
-    const log = openSync(join(dataDir, 'server.log'), 'a');
-    // The sources through tsx, as the suite runs them: no build step, and always the code under test.
-    server = spawn(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
-      {
-        cwd: root,
-        env: {
-          ...inherited,
-          PORT: String(port),
-          HOST: '127.0.0.1',
-          PUBLIC_URL: baseUrl,
-          DATA_DIR: dataDir,
-          DEMO_DATA: 'true',
-          OIDC_ISSUER: idp.issuer,
-          OIDC_CLIENT_ID: AUDIENCE,
-          RENDER_THREADS: '1',
-          RATE_LIMIT_PER_MINUTE: '100000',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', log, log],
-      },
-    );
-    await waitFor('server healthy', async () => {
-      if (server?.exitCode !== null) throw new Error('the server exited');
-      const response = await fetch(`${baseUrl}/backend/health`);
-      return response.ok ? true : undefined;
+    server = spawnServer('restart', 'sources', {
+      PORT: String(port),
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: dataDir,
+      DEMO_DATA: 'true',
+      OIDC_ISSUER: idp.issuer,
+      OIDC_CLIENT_ID: AUDIENCE,
+      RENDER_THREADS: '1',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      LOG_LEVEL: 'warn',
     });
-  }
-
-  async function stopServer(signal: NodeJS.Signals): Promise<void> {
-    const child = server;
-    if (!child || child.exitCode !== null || child.signalCode !== null) return;
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill(signal);
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    baseUrl = server.url;
+    await waitHealthy(server, 60_000);
   }
 
   beforeAll(async () => {
@@ -119,7 +77,7 @@ describe('a server restart during generation', () => {
     await startServer();
   }, 90_000);
   afterAll(async () => {
-    await stopServer('SIGTERM');
+    await stopServer(server, 'SIGTERM');
     await idp?.close();
     rmSync(dataDir, { recursive: true, force: true });
   });
@@ -154,7 +112,7 @@ describe('a server restart during generation', () => {
     const inFlight = Array.from({ length: 12 }, () => generate(token));
     // Killed once the first document is out: the others are queued, rendering or being stored.
     await Promise.race(inFlight);
-    await stopServer('SIGKILL');
+    await stopServer(server, 'SIGKILL');
     const outcomes = await Promise.allSettled(inFlight);
 
     const completed: string[] = [];
@@ -184,7 +142,7 @@ describe('a server restart during generation', () => {
     expect(retried.status).toBe(200);
 
     // The embedded database is one process's: look inside once the server has stopped.
-    await stopServer('SIGTERM');
+    await stopServer(server, 'SIGTERM');
     const { database } = loadConfig({ DATA_DIR: dataDir }, '0');
     const db = await openDatabase(database);
     try {

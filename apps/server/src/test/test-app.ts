@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { buildApp } from '../app.js';
+import type { IssuerMetadata } from '../auth/issuer-discovery.js';
 import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig, type SignatureConfig } from '../config.js';
@@ -106,6 +107,8 @@ export interface TestAppOptions {
    * leitung (3) and neu (no level) @demo.local, plus colleagues.
    */
   demoStaff?: boolean;
+  /** Default: discovery of the test issuer, which does not exist; the token exchange tests fake it. */
+  discoverIssuer?: () => Promise<IssuerMetadata>;
 }
 
 export async function createTestApp(
@@ -147,6 +150,7 @@ export async function createTestApp(
     companyData: options.companyData ?? (await loadCompanyData(config.configDir)),
     pdfRenditions: options.pdfRenditions ?? NO_PDF_RENDITIONS,
     signatureProvider: options.signatureProvider,
+    discoverIssuer: options.discoverIssuer,
     logger,
   });
   await app.ready();

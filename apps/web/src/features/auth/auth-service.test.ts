@@ -1,7 +1,13 @@
 import { User } from 'oidc-client-ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { markSignedOut } from '../../lib/storage';
-import { createAuthService, isPopupClosedByUser, type OidcClient, TOKEN_ATTEMPTS } from './auth-service';
+import {
+  createAuthService,
+  createUserManager,
+  isPopupClosedByUser,
+  type OidcClient,
+  TOKEN_ATTEMPTS,
+} from './auth-service';
 
 const NOW_MS = Date.UTC(2025, 0, 15, 9, 0, 0);
 const NOW_S = NOW_MS / 1000;
@@ -166,5 +172,31 @@ describe('driveAccessToken', () => {
     const auth = createAuthService(client, () => NOW_MS, { driveAccess: true });
     expect(await auth.currentIdToken()).toBe('stale');
     expect(auth.driveAccessToken()).toBe('access-stale');
+  });
+});
+
+describe('createUserManager', () => {
+  const oidc = {
+    authority: 'https://accounts.google.com',
+    clientId: 'client.apps.googleusercontent.com',
+    providerName: 'Google',
+    scope: 'openid email profile',
+  };
+
+  it('exchanges the code at our server when it names a token endpoint, keeping the rest of discovery', async () => {
+    const manager = createUserManager(
+      { ...oidc, tokenEndpoint: '/backend/auth/token' },
+      'https://vertrag.firma.de',
+    );
+    expect(manager.settings.metadataSeed).toEqual({
+      token_endpoint: 'https://vertrag.firma.de/backend/auth/token',
+    });
+    expect(manager.settings.metadata).toBeUndefined();
+    expect(manager.settings.authority).toBe('https://accounts.google.com');
+  });
+
+  it('goes to the issuer’s own token endpoint otherwise', () => {
+    const manager = createUserManager(oidc, 'https://vertrag.firma.de');
+    expect(manager.settings.metadataSeed).toBeUndefined();
   });
 });

@@ -36,6 +36,10 @@ export function createUserManager(oidc: RuntimeConfig['oidc'], origin: string): 
     userStore: new WebStorageStateStore({ store: window.localStorage }),
     // The route guard renews on demand; a background timer would renew tokens nobody uses.
     automaticSilentRenew: false,
+    // The rest of the issuer's metadata still comes from its discovery document.
+    ...(oidc.tokenEndpoint
+      ? { metadataSeed: { token_endpoint: new URL(oidc.tokenEndpoint, origin).href } }
+      : {}),
   });
 }
 

@@ -32,6 +32,16 @@ async function fillDocxForm() {
   await choose('Vertragsart', 'Einzelauftrag');
 }
 
+/** A consultant's partner contract for e-signature, complete. */
+async function fillEsignatureForm() {
+  await choose('Sprache', 'Deutsch');
+  await choose('Gesellschaft', 'WM Consulting GmbH');
+  await choose('Vertragsart', 'Rahmenvertrag');
+  await choose('Absender', 'Anna Aster');
+  await typeInto('Projektpartner Name', 'Carla Projekt');
+  await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+}
+
 /** Advances fake time and lets the answers and React settle. */
 async function advance(ms: number) {
   await act(() => vi.advanceTimersByTimeAsync(ms));
@@ -118,12 +128,7 @@ describe('generation flow', () => {
       level: 1,
       api: { [ENVELOPE]: [inProgress, jsonResponse(200, { data: 'https://sign.example/sender/1' })] },
     });
-    await choose('Sprache', 'Deutsch');
-    await choose('Gesellschaft', 'WM Consulting GmbH');
-    await choose('Vertragsart', 'Rahmenvertrag');
-    await choose('Absender', 'Anna Aster');
-    await typeInto('Projektpartner Name', 'Carla Projekt');
-    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    await fillEsignatureForm();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     fireEvent.click(submitButton());
     await advance(0);
@@ -186,12 +191,7 @@ describe('generation flow', () => {
         }),
       },
     });
-    await choose('Sprache', 'Deutsch');
-    await choose('Gesellschaft', 'WM Consulting GmbH');
-    await choose('Vertragsart', 'Rahmenvertrag');
-    await choose('Absender', 'Anna Aster');
-    await typeInto('Projektpartner Name', 'Carla Projekt');
-    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    await fillEsignatureForm();
     await userEvent.click(submitButton());
     expect(
       await screen.findByText('DocuSign lehnt eine E-Mail-Adresse eines Empfängers ab.'),
@@ -223,12 +223,7 @@ describe('generation flow', () => {
       level: 1,
       api: { 'POST /backend/generateDocusign/': jsonResponse(200, { data: url }) },
     });
-    await choose('Sprache', 'Deutsch');
-    await choose('Gesellschaft', 'WM Consulting GmbH');
-    await choose('Vertragsart', 'Rahmenvertrag');
-    await choose('Absender', 'Anna Aster');
-    await typeInto('Projektpartner Name', 'Carla Projekt');
-    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    await fillEsignatureForm();
     await userEvent.click(submitButton());
 
     const dialog = await screen.findByRole('dialog', { name: 'Neuer Tab blockiert' });

@@ -1,0 +1,79 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, openSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CONFIG_VARIABLES } from '../config.js';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+/** What a process runs: the build the container image runs, or the sources as the suite runs them. */
+export type ServerCode = 'build' | 'sources';
+
+const ENTRY: Record<ServerCode, string[]> = {
+  build: [join(root, 'apps/server/dist/main.js')],
+  // No build step: always the code under test.
+  sources: ['--conditions=source', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
+};
+
+/** A real server process on a loopback port, its output in `logFile`. */
+export interface ServerProcess {
+  name: string;
+  url: string;
+  child: ChildProcess;
+  logFile: string;
+}
+
+/**
+ * Starts `node apps/server/…/main` with exactly the given configuration: a variable the server reads
+ * that the calling shell happens to set (DATABASE_URL …) must not leak in.
+ */
+export function spawnServer(
+  name: string,
+  code: ServerCode,
+  env: Record<string, string> & { PORT: string; DATA_DIR: string },
+): ServerProcess {
+  if (code === 'build' && !existsSync(ENTRY.build[0] ?? '')) {
+    throw new Error(`${ENTRY.build[0]} is missing: build the server first (npm run build).`);
+  }
+  const logFile = join(env.DATA_DIR, `server-${name}.log`);
+  const log = openSync(logFile, 'a');
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
+  );
+  const child = spawn(process.execPath, ENTRY[code], {
+    cwd: root,
+    env: { ...inherited, HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', log, log],
+  });
+  return { name, url: `http://127.0.0.1:${env.PORT}`, child, logFile };
+}
+
+/** Polls `/backend/health` until it answers 200; fails with the end of the server's log otherwise. */
+export async function waitHealthy(server: ServerProcess, withinMs = 30_000): Promise<void> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    if (server.child.exitCode !== null) break;
+    const healthy = await fetch(`${server.url}/backend/health`, { signal: AbortSignal.timeout(2_000) })
+      .then((response) => response.status === 200)
+      .catch(() => false);
+    if (healthy) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const state = server.child.exitCode === null ? `not healthy within ${withinMs} ms` : 'exited';
+  const log = readFileSync(server.logFile, 'utf8').slice(-3000);
+  throw new Error(`server ${server.name} ${state}; its log ends with:\n${log}`);
+}
+
+/** Sends `signal`; a process still running after `withinMs` is killed. */
+export async function stopServer(
+  server: ServerProcess | undefined,
+  signal: NodeJS.Signals = 'SIGTERM',
+  withinMs = 15_000,
+): Promise<void> {
+  const child = server?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill(signal);
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, withinMs))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
