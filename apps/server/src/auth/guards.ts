@@ -1,7 +1,7 @@
 import type { PermissionLevel } from '@vertragsgenerator/domain';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import { forbidden, HttpError, unauthorized } from '../http/errors.js';
-import type { StaffMember, UsersRepository } from '../users/users-repository.js';
+import type { StaffMember } from '../users/users-repository.js';
 import type { SessionsRepository } from './sessions-repository.js';
 import type { TokenIdentity, TokenVerifier } from './token-verifier.js';
 
@@ -29,10 +29,9 @@ export interface AuthGuards {
 export interface AuthGuardDeps {
   verifier: TokenVerifier;
   sessions: SessionsRepository;
-  users: UsersRepository;
 }
 
-export function createAuthGuards({ verifier, sessions, users }: AuthGuardDeps): AuthGuards {
+export function createAuthGuards({ verifier, sessions }: AuthGuardDeps): AuthGuards {
   async function identify(request: FastifyRequest): Promise<TokenIdentity> {
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer ([A-Za-z0-9._~+/=-]+)$/);
@@ -59,8 +58,9 @@ export function createAuthGuards({ verifier, sessions, users }: AuthGuardDeps): 
     },
     session: (access) => async (request) => {
       const identity = await identify(request);
-      if ((await sessions.state(identity.tokenHash)) !== 'active') throw unauthorized();
-      const user = (await users.find(identity.email)) ?? {
+      const session = await sessions.lookup(identity.tokenHash);
+      if (session.state !== 'active') throw unauthorized();
+      const user = session.user ?? {
         email: identity.email,
         name: identity.name,
         permission: null,

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.js';
+import { type StaffMember, toStaffMember } from '../users/users-repository.js';
 import type { TokenIdentity } from './token-verifier.js';
 
 export type SessionState = 'active' | 'revoked' | 'missing';
@@ -10,14 +11,23 @@ export type SessionState = 'active' | 'revoked' | 'missing';
 export class SessionsRepository {
   constructor(private readonly db: Db) {}
 
-  async state(tokenHash: string): Promise<SessionState> {
+  /**
+   * The state of a token's session and the directory entry of its user (undefined when the directory
+   * does not list them), in one query: every private request asks this.
+   */
+  async lookup(tokenHash: string): Promise<{ state: SessionState; user: StaffMember | undefined }> {
     const row = await this.db
       .selectFrom('sessions')
-      .select(['revoked_at'])
-      .where('token_hash', '=', tokenHash)
+      .leftJoin('users', 'users.email', 'sessions.email')
+      .select(['sessions.revoked_at', 'users.email', 'users.name', 'users.permission'])
+      .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
-    if (!row) return 'missing';
-    return row.revoked_at ? 'revoked' : 'active';
+    if (!row) return { state: 'missing', user: undefined };
+    const { email, name, permission } = row;
+    return {
+      state: row.revoked_at ? 'revoked' : 'active',
+      user: email !== null && name !== null ? toStaffMember({ email, name, permission }) : undefined,
+    };
   }
 
   /** False when the token was signed out before: a revoked token never opens a new session. */

@@ -65,29 +65,30 @@ export class DocumentsRepository {
     return row.id;
   }
 
-  /** Stores the rendered output as version 1 and marks the document ready. */
+  /**
+   * Stores the rendered output as version 1 and marks the document ready, in one statement: it is as
+   * atomic as a transaction, and one round trip instead of four (on the embedded database every
+   * round trip runs on the event loop).
+   */
   async complete(
     id: string,
     output: { content: Uint8Array; templateSha256: string; createdBy: string },
   ): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('document_versions')
-        .values({
+    await this.db
+      .with('first_version', (db) =>
+        db.insertInto('document_versions').values({
           document_id: id,
           version: 1,
           content: output.content,
           sha256: sha256Hex(output.content),
           size: output.content.byteLength,
           created_by: output.createdBy,
-        })
-        .execute();
-      await trx
-        .updateTable('documents')
-        .set({ status: 'ready', template_sha256: output.templateSha256 })
-        .where('id', '=', id)
-        .execute();
-    });
+        }),
+      )
+      .updateTable('documents')
+      .set({ status: 'ready', template_sha256: output.templateSha256 })
+      .where('id', '=', id)
+      .execute();
   }
 
   async fail(id: string, error: string, templateSha256?: string): Promise<void> {

@@ -75,7 +75,7 @@ export class UsersRepository {
   }
 }
 
-function toStaffMember(row: { email: string; name: string; permission: number | null }): StaffMember {
+export function toStaffMember(row: { email: string; name: string; permission: number | null }): StaffMember {
   return {
     email: row.email,
     name: row.name,
