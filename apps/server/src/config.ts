@@ -194,11 +194,15 @@ export type CrmConfig = {
     }
   | {
       kind: 'salesforce';
+      /** My Domain or login host, e.g. https://example.my.salesforce.com. */
       loginUrl: string;
       clientId: string;
       clientSecret: string;
+      /** API name of the object that holds matches, e.g. `Match__c`. */
       object: string;
+      /** API name of its field with the match ID `PL-…` (an auto-number field, often `Name`). */
       idField: string;
+      /** REST API version without `v`, e.g. `62.0`. */
       apiVersion: string;
     }
 );

@@ -2,20 +2,13 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  catalogueEntry,
-  type EnvelopeView,
-  type ResolvedMatch,
-  type SessionUser,
-  type StoredDocument,
-} from '@vertragsgenerator/domain';
+import type { EnvelopeView, SessionUser, StoredDocument } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
-import { loadCompanyData } from './documents/companies.js';
-import { richestDemoMatch, sampleDataList } from './documents/samples.js';
+import { demoDataList, demoMatch as match } from './test/demo-order.js';
 import { freePort } from './test/postgres-global-setup.js';
 import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test/server-process.js';
 
@@ -29,15 +22,7 @@ import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test
 const postgresUrl = inject('postgresUrl');
 
 const { configDir } = loadConfig({}, '0');
-const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
-const companyData = await loadCompanyData(configDir);
 const demoUsers = JSON.parse(readFileSync(join(configDir, 'demo-users.json'), 'utf8')) as unknown[];
-
-function dataListFor(key: string) {
-  const entry = catalogueEntry(key);
-  if (!entry) throw new Error(`no catalogue entry ${key}`);
-  return sampleDataList(entry, match, companyData.signatories);
-}
 
 /** A browser's cookie jar in front of a load balancer: every request may reach another process. */
 class Browser {
@@ -203,7 +188,7 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
 
     const docxKey = 'docx-de-wm-rv';
     const generated = await call(a, 'POST', `/backend/generateDocx/${docxKey}/${match.matchId}`, token, {
-      dataList: dataListFor(docxKey),
+      dataList: demoDataList(docxKey),
     });
     expect(generated.status).toBe(200);
     const documentId = generated.headers.get('x-document-id') ?? '';
@@ -224,7 +209,7 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
       `/backend/generateDocusign/${envelopeKey}/${match.matchId}`,
       token,
       {
-        dataList: dataListFor(envelopeKey),
+        dataList: demoDataList(envelopeKey),
       },
     );
     expect(created.status).toBe(200);

@@ -1,19 +1,16 @@
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import type { EnvelopeView, ResolvedMatch } from '@vertragsgenerator/domain';
+import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { richestDemoMatch } from '../documents/samples.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { createSmtpMailer } from '../mail/smtp-mailer.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
+import { demoMatch as match } from '../test/demo-order.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
-const { configDir } = loadConfig({}, '0');
-const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
 const SUPPORT_EMAIL = 'it-support@firma.example';
 const quiet = { warn() {} };
 

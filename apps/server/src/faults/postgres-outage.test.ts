@@ -1,20 +1,11 @@
-import { join } from 'node:path';
-import { catalogueEntry, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
 import { type Db, migrate, openDatabase } from '../db/database.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
+import { demoDataList, demoMatch as match } from '../test/demo-order.js';
 import { type PostgresServer, startPostgresServer } from '../test/postgres-global-setup.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
-const { configDir } = loadConfig({}, '0');
-const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
-const companyData = await loadCompanyData(configDir);
 const docxKey = 'docx-de-wm-rv';
-const entry = catalogueEntry(docxKey);
-if (!entry) throw new Error(docxKey);
 
 // A server of its own: stopping the suite's shared one would fail every other database test.
 const server: PostgresServer | undefined = await startPostgresServer();
@@ -52,7 +43,7 @@ describe.skipIf(!server)('PostgreSQL stopped during use', () => {
         method: 'POST',
         url: `/backend/generateDocx/${docxKey}/${match.matchId}`,
         headers: bearer(legal),
-        payload: { dataList: sampleDataList(entry, match, companyData.signatories) },
+        payload: { dataList: demoDataList(docxKey) },
       }),
   };
 

@@ -1,22 +1,16 @@
-import { join } from 'node:path';
-import { catalogueEntry, type ResolvedMatch } from '@vertragsgenerator/domain';
+import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
-import { loadCompanyData } from '../documents/companies.js';
 import { createRendererPool } from '../documents/renderer.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
 import { pgliteTestDatabase } from '../test/databases.js';
+import { demoDataList, demoMatch as match } from '../test/demo-order.js';
 import { CRASH_MARKER, HANG_MARKER } from '../test/faulty-render-worker.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
-const { configDir, templatesDir } = loadConfig({}, '0');
-const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
-const companyData = await loadCompanyData(configDir);
+const { templatesDir } = loadConfig({}, '0');
 const docxKey = 'docx-de-wm-rv';
-const entry = catalogueEntry(docxKey);
-if (!entry) throw new Error(docxKey);
 
 /** Matches whose task description makes the test worker crash or hang. */
 const crashing: ResolvedMatch = { ...match, matchId: 'PL-90001', aufgabenbeschreibung: CRASH_MARKER };
@@ -56,7 +50,7 @@ describe('a render worker that crashes or hangs', () => {
       method: 'POST',
       url: `/backend/generateDocx/${docxKey}/${matchId}`,
       headers: bearer(legal),
-      payload: { dataList: sampleDataList(entry, match, companyData.signatories) },
+      payload: { dataList: demoDataList(docxKey) },
     });
 
   const statusOf = async (matchId: string) =>

@@ -2,25 +2,18 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { catalogueEntry, type ResolvedMatch } from '@vertragsgenerator/domain';
 import Fastify from 'fastify';
 import { exportJWK, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import { demoDataList, demoMatch as match } from '../test/demo-order.js';
 import { freePort } from '../test/postgres-global-setup.js';
 import { type ServerProcess, spawnServer, stopServer, waitHealthy } from '../test/server-process.js';
 import { issueToken } from '../test/test-app.js';
 
-const { configDir } = loadConfig({}, '0');
-const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
-const companyData = await loadCompanyData(configDir);
 const docxKey = 'docx-de-wm-rv';
-const entry = catalogueEntry(docxKey);
-if (!entry) throw new Error(docxKey);
-const dataList = sampleDataList(entry, match, companyData.signatories);
+const dataList = demoDataList(docxKey);
 const AUDIENCE = 'vertragsgenerator-restart-test';
 
 /**

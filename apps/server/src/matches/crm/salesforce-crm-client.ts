@@ -1,22 +1,14 @@
 import { Connection } from 'jsforce';
 import { z } from 'zod';
-import { ConfigError } from '../../config.js';
+import { ConfigError, type CrmConfig } from '../../config.js';
 import { type CrmClient, CrmRefusedError, CrmTransientError } from './crm-client.js';
 import { type CrmMapping, type FieldMapping, mappedPaths, parsePath } from './mapping.js';
 
-export interface SalesforceOptions {
-  /** My Domain or login host, e.g. https://example.my.salesforce.com. */
-  loginUrl: string;
-  clientId: string;
-  clientSecret: string;
-  /** API name of the object that holds matches, e.g. `Match__c`. */
-  object: string;
-  /** API name of its field with the match ID `PL-…` (an auto-number field, often `Name`). */
-  idField: string;
-  /** REST API version without `v`, e.g. `62.0`. */
-  apiVersion: string;
-  timeoutMs: number;
-}
+/** The Salesforce settings of the configuration (config.ts documents each) and the request deadline. */
+export type SalesforceOptions = Pick<
+  Extract<CrmConfig, { kind: 'salesforce' }>,
+  'loginUrl' | 'clientId' | 'clientSecret' | 'object' | 'idField' | 'apiVersion' | 'timeoutMs'
+>;
 
 const tokenSchema = z.object({ access_token: z.string().min(1), instance_url: z.url() });
 const queryResultSchema = z.object({ records: z.array(z.unknown()) });

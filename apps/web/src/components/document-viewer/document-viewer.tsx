@@ -1,8 +1,9 @@
-import { Box, Center, Loader, Stack, Text } from '@mantine/core';
+import { Box } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { texts } from '../../texts';
 import { DownloadInstead } from '../download-instead';
+import { SectionLoader } from '../section-loader';
 import { SuperdocFrame } from '../superdoc-frame';
 
 export interface DocumentViewerProps {
@@ -52,16 +53,7 @@ export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentV
 }
 
 function ViewerLoader() {
-  return (
-    <Center h={VIEWER_HEIGHT} role="status" aria-label={texts.documentViewer.loading}>
-      <Stack align="center" gap="xs">
-        <Loader />
-        <Text size="sm" c="dimmed">
-          {texts.documentViewer.loading}
-        </Text>
-      </Stack>
-    </Center>
-  );
+  return <SectionLoader height={VIEWER_HEIGHT} label={texts.documentViewer.loading} />;
 }
 
 function PdfFrame({ pdf }: { pdf: Blob }) {

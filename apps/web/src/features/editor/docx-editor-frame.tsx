@@ -1,5 +1,6 @@
-import { Center, Loader, Stack, Text } from '@mantine/core';
+import { Stack } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
+import { SectionLoader } from '../../components/section-loader';
 import { SuperdocFrame } from '../../components/superdoc-frame';
 import { texts } from '../../texts';
 import type { DocxEditor } from './docx-editor';
@@ -85,14 +86,5 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
 }
 
 export function EditorLoader() {
-  return (
-    <Center h={EDITOR_HEIGHT} role="status" aria-label={texts.editor.loading}>
-      <Stack align="center" gap="xs">
-        <Loader />
-        <Text size="sm" c="dimmed">
-          {texts.editor.loading}
-        </Text>
-      </Stack>
-    </Center>
-  );
+  return <SectionLoader height={EDITOR_HEIGHT} label={texts.editor.loading} />;
 }

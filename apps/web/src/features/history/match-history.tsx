@@ -94,38 +94,27 @@ function EntryActions({ entry }: { entry: HistoryEntry }) {
     <Group gap="xs" wrap="nowrap">
       {entry.status === 'ready' && (
         <>
-          <Button
-            size="xs"
-            variant="default"
-            component="a"
-            href={documentPath(entry.documentId)}
-            target="_blank"
-            rel="noopener"
-          >
-            {texts.history.openDocument}
-          </Button>
+          <NewTabButton href={documentPath(entry.documentId)}>{texts.history.openDocument}</NewTabButton>
           <DownloadButton size="xs" download={() => downloadDocument(entry)}>
             {texts.history.download}
           </DownloadButton>
         </>
       )}
-      {envelope && (
-        <Button
-          size="xs"
-          variant="default"
-          component="a"
-          href={envelopePath(envelope.id)}
-          target="_blank"
-          rel="noopener"
-        >
-          {texts.history.openEnvelope}
-        </Button>
-      )}
+      {envelope && <NewTabButton href={envelopePath(envelope.id)}>{texts.history.openEnvelope}</NewTabButton>}
       {envelope?.certificateAvailable && (
         <DownloadButton size="xs" download={() => downloadCertificate(entry, envelope.id)}>
           {texts.history.certificate}
         </DownloadButton>
       )}
     </Group>
+  );
+}
+
+/** Documents and envelopes open in a tab of their own: the history stays where the user left it. */
+function NewTabButton({ href, children }: { href: string; children: string }) {
+  return (
+    <Button size="xs" variant="default" component="a" href={href} target="_blank" rel="noopener">
+      {children}
+    </Button>
   );
 }
