@@ -175,7 +175,8 @@ async function measure(baseUrl, request, connections, seconds) {
     loopUtilization,
     serverCpuPerRequest,
     mainThreadPerRequest,
-    // The process's CPU time beyond its busy event loop: the render threads (and libuv's pool).
+    // The process's CPU time beyond its busy event loop: the render threads, the embedded database's
+    // thread on PGlite, libuv's pool.
     otherThreadsPerRequest: Math.max(0, serverCpuPerRequest - mainThreadPerRequest),
     // The load generator, PostgreSQL and whatever else ran on the machine meanwhile.
     othersPerRequest: (others * cores * wallMs) / requests,
@@ -310,7 +311,7 @@ function whereTheTimeGoes(results, verdicts) {
         "mean by Little's law",
         'p50 at 1 connection',
         'event loop per request',
-        'render threads per request',
+        'worker threads per request',
         'other processes per request',
         `ceiling on ${cores} cores`,
         'budget',
@@ -336,14 +337,16 @@ function whereTheTimeGoes(results, verdicts) {
     ),
     '',
     'Per request: "event loop" is the busy time of the server’s event loop (event-loop utilisation × ' +
-      'duration ÷ requests; on a busy machine it includes time the loop waited for a core, and the render ' +
-      'threads’ figure is then too low), "render threads" the rest of the server process’s CPU time, "other ' +
+      'duration ÷ requests; on a busy machine it includes time the loop waited for a core, and the worker ' +
+      'threads’ figure is then too low), "worker threads" the rest of the server process’s CPU time (the ' +
+      'render threads, and on PGlite the thread the embedded database runs in), "other ' +
       'processes" the CPU time all other processes used meanwhile (the load generator, PostgreSQL, ' +
       `anything else on the machine); "ceiling" is ${cores} cores’ time divided by their sum, the most ` +
       'documents a second this machine could answer with all three on it.',
     '',
-    'Main thread of the server while generating (event loop: HTTP, authentication, validation, database, ' +
-      'logging; rendering itself runs in the worker threads, see the rendering section): share of the ' +
+    'Main thread of the server while generating (event loop: HTTP, authentication, validation, database ' +
+      'client, logging; rendering runs in the render threads, see the rendering section, and PGlite in a ' +
+      'thread of its own): share of the ' +
       'profiled samples by where the code comes from, self time.',
     '',
   ];
@@ -380,7 +383,7 @@ function howMeasured(settings) {
       `${settings.warmupSeconds} s warm-up at ${settings.connections[1]} connections, then ${settings.seconds} s at each of ` +
       `${settings.connections.join(', ')} connections; p50 and p99 are autocannon's latencies, requests/s ` +
       'its mean per second. "Server CPU per request" is the CPU time of the whole server process (event ' +
-      'loop and render threads) divided by the requests answered. PostgreSQL is a throwaway server of ' +
+      'loop and worker threads) divided by the requests answered. PostgreSQL is a throwaway server of ' +
       "Debian's package (fsync off), with the default pool of 10 connections. The profile is a further " +
       `${settings.profileSeconds} s run of DOCX generation at ${BUDGET.connections} connections under the V8 ` +
       'inspector’s CPU profiler of the main thread, after the timed runs.',

@@ -1,4 +1,5 @@
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
+import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '../sha256.js';
 import type { IssuerMetadata } from './issuer-discovery.js';
 
@@ -32,36 +33,55 @@ export function hashToken(token: string): string {
 /**
  * Verifies OIDC ID tokens with jose: signature against the issuer's keys, issuer, audience and expiry.
  * Only asymmetric algorithms are accepted, so a token "signed" with `none` or an HMAC never passes.
+ *
+ * The browser sends the same token with every request until it expires, and checking its RSA
+ * signature was an eighth of the server thread's work while documents were generated. A token that
+ * passed is remembered (by its hash) until its `exp`; one that failed is checked again every time.
  */
 export function createTokenVerifier(options: TokenVerifierOptions): TokenVerifier {
+  const verified = new LRUCache<string, TokenIdentity>({ max: VERIFIED_TOKENS_KEPT });
+
+  async function verifySignatureAndClaims(token: string, tokenHash: string): Promise<TokenIdentity | null> {
+    try {
+      const { payload } = await jwtVerify(token, options.keys, {
+        issuer: options.issuer,
+        audience: options.audience,
+        algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
+        requiredClaims: ['exp', 'iat', 'sub'],
+        clockTolerance: 5,
+      });
+      const email = payload[options.emailClaim];
+      if (typeof email !== 'string' || !email.includes('@')) return null;
+      const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim() : email;
+      return {
+        email: email.toLowerCase(),
+        name,
+        issuedAt: payload.iat as number,
+        expiresAt: payload.exp as number,
+        tokenHash,
+      };
+    } catch (error) {
+      if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
+      throw error;
+    }
+  }
+
   return {
     async verify(token) {
       if (token.length > 16_384) return null;
-      try {
-        const { payload } = await jwtVerify(token, options.keys, {
-          issuer: options.issuer,
-          audience: options.audience,
-          algorithms: ['RS256', 'PS256', 'ES256', 'EdDSA'],
-          requiredClaims: ['exp', 'iat', 'sub'],
-          clockTolerance: 5,
-        });
-        const email = payload[options.emailClaim];
-        if (typeof email !== 'string' || !email.includes('@')) return null;
-        const name = typeof payload.name === 'string' && payload.name.trim() ? payload.name.trim() : email;
-        return {
-          email: email.toLowerCase(),
-          name,
-          issuedAt: payload.iat as number,
-          expiresAt: payload.exp as number,
-          tokenHash: hashToken(token),
-        };
-      } catch (error) {
-        if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
-        throw error;
-      }
+      const tokenHash = hashToken(token);
+      const known = verified.get(tokenHash);
+      if (known && known.expiresAt * 1000 > Date.now()) return known;
+      const identity = await verifySignatureAndClaims(token, tokenHash);
+      if (identity) verified.set(tokenHash, identity);
+      else verified.delete(tokenHash);
+      return identity;
     },
   };
 }
+
+/** Signed-in users with a token each, and then some: beyond this the least recently seen go. */
+const VERIFIED_TOKENS_KEPT = 2_000;
 
 /** Key lookup for an external issuer, discovered from its OpenID configuration on first use. */
 export function remoteIssuerKeys(discover: () => Promise<IssuerMetadata>): JWTVerifyGetKey {

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases } from '../test/databases.js';
+import { pgliteThreadTestDatabase, testDatabases } from '../test/databases.js';
 import type { Db } from './database.js';
 
-describe.each(testDatabases())('bytea on $name', (database) => {
+describe.each([...testDatabases(), pgliteThreadTestDatabase])('bytea on $name', (database) => {
   let db: Db;
 
   beforeAll(async () => {

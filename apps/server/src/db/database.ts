@@ -1,12 +1,14 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PGlite, types } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Config } from '../config.js';
 import { migrationProvider } from './migrations/index.js';
+import { openPGlite } from './pglite.js';
+import { startPGliteThread } from './pglite-thread.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -14,9 +16,13 @@ export type Db = Kysely<Database>;
 /**
  * Opens the database the configuration names: PGlite files under DATA_DIR by default, PostgreSQL when
  * DATABASE_URL is set. `pglite` without a data directory gives an in-memory database (tests).
+ *
+ * PGlite runs in a worker thread of its own unless `thread` is false: tests open hundreds of small
+ * databases, where starting a thread for each costs more than it saves.
  */
 export async function openDatabase(
   target: Config['database'] | { kind: 'pglite'; dataDir: undefined },
+  { thread = true }: { thread?: boolean } = {},
 ): Promise<Db> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize });
@@ -28,26 +34,11 @@ export async function openDatabase(
     await mkdir(target.dataDir, { recursive: true });
     claimDataDir(target.dataDir);
   }
-  const pglite = new PGlite(target.dataDir, { serializers: BYTEA_SERIALIZERS, parsers: BYTEA_PARSERS });
-  return new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  // The dialect needs only `query` and `close`, and its connection lock keeps a transaction's
+  // statements together whichever thread runs them.
+  const pglite = thread ? await startPGliteThread(target.dataDir) : await openPGlite(target.dataDir);
+  return new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
 }
-
-/**
- * PGlite passes bytea as hex text and converts it byte by byte in JavaScript, about 5 ms each way for
- * a 30 kB document on the event loop; node's Buffer does the same hex conversion natively.
- */
-const BYTEA_SERIALIZERS = {
-  [types.BYTEA]: (value: unknown) => {
-    if (!(value instanceof Uint8Array)) throw new Error('Invalid input for bytea type');
-    return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
-  },
-};
-const BYTEA_PARSERS = {
-  [types.BYTEA]: (text: string) => {
-    const bytes = Buffer.from(text.slice(2), 'hex');
-    return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  },
-};
 
 /** Applies pending migrations; Kysely's migration lock makes this safe with several replicas. */
 export async function migrate(db: Db): Promise<void> {

@@ -64,3 +64,38 @@ describe.each(testDatabases())('documents left behind by a stopped server ($name
     expect((await documents.find(id))?.status).toBe('ready');
   });
 });
+
+describe.each(testDatabases())('stored document content ($name)', (database) => {
+  let db: Db;
+  beforeAll(async () => {
+    db = await database.open();
+  });
+  afterAll(() => db.destroy());
+
+  it('is stored as it comes, without an attempt to compress what is already a zip archive', async () => {
+    const documents = new DocumentsRepository(db);
+    const id = await documents.create({
+      matchId: 'PL-20003',
+      docKey: 'docx-de-wm-rv',
+      form: 'docx',
+      createdBy: 'berater@demo.local',
+      fileName: 'vertrag.docx',
+      dataList: { vertragspartner_type: 'k' },
+      dataSha256: 'c'.repeat(64),
+    });
+    // Content PostgreSQL's compression would shrink to almost nothing, to see whether it is tried.
+    const content = new Uint8Array(40_000).fill(7);
+    await documents.complete(id, {
+      content,
+      templateSha256: 'd'.repeat(64),
+      createdBy: 'berater@demo.local',
+    });
+
+    const { rows } = await sql<{ stored: number }>`
+      select pg_column_size(content) as stored from document_versions where document_id = ${id}`.execute(db);
+    expect(rows[0]?.stored).toBeGreaterThanOrEqual(content.byteLength);
+    expect(Buffer.from((await documents.latestContent(id))?.content ?? []).equals(Buffer.from(content))).toBe(
+      true,
+    );
+  });
+});

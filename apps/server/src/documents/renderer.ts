@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { Piscina } from 'piscina';
+import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
 import type { RenderOutcome, RenderTask } from './render-worker.js';
 import { formatProblem, type TemplateProblem } from './template-problems.js';
 
@@ -63,7 +64,7 @@ export function createRendererPool({
   templatesDir,
   threads,
   taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS,
-  worker = defaultWorker(),
+  worker = siblingWorkerModule(import.meta.url, 'render-worker'),
 }: RendererPoolOptions): Renderer {
   let pool: Piscina<RenderTask, RenderOutcome> | undefined;
   let closed = false;
@@ -76,7 +77,7 @@ export function createRendererPool({
     async render(templateFile, data) {
       if (closed) throw new RendererUnavailableError('the renderer has been closed');
       if (unfinished >= capacity) throw new RendererUnavailableError('render queue is full');
-      pool ??= new Piscina({ ...workerScript(worker), minThreads: threads, maxThreads: threads });
+      pool ??= new Piscina({ ...workerStartOptions(worker), minThreads: threads, maxThreads: threads });
       let outcome: RenderOutcome;
       unfinished++;
       try {
@@ -103,22 +104,4 @@ export function createRendererPool({
       await pool?.destroy();
     },
   };
-}
-
-/**
- * The compiled worker beside the compiled pool in production; under Vitest this module is the
- * TypeScript source, and its worker loads through tsx with the workspace's source condition.
- */
-function defaultWorker(): URL {
-  return new URL(
-    import.meta.url.endsWith('.ts') ? './render-worker.ts' : './render-worker.js',
-    import.meta.url,
-  );
-}
-
-function workerScript(worker: URL): { filename: string; execArgv?: string[] } {
-  if (worker.pathname.endsWith('.ts')) {
-    return { filename: worker.href, execArgv: ['--conditions=source', '--import', 'tsx'] };
-  }
-  return { filename: worker.href };
 }

@@ -4,7 +4,7 @@ import { inject } from 'vitest';
 import { type Db, migrate, openDatabase } from '../db/database.js';
 
 export interface TestDatabase {
-  name: 'pglite' | 'postgres';
+  name: 'pglite' | 'pglite in a thread' | 'postgres';
   /** A fresh, migrated, empty database of this kind. */
   open(): Promise<Db>;
 }
@@ -13,7 +13,17 @@ export interface TestDatabase {
 export const pgliteTestDatabase: TestDatabase = {
   name: 'pglite',
   async open() {
-    const db = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    const db = await openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: false });
+    await migrate(db);
+    return db;
+  },
+};
+
+/** The embedded database as the server runs it, in a worker thread of its own. */
+export const pgliteThreadTestDatabase: TestDatabase = {
+  name: 'pglite in a thread',
+  async open() {
+    const db = await openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: true });
     await migrate(db);
     return db;
   },

@@ -1,0 +1,141 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { CompiledQuery, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '../http/errors.js';
+import { pgliteTestDatabase, pgliteThreadTestDatabase } from '../test/databases.js';
+import { type Db, openDatabase } from './database.js';
+import { startPGliteThread } from './pglite-thread.js';
+
+describe('PGlite in a worker thread', () => {
+  let inThread: Db;
+  let inProcess: Db;
+
+  beforeAll(async () => {
+    [inThread, inProcess] = await Promise.all([pgliteThreadTestDatabase.open(), pgliteTestDatabase.open()]);
+  });
+  afterAll(async () => {
+    await Promise.all([inThread.destroy(), inProcess.destroy()]);
+  });
+
+  it('converts parameters and results as PGlite itself does', async () => {
+    // PGlite's own query(), with its own conversions, is the reference; every type the repositories
+    // send and read: text, numbers, int8, booleans, timestamps, json, arrays, bytea, null.
+    const reference = await PGlite.create();
+    const text = `select $1::text as text, $2::numeric as amount, $3::int8 as big, $4::int as small,
+      $5::boolean as flag, $6::text as nothing, $7::timestamptz as at, $8::date as day, $9::jsonb as data,
+      $10::text[] as list, $11::bytea as content, length($11::bytea) as size`;
+    const parameters = [
+      "Müller & Söhne <GmbH> 'x'",
+      1234.5,
+      9007199254740993n,
+      42,
+      true,
+      null,
+      new Date('2026-11-21T09:15:00.123Z'),
+      '2026-12-31',
+      JSON.stringify({ rate: 95.5, names: ['A', 'B'] }),
+      ['x', 'y, z', '"q"'],
+      Buffer.from([0, 1, 92, 127, 128, 255]),
+    ];
+    try {
+      const expected = await reference.query(text, parameters);
+      const compiled = CompiledQuery.raw(text, parameters);
+      const [thread, process] = await Promise.all([
+        inThread.getExecutor().executeQuery(compiled),
+        inProcess.getExecutor().executeQuery(compiled),
+      ]);
+      expect(thread.rows).toEqual(expected.rows);
+      expect(process.rows).toEqual(expected.rows);
+      expect(thread.rows[0]).toMatchObject({ text: parameters[0], flag: true, nothing: null, size: 6 });
+    } finally {
+      await reference.close();
+    }
+  });
+
+  it('keeps the SQLSTATE and the fields of an error', async () => {
+    await sql`create table if not exists unique_names (name text primary key)`.execute(inThread);
+    await sql`insert into unique_names values ('Anna')`.execute(inThread);
+    const error = await sql`insert into unique_names values ('Anna')`
+      .execute(inThread)
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(error).toMatchObject({ code: '23505', constraint: 'unique_names_pkey', table: 'unique_names' });
+    expect((error as Error).message).toMatch(/duplicate key/);
+
+    const nul = await sql`select ${'a\u0000b'}::text`.execute(inThread).catch((e: unknown) => e);
+    expect(nul).toMatchObject({ code: '22021' });
+  });
+
+  it('reports affected rows', async () => {
+    await sql`create table counted (n int)`.execute(inThread);
+    await inThread
+      .insertInto('counted' as never)
+      .values([{ n: 1 }, { n: 2 }, { n: 3 }] as never)
+      .execute();
+    const [result] = await inThread
+      .updateTable('counted' as never)
+      .set({ n: 0 } as never)
+      .where('n' as never, '>', 1 as never)
+      .execute();
+    expect(result?.numUpdatedRows).toBe(2n);
+  });
+
+  it('keeps a transaction together while other queries wait, and rolls it back whole', async () => {
+    await sql`create table ledger (entry int)`.execute(inThread);
+    const failing = inThread.transaction().execute(async (trx) => {
+      await sql`insert into ledger values (1)`.execute(trx);
+      // Give other queries the chance to slip in between the statements of this transaction.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      await sql`insert into ledger values (2)`.execute(trx);
+      throw new Error('abandoned');
+    });
+    const outside = sql<{ count: string }>`select count(*)::int as count from ledger`.execute(inThread);
+    await expect(failing).rejects.toThrow('abandoned');
+    // Had the read run inside the open transaction, it would have seen its rows.
+    expect((await outside).rows[0]).toEqual({ count: 0 });
+    const after = await sql<{ count: number }>`select count(*)::int as count from ledger`.execute(inThread);
+    expect(after.rows[0]).toEqual({ count: 0 });
+  });
+});
+
+describe('PGlite thread on disk and when it stops', () => {
+  const dataDirs: string[] = [];
+  const freshDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vg-pglite-thread-'));
+    dataDirs.push(dir);
+    return dir;
+  };
+  afterAll(() => {
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps what was written across a close and a new start', async () => {
+    const dataDir = freshDir();
+    const first = await openDatabase({ kind: 'pglite', dataDir });
+    await sql`create table kept (value text)`.execute(first);
+    await sql`insert into kept values ('PL-123456')`.execute(first);
+    await first.destroy();
+
+    const second = await openDatabase({ kind: 'pglite', dataDir });
+    const { rows } = await sql`select value from kept`.execute(second);
+    await second.destroy();
+    expect(rows).toEqual([{ value: 'PL-123456' }]);
+  });
+
+  it('refuses statements after it has been closed as an unavailable database, without hanging', async () => {
+    const database = await startPGliteThread(undefined);
+    await database.close();
+    const error = await database.query('select 1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it('rejects the start when the data folder holds something that is not a database', async () => {
+    const dataDir = freshDir();
+    writeFileSync(join(dataDir, 'PG_VERSION'), '9\n');
+    await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(/initialize/);
+  });
+});

@@ -1,0 +1,81 @@
+import { Piscina } from 'piscina';
+import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
+import type { PGliteQueries, QueryResult } from './pglite.js';
+import type { DatabaseOutcome, DatabaseTask, DatabaseThreadData } from './pglite-worker.js';
+
+/**
+ * PGlite in a worker thread of its own. On the server's thread each query runs synchronously in
+ * WebAssembly, and while documents were generated that took half of the thread's time: the event
+ * loop was delayed by 60 ms at p99. Here only the messages pass the server's thread.
+ *
+ * A piscina pool of one thread, as for rendering: it loads the TypeScript source under tests, and if
+ * the thread dies (a WebAssembly abort, out of memory) the statement it ran fails as a lost
+ * connection and a new thread opens the same files for the next one.
+ * Resolves once the database is open; a database that cannot be opened rejects with its error.
+ *
+ * `worker` is the thread's module, pglite-worker beside this file by default; tests wrap it to crash.
+ */
+export async function startPGliteThread(
+  dataDir: string | undefined,
+  { worker = siblingWorkerModule(import.meta.url, 'pglite-worker') }: { worker?: URL } = {},
+): Promise<PGliteQueries> {
+  const pool = new Piscina<DatabaseTask, DatabaseOutcome>({
+    ...workerStartOptions(worker),
+    workerData: { dataDir } satisfies DatabaseThreadData,
+    minThreads: 1,
+    maxThreads: 1,
+    // Kysely's PGlite driver sends one statement at a time; the queue holds what waits for its lock.
+    concurrentTasksPerWorker: 1,
+    // The thread waits for its next task on its event loop, not blocked in Atomics.wait.
+    atomics: 'disabled',
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
+  let closed = false;
+
+  const run = async (task: DatabaseTask): Promise<QueryResult> => {
+    if (closed) throw connectionLost('the embedded database has been closed');
+    let outcome: DatabaseOutcome;
+    try {
+      outcome = await pool.run(task);
+    } catch (error) {
+      // The thread died under this statement; piscina starts a new one for the next.
+      throw connectionLost((error as Error).message);
+    }
+    if (!outcome.ok) throw databaseError(outcome.error);
+    return outcome;
+  };
+
+  try {
+    await run({ kind: 'open' });
+  } catch (error) {
+    await pool.destroy();
+    throw error;
+  }
+  return {
+    query: (sql, parameters = []) => run({ kind: 'query', sql, parameters }),
+    async close() {
+      if (closed) return;
+      try {
+        await run({ kind: 'close' });
+      } finally {
+        closed = true;
+        await pool.destroy();
+      }
+    },
+  };
+}
+
+function databaseError(fields: Record<string, unknown>): Error {
+  const { message, stack, ...rest } = fields;
+  const error = Object.assign(new Error(String(message)), rest);
+  if (typeof stack === 'string') error.stack = stack;
+  return error;
+}
+
+/**
+ * SQLSTATE 08006 connection_failure: answered with 503 like a PostgreSQL that went away (DESIGN §7),
+ * and the statements after it get a fresh thread.
+ */
+function connectionLost(reason: string): Error {
+  return Object.assign(new Error(`embedded database unavailable: ${reason}`), { code: '08006' });
+}
