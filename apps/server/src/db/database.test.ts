@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteThreadTestDatabase, testDatabases } from '../test/databases.js';
+import { isDatabaseUnavailable } from '../http/errors.js';
+import { pgliteThreadTestDatabase, type TestDatabase, testDatabases } from '../test/databases.js';
 import type { Db } from './database.js';
 
 describe.each([...testDatabases(), pgliteThreadTestDatabase])('bytea on $name', (database) => {
@@ -39,5 +40,29 @@ describe.each([...testDatabases(), pgliteThreadTestDatabase])('bytea on $name', 
     const content = rows[0]?.content;
     expect(content).toBeInstanceOf(Uint8Array);
     expect(Buffer.from(content as Uint8Array).equals(Buffer.from(bytes))).toBe(true);
+  });
+});
+
+const postgres = testDatabases().find((database) => database.name === 'postgres');
+
+describe.skipIf(!postgres)('a PostgreSQL connection lost while a request holds it', () => {
+  it('fails that request as an unavailable database, with no uncaught error, and the pool serves on', async () => {
+    const db = await (postgres as TestDatabase).open();
+    try {
+      const transaction = db.transaction().execute(async (trx) => {
+        const { rows } = await sql<{ pid: number }>`select pg_backend_pid() as pid`.execute(trx);
+        // Ended from another connection while this one is checked out, idle between statements: its
+        // client reports the loss as an 'error' event, which nothing else would listen to.
+        await sql`select pg_terminate_backend(${rows[0]?.pid})`.execute(db);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        await sql`select 1`.execute(trx);
+      });
+      const error = await transaction.catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect((await sql<{ ok: number }>`select 1 as ok`.execute(db)).rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await db.destroy();
+    }
   });
 });

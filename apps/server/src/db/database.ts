@@ -26,8 +26,11 @@ export async function openDatabase(
 ): Promise<Db> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize });
-    // An idle client that loses its server must not crash the process (DESIGN §7: 503, not a crash).
+    // A client that loses its server must not crash the process (DESIGN §7: 503, not a crash). The
+    // pool listens on idle clients only; one a request holds between two statements reports the loss
+    // as an 'error' event too, and its next statement then fails, which answers the request.
     pool.on('error', () => {});
+    pool.on('connect', (client) => client.on('error', () => {}));
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   if (target.dataDir) {

@@ -41,7 +41,10 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (/^(08|57P0|53)/.test(code)) return true;
   }
   const message = error instanceof Error ? error.message : '';
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect/i.test(message);
+  // "… is not queryable": the statement after a lost connection, on the client that lost it.
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|is not queryable/i.test(
+    message,
+  );
 }
 
 /**
