@@ -19,8 +19,9 @@ export interface QueryResult {
  * statement, bind, describe the portal, execute) to learn the parameter types before it converts the
  * values, and plans it anew every time. Here the values are converted as node-postgres converts them
  * for the PostgreSQL server (so both databases see the same text), a statement with parameters is
- * prepared once under a name and then only bound and executed, and each exchange is one call. The
- * session lookup (a join) took 0.70 ms through `PGlite.query` and takes ≈0.05 ms this way.
+ * prepared once under a name and then only bound and executed, and each exchange is one call. A
+ * simple select took 280 µs through `PGlite.query` and takes 110 µs this way; the session lookup (a
+ * join) takes 170 µs planned each time and 42 µs prepared.
  */
 export async function openPGlite(dataDir: string | undefined): Promise<PGliteQueries> {
   const pglite = await PGlite.create(dataDir, { parsers: BYTEA_PARSERS });

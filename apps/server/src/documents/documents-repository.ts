@@ -67,8 +67,8 @@ export class DocumentsRepository {
 
   /**
    * Stores the rendered output as version 1 and marks the document ready, in one statement: it is as
-   * atomic as a transaction, and one round trip instead of four (on the embedded database every
-   * round trip runs on the event loop).
+   * atomic as a transaction, and one round trip instead of four (on the embedded database each one
+   * crosses to the database's thread and back).
    */
   async complete(
     id: string,

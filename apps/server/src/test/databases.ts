@@ -9,25 +9,22 @@ export interface TestDatabase {
   open(): Promise<Db>;
 }
 
+function pglite(name: TestDatabase['name'], thread: boolean): TestDatabase {
+  return {
+    name,
+    async open() {
+      const db = await openDatabase({ kind: 'pglite', dataDir: undefined }, { thread });
+      await migrate(db);
+      return db;
+    },
+  };
+}
+
 /** For tests whose subject does not depend on the database kind. */
-export const pgliteTestDatabase: TestDatabase = {
-  name: 'pglite',
-  async open() {
-    const db = await openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: false });
-    await migrate(db);
-    return db;
-  },
-};
+export const pgliteTestDatabase = pglite('pglite', false);
 
 /** The embedded database as the server runs it, in a worker thread of its own. */
-export const pgliteThreadTestDatabase: TestDatabase = {
-  name: 'pglite in a thread',
-  async open() {
-    const db = await openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: true });
-    await migrate(db);
-    return db;
-  },
-};
+export const pgliteThreadTestDatabase = pglite('pglite in a thread', true);
 
 function postgres(adminUrl: string): TestDatabase {
   return {
