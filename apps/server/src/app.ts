@@ -100,7 +100,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   const users = new UsersRepository(db);
   const sessions = new SessionsRepository(db);
-  const guards = createAuthGuards({ verifier: deps.tokenVerifier, sessions });
+  const guards = createAuthGuards({
+    verifier: deps.tokenVerifier,
+    sessions,
+    administrators: config.admin.administrators,
+  });
   const signInRateLimit = { max: config.rateLimitPerMinute, timeWindow: '1 minute' };
   await installOpenApi(app, { version: config.version, guards });
 

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { ADMIN_ENV, type AdminConfig, adminConfig } from './config-admin.js';
 import { CRM_ENV, type CrmConfig, crmConfig } from './config-crm.js';
 import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './config-signature.js';
 import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './config-support.js';
@@ -59,6 +60,7 @@ const envSchema = z.object({
   GOOGLE_DRIVE_API_URL: z.string().url().default('https://www.googleapis.com'),
   ...SIGNATURE_ENV,
   ...CRM_ENV,
+  ...ADMIN_ENV,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -98,6 +100,7 @@ export interface Config {
   /** Worker threads that render documents. */
   renderThreads: number;
   signature: SignatureConfig;
+  admin: AdminConfig;
   /** Undefined: matches come from the built-in store. */
   crm: CrmConfig | undefined;
   /** companies, signatories and demo data (repository folder config/). */
@@ -176,6 +179,7 @@ export function loadConfig(env: Env, version: string): Config {
     templatesDir: resolve(e.TEMPLATES_DIR ?? REPOSITORY_TEMPLATES_DIR),
     renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(availableParallelism()),
     signature,
+    admin: adminConfig(e),
     crm,
     configDir: REPOSITORY_CONFIG_DIR,
     version,

@@ -15,10 +15,10 @@ declare module 'fastify' {
 }
 
 /**
- * Who may call a route: `signed-in` needs an open session, `staff` also any permission level,
- * a list of levels exactly those.
+ * Who may call a route: `signed-in` needs an open session, `staff` also any permission level, a list
+ * admits exactly those levels and, where it names `administrator`, the Team-Operations capability.
  */
-export type Access = 'signed-in' | 'staff' | readonly PermissionLevel[];
+export type Access = 'signed-in' | 'staff' | readonly (PermissionLevel | 'administrator')[];
 
 export interface AuthGuards {
   /** A valid token, no session needed: only for saveUser, which opens the session. */
@@ -29,9 +29,15 @@ export interface AuthGuards {
 export interface AuthGuardDeps {
   verifier: TokenVerifier;
   sessions: SessionsRepository;
+  /** ADMIN_EMAILS, lower case: administrators whatever the database says, so access can't be lost. */
+  administrators?: ReadonlySet<string>;
 }
 
-export function createAuthGuards({ verifier, sessions }: AuthGuardDeps): AuthGuards {
+export function createAuthGuards({
+  verifier,
+  sessions,
+  administrators = new Set(),
+}: AuthGuardDeps): AuthGuards {
   async function identify(request: FastifyRequest): Promise<TokenIdentity> {
     const header = request.headers.authorization;
     const match = header?.match(/^Bearer ([A-Za-z0-9._~+/=-]+)$/);
@@ -60,17 +66,20 @@ export function createAuthGuards({ verifier, sessions }: AuthGuardDeps): AuthGua
       const identity = await identify(request);
       const session = await sessions.lookup(identity.tokenHash);
       if (session.state !== 'active') throw unauthorized();
-      const user = session.user ?? {
+      const listed = session.user ?? {
         email: identity.email,
         name: identity.name,
         permission: null,
+        administrator: false,
       };
+      const user = { ...listed, administrator: listed.administrator || administrators.has(listed.email) };
       request.user = user;
       if (access === 'signed-in') return;
       const allowed =
         access === 'staff'
           ? user.permission !== null
-          : user.permission !== null && access.includes(user.permission);
+          : (user.permission !== null && access.includes(user.permission)) ||
+            (user.administrator && access.includes('administrator'));
       if (!allowed) throw forbidden();
     },
   };

@@ -19,14 +19,17 @@ export class SessionsRepository {
     const row = await this.db
       .selectFrom('sessions')
       .leftJoin('users', 'users.email', 'sessions.email')
-      .select(['sessions.revoked_at', 'users.email', 'users.name', 'users.permission'])
+      .select(['sessions.revoked_at', 'users.email', 'users.name', 'users.permission', 'users.administrator'])
       .where('sessions.token_hash', '=', tokenHash)
       .executeTakeFirst();
     if (!row) return { state: 'missing', user: undefined };
-    const { email, name, permission } = row;
+    const { email, name, permission, administrator } = row;
     return {
       state: row.revoked_at ? 'revoked' : 'active',
-      user: email !== null && name !== null ? toStaffMember({ email, name, permission }) : undefined,
+      user:
+        email !== null && name !== null
+          ? toStaffMember({ email, name, permission, administrator: administrator ?? false })
+          : undefined,
     };
   }
 

@@ -33,12 +33,14 @@ describe.each(testDatabases())('npm run users on $name', (database) => {
       email: 'neu.person@firma.de',
       name: 'Nele Neu',
       permission: 3,
+      administrator: false,
     });
     expect((await run('set', 'legal@demo.local', 'consultant')).code).toBe(0);
     expect(await users.find('legal@demo.local')).toEqual({
       email: 'legal@demo.local',
       name: 'Lena Legal',
       permission: 1,
+      administrator: false,
     });
     expect((await run('set', 'legal@demo.local', 'none')).code).toBe(0);
     expect((await users.find('legal@demo.local'))?.permission).toBeNull();

@@ -21,6 +21,9 @@ export interface UsersTable {
   permission: number | null;
   /** Tokens issued before this moment are refused, even ones that never opened a session. */
   signed_out_at: Timestamp | null;
+  /** Team-Operations (migration 0009): a capability beside the permission level. */
+  administrator: ColumnType<boolean, boolean | undefined, boolean>;
+  last_sign_in_at: Timestamp | null;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -73,6 +76,18 @@ export interface Database {
   envelopes: EnvelopesTable;
   envelope_recipients: EnvelopeRecipientsTable;
   envelope_events: EnvelopeEventsTable;
+  audit_entries: AuditEntriesTable;
+}
+
+/** Append-only log of administrative changes (migration 0009). */
+export interface AuditEntriesTable {
+  id: Generated<string>;
+  at: CreatedAt;
+  actor: string;
+  action: string;
+  subject: string;
+  old_value: string | null;
+  new_value: string | null;
 }
 
 export interface SupportReportsTable {

@@ -49,11 +49,16 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
     it('records an unknown person without a permission level', async () => {
       const token = await issueToken({ email: 'fremd@example.org', name: 'Frieda Fremd' });
       const saved = await post('/backend/private/saveUser', token);
-      expect(saved.json()).toEqual({ email: 'fremd@example.org', name: 'Frieda Fremd', permission: null });
+      expect(saved.json()).toEqual({
+        email: 'fremd@example.org',
+        name: 'Frieda Fremd',
+        permission: null,
+      });
       expect(await t.users.find('fremd@example.org')).toEqual({
         email: 'fremd@example.org',
         name: 'Frieda Fremd',
         permission: null,
+        administrator: false,
       });
     });
 

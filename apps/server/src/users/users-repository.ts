@@ -5,6 +5,8 @@ export interface StaffMember {
   email: string;
   name: string;
   permission: PermissionLevel | null;
+  /** Team-Operations: granted in the database or named in ADMIN_EMAILS (see the session guard). */
+  administrator: boolean;
 }
 
 /** The staff directory and permission levels (DESIGN §6); managed with `npm run users`. */
@@ -14,7 +16,7 @@ export class UsersRepository {
   async list(): Promise<StaffMember[]> {
     const rows = await this.db
       .selectFrom('users')
-      .select(['email', 'name', 'permission'])
+      .select(['email', 'name', 'permission', 'administrator'])
       .orderBy('name')
       .execute();
     return rows.map(toStaffMember);
@@ -23,7 +25,7 @@ export class UsersRepository {
   async find(email: string): Promise<StaffMember | undefined> {
     const row = await this.db
       .selectFrom('users')
-      .select(['email', 'name', 'permission'])
+      .select(['email', 'name', 'permission', 'administrator'])
       .where('email', '=', email.toLowerCase())
       .executeTakeFirst();
     return row && toStaffMember(row);
@@ -35,19 +37,30 @@ export class UsersRepository {
       .insertInto('users')
       .values({ email: email.toLowerCase(), name, permission: null, updated_at: new Date() })
       .onConflict((oc) => oc.column('email').doUpdateSet({ updated_at: new Date() }))
-      .returning(['email', 'name', 'permission'])
+      .returning(['email', 'name', 'permission', 'administrator'])
       .executeTakeFirstOrThrow();
     return toStaffMember(row);
   }
 
-  async upsert(member: StaffMember): Promise<void> {
+  /** Adds or updates a directory entry; the administrator capability changes only when given. */
+  async upsert(member: Omit<StaffMember, 'administrator'> & { administrator?: boolean }): Promise<void> {
+    const { administrator } = member;
     await this.db
       .insertInto('users')
-      .values({ ...member, email: member.email.toLowerCase(), updated_at: new Date() })
+      .values({
+        email: member.email.toLowerCase(),
+        name: member.name,
+        permission: member.permission,
+        administrator: administrator ?? false,
+        updated_at: new Date(),
+      })
       .onConflict((oc) =>
-        oc
-          .column('email')
-          .doUpdateSet({ name: member.name, permission: member.permission, updated_at: new Date() }),
+        oc.column('email').doUpdateSet({
+          name: member.name,
+          permission: member.permission,
+          ...(administrator === undefined ? {} : { administrator }),
+          updated_at: new Date(),
+        }),
       )
       .execute();
   }
@@ -75,10 +88,16 @@ export class UsersRepository {
   }
 }
 
-export function toStaffMember(row: { email: string; name: string; permission: number | null }): StaffMember {
+export function toStaffMember(row: {
+  email: string;
+  name: string;
+  permission: number | null;
+  administrator: boolean;
+}): StaffMember {
   return {
     email: row.email,
     name: row.name,
     permission: isPermissionLevel(row.permission) ? row.permission : null,
+    administrator: row.administrator,
   };
 }

@@ -7,6 +7,7 @@ import * as m0005 from './0005_outgoing_mail.js';
 import * as m0006 from './0006_envelopes.js';
 import * as m0007 from './0007_crm_match_cache.js';
 import * as m0008 from './0008_document_content_storage.js';
+import * as m0009 from './0009_administration.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0006_envelopes': m0006,
   '0007_crm_match_cache': m0007,
   '0008_document_content_storage': m0008,
+  '0009_administration': m0009,
 };
 
 export const migrationProvider: MigrationProvider = {

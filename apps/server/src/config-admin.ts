@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+/** Team-Operations (DESIGN §5, §6): who administers the tool, whatever the database says. */
+
+export const ADMIN_ENV = {
+  /** Comma-separated e-mails that are always administrators. */
+  ADMIN_EMAILS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(',')
+        .map((email) => email.trim().toLowerCase())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().email('must be a comma-separated list of e-mail addresses')))
+    .optional(),
+};
+
+type AdminEnv = z.infer<z.ZodObject<typeof ADMIN_ENV>>;
+
+export interface AdminConfig {
+  /** Lower case. */
+  administrators: ReadonlySet<string>;
+}
+
+export function adminConfig(e: AdminEnv): AdminConfig {
+  return { administrators: new Set(e.ADMIN_EMAILS ?? []) };
+}
