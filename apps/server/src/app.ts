@@ -2,6 +2,10 @@ import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { AccessRequests } from './admin/access-requests.js';
+import { AuditLog } from './admin/audit-log.js';
+import { MatchFileImport } from './admin/match-file-import.js';
+import { StaffAdministration } from './admin/staff-administration.js';
 import { createAuthGuards } from './auth/guards.js';
 import { type IssuerMetadata, issuerDiscovery } from './auth/issuer-discovery.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
@@ -21,12 +25,16 @@ import { deleteExpiredPayloads } from './idp/payload-adapter.js';
 import { MailOutbox } from './mail/mail-outbox.js';
 import type { Mailer } from './mail/mailer.js';
 import type { MatchSource } from './matches/match-source.js';
+import { MatchStore } from './matches/match-store.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
+import { accessRequestRoutes } from './routes/access-requests.js';
+import { administrationRoutes } from './routes/administration.js';
 import { authRoutes } from './routes/auth.js';
 import { documentRoutes } from './routes/documents.js';
 import { docusignConnectRoutes } from './routes/docusign-connect.js';
 import { generateEnvelopeRoutes } from './routes/generate-envelope.js';
 import { matchRoutes } from './routes/match.js';
+import { matchImportRoutes } from './routes/match-import.js';
 import { signatoryRoutes } from './routes/signatories.js';
 import { signatureRoutes } from './routes/signature.js';
 import { spaRoutes } from './routes/spa.js';
@@ -109,7 +117,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await installOpenApi(app, { version: config.version, guards });
 
   await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
-  await app.register(authRoutes, { guards, sessions, users, rateLimit: signInRateLimit });
+  await app.register(authRoutes, {
+    guards,
+    sessions,
+    users,
+    rateLimit: signInRateLimit,
+    administrators: config.admin.administrators,
+  });
   const { clientSecret } = config.oidc;
   if (clientSecret) {
     await app.register(tokenExchangeRoutes, {
@@ -169,6 +183,23 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });
+  const audit = new AuditLog(db);
+  const requests = new AccessRequests({
+    db,
+    audit,
+    outbox,
+    publicUrl: config.publicUrl,
+    configuredAdministrators: config.admin.administrators,
+    ...(config.admin.accessRequestEmail ? { notify: config.admin.accessRequestEmail } : {}),
+  });
+  await app.register(accessRequestRoutes, { guards, requests, rateLimit: signInRateLimit });
+  await app.register(administrationRoutes, {
+    guards,
+    requests,
+    staff: new StaffAdministration(db, audit, config.admin.administrators),
+    audit,
+  });
+  await app.register(matchImportRoutes, { guards, imports: new MatchFileImport(new MatchStore(db), audit) });
   await app.register(supportRoutes, {
     guards,
     reports: new SupportReports(db, outbox),

@@ -3,6 +3,9 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
+import { type CommandServer, commandSocketPath, serveCommands } from './cli/command-socket.js';
+import { matchesImportTool } from './cli/matches-import.js';
+import { usersTool } from './cli/users.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
 import { loadCompanyData } from './documents/companies.js';
@@ -65,7 +68,7 @@ export async function composeApp(
     config.signature.kind === 'docusign'
       ? (await import('./signature/docusign/docusign-provider.js')).createDocusignProvider(config.signature)
       : undefined; // built-in signing, made by buildApp from the database and the mail outbox
-  return buildApp({
+  const app = await buildApp({
     config,
     db,
     tokenVerifier,
@@ -77,5 +80,34 @@ export async function composeApp(
     companyData,
     signatureProvider,
     logger,
+  });
+  if (config.database.kind === 'pglite') {
+    serveCommandLineTools(app, config.dataDir, { db, administrators: config.admin.administrators });
+  }
+  return app;
+}
+
+/** The embedded database is this process's alone: its command-line tools hand their work to it. */
+function serveCommandLineTools(
+  app: FastifyInstance,
+  dataDir: string,
+  context: { db: Db; administrators: ReadonlySet<string> },
+) {
+  let commands: CommandServer | undefined;
+  app.addHook('onReady', async () => {
+    try {
+      commands = await serveCommands({
+        path: commandSocketPath(dataDir),
+        tools: [usersTool, matchesImportTool],
+        context,
+        log: app.log,
+      });
+    } catch (error) {
+      // The product works without it; only the tools then ask to stop the server first.
+      app.log.warn({ err: error }, 'command-line tools cannot reach this server');
+    }
+  });
+  app.addHook('onClose', async () => {
+    await commands?.close();
   });
 }

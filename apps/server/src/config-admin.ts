@@ -14,6 +14,8 @@ export const ADMIN_ENV = {
     )
     .pipe(z.array(z.string().email('must be a comma-separated list of e-mail addresses')))
     .optional(),
+  /** Where access requests from /login are mailed; default: every administrator. */
+  ACCESS_REQUEST_EMAIL: z.string().trim().email('must be an e-mail address').optional(),
 };
 
 type AdminEnv = z.infer<z.ZodObject<typeof ADMIN_ENV>>;
@@ -21,8 +23,12 @@ type AdminEnv = z.infer<z.ZodObject<typeof ADMIN_ENV>>;
 export interface AdminConfig {
   /** Lower case. */
   administrators: ReadonlySet<string>;
+  accessRequestEmail?: string;
 }
 
 export function adminConfig(e: AdminEnv): AdminConfig {
-  return { administrators: new Set(e.ADMIN_EMAILS ?? []) };
+  return {
+    administrators: new Set(e.ADMIN_EMAILS ?? []),
+    ...(e.ACCESS_REQUEST_EMAIL ? { accessRequestEmail: e.ACCESS_REQUEST_EMAIL.toLowerCase() } : {}),
+  };
 }

@@ -9,6 +9,8 @@ const demoUsersSchema = z.array(
     email: z.string().email(),
     name: z.string().min(1),
     permission: z.number().int().nullable(),
+    /** Team-Operations (DESIGN §6). */
+    administrator: z.boolean().optional(),
     /** Only the demo accounts sign in; colleagues are directory entries for sender and CC lists. */
     password: z.string().min(1).optional(),
   }),
@@ -30,6 +32,7 @@ export async function seedDemoUsers(
       email: entry.email,
       name: entry.name,
       permission: isPermissionLevel(entry.permission) ? entry.permission : null,
+      administrator: entry.administrator ?? false,
     });
     if (entry.password && accounts)
       await accounts.upsert({ email: entry.email, name: entry.name }, entry.password);

@@ -37,6 +37,8 @@ export const sessionUserSchema = z.object({
   email: z.string(),
   name: z.string(),
   permission: permissionLevelSchema.nullable(),
+  /** Team-Operations: may open /verwaltung, with or without a level. */
+  administrator: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

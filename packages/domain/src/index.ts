@@ -1,3 +1,4 @@
+export * from './administration.js';
 export * from './api.js';
 export * from './display.js';
 export * from './documents/index.js';

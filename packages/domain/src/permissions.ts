@@ -11,6 +11,13 @@ export const PERMISSION_NAMES = { consultant: 1, legal: 2, leader: 3 } as const 
 >;
 export type PermissionName = keyof typeof PERMISSION_NAMES;
 
+/** How the levels read in the UI and in mails. */
+export const PERMISSION_LABELS: Record<PermissionLevel, string> = {
+  1: 'Beratung (1)',
+  2: 'Legal (2)',
+  3: 'Leitung (3)',
+};
+
 export function isPermissionLevel(value: unknown): value is PermissionLevel {
   return value === 1 || value === 2 || value === 3;
 }

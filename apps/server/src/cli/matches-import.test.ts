@@ -1,7 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import { MatchStore } from '../matches/match-store.js';
@@ -30,7 +32,11 @@ describe.each(testDatabases())('npm run matches:import on $name', (database) => 
   async function run(...args: string[]) {
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runMatchesImport(args, store, { out: (l) => out.push(l), err: (l) => err.push(l) });
+    const code = await runMatchesImport(
+      args,
+      { store, audit: new AuditLog(db), actor: 'cli:tester', readText: (path) => readFile(path, 'utf8') },
+      { out: (l) => out.push(l), err: (l) => err.push(l) },
+    );
     return { code, out, err };
   }
 
@@ -38,7 +44,17 @@ describe.each(testDatabases())('npm run matches:import on $name', (database) => 
     const result = await run(
       file('good.csv', 'matchId;kunde\nPL-1;Elbwerk Logistik AG\n2;Isarblick Bank AG\n'),
     );
-    expect(result).toEqual({ code: 0, out: ['2 Matches importiert, 0 abgelehnt'], err: [] });
+    expect(result).toEqual({
+      code: 0,
+      out: ['2 Matches importiert (2 neu, 0 geändert, 0 unverändert), 0 abgelehnt'],
+      err: [],
+    });
+    const [entry] = await new AuditLog(db).list({ limit: 1 });
+    expect(entry).toMatchObject({
+      actor: 'cli:tester',
+      action: 'matches.import',
+      subject: expect.stringMatching(/good\.csv$/),
+    });
     expect((await new DatabaseMatchSource(db).find('PL-2'))?.kunde).toBe('Isarblick Bank AG');
   });
 
@@ -55,7 +71,7 @@ describe.each(testDatabases())('npm run matches:import on $name', (database) => 
     const skipped = await run('--skip-invalid', bad);
     expect(skipped.code).toBe(0);
     expect(skipped.out).toEqual([
-      '1 Matches importiert, 1 abgelehnt',
+      '1 Matches importiert (1 neu, 0 geändert, 0 unverändert), 1 abgelehnt',
       'Zeile 3: PL-2: Das Feld „kunde“ muss Text sein, nicht die Zahl 7.',
     ]);
   });

@@ -1,6 +1,6 @@
 import { lintTemplates } from '../documents/template-lint.js';
+import type { CliOutput } from './command-line.js';
 import { loadCliConfig, runTool } from './config.js';
-import type { CliOutput } from './users.js';
 
 const USAGE = `Verwendung:
   npm run templates:lint -- [vorlagenordner]

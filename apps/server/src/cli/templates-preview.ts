@@ -5,8 +5,8 @@ import { type CompanyData, loadCompanyData, templateDataFor } from '../documents
 import { documentFileName } from '../documents/file-name.js';
 import { createRendererPool, type Renderer, TemplateError } from '../documents/renderer.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import type { CliOutput } from './command-line.js';
 import { loadCliConfig, runTool } from './config.js';
-import type { CliOutput } from './users.js';
 
 const USAGE = `Verwendung:
   npm run templates:preview -- [zielordner]

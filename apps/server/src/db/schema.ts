@@ -24,6 +24,8 @@ export interface UsersTable {
   /** Team-Operations (migration 0009): a capability beside the permission level. */
   administrator: ColumnType<boolean, boolean | undefined, boolean>;
   last_sign_in_at: Timestamp | null;
+  /** Administrative changes of this entry (migration 0010): optimistic locking in /verwaltung. */
+  version: ColumnType<number, number | undefined, number>;
   created_at: CreatedAt;
   updated_at: Timestamp;
 }
@@ -77,6 +79,20 @@ export interface Database {
   envelope_recipients: EnvelopeRecipientsTable;
   envelope_events: EnvelopeEventsTable;
   audit_entries: AuditEntriesTable;
+  access_requests: AccessRequestsTable;
+}
+
+/** Access requests from /login (migration 0010). */
+export interface AccessRequestsTable {
+  id: Generated<string>;
+  email: string;
+  name: string;
+  message: string | null;
+  requested_at: CreatedAt;
+  status: ColumnType<'open' | 'granted' | 'declined', 'open' | undefined, 'granted' | 'declined'>;
+  decided_by: string | null;
+  decided_at: Timestamp | null;
+  decision: string | null;
 }
 
 /** Append-only log of administrative changes (migration 0009). */

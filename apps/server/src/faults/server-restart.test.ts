@@ -1,40 +1,22 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Fastify from 'fastify';
-import { exportJWK, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
 import { freePort } from '../test/postgres-global-setup.js';
-import { type ServerProcess, spawnServer, stopServer, waitHealthy } from '../test/server-process.js';
-import { issueToken } from '../test/test-app.js';
+import {
+  type ServerProcess,
+  spawnServer,
+  startTestIssuer,
+  stopServer,
+  waitHealthy,
+} from '../test/server-process.js';
 
 const docxKey = 'docx-de-wm-rv';
 const dataList = demoDataList(docxKey);
 const AUDIENCE = 'vertragsgenerator-restart-test';
-
-/**
- * An identity provider of the test's own (discovery and keys over HTTP), so the server process checks
- * tokens as it would Google's, and the test signs them without a sign-in page.
- */
-async function startIssuer() {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const jwk = { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256', use: 'sig' };
-  const issuer = `http://127.0.0.1:${await freePort()}`;
-  const app = Fastify({ logger: false });
-  app.get('/.well-known/openid-configuration', async () => ({ issuer, jwks_uri: `${issuer}/jwks` }));
-  app.get('/jwks', async () => ({ keys: [jwk] }));
-  await app.listen({ host: '127.0.0.1', port: Number(new URL(issuer).port) });
-  const key = await importPKCS8(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256');
-  return {
-    issuer,
-    token: (email: string) => issueToken({ email, issuer, audience: AUDIENCE, key }),
-    close: () => app.close(),
-  };
-}
 
 /**
  * The server process dies (SIGKILL: a crash, an OOM kill, a pulled plug) while documents are being
@@ -44,7 +26,7 @@ async function startIssuer() {
  */
 describe('a server restart during generation', () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'vg-restart-'));
-  let idp: Awaited<ReturnType<typeof startIssuer>>;
+  let idp: Awaited<ReturnType<typeof startTestIssuer>>;
   let server: ServerProcess | undefined;
   let baseUrl = '';
 
@@ -66,7 +48,7 @@ describe('a server restart during generation', () => {
   }
 
   beforeAll(async () => {
-    idp = await startIssuer();
+    idp = await startTestIssuer(AUDIENCE);
     await startServer();
   }, 90_000);
   afterAll(async () => {

@@ -63,6 +63,10 @@ const TAGS = [
     description: 'Signing pages of the built-in signing, authorised by the signer’s link token',
   },
   { name: 'support', description: 'Problem reports' },
+  {
+    name: 'administration',
+    description: 'Team-Operations: access requests, staff and levels, audit log, match import',
+  },
 ] as const;
 
 /**

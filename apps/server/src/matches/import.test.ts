@@ -90,6 +90,26 @@ describe('parseMatchFile: JSON', () => {
     ]);
   });
 
+  it('refuses a row with active markup in a value, keeping angle brackets as text', () => {
+    const { valid, refused } = parseMatchFile(
+      json([
+        { matchId: 'PL-1', kunde: 'Evil <script>alert(1)</script> GmbH' },
+        { matchId: 'PL-2', position: 'Entwickler C++ <Embedded> & Qt' },
+        { matchId: 'PL-3', ansprechpartnerKunde: '<img src=x onerror=alert(1)>' },
+        { matchId: 'PL-4', kunde: 'javascript:alert(1)' },
+      ]),
+    );
+    expect(valid.map((r) => r.matchId)).toEqual(['PL-2']);
+    expect(refused.map(({ matchId, reason }) => ({ matchId, reason }))).toEqual([
+      { matchId: 'PL-1', reason: 'Das Feld „kunde“ enthält HTML oder Skript („<script>“).' },
+      {
+        matchId: 'PL-3',
+        reason: 'Das Feld „ansprechpartnerKunde“ enthält HTML oder Skript („<img src=x onerror=alert(1)>“).',
+      },
+      { matchId: 'PL-4', reason: 'Das Feld „kunde“ enthält HTML oder Skript („javascript:“).' },
+    ]);
+  });
+
   it('refuses a file that is not a JSON array of records as a whole', () => {
     expect(parseMatchFile('{"matchId":"PL-1"}').refused).toEqual([
       { line: 1, reason: expect.stringMatching(/JSON/) },
@@ -167,6 +187,9 @@ describe('importReport and importExitCode', () => {
   const result = (imported: number, valid: number, refused: number): MatchImportResult => ({
     imported,
     valid,
+    new: valid,
+    changed: 0,
+    unchanged: 0,
     refused: Array.from({ length: refused }, (_, i) => ({
       line: i + 2,
       matchId: `PL-${i}`,
@@ -181,7 +204,14 @@ describe('importReport and importExitCode', () => {
       'Zeile 3: PL-1: kaputt',
     ]);
     expect(
-      importReport({ imported: 0, valid: 0, refused: [{ line: 1, reason: 'Die Datei ist leer.' }] }),
+      importReport({
+        imported: 0,
+        valid: 0,
+        new: 0,
+        changed: 0,
+        unchanged: 0,
+        refused: [{ line: 1, reason: 'Die Datei ist leer.' }],
+      }),
     ).toEqual(['0 Matches importiert, 1 abgelehnt', 'Zeile 1: Die Datei ist leer.']);
   });
 
@@ -315,7 +345,7 @@ describe.each(testDatabases())('match import on $name', (database) => {
       ]),
       store,
     );
-    expect(result).toEqual({ valid: 2, imported: 2, refused: [] });
+    expect(result).toEqual({ valid: 2, new: 2, changed: 0, unchanged: 0, imported: 2, refused: [] });
     expect(await source.find('PL-1')).toEqual({
       matchId: 'PL-1',
       kunde: 'Elbwerk Logistik AG',
@@ -347,6 +377,9 @@ describe.each(testDatabases())('match import on $name', (database) => {
     const result = await importMatches(json([{ matchId: 'PL-1' }, { matchId: 'PL-2', kunde: 5 }]), store);
     expect(result).toEqual({
       valid: 1,
+      new: 1,
+      changed: 0,
+      unchanged: 0,
       imported: 0,
       refused: [expect.objectContaining({ matchId: 'PL-2' })],
     });
@@ -360,6 +393,9 @@ describe.each(testDatabases())('match import on $name', (database) => {
     });
     expect(result).toEqual({
       valid: 1,
+      new: 1,
+      changed: 0,
+      unchanged: 0,
       imported: 1,
       refused: [expect.objectContaining({ matchId: 'PL-2' })],
     });
@@ -394,7 +430,7 @@ describe.each(testDatabases())('match import on $name', (database) => {
       .executeTakeFirstOrThrow();
 
     const result = await importMatches(json([{ matchId: 'PL-1', kunde: 'Neu GmbH', ek: '95,00' }]), store);
-    expect(result.imported).toBe(1);
+    expect(result).toMatchObject({ imported: 1, new: 0, changed: 1, unchanged: 0 });
     expect(await count()).toBe(2);
     expect(await source.find('PL-1')).toEqual({ matchId: 'PL-1', kunde: 'Neu GmbH', ek: '95,00' });
     expect(await source.find('PL-2')).toEqual({ matchId: 'PL-2', kunde: 'Bleibt AG' });
@@ -405,6 +441,40 @@ describe.each(testDatabases())('match import on $name', (database) => {
       .executeTakeFirstOrThrow();
     expect(after.imported_at).toEqual(before.imported_at);
     expect(after.updated_at.getTime()).toBeGreaterThanOrEqual(before.updated_at.getTime());
+  });
+
+  it('counts new, changed and unchanged rows in a dry run and writes nothing', async () => {
+    await importMatches(json([{ matchId: 'PL-1', kunde: 'Alt GmbH', ek: 90 }, { matchId: 'PL-2' }]), store);
+    const result = await importMatches(
+      json([
+        { matchId: 'PL-1', kunde: 'Neu GmbH', ek: 90 },
+        { matchId: 'PL-2' },
+        { matchId: 'PL-3', kunde: 'Dritte KG' },
+      ]),
+      store,
+      { dryRun: true },
+    );
+    expect(result).toEqual({ valid: 3, new: 1, changed: 1, unchanged: 1, imported: 0, refused: [] });
+    expect(await count()).toBe(2);
+    expect(await source.find('PL-1')).toMatchObject({ kunde: 'Alt GmbH' });
+  });
+
+  it('writes its record in the same transaction, and nothing when that fails', async () => {
+    const failing = importMatches(json([{ matchId: 'PL-1' }]), store, {
+      record: async () => {
+        throw new Error('audit entry could not be written');
+      },
+    });
+    await expect(failing).rejects.toThrow('audit entry');
+    expect(await count()).toBe(0);
+    const seen: number[] = [];
+    await importMatches(json([{ matchId: 'PL-1' }]), store, {
+      record: async (_trx, result) => {
+        seen.push(result.imported);
+      },
+    });
+    expect(seen).toEqual([1]);
+    expect(await count()).toBe(1);
   });
 
   it('writes files larger than one statement can carry', async () => {

@@ -5,6 +5,8 @@ import {
   matchRecordSchema,
   normalizeMatchId,
 } from '@vertragsgenerator/domain';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { CsvSyntaxError, parseCsv } from './csv.js';
 import { matchIdProblem } from './match-id.js';
 import type { MatchStore } from './match-store.js';
@@ -30,12 +32,20 @@ export interface ParsedMatchFile {
 export interface MatchImportOptions {
   /** Import the valid rows of a file that also has refused ones. */
   skipInvalid?: boolean;
+  /** Only count what an import would do; write nothing. */
+  dryRun?: boolean;
+  /** Written in the import's transaction when matches are written (the audit entry). */
+  record?: (trx: Kysely<Database>, result: MatchImportResult) => Promise<void>;
 }
 
 export interface MatchImportResult {
   /** Rows that passed validation. */
   valid: number;
-  /** Matches written to the store: `valid`, or 0 when refused rows held the file back. */
+  /** Of the valid rows: IDs not yet stored, stored ones with other values, stored ones unchanged. */
+  new: number;
+  changed: number;
+  unchanged: number;
+  /** Matches written to the store: `valid`, or 0 when refused rows held the file back or in a dry run. */
   imported: number;
   refused: RefusedRow[];
 }
@@ -84,15 +94,21 @@ export async function importMatches(
   options: MatchImportOptions = {},
 ): Promise<MatchImportResult> {
   const { valid, refused } = parseMatchFile(text);
-  const write = valid.length > 0 && (refused.length === 0 || options.skipInvalid === true);
-  const imported = write ? await store.upsertMany(valid) : 0;
-  return { valid: valid.length, imported, refused };
+  const counts = await store.classify(valid);
+  const result = { valid: valid.length, ...counts, imported: 0, refused };
+  const write = !options.dryRun && valid.length > 0 && (refused.length === 0 || options.skipInvalid === true);
+  if (!write) return result;
+  const written = { ...result, imported: valid.length };
+  await store.upsertMany(valid, (trx) => options.record?.(trx, written) ?? Promise.resolve());
+  return written;
 }
 
 /** The summary and one line per refused row, as the CLI prints them. */
 export function importReport(result: MatchImportResult): string[] {
   return [
-    `${result.imported} Matches importiert, ${result.refused.length} abgelehnt`,
+    result.imported > 0
+      ? `${result.imported} Matches importiert (${result.new} neu, ${result.changed} geändert, ${result.unchanged} unverändert), ${result.refused.length} abgelehnt`
+      : `0 Matches importiert, ${result.refused.length} abgelehnt`,
     ...result.refused.map(({ line, matchId, reason }) =>
       matchId ? `Zeile ${line}: ${matchId}: ${reason}` : `Zeile ${line}: ${reason}`,
     ),
@@ -281,8 +297,23 @@ function validateRow({ values, problem }: RawRow): RowCheck {
     const fields = new Set(parsed.error.issues.map((issue) => String(issue.path[0] ?? '')));
     for (const field of fields) reasons.push(fieldProblem(field, values[field]));
   }
+  for (const [field, value] of Object.entries(values)) {
+    if (typeof value === 'string' && MARKUP.test(value)) {
+      reasons.push(
+        `Das Feld ${quote(field)} enthält HTML oder Skript (${quote((value.match(MARKUP)?.[0] ?? '').slice(0, 40))}).`,
+      );
+    }
+  }
   return { matchId, record: parsed.data, reasons };
 }
+
+/**
+ * Active markup in a deal value (`<script>`, `<img onerror=…>`, `javascript:`): no CRM field holds it,
+ * and such a value is an attack or a pasted web page, not a name or a rate for a contract. Angle
+ * brackets as text stay allowed (`Entwickler C++ <Embedded>` is a real position title).
+ */
+const MARKUP =
+  /<\s*\/?\s*(script|style|iframe|frame|object|embed|svg|img|link|meta|base|form)\b[^>]*>?|javascript:/i;
 
 function fieldProblem(field: string, value: unknown): string {
   if (TEXT_FIELDS.has(field)) {

@@ -42,7 +42,12 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
       const token = await issueToken({ email: 'Legal@Demo.local', name: 'Lena Legal' });
       const saved = await post('/backend/private/saveUser', token);
       expect(saved.statusCode).toBe(200);
-      expect(saved.json()).toEqual({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
+      expect(saved.json()).toEqual({
+        administrator: false,
+        email: 'legal@demo.local',
+        name: 'Lena Legal',
+        permission: 2,
+      });
       expect((await post('/backend/private/verifyUser', token)).statusCode).toBe(200);
     });
 
@@ -50,6 +55,7 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
       const token = await issueToken({ email: 'fremd@example.org', name: 'Frieda Fremd' });
       const saved = await post('/backend/private/saveUser', token);
       expect(saved.json()).toEqual({
+        administrator: false,
         email: 'fremd@example.org',
         name: 'Frieda Fremd',
         permission: null,
@@ -98,7 +104,12 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
     it('names the user and their level', async () => {
       const token = await t.signIn('berater@demo.local');
       const response = await post('/backend/private/verifyUser', token);
-      expect(response.json()).toEqual({ email: 'berater@demo.local', name: 'Berta Berater', permission: 1 });
+      expect(response.json()).toEqual({
+        email: 'berater@demo.local',
+        name: 'Berta Berater',
+        permission: 1,
+        administrator: false,
+      });
     });
   });
 

@@ -10,13 +10,15 @@ import { type AuthGuards, currentIdentity, currentUser } from '../auth/guards.js
 import type { SessionsRepository } from '../auth/sessions-repository.js';
 import { forbidden, parseInput, unauthorized } from '../http/errors.js';
 import { acknowledged, BEARER, errorAnswers, noContent } from '../http/openapi.js';
-import type { UsersRepository } from '../users/users-repository.js';
+import type { StaffMember, UsersRepository } from '../users/users-repository.js';
 
 export interface AuthRoutesDeps {
   guards: AuthGuards;
   sessions: SessionsRepository;
   users: UsersRepository;
   rateLimit: { max: number; timeWindow: string };
+  /** ADMIN_EMAILS. */
+  administrators: ReadonlySet<string>;
 }
 
 const emailParamSchema = z.object({ email: z.string().trim().toLowerCase().max(320) });
@@ -24,7 +26,7 @@ const emailParamSchema = z.object({ email: z.string().trim().toLowerCase().max(3
 /** Sign-in, session check, permission lookup and logout (SPEC §4, §7; DESIGN §6). */
 export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
   app,
-  { guards, sessions, users, rateLimit },
+  { guards, sessions, users, rateLimit, administrators },
 ) => {
   app.post(
     '/backend/private/saveUser',
@@ -50,7 +52,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
       }
       if (!(await sessions.open(identity))) throw unauthorized();
       const user = await users.recordSignIn(identity.email, identity.name);
-      return { email: user.email, name: user.name, permission: user.permission } satisfies SessionUser;
+      return sessionUser(user, administrators);
     },
   );
 
@@ -69,8 +71,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      return { email: user.email, name: user.name, permission: user.permission } satisfies SessionUser;
+      return sessionUser(currentUser(request), administrators);
     },
   );
 
@@ -122,3 +123,12 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
     },
   );
 };
+
+function sessionUser(user: StaffMember, administrators: ReadonlySet<string>): SessionUser {
+  return {
+    email: user.email,
+    name: user.name,
+    permission: user.permission,
+    administrator: user.administrator || administrators.has(user.email),
+  };
+}

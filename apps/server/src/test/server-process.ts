@@ -1,8 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import Fastify from 'fastify';
+import { exportJWK, importPKCS8 } from 'jose';
 import { CONFIG_VARIABLES } from '../config.js';
+import { freePort } from './postgres-global-setup.js';
+import { issueToken } from './test-app.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -76,4 +81,24 @@ export async function stopServer(
   child.kill(signal);
   await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, withinMs))]);
   if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/**
+ * An identity provider of the test's own (discovery and keys over HTTP), so a server process checks
+ * tokens as it would Google's, and the test signs them without a sign-in page.
+ */
+export async function startTestIssuer(audience: string) {
+  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'test', alg: 'RS256', use: 'sig' };
+  const issuer = `http://127.0.0.1:${await freePort()}`;
+  const app = Fastify({ logger: false });
+  app.get('/.well-known/openid-configuration', async () => ({ issuer, jwks_uri: `${issuer}/jwks` }));
+  app.get('/jwks', async () => ({ keys: [jwk] }));
+  await app.listen({ host: '127.0.0.1', port: Number(new URL(issuer).port) });
+  const key = await importPKCS8(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256');
+  return {
+    issuer,
+    token: (email: string) => issueToken({ email, issuer, audience, key }),
+    close: () => app.close(),
+  };
 }

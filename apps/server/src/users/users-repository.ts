@@ -33,10 +33,11 @@ export class UsersRepository {
 
   /** Records a person seen at sign-in; keeps an existing permission and name set by an administrator. */
   async recordSignIn(email: string, name: string): Promise<StaffMember> {
+    const now = new Date();
     const row = await this.db
       .insertInto('users')
-      .values({ email: email.toLowerCase(), name, permission: null, updated_at: new Date() })
-      .onConflict((oc) => oc.column('email').doUpdateSet({ updated_at: new Date() }))
+      .values({ email: email.toLowerCase(), name, permission: null, updated_at: now, last_sign_in_at: now })
+      .onConflict((oc) => oc.column('email').doUpdateSet({ updated_at: now, last_sign_in_at: now }))
       .returning(['email', 'name', 'permission', 'administrator'])
       .executeTakeFirstOrThrow();
     return toStaffMember(row);

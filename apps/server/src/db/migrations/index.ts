@@ -8,6 +8,7 @@ import * as m0006 from './0006_envelopes.js';
 import * as m0007 from './0007_crm_match_cache.js';
 import * as m0008 from './0008_document_content_storage.js';
 import * as m0009 from './0009_administration.js';
+import * as m0010 from './0010_access_requests.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -23,6 +24,7 @@ const migrations: Record<string, Migration> = {
   '0007_crm_match_cache': m0007,
   '0008_document_content_storage': m0008,
   '0009_administration': m0009,
+  '0010_access_requests': m0010,
 };
 
 export const migrationProvider: MigrationProvider = {

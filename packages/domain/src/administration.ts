@@ -1,0 +1,116 @@
+import { z } from 'zod';
+import { permissionLevelSchema } from './api.js';
+
+/**
+ * Team-Operations (DESIGN §6, §13): access requests, the staff list, the audit log and the match import
+ * of `/verwaltung`. Levels travel as numbers (1 consultant, 2 legal, 3 leader, null none) as everywhere.
+ */
+
+const email = z.string().trim().toLowerCase().max(320).email('Bitte eine gültige E-Mail-Adresse eingeben.');
+const timestamp = z.string().describe('ISO 8601');
+
+/** POST /backend/access-requests: the optional note of a user without a level. */
+export const accessRequestBodySchema = z.object({
+  message: z.string().trim().max(2000, 'Die Nachricht darf höchstens 2000 Zeichen lang sein.').optional(),
+});
+export type AccessRequestBody = z.infer<typeof accessRequestBodySchema>;
+
+/** The signed-in user's own request: the latest, open or decided; `null` when they never asked. */
+export const ownAccessRequestSchema = z.object({
+  request: z
+    .object({
+      requestedAt: timestamp,
+      status: z.enum(['open', 'granted', 'declined']),
+      /** Why it was declined. */
+      reason: z.string().nullable(),
+    })
+    .nullable(),
+});
+export type OwnAccessRequest = z.infer<typeof ownAccessRequestSchema>;
+
+export const accessRequestSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  name: z.string(),
+  message: z.string().nullable(),
+  requestedAt: timestamp,
+});
+export type AccessRequest = z.infer<typeof accessRequestSchema>;
+
+export const grantAccessBodySchema = z.object({ permission: permissionLevelSchema });
+export const declineAccessBodySchema = z.object({
+  reason: z
+    .string()
+    .trim()
+    .min(1, 'Bitte einen Grund angeben.')
+    .max(1000, 'Der Grund darf höchstens 1000 Zeichen lang sein.'),
+});
+
+/** One person of the staff list. `version` changes with every change of the entry (optimistic locking). */
+export const staffEntrySchema = z.object({
+  email: z.string(),
+  name: z.string(),
+  permission: permissionLevelSchema.nullable(),
+  administrator: z.boolean(),
+  /** Named in ADMIN_EMAILS: an administrator the app cannot change. */
+  administratorByConfiguration: z.boolean(),
+  lastSignInAt: timestamp.nullable(),
+  version: z.string(),
+});
+export type StaffEntry = z.infer<typeof staffEntrySchema>;
+
+/** PUT /backend/admin/staff/{email}: what changes, and the version the administrator saw. */
+export const staffChangeSchema = z
+  .object({
+    permission: permissionLevelSchema.nullable().optional(),
+    administrator: z.boolean().optional(),
+    version: z.string().min(1),
+  })
+  .refine((c) => c.permission !== undefined || c.administrator !== undefined, {
+    message: 'Es wurde nichts geändert.',
+    path: ['permission'],
+  });
+export type StaffChange = z.infer<typeof staffChangeSchema>;
+
+/** POST /backend/admin/staff: a colleague added before their first sign-in. */
+export const newColleagueSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'Bitte den Namen angeben.')
+    .max(200, 'Der Name darf höchstens 200 Zeichen lang sein.')
+    .refine((name) => !/[<>]/.test(name), 'Der Name darf keine spitzen Klammern enthalten.'),
+  email,
+  permission: permissionLevelSchema.nullable(),
+});
+export type NewColleague = z.infer<typeof newColleagueSchema>;
+
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  at: timestamp,
+  actor: z.string(),
+  action: z.string(),
+  subject: z.string(),
+  oldValue: z.string().nullable(),
+  newValue: z.string().nullable(),
+});
+export type AuditEntryView = z.infer<typeof auditEntrySchema>;
+export const auditPageSchema = z.object({
+  entries: auditEntrySchema.array(),
+  /** Pass as `before` for the next (older) page; absent on the last page. */
+  next: z.string().optional(),
+});
+
+/** A dry run or an import of a match file through /verwaltung. */
+export const matchImportSummarySchema = z.object({
+  /** Valid rows whose match ID is not yet in the store. */
+  new: z.number().int(),
+  /** Valid rows for known match IDs whose fields differ. */
+  changed: z.number().int(),
+  /** Valid rows identical to what is stored. */
+  unchanged: z.number().int(),
+  refused: z.object({ line: z.number().int(), matchId: z.string().optional(), reason: z.string() }).array(),
+  /** Matches written: 0 for a dry run and for a file with refused rows. */
+  imported: z.number().int(),
+});
+export type MatchImportSummary = z.infer<typeof matchImportSummarySchema>;
