@@ -88,7 +88,7 @@ export class StaffAdministration {
     const subject = email.toLowerCase();
     return this.db.transaction().execute(async (trx) => {
       const current = await this.lockEntry(trx, subject, change.version);
-      if (change.administrator === false && current.administrator) {
+      if (change.administrator === false) {
         if (this.configuredAdministrators.has(subject)) {
           throw new HttpError(
             409,
@@ -97,7 +97,7 @@ export class StaffAdministration {
             { administrator: ['In ADMIN_EMAILS festgelegt.'] },
           );
         }
-        await this.refuseLastAdministrator(trx, subject, 'administrator');
+        if (current.administrator) await this.refuseLastAdministrator(trx, subject, 'administrator');
       }
       const next = {
         permission: change.permission === undefined ? current.permission : change.permission,

@@ -30,20 +30,24 @@ const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matche
 const { signatories } = await loadCompanyData(configDir);
 const HMAC_KEY = 'connect-hmac-key-for-the-access-matrix';
 
-type Level = 'none' | PermissionLevel;
-const LEVELS: readonly Level[] = ['none', 1, 2, 3];
+/** The permission levels, and `admin`: Team-Operations without a level. */
+type Level = 'none' | PermissionLevel | 'admin';
+const LEVELS: readonly Level[] = ['none', 1, 2, 3, 'admin'];
 /** The demo account of each level, and a colleague of the same level (config/demo-users.json). */
 const USER: Record<Level, string> = {
   none: 'neu@demo.local',
   1: 'berater@demo.local',
   2: 'legal@demo.local',
   3: 'leitung@demo.local',
+  admin: 'ops@demo.local',
 };
 const COLLEAGUE: Record<Level, string> = {
   none: 'greta.groenewold@demo.local',
   1: 'anna.albrecht@demo.local',
   2: 'carla.cetin@demo.local',
   3: 'elif.engel@demo.local',
+  /** Added by the matrix: the demo data has one administrator. */
+  admin: 'olaf.operations@demo.local',
 };
 /** Signs out in the matrix's revoked-session case; no row acts as this user. */
 const SIGNED_OUT = 'ines.iglesias@demo.local';
@@ -67,7 +71,7 @@ interface Resources {
 }
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: object | string | Buffer;
   headers?: Record<string, string>;
@@ -93,6 +97,7 @@ const EVERYONE = { levels: LEVELS } as const;
 const STAFF = { levels: [1, 2, 3] } as const;
 const LEGAL = { levels: [2] } as const;
 const ONLY_SELF = { levels: LEVELS, colleaguesRefused: LEVELS } as const;
+const ADMINISTRATORS = { levels: ['admin'] } as const;
 
 const generation = (route: string, key: string): Call => {
   const entry = catalogueEntry(key);
@@ -312,6 +317,85 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
       method: 'POST',
       url: '/backend/sendSupportEmail',
       payload: { subject: 'Zugriff', msgBody: 'Bitte prüfen.' },
+    }),
+  },
+  {
+    route: 'GET /backend/access-requests/own',
+    access: EVERYONE,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/access-requests/own' }),
+  },
+  {
+    route: 'POST /backend/access-requests',
+    access: EVERYONE,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/access-requests', payload: { message: 'x'.repeat(2001) } }),
+  },
+  {
+    route: 'GET /backend/admin/access-requests',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/access-requests' }),
+  },
+  {
+    route: 'POST /backend/admin/access-requests/:id/grant',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/admin/access-requests/1/grant',
+      payload: { permission: 4 },
+    }),
+  },
+  {
+    route: 'POST /backend/admin/access-requests/:id/decline',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/admin/access-requests/1/decline',
+      payload: { reason: '' },
+    }),
+  },
+  {
+    route: 'GET /backend/admin/staff',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/staff?search=demo' }),
+  },
+  {
+    route: 'POST /backend/admin/staff',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/staff', payload: { name: '', email: 'x' } }),
+  },
+  {
+    route: 'PUT /backend/admin/staff/:email',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'PUT', url: `/backend/admin/staff/${USER[1]}`, payload: { version: '' } }),
+  },
+  {
+    route: 'DELETE /backend/admin/staff/:email',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'DELETE', url: `/backend/admin/staff/${USER[1]}?version=${'9'.repeat(21)}` }),
+  },
+  {
+    route: 'GET /backend/admin/audit',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/audit' }),
+  },
+  {
+    route: 'POST /backend/admin/match-import',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/admin/match-import?filename=matches.csv&mode=nichts',
+      headers: { 'content-type': 'text/csv' },
+      payload: 'matchId;kunde\nPL-1;Elbwerk\n',
     }),
   },
   {
@@ -557,6 +641,12 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     };
     docusign = await createTestApp(db, { signature, signatureProvider: createDocusignProvider(signature) });
 
+    await t.users.upsert({
+      email: COLLEAGUE.admin,
+      name: 'Olaf Operations',
+      permission: null,
+      administrator: true,
+    });
     // `POST /backend/match` answers the match a user loaded last.
     const recent = new RecentMatchesRepository(db);
     for (const email of [...Object.values(USER), ...Object.values(COLLEAGUE)]) {
