@@ -34,6 +34,7 @@ export const texts = {
   pageNames: {
     start: 'ID-Input',
     format: 'Format',
+    administration: 'Verwaltung',
   },
 
   api: {
@@ -49,6 +50,14 @@ export const texts = {
     authenticationFailed:
       'Die Authentifizierung ist fehlgeschlagen. Bitte versuche es erneut. Details findest du in der Konsole.',
     noPermission,
+    signOut: (email: string) => `Abmelden (${email})`,
+    requestAccess: 'Zugang anfragen',
+    requestMessage: 'Nachricht an Team-Operations (optional)',
+    requestMessageHint: 'Zum Beispiel dein Team und welche Dokumente du erstellen wirst.',
+    requestedOn: (date: string) => `Zugang angefragt am ${date}`,
+    requestPending:
+      'Team-Operations ist informiert. Sobald dein Zugang freigegeben ist, bekommst du eine E-Mail; lade dann diese Seite neu.',
+    requestDeclined: (reason: string) => `Deine letzte Anfrage wurde abgelehnt: ${reason}`,
   },
 
   authCallback: {
@@ -58,6 +67,7 @@ export const texts = {
 
   shell: {
     breadcrumbsLabel: 'Besuchte Seiten',
+    administration: 'Verwaltung',
     version: (version: string) => `Version ${version}`,
     logout: 'Logout',
     logoutFailed: 'Etwas ist schiefgelaufen...',

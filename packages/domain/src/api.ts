@@ -38,7 +38,7 @@ export const sessionUserSchema = z.object({
   name: z.string(),
   permission: permissionLevelSchema.nullable(),
   /** Team-Operations: may open /verwaltung, with or without a level. */
-  administrator: z.boolean(),
+  administrator: z.boolean().default(false),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -1,3 +1,4 @@
+import type { SessionUser } from '@vertragsgenerator/domain';
 import { type LoaderFunction, redirect } from 'react-router';
 import type { AuthService } from '../features/auth/auth-service';
 import { endLocalSession, verifySession } from '../features/auth/session';
@@ -11,7 +12,7 @@ export function createRouteGuard(auth: AuthService): LoaderFunction {
   const leaving = pageUnloadWatch();
   return async ({ request }) => {
     const check = await verifySession(auth);
-    if (check.state === 'valid') return null;
+    if (check.state === 'valid') return admittedUser(check.user, new URL(request.url).pathname);
     // A newer navigation replaced this one (the router aborted it), or the whole page is being left
     // (reload, typed address): the next check decides. Signing out here would clear the storage the
     // next page — and every other tab — relies on, only because the user moved on mid-check.
@@ -21,6 +22,17 @@ export function createRouteGuard(auth: AuthService): LoaderFunction {
     if (check.state === 'invalid') await endLocalSession(auth);
     throw redirect(PATHS.login);
   };
+}
+
+/**
+ * The user the layout shows, or a redirect: without a level only Team-Operations has pages (the
+ * administration); everyone else without one stays on /login with its access request, still signed in.
+ */
+function admittedUser(user: SessionUser, path: string): SessionUser {
+  if (user.permission !== null) return user;
+  if (!user.administrator) throw redirect(PATHS.login);
+  if (path !== PATHS.administration) throw redirect(PATHS.administration);
+  return user;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeAuthService, jsonResponse, renderRoutes, stubFetch } from '../test/utils';
+import { fakeAuthService, jsonResponse, renderRoutes, stubApi, stubFetch } from '../test/utils';
 import { createRouteGuard } from './route-guard';
 import { appRoutes } from './router';
 
@@ -27,6 +27,39 @@ describe('route guard and shell', () => {
     expect(fetchMock).toHaveBeenCalledOnce();
     expect(fetchMock.mock.calls[0]?.[0]).toBe('/backend/private/verifyUser');
     expect(localStorage.getItem('permission')).toBe('2');
+  });
+
+  it('sends a signed-in user without a level to /login, still signed in', async () => {
+    localStorage.setItem('userMail', 'neu@demo.local');
+    stubFetch(
+      jsonResponse(200, { email: 'neu@demo.local', name: 'Nina Neu', permission: null }),
+      jsonResponse(200, { email: 'neu@demo.local', name: 'Nina Neu', permission: null }),
+      jsonResponse(200, { request: null }),
+    );
+    const auth = fakeAuthService();
+    const { router } = renderApp('/start', auth);
+    expect(await screen.findByRole('button', { name: 'Zugang anfragen' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(auth.forgetUser).not.toHaveBeenCalled();
+  });
+
+  it('offers the administration to administrators, and only it to one without a level', async () => {
+    const ops = { email: 'ops@demo.local', name: 'Olga Operations', permission: null, administrator: true };
+    stubApi({
+      'POST /backend/private/verifyUser': jsonResponse(200, ops),
+      'GET /backend/admin/access-requests': jsonResponse(200, []),
+    });
+    const { router } = renderApp('/start');
+    expect(await screen.findByRole('heading', { name: 'Verwaltung' }, { timeout: 5000 })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/verwaltung');
+    expect(screen.getByRole('link', { name: 'Verwaltung' })).toHaveAttribute('href', '/verwaltung');
+  });
+
+  it('shows no administration link to others', async () => {
+    stubFetch(jsonResponse(200, legal));
+    renderApp('/start');
+    expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Verwaltung' })).not.toBeInTheDocument();
   });
 
   it('sends the user to /login and clears the storage when the server rejects the session', async () => {

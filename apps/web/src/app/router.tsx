@@ -27,6 +27,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
 
   // Like the forms, not needed for /login and /start; superdoc follows only once it opens a document.
   const editorPage = async () => ({ Component: (await import('../features/editor')).EditorPage });
+  const administrationPage = async () => ({
+    Component: (await import('../features/admin')).AdministrationPage,
+  });
 
   return [
     {
@@ -53,6 +56,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             ...formRoutes,
             { path: PATHS.envelope, lazy: signaturePage('SenderViewPage') },
             { path: PATHS.document, lazy: editorPage },
+            { path: PATHS.administration, lazy: administrationPage },
             { path: '*', Component: NotFoundPage },
           ],
         },

@@ -8,6 +8,8 @@ export const PATHS = {
   envelope: '/signatur/:envelopeId',
   /** A stored document in the built-in editor. */
   document: '/dokumente/:documentId',
+  /** Team-Operations (administrators only). */
+  administration: '/verwaltung',
   /** Public: a signer opens it from their e-mail with the link token after the `#`. */
   signing: '/unterschreiben',
 } as const;

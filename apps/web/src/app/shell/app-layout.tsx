@@ -1,6 +1,8 @@
-import { AppShell, Group, Text } from '@mantine/core';
-import { Outlet } from 'react-router';
+import { AppShell, Button, Group, Text } from '@mantine/core';
+import type { SessionUser } from '@vertragsgenerator/domain';
+import { Link, Outlet, useLoaderData } from 'react-router';
 import { useDriveTokenMonitor } from '../../features/google-drive';
+import { PATHS } from '../../lib/paths';
 import { useRuntimeConfig } from '../../lib/runtime-config';
 import { texts } from '../../texts';
 import { BreadcrumbBar } from './breadcrumb-bar';
@@ -10,6 +12,8 @@ import { ProblemReportButton } from './problem-report-dialog';
 /** The frame of every page but /login (SPEC §2): breadcrumbs, problem report, logout, version. */
 export function AppLayout() {
   const { version } = useRuntimeConfig();
+  // The route guard's answer: who is signed in (null while a newer navigation takes over).
+  const user = useLoaderData() as SessionUser | null;
   useDriveTokenMonitor();
   return (
     <AppShell header={{ height: 60 }} footer={{ height: 36 }} padding="md">
@@ -17,6 +21,11 @@ export function AppLayout() {
         <Group h="100%" justify="space-between" wrap="nowrap">
           <BreadcrumbBar />
           <Group gap="sm" wrap="nowrap">
+            {user?.administrator && (
+              <Button component={Link} to={PATHS.administration} variant="subtle">
+                {texts.shell.administration}
+              </Button>
+            )}
             <ProblemReportButton />
             <LogoutButton />
           </Group>

@@ -10,6 +10,7 @@ import { texts } from '../../texts';
 const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.start, texts.pageNames.start],
   [PATHS.format, texts.pageNames.format],
+  [PATHS.administration, texts.pageNames.administration],
   ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(
     ([form, path]) => [path, texts.forms[form]] as const,
   ),

@@ -8,6 +8,7 @@ import { LoginPage } from './login-page';
 const routes = [
   { path: '/login', element: <LoginPage /> },
   { path: '/start', element: <p>Startseite</p> },
+  { path: '/verwaltung', element: <p>Verwaltungsseite</p> },
 ];
 
 async function clickSignIn(auth: AuthService) {
@@ -36,17 +37,67 @@ describe('LoginPage', () => {
     expect(init?.body).toBe('{}');
   });
 
-  it('stays on /login and points a user without permission to Team-Operations', async () => {
-    stubFetch(jsonResponse(200, { email: 'neu@demo.local', name: 'Nina Neu', permission: null }));
+  it('keeps a user without permission signed in on /login, who asks Team-Operations once', async () => {
+    const requestedAt = '2026-11-25T09:30:00.000Z';
+    const fetchMock = stubFetch(
+      jsonResponse(200, { email: 'neu@demo.local', name: 'Nina Neu', permission: null }),
+      jsonResponse(200, { request: null }),
+      jsonResponse(200, { request: { requestedAt, status: 'open', reason: null } }),
+    );
     const auth = fakeAuthService();
     const { router } = await clickSignIn(auth);
 
-    expect(await screen.findByRole('alert')).toHaveTextContent(
+    expect(await screen.findByRole('status')).toHaveTextContent(
       'Du hast noch keine Berechtigung. Bitte beantrage den Zugang bei Team-Operations.',
     );
+    await userEvent.type(
+      await screen.findByRole('textbox', { name: /Nachricht an Team-Operations/ }),
+      'Ich bin neu im Legal-Team.',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Zugang anfragen' }));
+
+    const requested = await screen.findByRole('button', { name: /^Zugang angefragt am 25\.11\.2026/ });
+    expect(requested).toBeDisabled();
+    const [url, init] = fetchMock.mock.calls[2] ?? [];
+    expect(url).toBe('/backend/access-requests');
+    expect(JSON.parse(String(init?.body))).toEqual({ message: 'Ich bin neu im Legal-Team.' });
     expect(router.state.location.pathname).toBe('/login');
     expect(localStorage.getItem('permission')).toBeNull();
-    expect(auth.forgetUser).toHaveBeenCalled();
+    expect(localStorage.getItem('userMail')).toBe('neu@demo.local');
+    expect(auth.forgetUser).not.toHaveBeenCalled();
+    expect(screen.getByRole('button', { name: 'Abmelden (neu@demo.local)' })).toBeInTheDocument();
+  });
+
+  it('shows an open request on a reload, and leads on once access is granted', async () => {
+    localStorage.setItem('userMail', 'neu@demo.local');
+    stubFetch(
+      jsonResponse(200, { email: 'neu@demo.local', name: 'Nina Neu', permission: null }),
+      jsonResponse(200, {
+        request: { requestedAt: '2026-11-25T09:30:00.000Z', status: 'open', reason: null },
+      }),
+    );
+    const first = renderRoutes(routes, '/login');
+    expect(await screen.findByRole('button', { name: /^Zugang angefragt am/ })).toBeDisabled();
+    first.unmount();
+
+    stubFetch(jsonResponse(200, { email: 'neu@demo.local', name: 'Nina Neu', permission: 2 }));
+    const { router } = renderRoutes(routes, '/login');
+    expect(await screen.findByText('Startseite')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/start');
+  });
+
+  it('leads an administrator without a level to the administration', async () => {
+    stubFetch(
+      jsonResponse(200, {
+        email: 'ops@demo.local',
+        name: 'Olga Operations',
+        permission: null,
+        administrator: true,
+      }),
+    );
+    const { router } = await clickSignIn(fakeAuthService());
+    expect(await screen.findByText('Verwaltungsseite')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/verwaltung');
   });
 
   it('says the sign-in window was closed when the user closes the popup', async () => {

@@ -1,21 +1,28 @@
 import { Alert, Button, Center, Stack, Title } from '@mantine/core';
-import { isPermissionLevel } from '@vertragsgenerator/domain';
-import { useState } from 'react';
+import type { SessionUser } from '@vertragsgenerator/domain';
+import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { delay } from '../../lib/delay';
 import { PATHS } from '../../lib/paths';
 import { useRuntimeConfig } from '../../lib/runtime-config';
-import { rememberUser } from '../../lib/storage';
+import { rememberUser, storedUserMail } from '../../lib/storage';
 import { texts } from '../../texts';
+import { AccessRequestPanel } from './access-request-panel';
 import { saveUser } from './api';
 import { useAuthService } from './auth-context';
 import { isPopupClosedByUser } from './auth-service';
-import { endLocalSession } from './session';
+import { endLocalSession, logout, verifySession } from './session';
 
 /** SPEC §4: the user is saved on the backend about 300 ms after the popup returns. */
 const SAVE_USER_DELAY_MS = 300;
 
-type SignInOutcome = { kind: 'signedIn' } | { kind: 'message'; text: string };
+type SignInOutcome = { kind: 'signedIn'; user: SessionUser } | { kind: 'message'; text: string };
+
+/** Where a signed-in user belongs: the documents, the administration, or nowhere yet (null). */
+function destinationOf(user: SessionUser): string | null {
+  if (user.permission !== null) return PATHS.start;
+  return user.administrator ? PATHS.administration : null;
+}
 
 export function LoginPage() {
   const auth = useAuthService();
@@ -23,6 +30,23 @@ export function LoginPage() {
   const navigate = useNavigate();
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  /** Signed in without a level: stays here, signed in, and may ask Team-Operations for access. */
+  const [waiting, setWaiting] = useState<SessionUser | null>(null);
+
+  // A reload of /login by someone signed in: granted meanwhile → on to the app; still waiting → the request.
+  useEffect(() => {
+    if (storedUserMail() === null) return;
+    let current = true;
+    void verifySession(auth).then(async (check) => {
+      if (!current || check.state !== 'valid') return;
+      const destination = destinationOf(check.user);
+      if (destination) await navigate(destination);
+      else setWaiting(check.user);
+    });
+    return () => {
+      current = false;
+    };
+  }, [auth, navigate]);
 
   async function signIn(): Promise<SignInOutcome> {
     try {
@@ -36,13 +60,8 @@ export function LoginPage() {
     await delay(SAVE_USER_DELAY_MS);
     try {
       const user = await saveUser();
-      if (isPermissionLevel(user.permission)) {
-        rememberUser(user);
-        return { kind: 'signedIn' };
-      }
-      // No permission: stay on /login (DESIGN §10.3) and drop the sign-in, so the route guard refuses it too.
-      await endLocalSession(auth);
-      return { kind: 'message', text: texts.login.noPermission };
+      rememberUser(user);
+      return { kind: 'signedIn', user };
     } catch (error) {
       console.error('saveUser failed', error);
       await endLocalSession(auth);
@@ -55,22 +74,41 @@ export function LoginPage() {
     setMessage(null);
     try {
       const outcome = await signIn();
-      if (outcome.kind === 'signedIn') await navigate(PATHS.start);
-      else setMessage(outcome.text);
+      if (outcome.kind === 'message') return setMessage(outcome.text);
+      const destination = destinationOf(outcome.user);
+      if (destination) await navigate(destination);
+      else setWaiting(outcome.user);
     } finally {
       setBusy(false);
     }
   }
 
+  async function handleLogout() {
+    await logout(auth);
+    setWaiting(null);
+  }
+
   return (
-    <Center mih="100vh" p="md">
-      <Stack align="center" gap="lg" maw={480}>
+    <Center component="main" mih="100vh" p="md">
+      <Stack align="center" gap="lg" maw={480} w="100%">
         <Title order={1}>{texts.appTitle}</Title>
-        <Button size="lg" onClick={handleClick} loading={busy}>
-          {texts.login.signInWith(oidc.providerName)}
-        </Button>
+        {waiting ? (
+          <>
+            <Alert color="yellow" w="100%" role="status">
+              {texts.login.noPermission}
+            </Alert>
+            <AccessRequestPanel />
+            <Button variant="default" onClick={handleLogout}>
+              {texts.login.signOut(waiting.email)}
+            </Button>
+          </>
+        ) : (
+          <Button size="lg" onClick={handleClick} loading={busy}>
+            {texts.login.signInWith(oidc.providerName)}
+          </Button>
+        )}
         {message && (
-          <Alert color="red" w="100%">
+          <Alert color="red" w="100%" role="alert">
             {message}
           </Alert>
         )}

@@ -1,0 +1,74 @@
+import {
+  type AccessRequest,
+  accessRequestSchema,
+  auditPageSchema,
+  type MatchImportSummary,
+  matchImportSummarySchema,
+  type NewColleague,
+  type PermissionLevel,
+  type StaffChange,
+  type StaffEntry,
+  staffEntrySchema,
+} from '@vertragsgenerator/domain';
+import { z } from 'zod';
+import { apiFetch, apiJson, apiUpload } from '../../lib/api';
+
+const acknowledged = z.object({ ok: z.literal(true) });
+
+export function openAccessRequests(): Promise<AccessRequest[]> {
+  return apiJson('/backend/admin/access-requests', accessRequestSchema.array());
+}
+
+export function grantAccess(id: string, permission: PermissionLevel) {
+  return apiJson(`/backend/admin/access-requests/${encodeURIComponent(id)}/grant`, acknowledged, {
+    method: 'POST',
+    body: { permission },
+  });
+}
+
+export function declineAccess(id: string, reason: string) {
+  return apiJson(`/backend/admin/access-requests/${encodeURIComponent(id)}/decline`, acknowledged, {
+    method: 'POST',
+    body: { reason },
+  });
+}
+
+export function staffList(search: string): Promise<StaffEntry[]> {
+  const query = search.trim() ? `?search=${encodeURIComponent(search.trim())}` : '';
+  return apiJson(`/backend/admin/staff${query}`, staffEntrySchema.array());
+}
+
+export function addColleague(colleague: NewColleague): Promise<StaffEntry> {
+  return apiJson('/backend/admin/staff', staffEntrySchema, { method: 'POST', body: colleague });
+}
+
+export function changeStaffMember(email: string, change: StaffChange): Promise<StaffEntry> {
+  return apiJson(`/backend/admin/staff/${encodeURIComponent(email)}`, staffEntrySchema, {
+    method: 'PUT',
+    body: change,
+  });
+}
+
+export async function removeStaffMember(email: string, version: string): Promise<void> {
+  await apiFetch(`/backend/admin/staff/${encodeURIComponent(email)}?version=${encodeURIComponent(version)}`, {
+    method: 'DELETE',
+  });
+}
+
+export function auditPage(before?: string) {
+  return apiJson(
+    `/backend/admin/audit${before ? `?before=${encodeURIComponent(before)}` : ''}`,
+    auditPageSchema,
+  );
+}
+
+/** The dry run (`check`) or the import (`apply`) of a match file. */
+export function importMatchFile(
+  file: File,
+  mode: 'check' | 'apply',
+  skipInvalid: boolean,
+  onProgress: (share: number) => void,
+): Promise<MatchImportSummary> {
+  const query = new URLSearchParams({ filename: file.name, mode, skipInvalid: String(skipInvalid) });
+  return apiUpload(`/backend/admin/match-import?${query}`, file, matchImportSummarySchema, onProgress);
+}
