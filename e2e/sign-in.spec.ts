@@ -15,7 +15,8 @@ test.describe('sign-in with the embedded identity provider', () => {
 
   test('a user without permission stays on /login with the Team-Operations message', async ({ page }) => {
     await signIn(page, DEMO_ACCOUNTS.none);
-    await expect(page.getByRole('alert')).toContainText('Team-Operations');
+    await expect(page.getByRole('status')).toContainText('Team-Operations');
+    await expect(page.getByRole('button', { name: 'Zugang anfragen' })).toBeVisible();
     await expect(page).toHaveURL(/\/login$/);
     await page.goto('/start');
     await expect(page).toHaveURL(/\/login$/);

@@ -7,6 +7,8 @@ export const DEMO_ACCOUNTS = {
   legal: 'legal@demo.local',
   leader: 'leitung@demo.local',
   none: 'neu@demo.local',
+  /** Team-Operations: an administrator without a document level. */
+  operations: 'ops@demo.local',
 } as const;
 
 /** Opens the sign-in popup from /login and returns it once the provider's form is there. */
