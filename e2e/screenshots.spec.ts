@@ -43,10 +43,52 @@ test('embedded sign-in page with a wrong password', async ({ page }) => {
   await popup.screenshot({ path: shot('idp-sign-in-error') });
 });
 
-test('no permission message', async ({ page }) => {
+test('no permission message, the access request, and the administration', async ({ page, browser }) => {
+  test.setTimeout(90_000);
   await signIn(page, DEMO_ACCOUNTS.none);
-  await expect(page.getByRole('alert')).toContainText('Team-Operations');
+  await expect(page.getByRole('status')).toContainText('Team-Operations');
   await page.screenshot({ path: shot('login-no-permission') });
+  await page
+    .getByRole('textbox', { name: /Nachricht an Team-Operations/ })
+    .fill('Ich verstärke ab Montag das Legal-Team.');
+  await page.getByRole('button', { name: 'Zugang anfragen' }).click();
+  await expect(page.getByRole('button', { name: /^Zugang angefragt am/ })).toBeDisabled();
+  await page.screenshot({ path: shot('login-access-requested') });
+
+  const ops = await newUserPage(browser);
+  await ops.setViewportSize({ width: 1280, height: 860 });
+  await signIn(ops, DEMO_ACCOUNTS.operations);
+  await expect(ops.getByRole('row').filter({ hasText: 'Nina Neu' })).toBeVisible();
+  await ops.screenshot({ path: shot('verwaltung-requests') });
+
+  await ops.getByRole('tab', { name: 'Mitarbeitende' }).click();
+  await expect(ops.getByRole('row').filter({ hasText: 'Olga Operations' })).toBeVisible();
+  await ops.setViewportSize({ width: 1280, height: 1500 });
+  await ops.screenshot({ path: shot('verwaltung-staff') });
+  await ops.setViewportSize({ width: 1280, height: 860 });
+
+  await ops.getByRole('tab', { name: 'Matches importieren' }).click();
+  const [chooser] = await Promise.all([
+    ops.waitForEvent('filechooser'),
+    ops.getByLabel('Match-Datei').click(),
+  ]);
+  await chooser.setFiles({
+    name: 'crm-export.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      'matchId;kunde;position\nPL-10001;Elbwerk Logistik AG;Entwickler\nPL-88002;<script>alert(1)</script>;Test\nPL-88003;Hafenkontor GmbH;Scrum Master\n',
+    ),
+  });
+  await ops.getByRole('button', { name: 'Datei prüfen' }).click();
+  await expect(ops.getByRole('heading', { name: 'Abgelehnte Zeilen' })).toBeVisible();
+  await ops.screenshot({ path: shot('verwaltung-import') });
+
+  await ops.getByRole('tab', { name: 'Zugangsanfragen' }).click();
+  await choose(ops, 'Stufe für Nina Neu', 'Legal (2)');
+  await ops.getByRole('button', { name: 'Freigeben' }).click();
+  await ops.getByRole('tab', { name: 'Protokoll' }).click();
+  await expect(ops.getByText('Zugang freigegeben')).toBeVisible();
+  await ops.screenshot({ path: shot('verwaltung-audit') });
 });
 
 test('start page with a loaded match, and the format page', async ({ page }) => {
