@@ -7,7 +7,7 @@ import { type ReactNode, useState } from 'react';
 import { AuthServiceProvider } from '../features/auth/auth-context';
 import type { AuthService } from '../features/auth/auth-service';
 import { RuntimeConfigProvider } from '../lib/runtime-config';
-import { theme } from './theme';
+import { cssVariablesResolver, theme } from './theme';
 
 export interface AppProvidersProps {
   config: RuntimeConfig;
@@ -27,7 +27,7 @@ export function AppProviders({ config, auth, env = 'default', children }: AppPro
   );
 
   return (
-    <MantineProvider theme={theme} env={env}>
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
         <RuntimeConfigProvider config={config}>

@@ -63,7 +63,6 @@ export function MatchImportTab() {
       <Text>{t.intro}</Text>
       <FileInput
         label={t.file}
-        placeholder={t.placeholder}
         accept=".csv,.json,text/csv,application/json"
         value={file}
         onChange={choose}

@@ -83,7 +83,6 @@ export const adminTexts = {
     intro:
       'CSV (Semikolon oder Komma, UTF-8) oder JSON im Format von „npm run matches:import“. Zuerst wird die Datei geprüft; importiert wird erst auf Knopfdruck, in einem Schritt.',
     file: 'Match-Datei',
-    placeholder: 'CSV- oder JSON-Datei wählen',
     check: 'Datei prüfen',
     apply: 'Importieren',
     skipInvalid: 'Abgelehnte Zeilen überspringen und die gültigen importieren',
