@@ -97,7 +97,12 @@ describe('external OpenID Connect issuer', () => {
       await token({ preferred_username: 'Kim.Kurz@Firma.example', name: 'Kim Kurz' }),
     );
     expect(response.statusCode).toBe(200);
-    expect(response.json()).toEqual({ email: 'kim.kurz@firma.example', name: 'Kim Kurz', permission: null });
+    expect(response.json()).toEqual({
+      email: 'kim.kurz@firma.example',
+      name: 'Kim Kurz',
+      permission: null,
+      administrator: false,
+    });
   });
 
   it('creates no demo accounts', async () => {

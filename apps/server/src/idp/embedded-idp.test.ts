@@ -156,7 +156,12 @@ describe.each(testDatabases())('embedded identity provider on $name', (database)
       headers: { authorization: `Bearer ${idToken}` },
       payload: {},
     });
-    expect(saved.json()).toEqual({ email: 'legal@demo.local', name: 'Lena Legal', permission: 2 });
+    expect(saved.json()).toEqual({
+      email: 'legal@demo.local',
+      name: 'Lena Legal',
+      permission: 2,
+      administrator: false,
+    });
   });
 
   it('keeps its signing keys across a restart: tokens stay valid', async () => {

@@ -157,6 +157,27 @@ describe.each(testDatabases())('Team-Operations on $name', (database) => {
       const again = await call(greta, 'POST', '/backend/access-requests', {});
       expect(again.json()).toMatchObject({ request: { status: 'open' } });
     });
+
+    it('mails ACCESS_REQUEST_EMAIL instead of the administrators where it is set', async () => {
+      const mailbox = await createTestApp(db, { env: { ACCESS_REQUEST_EMAIL: 'Team-Ops@Firma.de' } });
+      try {
+        const token = await mailbox.signIn('fremd@firma.de', 'Frank Fremd');
+        const response = await mailbox.app.inject({
+          method: 'POST',
+          url: '/backend/access-requests',
+          headers: bearer(token),
+          payload: {},
+        });
+        expect(response.statusCode, response.body).toBe(200);
+        for (let i = 0; i < 150 && mailbox.mailer.sent.length === 0; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(mailbox.mailer.sent.map((m) => m.to)).toEqual(['team-ops@firma.de']);
+        expect(mailbox.mailer.sent[0]?.text).toContain('Ohne Nachricht.');
+      } finally {
+        await mailbox.app.close();
+      }
+    });
   });
 
   describe('staff', () => {
