@@ -25,12 +25,12 @@ const STYLE = `
   p.lead{margin:0 0 24px;color:#495057;font-size:.95rem}
   label{display:block;font-weight:600;font-size:.9rem;margin:16px 0 6px}
   input{width:100%;padding:10px 12px;font-size:1rem;border:1px solid #ced4da;border-radius:6px}
-  input:focus{outline:2px solid #228be6;outline-offset:1px;border-color:#228be6}
-  button{margin-top:24px;width:100%;padding:11px;font-size:1rem;font-weight:600;color:#fff;background:#228be6;
+  input:focus{outline:2px solid #1971c2;outline-offset:1px;border-color:#1971c2}
+  button{margin-top:24px;width:100%;padding:11px;font-size:1rem;font-weight:600;color:#fff;background:#1971c2;
     border:0;border-radius:6px;cursor:pointer}
-  button:hover{background:#1c7ed6}
+  button:hover{background:#1864ab}
   .error{margin:0 0 8px;padding:10px 12px;border-radius:6px;background:#fff5f5;color:#c92a2a;border:1px solid #ffc9c9}
-  footer{margin-top:20px;font-size:.8rem;color:#868e96;text-align:center}
+  footer{margin-top:20px;font-size:.8rem;color:#495057;text-align:center}
 `;
 
 function page(title: string, body: string): string {

@@ -1,4 +1,4 @@
-import { type CSSVariablesResolver, createTheme, Modal, Notification } from '@mantine/core';
+import { Alert, type CSSVariablesResolver, createTheme, Modal, Notification } from '@mantine/core';
 import { texts } from '../texts';
 
 /** Mantine's close buttons carry no accessible name of their own; those the app uses get the German one. */
@@ -12,6 +12,9 @@ const closeButtonProps = { 'aria-label': texts.close };
 export const theme = createTheme({
   primaryShade: { light: 8, dark: 8 },
   components: {
+    // A light alert's title takes its colour (yellow 6 on yellow 0 is 2.7 : 1); the icon and the tint
+    // still say which kind of alert it is.
+    Alert: Alert.extend({ styles: { title: { color: 'var(--mantine-color-text)' } } }),
     Modal: Modal.extend({ defaultProps: { closeButtonProps } }),
     Notification: Notification.extend({ defaultProps: { closeButtonProps } }),
   },

@@ -106,7 +106,7 @@ function DocumentWorkspace({ document }: { document: StoredDocument }) {
             )}
           </Text>
           {dirty && (
-            <Badge color="orange" variant="light">
+            <Badge color="orange.9" variant="light">
               {texts.editor.unsaved}
             </Badge>
           )}
