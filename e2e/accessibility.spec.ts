@@ -151,11 +151,12 @@ test('the sender view, the signing page, its end pages, and the match history', 
   await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
   await expect(senderView.locator('.superdoc, iframe').first()).toBeVisible({ timeout: 15_000 });
   await expectAccessible(senderView, 'the sender view', { exceptSuperdoc: true });
+  const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
   await expect(senderView.getByText('Versendet').first()).toBeVisible();
 
   const signer = await newUserPage(browser);
-  const link = await invitationLink('klara@kunde.example');
+  const link = await invitationLink('klara@kunde.example', sent);
   await signer.goto(link);
   await expect(signer.getByLabel(/Ich stimme zu/)).toBeVisible();
   await expectAccessible(signer, 'the signing page', { exceptSuperdoc: true });

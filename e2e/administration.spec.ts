@@ -97,6 +97,7 @@ test.describe('/verwaltung: Team-Operations without a shell', () => {
 
     const legal = await newUserPage(browser);
     await signIn(legal, DEMO_ACCOUNTS.legal);
+    await expect(legal).toHaveURL(/\/start$/);
     await loadMatch(legal, 'PL-88003');
     await expect(legal.getByRole('table', { name: 'Match PL-88003' })).toContainText('Hafenkontor GmbH');
   });

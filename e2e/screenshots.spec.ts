@@ -236,12 +236,13 @@ test('built-in signing: sender view, signing page, history and certificate', asy
     window.scrollTo(0, 0);
   });
   await senderView.screenshot({ path: shot('signature-sender-view') });
+  const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
   await expect(senderView.getByText('Versendet').first()).toBeVisible();
 
   const signer = await newUserPage(browser);
   await signer.setViewportSize({ width: 1280, height: 1700 });
-  await signer.goto(await invitationLink('klara@kunde.example'));
+  await signer.goto(await invitationLink('klara@kunde.example', sent));
   await signer.getByLabel(/Ich stimme zu/).check();
   await drawSignature(signer);
   await signer.waitForTimeout(1500);
@@ -249,7 +250,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await signer.getByRole('button', { name: 'Unterschreiben' }).click();
   await expect(signer.getByText(/Vielen Dank, du hast unterschrieben/)).toBeVisible();
   await signer.context().close();
-  await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false);
+  await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
 
   await senderView.reload();
   await expect(senderView.getByText('Abgeschlossen').first()).toBeVisible();

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, expect, type Page } from '@playwright/test';
 import { decode as decodeQuotedPrintable } from 'libqp';
@@ -26,14 +26,20 @@ export async function fillCustomerContract(page: Page): Promise<void> {
 
 const MAIL_DIR = join(E2E_DATA_DIR, 'mail');
 
-/** The signing link in the newest invitation to `to`, read from the embedded mail folder (.eml files). */
-export async function invitationLink(to: string): Promise<string> {
+/**
+ * The signing link in the newest invitation to `to` written since `since`, read from the embedded mail folder
+ * (.eml files). Earlier tests may have invited the same address, and the outbox sends after the answer.
+ */
+export async function invitationLink(to: string, since: number): Promise<string> {
   let link: string | undefined;
   await expect
     .poll(
       () => {
         const mails = readdirSync(MAIL_DIR, { withFileTypes: true })
           .filter((entry) => entry.isFile() && entry.name.endsWith('.eml'))
+          .filter((entry) => statSync(join(MAIL_DIR, entry.name)).mtimeMs >= since)
+          // Named by their time of writing: newest first.
+          .sort((a, b) => b.name.localeCompare(a.name))
           .map((entry) => readFileSync(join(MAIL_DIR, entry.name), 'utf8'))
           .filter((eml) => new RegExp(`^To: ${to}$`, 'm').test(eml));
         const text = mails.map((eml) =>
@@ -56,10 +62,16 @@ export async function invitationLink(to: string): Promise<string> {
 }
 
 /** A signer with no account opens their link in their own browser and signs. */
-export async function signAs(browser: Browser, to: string, name: string, draw: boolean): Promise<void> {
+export async function signAs(
+  browser: Browser,
+  to: string,
+  name: string,
+  draw: boolean,
+  since: number,
+): Promise<void> {
   const page = await newUserPage(browser);
   try {
-    await page.goto(await invitationLink(to));
+    await page.goto(await invitationLink(to, since));
     await expect(page.getByText('Lena Legal')).toBeVisible();
     await expect(page.getByLabel('Dein vollständiger Name')).toHaveValue(name);
     const sign = page.getByRole('button', { name: 'Unterschreiben' });

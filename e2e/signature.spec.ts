@@ -27,11 +27,12 @@ test.describe('built-in signing, end to end', () => {
     await expect(names.nth(1)).toHaveValue('Karl Zweit');
     await expect(names.nth(2)).toHaveValue('Conny Copy');
     await senderView.getByLabel('Nachricht').fill('Bitte bis Freitag unterschreiben.');
+    const sent = Date.now();
     await senderView.getByRole('button', { name: 'Senden' }).click();
     await expect(senderView.getByText('Versendet').first()).toBeVisible();
 
-    await signAs(browser, 'klara@kunde.example', 'Klara Kunde', true);
-    await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false);
+    await signAs(browser, 'klara@kunde.example', 'Klara Kunde', true, sent);
+    await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
 
     // The history on /start shows the completed envelope and offers its certificate.
     await page.goto('/start');
