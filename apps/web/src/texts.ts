@@ -114,6 +114,13 @@ export const texts = {
     count: (label: string) => `Anzahl ${label}`,
     entry: (label: string, index: number) => `${label} ${index}`,
     customRecipient: 'Eigener Wert...',
+    /** A red field's own message, read out with it (aria-describedby) beside the form's red message. */
+    errors: {
+      required: 'Bitte ausfüllen.',
+      choose: 'Bitte wähle einen Wert.',
+      name: 'Bitte gib einen Namen ein.',
+      email: 'Bitte gib eine gültige E-Mail-Adresse ein.',
+    },
     usersFailed:
       'Die Liste der Mitarbeitenden konnte nicht geladen werden. Du kannst einen eigenen Wert eingeben.',
   },

@@ -33,7 +33,8 @@ export function EmailField({
           onChange={(event) => onChange({ ...value, name: event.currentTarget.value })}
           required={required}
           autoComplete="off"
-          error={(showErrors && problems.name) || Boolean(serverError)}
+          // The server's words stand under the address; the name is only marked with it.
+          error={(showErrors && problems.name && texts.fields.errors.name) || Boolean(serverError)}
         />
         <TextInput
           label={texts.fields.email(label)}
@@ -42,7 +43,7 @@ export function EmailField({
           onChange={(event) => onChange({ ...value, email: event.currentTarget.value })}
           required={required}
           autoComplete="off"
-          error={serverError ?? (showErrors && problems.email)}
+          error={serverError ?? (showErrors && problems.email && texts.fields.errors.email)}
         />
       </Group>
     </Fieldset>

@@ -1,4 +1,5 @@
 import { NumberInput } from '@mantine/core';
+import { texts } from '../../texts';
 import { clampNumber, isNumberValid } from './validation';
 
 export interface NumberFieldProps {
@@ -36,7 +37,7 @@ export function NumberField({
       allowDecimal={allowDecimal}
       decimalSeparator=","
       required={required}
-      error={serverError ?? invalid}
+      error={serverError ?? (invalid && texts.fields.errors.required)}
     />
   );
 }

@@ -57,7 +57,7 @@ export function RecipientSelect({
         clearable={!required}
         searchable
         nothingFoundMessage="—"
-        error={value.custom ? false : (serverError ?? invalid)}
+        error={value.custom ? false : (serverError ?? (invalid && texts.fields.errors.choose))}
       />
       {users.isError && (
         <Text size="sm" c="dimmed">

@@ -1,4 +1,5 @@
 import { Select } from '@mantine/core';
+import { texts } from '../../texts';
 import { isSelectValid } from './validation';
 
 export interface SelectOption {
@@ -41,7 +42,7 @@ export function SelectField({
       allowDeselect={!required}
       clearable={!required}
       disabled={disabled}
-      error={serverError ?? invalid}
+      error={serverError ?? (invalid && texts.fields.errors.choose)}
     />
   );
 }

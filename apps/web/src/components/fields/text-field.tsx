@@ -1,4 +1,5 @@
 import { TextInput } from '@mantine/core';
+import { texts } from '../../texts';
 import { isTextValid } from './validation';
 
 export interface TextFieldProps {
@@ -32,7 +33,7 @@ export function TextField({
       onChange={(event) => onChange(event.currentTarget.value)}
       required={required}
       autoComplete={autoComplete}
-      error={serverError ?? invalid}
+      error={serverError ?? (invalid && texts.fields.errors.required)}
     />
   );
 }

@@ -1,4 +1,5 @@
 export { FormStatus } from './form-status';
+export { useFirstInvalidFocus } from './use-first-invalid-focus';
 export {
   type FieldRule,
   type FormValidation,

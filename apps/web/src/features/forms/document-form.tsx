@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { catalogueEntry } from '@vertragsgenerator/domain';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { FormStatus, type FormValidation } from '../../components/form';
+import { FormStatus, type FormValidation, useFirstInvalidFocus } from '../../components/form';
 import { texts } from '../../texts';
 import { GenerationStatus, type GenerationTarget, useGeneration } from '../generation';
 import { MissingValues } from './missing-values';
@@ -24,28 +24,37 @@ export interface DocumentFormProps {
 export function DocumentForm({ matchId, docId, target, validation, dataList, children }: DocumentFormProps) {
   const generation = useGeneration();
   const [invalidChoice, setInvalidChoice] = useState<string | null>(null);
+  const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
     if (generation.state.running) return;
-    if (!validation.attemptSubmit()) return;
+    if (!validation.attemptSubmit()) {
+      focusFirstInvalid();
+      return;
+    }
     if (docId === null || catalogueEntry(docId) === undefined) {
       setInvalidChoice(docId ?? '');
       return;
     }
     setInvalidChoice(null);
     const outcome = await generation.generate({ target, docId, matchId, dataList: dataList() });
-    if (outcome && !outcome.ok) validation.setServerFields(outcome.fields);
+    if (outcome && !outcome.ok) {
+      validation.setServerFields(outcome.fields);
+      focusFirstInvalid();
+    }
   }
 
   return (
-    <form onSubmit={handleSubmit} noValidate>
+    <form ref={container} onSubmit={handleSubmit} noValidate>
       <Stack>
         {children}
         <MissingValues docId={docId} matchId={matchId} />
         <FormStatus validation={validation} />
         {invalidChoice !== null && invalidChoice === (docId ?? '') && (
-          <Alert color="red">{texts.forms.invalidChoice}</Alert>
+          <Alert color="red" role="alert">
+            {texts.forms.invalidChoice}
+          </Alert>
         )}
         <GenerationStatus generation={generation} />
         <Group>

@@ -8,29 +8,36 @@ export function GenerationStatus({ generation }: { generation: Generation }) {
   const label = step === null ? null : texts.generation.steps[step];
   return (
     <>
-      {step !== null && label !== null && (
-        <Stack gap={4}>
-          <Progress.Root size="lg">
-            {/* Mantine's own aria values would overwrite the step label: we set them all ourselves. */}
-            <Progress.Section
-              value={step}
-              animated={running}
-              withAria={false}
-              role="progressbar"
-              aria-label={texts.generation.progressLabel}
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={step}
-              aria-valuetext={`${step} % – ${label}`}
-            />
-          </Progress.Root>
-          <Text size="sm" aria-live="polite">
-            {step} % – {label}
-            {attempt > 1 && ` (${texts.generation.attempt(attempt, GENERATION_ATTEMPTS)})`}
-          </Text>
-        </Stack>
+      {/* Always in the page: a live region that appears together with its first words is often not read. */}
+      <div role="status">
+        {step !== null && label !== null && (
+          <Stack gap={4}>
+            <Progress.Root size="lg">
+              {/* Mantine's own aria values would overwrite the step label: we set them all ourselves. */}
+              <Progress.Section
+                value={step}
+                animated={running}
+                withAria={false}
+                role="progressbar"
+                aria-label={texts.generation.progressLabel}
+                aria-valuemin={0}
+                aria-valuemax={100}
+                aria-valuenow={step}
+                aria-valuetext={`${step} % – ${label}`}
+              />
+            </Progress.Root>
+            <Text size="sm">
+              {step} % – {label}
+              {attempt > 1 && ` (${texts.generation.attempt(attempt, GENERATION_ATTEMPTS)})`}
+            </Text>
+          </Stack>
+        )}
+      </div>
+      {error !== null && (
+        <Alert color="red" role="alert">
+          {error}
+        </Alert>
       )}
-      {error !== null && <Alert color="red">{error}</Alert>}
       <Modal
         opened={blockedUrl !== null}
         onClose={generation.dismissBlocked}

@@ -24,6 +24,7 @@ import {
   sendEnvelopeSchema,
 } from '@vertragsgenerator/domain';
 import { type FormEvent, useId, useState } from 'react';
+import { useFirstInvalidFocus } from '../../components/form';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { texts } from '../../texts';
 import { envelopeQueryOptions, sendEnvelope } from './api';
@@ -80,6 +81,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
   const [subject, setSubject] = useState(envelope.subject);
   const [message, setMessage] = useState(envelope.message);
   const [attempted, setAttempted] = useState(false);
+  const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
   const send = useSingleMutation({
     mutationFn: (request: SendEnvelopeRequest) => sendEnvelope(envelope.id, request),
     onSuccess: (sent) => {
@@ -87,6 +89,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
       notifications.show({ color: 'green', title: texts.envelope.sentTitle, message: texts.envelope.sent });
     },
     onError: (error) => {
+      focusFirstInvalid();
       // Someone else sent or discarded it meanwhile: show what it is now.
       if (error instanceof ApiRequestError && error.status === 409) {
         // A notification, as the form that would show an alert goes away with the draft.
@@ -133,12 +136,13 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
     } else {
       // The server's verdict on the previous attempt no longer applies.
       send.reset();
+      focusFirstInvalid();
     }
   }
 
   return (
     <Stack>
-      <form id={formId} onSubmit={handleSend} noValidate>
+      <form ref={container} id={formId} onSubmit={handleSend} noValidate>
         <Stack>
           <Title order={2}>{texts.envelope.recipientsHeading}</Title>
           <Text size="sm" c="dimmed">

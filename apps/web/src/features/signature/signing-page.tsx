@@ -24,6 +24,7 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { useLocation } from 'react-router';
 import { DocumentViewer } from '../../components/document-viewer';
 import { runDownload } from '../../components/download-button';
+import { useFirstInvalidFocus } from '../../components/form';
 import { SectionLoader } from '../../components/section-loader';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { texts } from '../../texts';
@@ -103,11 +104,13 @@ function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps
   const [drawnSignature, setDrawnSignature] = useState<string | undefined>();
   const [clientErrors, setClientErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
   const [declineOpened, decline] = useDisclosure(false);
+  const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
   const sign = useSingleMutation({
     mutationFn: (request: SignEnvelopeRequest) => signEnvelope(token, request),
     onSuccess: onAnswered,
     onError: (error) => {
       if (isLinkError(error)) onLinkClosed(error);
+      else focusFirstInvalid();
     },
   });
   const serverErrors = sign.error instanceof ApiRequestError ? sign.error.fields : NO_FIELD_ERRORS;
@@ -122,6 +125,7 @@ function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps
     });
     if (!request.success) {
       setClientErrors(fieldErrorsOf(request.error));
+      focusFirstInvalid();
       return;
     }
     setClientErrors(NO_FIELD_ERRORS);
@@ -158,7 +162,7 @@ function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps
         load={(signal) => loadSigningDocument(token, view.pdfAvailable, signal)}
         onDownload={() => void runDownload(() => downloadSigningDocument(token, view.fileName))}
       />
-      <form onSubmit={handleSign} noValidate>
+      <form ref={container} onSubmit={handleSign} noValidate>
         <Stack>
           <Title order={2}>{texts.signing.signHeading}</Title>
           <Checkbox

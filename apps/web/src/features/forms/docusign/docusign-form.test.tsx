@@ -118,6 +118,9 @@ describe('DocuSign form: validation and sending', () => {
       'aria-invalid',
       'true',
     );
+    expect(screen.getByRole('textbox', { name: 'Projektpartner Name' })).toHaveAccessibleDescription(
+      'Bitte gib einen Namen ein.',
+    );
     expect(await findField('Absender')).toHaveAttribute('aria-invalid', 'true');
     expect(await findField('CC')).not.toHaveAttribute('aria-invalid', 'true');
     expect(callsTo('POST /backend/generateDocusign/')).toHaveLength(0);
@@ -131,7 +134,11 @@ describe('DocuSign form: validation and sending', () => {
     await choose('CC', 'Eigener Wert...');
     await typeInto('CC Name', 'Kopie');
     await userEvent.click(submitButton());
-    expect(screen.getByRole('textbox', { name: 'CC E-Mail' })).toHaveAttribute('aria-invalid', 'true');
+    const ccEmail = screen.getByRole('textbox', { name: 'CC E-Mail' });
+    expect(ccEmail).toHaveAttribute('aria-invalid', 'true');
+    // The only red field: focus moves to it, and its message is read with it.
+    await waitFor(() => expect(ccEmail).toHaveFocus());
+    expect(ccEmail).toHaveAccessibleDescription('Bitte gib eine gültige E-Mail-Adresse ein.');
     expect(screen.getByText('Bitte fülle alle rot markierten Felder aus.')).toBeInTheDocument();
     expect(callsTo('POST /backend/generateDocusign/')).toHaveLength(0);
   });

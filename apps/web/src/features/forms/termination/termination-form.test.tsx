@@ -20,7 +20,11 @@ describe('Termination form', () => {
     await choose('Dokumentart', 'Kündigung');
     await choose('Unterzeichner', 'Henrik Albers (Geschäftsführer)');
     await userEvent.click(submitButton());
-    expect(await findField('Kündigungsart')).toHaveAttribute('aria-invalid', 'true');
+    const deadline = await findField('Kündigungsart');
+    expect(deadline).toHaveAttribute('aria-invalid', 'true');
+    // The only red field gets the focus and says what is wrong with it.
+    await waitFor(() => expect(deadline).toHaveFocus());
+    expect(deadline).toHaveAccessibleDescription('Bitte wähle einen Wert.');
     expect(screen.getByText('Bitte fülle alle rot markierten Felder aus.')).toBeInTheDocument();
     expect(callsTo('POST /backend/generateDocx/')).toHaveLength(0);
 
@@ -47,7 +51,10 @@ describe('Termination form', () => {
     await choose('Unterzeichner', 'Lea Brandt (Leiterin Recht & Verträge)');
     await typeInto('Position', '   ');
     await userEvent.click(submitButton());
-    expect(screen.getByRole('textbox', { name: 'Position' })).toHaveAttribute('aria-invalid', 'true');
+    const position = screen.getByRole('textbox', { name: 'Position' });
+    expect(position).toHaveAttribute('aria-invalid', 'true');
+    await waitFor(() => expect(position).toHaveFocus());
+    expect(position).toHaveAccessibleDescription('Bitte ausfüllen.');
     expect(callsTo('POST /backend/generateDocx/')).toHaveLength(0);
     await typeInto('Position', 'Testmanager');
     await userEvent.click(submitButton());
