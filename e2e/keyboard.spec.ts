@@ -1,0 +1,135 @@
+import { expect, type Locator, type Page, test } from '@playwright/test';
+import { editorReady } from './editor-support.js';
+import { demoMatch } from './forms-support.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, newUserPage } from './support.js';
+
+/**
+ * What a keyboard user sees of the focused element: an outline (buttons, links, Mantine's focus ring) or,
+ * for a text input, a border in another colour than without focus. Empty when nothing shows the focus.
+ */
+async function focusIndicator(page: Page): Promise<string> {
+  return page.evaluate(() => {
+    const element = document.activeElement as HTMLElement | null;
+    if (!element) return '';
+    // Mantine fades borders in 100 ms: without transitions the styles are read at their end values.
+    element.style.transition = 'none';
+    const focused = getComputedStyle(element);
+    if (focused.outlineStyle !== 'none' && Number.parseFloat(focused.outlineWidth) > 0) {
+      return `outline ${focused.outlineWidth} ${focused.outlineStyle}`;
+    }
+    if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+      const border = focused.borderColor;
+      element.blur();
+      const unfocused = getComputedStyle(element).borderColor;
+      element.focus();
+      element.style.transition = '';
+      if (border !== unfocused) return `border ${border}`;
+    }
+    element.style.transition = '';
+    return '';
+  });
+}
+
+/**
+ * Presses Tab until `target` has the focus, checking at every stop on the way that the focus is visible.
+ * Fails when the target is not reached within `limit` presses: then it cannot be reached by keyboard.
+ */
+async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
+  for (let presses = 0; presses < limit; presses++) {
+    await page.keyboard.press('Tab');
+    const where = await page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      return element
+        ? `${element.tagName} ${element.getAttribute('aria-label') ?? element.textContent ?? ''}`
+        : '';
+    });
+    // Between the last element and the first, Tab passes the browser's own controls: the page has no focus.
+    if (where.startsWith('BODY')) continue;
+    expect(await focusIndicator(page), `focus visible on ${where.slice(0, 80)}`).not.toBe('');
+    if (await target.evaluate((element) => element === document.activeElement)) return;
+  }
+  throw new Error(`not reached with ${limit} presses of Tab: ${target}`);
+}
+
+/** Chooses `option` in the focused Mantine select with the arrow keys and Enter. */
+async function chooseByKeyboard(page: Page, select: Locator, option: string): Promise<void> {
+  await expect(select).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  const wanted = page.getByRole('option', { name: option, exact: true });
+  await expect(wanted).toBeVisible();
+  for (let presses = 0; presses < 10; presses++) {
+    if ((await wanted.getAttribute('data-combobox-selected')) !== null) break;
+    await page.keyboard.press('ArrowDown');
+  }
+  await expect(wanted).toHaveAttribute('data-combobox-selected');
+  await page.keyboard.press('Enter');
+  await expect(select).toHaveValue(option);
+}
+
+test('keyboard only: sign in, enter a match, open a form, fill it, generate, reach the document', async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const match = demoMatch('PL-10004');
+  const page = await newUserPage(browser);
+  await page.goto('/login');
+
+  // The identity provider's window: its form is filled and sent with the keyboard too.
+  await tabTo(page, page.getByRole('button', { name: 'Mit Demo-SSO anmelden' }));
+  const [popup] = await Promise.all([page.waitForEvent('popup'), page.keyboard.press('Enter')]);
+  const email = popup.getByLabel('E-Mail');
+  await expect(email).toBeVisible();
+  await tabTo(popup, email);
+  await popup.keyboard.type(DEMO_ACCOUNTS.legal);
+  await tabTo(popup, popup.getByLabel('Passwort'));
+  await popup.keyboard.type(DEMO_PASSWORD);
+  const closed = popup.waitForEvent('close');
+  await popup.keyboard.press('Enter');
+  await closed;
+  await expect(page).toHaveURL(/\/start$/);
+
+  await tabTo(page, page.getByLabel('Match-ID'));
+  await page.keyboard.type(match.matchId);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('table', { name: `Match ${match.matchId}` })).toContainText(match.kunde);
+  await tabTo(page, page.getByRole('button', { name: 'Weiter' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/format$/);
+
+  await tabTo(page, page.getByRole('link', { name: 'DOCX-Kunde-Verträge' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/contract\/docx$/);
+
+  // Sent empty: the focus goes to the first red field, which says what is wrong with it.
+  const submit = page.getByRole('button', { name: 'Dokument erstellen' });
+  await tabTo(page, submit);
+  await page.keyboard.press('Enter');
+  const language = page.getByRole('combobox', { name: 'Sprache', exact: true });
+  await expect(language).toBeFocused();
+  await expect(language).toHaveAttribute('aria-invalid', 'true');
+  await expect(language).toHaveAccessibleDescription('Bitte wähle einen Wert.');
+
+  await chooseByKeyboard(page, language, 'Deutsch');
+  const company = page.getByRole('combobox', { name: 'Gesellschaft', exact: true });
+  await tabTo(page, company);
+  await chooseByKeyboard(page, company, 'WM Consulting GmbH');
+  const contract = page.getByRole('combobox', { name: 'Vertragsart', exact: true });
+  await tabTo(page, contract);
+  await chooseByKeyboard(page, contract, 'Rahmenvertrag');
+  await expect(page.getByText('3/3 Felder ausgefüllt')).toBeVisible();
+
+  await tabTo(page, submit);
+  const [editor] = await Promise.all([page.waitForEvent('popup'), page.keyboard.press('Enter')]);
+  await expect(editor).toHaveURL(/\/dokumente\/[0-9a-f-]{36}$/);
+  await expect(editor.getByRole('heading', { level: 1 })).toHaveText(
+    `${match.matchId} Rahmenvertrag Kunde ${match.kunde}.docx`,
+  );
+  await editorReady(editor);
+  // The generation's progress was announced in a live region of the form.
+  await expect(page.getByRole('status').filter({ hasText: '100 % – Fertig' })).toBeVisible();
+
+  // In the editor tab, too, the way to the stored file is reachable by keyboard.
+  await tabTo(editor, editor.getByRole('button', { name: 'Herunterladen', exact: true }).first());
+  const [download] = await Promise.all([editor.waitForEvent('download'), editor.keyboard.press('Enter')]);
+  expect(download.suggestedFilename()).toBe(`${match.matchId} Rahmenvertrag Kunde ${match.kunde}.docx`);
+});
