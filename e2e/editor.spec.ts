@@ -34,9 +34,14 @@ test.describe('built-in editor', () => {
     await editorReady(editor);
     await expect(versionLine(editor)).toHaveText(`Match: ${match.matchId} · Version: 1`);
     await expect(editedDocument(editor)).toContainText(match.kunde);
-    // superdoc's toolbar shows German tooltips (its accessible names stay English: superdoc fixes them).
-    await editor.getByRole('button', { name: 'Bold' }).hover();
+    // superdoc's toolbar shows German tooltips, and screen readers hear German names.
+    const bold = editor.getByRole('button', { name: 'Fett', exact: true });
+    await bold.hover();
     await expect(editor.getByText('Fett', { exact: true })).toBeVisible();
+    await expect(editor.getByRole('button', { name: 'Bold' })).toHaveCount(0);
+    await expect(editor.getByRole('toolbar', { name: 'Werkzeugleiste' })).toBeVisible();
+    await expect(editor.getByRole('button', { name: 'Aufzählung: weitere Optionen' })).toBeVisible();
+    await expect(editor.getByRole('button', { name: 'Weitere Werkzeuge' })).toBeVisible();
 
     // A second tab on version 1, before anyone saved.
     const outdated = await page.context().newPage();

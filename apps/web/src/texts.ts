@@ -332,6 +332,18 @@ export const texts = {
     discard: 'Verwerfen',
     keepEditing: 'Weiter bearbeiten',
     /** The tooltips of superdoc's formatting toolbar, which names its buttons in English. */
+    /** How screen readers hear superdoc's toolbar: its names in English replaced by these. */
+    toolbarNames: {
+      options: (name: string) => `${name}: weitere Optionen`,
+      selected: (name: string) => `${name}: an`,
+      unset: (name: string) => `${name}: aus`,
+      /** Names superdoc gives parts that have no tooltip to take the German name from. */
+      untitled: {
+        Toolbar: 'Werkzeugleiste',
+        'Toolbar separator': 'Trennlinie',
+        'Overflow items': 'Weitere Werkzeuge',
+      } as Record<string, string>,
+    },
     toolbar: {
       bold: 'Fett',
       italic: 'Kursiv',

@@ -1,5 +1,6 @@
 import { openSuperdoc } from '../../lib/superdoc';
 import { texts } from '../../texts';
+import { keepToolbarNamesGerman } from './german-toolbar-names';
 
 /**
  * The built-in editor on superdoc. Its own module, loaded on demand by the editor page only: the build
@@ -54,6 +55,8 @@ export async function openDocxEditor(
   );
   // Only from now on: while it opens the file, superdoc reports its own import as an update.
   superdoc.on('editor-update', onChange);
+  const toolbarElement = readOnly ? null : document.getElementById(toolbarId);
+  const stopGermanNames = toolbarElement ? keepToolbarNamesGerman(superdoc, toolbarElement) : () => {};
   return {
     async exportDocx() {
       // superdoc reports a failed export as an event and then hands out the file it was opened with:
@@ -69,6 +72,9 @@ export async function openDocxEditor(
         superdoc.off('exception', remember);
       }
     },
-    destroy: () => superdoc.destroy(),
+    destroy() {
+      stopGermanNames();
+      superdoc.destroy();
+    },
   };
 }
