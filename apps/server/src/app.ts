@@ -11,7 +11,7 @@ import { type IssuerMetadata, issuerDiscovery } from './auth/issuer-discovery.js
 import { SessionsRepository } from './auth/sessions-repository.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
 import type { Config } from './config.js';
-import type { Db } from './db/database.js';
+import { type Db, databasePoolInUse } from './db/database.js';
 import type { CompanyData } from './documents/companies.js';
 import { DocumentGenerator } from './documents/document-generator.js';
 import { DocumentsRepository } from './documents/documents-repository.js';
@@ -27,6 +27,8 @@ import type { Mailer } from './mail/mailer.js';
 import type { MatchSource } from './matches/match-source.js';
 import { MatchStore } from './matches/match-store.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
+import { Metrics } from './operations/metrics.js';
+import { ServerLifecycle } from './operations/readiness.js';
 import { accessRequestRoutes } from './routes/access-requests.js';
 import { administrationRoutes } from './routes/administration.js';
 import { authRoutes } from './routes/auth.js';
@@ -35,6 +37,7 @@ import { docusignConnectRoutes } from './routes/docusign-connect.js';
 import { generateEnvelopeRoutes } from './routes/generate-envelope.js';
 import { matchRoutes } from './routes/match.js';
 import { matchImportRoutes } from './routes/match-import.js';
+import { operationsRoutes } from './routes/operations.js';
 import { signatoryRoutes } from './routes/signatories.js';
 import { signatureRoutes } from './routes/signature.js';
 import { spaRoutes } from './routes/spa.js';
@@ -96,6 +99,23 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     frameworkErrors: answerFrameworkError,
   });
   installErrorHandler(app);
+  // Only with a scraper to read them: otherwise nothing is counted.
+  const { metricsToken } = config.operations;
+  const metrics = metricsToken
+    ? new Metrics({
+        db,
+        renderQueueDepth: () => deps.renderer.pending(),
+        databasePoolInUse: () => databasePoolInUse(db),
+      })
+    : undefined;
+  metrics?.instrument(app);
+  const lifecycle = new ServerLifecycle();
+  app.addHook('onReady', async () => {
+    lifecycle.phase = 'serving';
+  });
+  app.addHook('preClose', async () => {
+    lifecycle.phase = 'draining';
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: { useDefaults: false, directives: contentSecurityPolicy(config) },
@@ -117,6 +137,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await installOpenApi(app, { version: config.version, guards });
 
   await app.register(systemRoutes, { db, runtimeConfig: runtimeConfig(config) });
+  await app.register(operationsRoutes, {
+    db,
+    renderer: deps.renderer,
+    lifecycle,
+    ...(metrics && metricsToken ? { metrics: { registry: metrics, token: metricsToken } } : {}),
+  });
   await app.register(authRoutes, {
     guards,
     sessions,
@@ -138,7 +164,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
   const documents = new DocumentsRepository(db);
-  const generator = new DocumentGenerator(documents, deps.renderer);
+  const generator = new DocumentGenerator(documents, deps.renderer, metrics);
   await app.register(documentRoutes, {
     guards,
     matches: deps.matches,
@@ -207,6 +233,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
+  // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
+  app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },

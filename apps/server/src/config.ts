@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { ADMIN_ENV, type AdminConfig, adminConfig } from './config-admin.js';
 import { CRM_ENV, type CrmConfig, crmConfig } from './config-crm.js';
+import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from './config-operations.js';
 import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './config-signature.js';
 import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './config-support.js';
 
@@ -61,6 +62,7 @@ const envSchema = z.object({
   ...SIGNATURE_ENV,
   ...CRM_ENV,
   ...ADMIN_ENV,
+  ...OPERATIONS_ENV,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -101,6 +103,7 @@ export interface Config {
   renderThreads: number;
   signature: SignatureConfig;
   admin: AdminConfig;
+  operations: OperationsConfig;
   /** Undefined: matches come from the built-in store. */
   crm: CrmConfig | undefined;
   /** companies, signatories and demo data (repository folder config/). */
@@ -180,6 +183,7 @@ export function loadConfig(env: Env, version: string): Config {
     renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(availableParallelism()),
     signature,
     admin: adminConfig(e),
+    operations: operationsConfig(e),
     crm,
     configDir: REPOSITORY_CONFIG_DIR,
     version,

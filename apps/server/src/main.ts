@@ -14,10 +14,21 @@ async function main(): Promise<void> {
   await migrate(db);
   const app = await composeApp(config, db);
 
+  /**
+   * A stop (SIGTERM from the orchestrator, Ctrl-C): new connections are refused and requests on open
+   * ones answered 503, the requests in flight (generations, signing steps) finish, mail runs give their
+   * leases back, then the database closes. Bounded: what has not finished by then is cut off.
+   */
   const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal }, 'shutting down: finishing the requests in flight');
+    const { shutdownTimeoutMs } = config.operations;
+    setTimeout(() => {
+      app.log.error(`not stopped within ${shutdownTimeoutMs / 1000} s: exiting with requests unfinished`);
+      process.exit(1);
+    }, shutdownTimeoutMs).unref();
     await app.close();
     await db.destroy();
+    app.log.info('stopped');
     process.exit(0);
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));

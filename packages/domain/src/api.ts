@@ -78,6 +78,27 @@ export const healthSchema = z.object({
 });
 
 /**
+ * GET /backend/ready: whether this replica should get requests. `starting` and `draining` are the
+ * server's own phases; `degraded`: a part it needs is down. The outbox is reported, never decisive: a
+ * mail server that refuses is no reason to stop serving contracts.
+ */
+export const readinessSchema = z.object({
+  status: z.enum(['ready', 'starting', 'draining', 'degraded']),
+  database: z.enum(['up', 'down']),
+  renderer: z.object({
+    status: z.enum(['up', 'closed']),
+    /** Documents waiting for a render thread or rendering. */
+    pending: z.number().int(),
+  }),
+  outbox: z.object({
+    status: z.enum(['up', 'unknown']),
+    waiting: z.number().int().optional(),
+    oldestWaitingSeconds: z.number().optional(),
+  }),
+});
+export type Readiness = z.infer<typeof readinessSchema>;
+
+/**
  * POST /backend/sendSupportEmail. The reporter comes from the verified token (DESIGN §10.5), so
  * `userEmail` and `userName` of SPEC §7 are accepted but not used.
  */

@@ -13,6 +13,15 @@ import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
 
+/** The PostgreSQL pool behind each database opened here, for the metrics; the embedded one has none. */
+const pools = new WeakMap<Db, pg.Pool>();
+
+/** Connections of `db`'s pool handed out to requests; undefined for the embedded database. */
+export function databasePoolInUse(db: Db): number | undefined {
+  const pool = pools.get(db);
+  return pool ? pool.totalCount - pool.idleCount : undefined;
+}
+
 /**
  * Opens the database the configuration names: PGlite files under DATA_DIR by default, PostgreSQL when
  * DATABASE_URL is set. `pglite` without a data directory gives an in-memory database (tests).
@@ -31,7 +40,9 @@ export async function openDatabase(
     // as an 'error' event too, and its next statement then fails, which answers the request.
     pool.on('error', () => {});
     pool.on('connect', (client) => client.on('error', () => {}));
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pools.set(db, pool);
+    return db;
   }
   if (target.dataDir) {
     await mkdir(target.dataDir, { recursive: true });

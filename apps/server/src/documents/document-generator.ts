@@ -1,4 +1,5 @@
 import type { CatalogueEntry, DataList, TemplateData } from '@vertragsgenerator/domain';
+import type { GenerationObserver } from '../operations/metrics.js';
 import { sha256Hex } from '../sha256.js';
 import type { DocumentsRepository } from './documents-repository.js';
 import { documentFileName } from './file-name.js';
@@ -28,6 +29,8 @@ export class DocumentGenerator {
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly renderer: Renderer,
+    /** Told of every document's outcome (the metrics, where METRICS_TOKEN is set). */
+    private readonly observer?: GenerationObserver,
   ) {}
 
   /**
@@ -46,9 +49,13 @@ export class DocumentGenerator {
       dataSha256: sha256Hex(JSON.stringify(data)),
     });
     let rendered: RenderedDocument;
+    const started = performance.now();
+    const renderSeconds = () => (performance.now() - started) / 1000;
     try {
       rendered = await this.renderer.render(entry.template, data);
     } catch (error) {
+      const result = error instanceof TemplateError ? 'template_error' : 'unavailable';
+      this.observer?.documentGenerated(entry.params.family, result, renderSeconds());
       const reason = error instanceof Error ? error.message : String(error);
       await this.documents.fail(
         id,
@@ -57,6 +64,7 @@ export class DocumentGenerator {
       );
       throw error;
     }
+    this.observer?.documentGenerated(entry.params.family, 'ok', renderSeconds());
     await this.documents.complete(id, { ...rendered, createdBy });
     return { id, fileName, content: rendered.content };
   }

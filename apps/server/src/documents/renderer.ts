@@ -9,6 +9,10 @@ import { formatProblem, type TemplateProblem } from './template-problems.js';
 export interface Renderer {
   /** `templateFile` is a catalogue entry's file name under the templates folder. */
   render(templateFile: string, data: TemplateData): Promise<RenderedDocument>;
+  /** Documents taken and not yet answered: waiting for a thread or rendering. */
+  pending(): number;
+  /** Whether it takes no more documents (the server is stopping). */
+  closed(): boolean;
   close(): Promise<void>;
 }
 
@@ -99,6 +103,8 @@ export function createRendererPool({
         templateSha256: outcome.templateSha256,
       };
     },
+    pending: () => unfinished,
+    closed: () => closed,
     async close() {
       closed = true;
       await pool?.destroy();

@@ -9,6 +9,8 @@ import type { AuthGuards } from '../auth/guards.js';
 export const BEARER = [{ bearerAuth: [] }];
 /** Routes anyone may call; the signer routes authorise by the link token in their documented header. */
 export const PUBLIC = [];
+/** The metrics: a scraper's own token, not a person's sign-in. */
+export const METRICS_TOKEN = [{ metricsToken: [] }];
 
 const ERROR_DESCRIPTIONS = {
   400: 'Invalid input; `fields` names the failing fields',
@@ -111,6 +113,11 @@ export async function installOpenApi(
             bearerFormat: 'JWT',
             description:
               'The OpenID Connect ID token of the sign-in; `POST /backend/private/saveUser` opens its session.',
+          },
+          metricsToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description: 'METRICS_TOKEN of the server configuration, held by the Prometheus scraper.',
           },
         },
       },

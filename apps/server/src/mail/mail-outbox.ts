@@ -17,6 +17,10 @@ const LEASE_SECONDS = 5 * 60;
  * lost while SMTP is down.
  */
 export class MailOutbox {
+  /** Delivery runs under way, so that a stop can wait for them. */
+  private readonly runs = new Set<Promise<number>>();
+  private stopping = false;
+
   constructor(
     private readonly db: Db,
     private readonly mailer: Mailer,
@@ -59,11 +63,30 @@ export class MailOutbox {
    * server answers (the embedded database has a single connection). A process that dies mid-send
    * leaves the lease to expire, and the message goes out later. Returns how many went out.
    */
-  async deliverDue(now?: Date): Promise<number> {
+  deliverDue(now?: Date): Promise<number> {
+    const run = this.deliver(now);
+    this.runs.add(run);
+    const forget = () => this.runs.delete(run);
+    run.then(forget, forget);
+    return run;
+  }
+
+  /**
+   * For a stop: leases no further mail and waits until the runs under way have finished the mail they
+   * hold, delivered or given back with its next attempt set. So no lease is left to expire, and no
+   * mail is cut off in the middle of its SMTP exchange.
+   */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled(this.runs);
+  }
+
+  private async deliver(now?: Date): Promise<number> {
     // The database's clock, not this process's: replicas and the insert's default agree on "due".
     const at = now ? sql<Date>`${now}::timestamptz` : sql<Date>`now()`;
     let delivered = 0;
     for (;;) {
+      if (this.stopping) return delivered;
       const mail = await this.lease(at);
       if (!mail) return delivered;
       try {

@@ -29,6 +29,8 @@ const { configDir } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
 const { signatories } = await loadCompanyData(configDir);
 const HMAC_KEY = 'connect-hmac-key-for-the-access-matrix';
+/** Set for the DocuSign app only: the other shows that without it there is no metrics route. */
+const METRICS_TOKEN = 'scraper-token-for-the-access-matrix';
 
 /** The permission levels, and `admin`: Team-Operations without a level. */
 type Level = 'none' | PermissionLevel | 'admin';
@@ -412,7 +414,7 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
 interface PublicRoute {
   route: string;
   protectedBy: string;
-  /** Only with DocuSign configured. */
+  /** Only in the app with DocuSign configured (which the matrix also gives a METRICS_TOKEN). */
   docusign?: boolean;
   /** `staffToken`: a valid ID token of legal staff, which these routes must not take for their own proof. */
   refused: { caller: string; call(r: Resources, staffToken: string): Call; status: number; error: string }[];
@@ -471,6 +473,12 @@ const connectCall = (key?: string): Call => ({
   payload: connectEvent,
 });
 
+const metricsCall = (token?: string): Call => ({
+  method: 'GET',
+  url: '/backend/metrics',
+  headers: token === undefined ? {} : bearer(token),
+});
+
 const PUBLIC_ROUTES: readonly PublicRoute[] = [
   {
     route: 'GET /backend/health',
@@ -483,6 +491,26 @@ const PUBLIC_ROUTES: readonly PublicRoute[] = [
     protectedBy: 'nothing: the SPA reads it before sign-in',
     refused: [],
     admitted: () => ({ method: 'GET', url: '/backend/config' }),
+  },
+  {
+    route: 'GET /backend/ready',
+    protectedBy: 'nothing: the load balancer probes it',
+    refused: [],
+    admitted: () => ({ method: 'GET', url: '/backend/ready' }),
+  },
+  {
+    route: 'GET /backend/metrics',
+    protectedBy: 'METRICS_TOKEN as bearer token, only where it is configured',
+    docusign: true,
+    refused: [
+      { caller: 'no token', call: () => metricsCall() },
+      { caller: 'another token', call: () => metricsCall('ein-anderes-scraper-token') },
+      {
+        caller: 'staff with an ID token instead',
+        call: (_: Resources, staffToken: string) => metricsCall(staffToken),
+      },
+    ].map((c) => ({ ...c, status: 401, error: 'unauthorized' })),
+    admitted: () => metricsCall(METRICS_TOKEN),
   },
   signerRoute('GET', '', (r) => r.openLink),
   signerRoute('GET', '/document', (r) => r.openLink),
@@ -639,7 +667,11 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       connectHmacKey: HMAC_KEY,
       templates: {},
     };
-    docusign = await createTestApp(db, { signature, signatureProvider: createDocusignProvider(signature) });
+    docusign = await createTestApp(db, {
+      signature,
+      signatureProvider: createDocusignProvider(signature),
+      env: { METRICS_TOKEN },
+    });
 
     await t.users.upsert({
       email: COLLEAGUE.admin,

@@ -325,6 +325,8 @@ describe.each(testDatabases())('document generation on $name', (database) => {
     it('answers 503 when the render pool cannot take the task, and marks the document failed', async () => {
       const busy: Renderer = {
         render: () => Promise.reject(new RendererUnavailableError('Task queue is at limit')),
+        pending: () => 0,
+        closed: () => false,
         close: async () => {},
       };
       const busyApp = await createTestApp(db, { renderer: busy, companyData });

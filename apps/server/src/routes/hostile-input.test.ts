@@ -67,6 +67,8 @@ describe.each(testDatabases())('hostile input on $name', (database) => {
         rendered.push(templateFile);
         return pool.render(templateFile, data);
       },
+      pending: () => pool.pending(),
+      closed: () => pool.closed(),
       close: () => pool.close(),
     };
   }

@@ -39,6 +39,7 @@ interface OpenApiDocument {
 const PUBLIC_OPERATIONS = [
   'GET /backend/health',
   'GET /backend/config',
+  'GET /backend/ready',
   'GET /backend/signing',
   'GET /backend/signing/document',
   'GET /backend/signing/document.pdf',
@@ -77,7 +78,7 @@ describe('the OpenAPI description at /backend/docs', () => {
     writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
     t = await createTestApp(db, {
       demoStaff: true,
-      env: { WEB_DIST_DIR: webDist },
+      env: { WEB_DIST_DIR: webDist, METRICS_TOKEN: 'scraper-token-of-the-openapi-test' },
       signature: {
         kind: 'docusign',
         linkValidDays: 14,
@@ -166,7 +167,9 @@ describe('the OpenAPI description at /backend/docs', () => {
       });
       const needsToken = response.statusCode === 401 && response.json().error === 'unauthorized';
       if (needsToken) {
-        expect(operation.security, key).toEqual([{ bearerAuth: [] }]);
+        // The metrics take the scraper's token, not a person's ID token.
+        const scheme = key === 'GET /backend/metrics' ? 'metricsToken' : 'bearerAuth';
+        expect(operation.security, key).toEqual([{ [scheme]: [] }]);
       } else {
         expect(operation.security, key).toEqual([]);
         publicOperations.push(key);

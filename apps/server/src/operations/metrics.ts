@@ -1,0 +1,151 @@
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Db } from '../db/database.js';
+
+/** Outcome of one document: made, refused by its template (our fault), or the renderer could not take it. */
+export type GenerationResult = 'ok' | 'template_error' | 'unavailable';
+
+/** What the document generator reports; the metrics count it. */
+export interface GenerationObserver {
+  documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void;
+}
+
+export interface MetricsSources {
+  db: Db;
+  /** Documents accepted by the render threads and not yet answered (waiting and rendering). */
+  renderQueueDepth: () => number;
+  /** Database connections handed out to requests; undefined where there is no pool (the embedded one). */
+  databasePoolInUse: () => number | undefined;
+}
+
+/** The sign-in route: its answers are what `sign_ins_total` counts. */
+const SIGN_IN_ROUTE = '/backend/private/saveUser';
+
+/**
+ * The server's metrics in the Prometheus format (docs/operations.md explains each and the alerts to set).
+ * A registry of its own per app, so that several apps in one process (tests) do not share counters.
+ * Gauges that read the database do so only when scraped.
+ */
+export class Metrics implements GenerationObserver {
+  readonly registry = new Registry();
+  readonly contentType = this.registry.contentType;
+
+  private readonly requestDuration = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from request to answer, by route pattern, method and status code',
+    labelNames: ['method', 'route', 'status_code'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  private readonly signIns = new Counter({
+    name: 'sign_ins_total',
+    help: 'Sign-ins (a session opened for an ID token), by result: succeeded or refused',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly documents = new Counter({
+    name: 'documents_generated_total',
+    help: 'Documents generated, by catalogue family (contract, termination, offer, agreement) and result',
+    labelNames: ['family', 'result'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly renderDuration = new Histogram({
+    name: 'document_render_seconds',
+    help: 'Time a document spent in the render threads, waiting included',
+    labelNames: ['family'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 20],
+    registers: [this.registry],
+  });
+
+  constructor(sources: MetricsSources) {
+    collectDefaultMetrics({ register: this.registry });
+    const { db } = sources;
+
+    new Gauge({
+      name: 'render_queue_depth',
+      help: 'Documents in the render threads: waiting and rendering',
+      registers: [this.registry],
+      collect() {
+        this.set(sources.renderQueueDepth());
+      },
+    });
+
+    new Gauge({
+      name: 'database_pool_connections_in_use',
+      help: 'PostgreSQL connections held by requests (absent on the embedded database)',
+      registers: [this.registry],
+      collect() {
+        const inUse = sources.databasePoolInUse();
+        if (inUse !== undefined) this.set(inUse);
+      },
+    });
+
+    const backlog = new Gauge({
+      name: 'mail_outbox_backlog',
+      help: 'Mails stored and not yet delivered',
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'mail_outbox_oldest_age_seconds',
+      help: 'Age of the oldest undelivered mail (0 when none waits)',
+      registers: [this.registry],
+      async collect() {
+        const row = await db
+          .selectFrom('outgoing_mail')
+          .select([
+            sql<string>`count(*)`.as('waiting'),
+            sql<number | null>`extract(epoch from now() - min(created_at))`.as('oldest'),
+          ])
+          .where('sent_at', 'is', null)
+          .executeTakeFirstOrThrow();
+        backlog.set(Number(row.waiting));
+        this.set(Number(row.oldest ?? 0));
+      },
+    });
+
+    new Gauge({
+      name: 'envelopes',
+      help: 'Signature envelopes by status',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const rows = await db
+          .selectFrom('envelopes')
+          .select(['status', sql<string>`count(*)`.as('count')])
+          .groupBy('status')
+          .execute();
+        this.reset();
+        for (const row of rows) this.set({ status: row.status }, Number(row.count));
+      },
+    });
+  }
+
+  documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void {
+    this.documents.inc({ family, result });
+    if (result !== 'unavailable') this.renderDuration.observe({ family }, renderSeconds);
+  }
+
+  /**
+   * Times every answer of `app` by its route pattern (never the raw URL: IDs would make a series each),
+   * and counts the sign-in route's answers as sign-ins. Added before the routes, so that it sees them all.
+   */
+  instrument(app: FastifyInstance): void {
+    app.addHook('onResponse', async (request, reply) => {
+      const route = request.routeOptions.url ?? 'unmatched';
+      const status = reply.statusCode;
+      this.requestDuration.observe(
+        { method: request.method, route, status_code: String(status) },
+        reply.elapsedTime / 1000,
+      );
+      if (route === SIGN_IN_ROUTE) this.signIns.inc({ result: status < 300 ? 'succeeded' : 'refused' });
+    });
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
