@@ -7,17 +7,25 @@ export interface TestDatabase {
   name: 'pglite' | 'pglite in a thread' | 'postgres';
   /** A fresh, migrated, empty database of this kind. */
   open(): Promise<Db>;
+  /** A fresh database of this kind without even the schema: what a backup is restored into. */
+  openBlank(): Promise<Db>;
 }
 
-function pglite(name: TestDatabase['name'], thread: boolean): TestDatabase {
+/** `open` is `openBlank` and the migrations, as a server's start does. */
+function withMigrations(name: TestDatabase['name'], openBlank: () => Promise<Db>): TestDatabase {
   return {
     name,
+    openBlank,
     async open() {
-      const db = await openDatabase({ kind: 'pglite', dataDir: undefined }, { thread });
+      const db = await openBlank();
       await migrate(db);
       return db;
     },
   };
+}
+
+function pglite(name: TestDatabase['name'], thread: boolean): TestDatabase {
+  return withMigrations(name, () => openDatabase({ kind: 'pglite', dataDir: undefined }, { thread }));
 }
 
 /** For tests whose subject does not depend on the database kind. */
@@ -27,23 +35,18 @@ export const pgliteTestDatabase = pglite('pglite', false);
 export const pgliteThreadTestDatabase = pglite('pglite in a thread', true);
 
 function postgres(adminUrl: string): TestDatabase {
-  return {
-    name: 'postgres',
-    async open() {
-      const admin = await openDatabase({ kind: 'postgres', url: adminUrl, poolSize: 1 });
-      const name = `vg_test_${randomBytes(6).toString('hex')}`;
-      try {
-        await sql`create database ${sql.id(name)}`.execute(admin);
-      } finally {
-        await admin.destroy();
-      }
-      const url = new URL(adminUrl);
-      url.pathname = `/${name}`;
-      const db = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
-      await migrate(db);
-      return db;
-    },
-  };
+  return withMigrations('postgres', async () => {
+    const admin = await openDatabase({ kind: 'postgres', url: adminUrl, poolSize: 1 });
+    const name = `vg_test_${randomBytes(6).toString('hex')}`;
+    try {
+      await sql`create database ${sql.id(name)}`.execute(admin);
+    } finally {
+      await admin.destroy();
+    }
+    const url = new URL(adminUrl);
+    url.pathname = `/${name}`;
+    return openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
+  });
 }
 
 /** Every database kind the product supports and this machine can run: tests use `describe.each`. */
