@@ -3,6 +3,8 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
+import { backupTool } from './cli/backup.js';
+import type { ToolContext } from './cli/command-line.js';
 import { type CommandServer, commandSocketPath, serveCommands } from './cli/command-socket.js';
 import { matchesImportTool } from './cli/matches-import.js';
 import { usersTool } from './cli/users.js';
@@ -82,7 +84,12 @@ export async function composeApp(
     logger,
   });
   if (config.database.kind === 'pglite') {
-    serveCommandLineTools(app, config.dataDir, { db, administrators: config.admin.administrators });
+    serveCommandLineTools(app, config.dataDir, {
+      db,
+      administrators: config.admin.administrators,
+      productVersion: config.version,
+      databaseKind: 'pglite',
+    });
   }
   return app;
 }
@@ -91,14 +98,14 @@ export async function composeApp(
 function serveCommandLineTools(
   app: FastifyInstance,
   dataDir: string,
-  context: { db: Db; administrators: ReadonlySet<string> },
+  context: Omit<ToolContext, 'actor' | 'readText'>,
 ) {
   let commands: CommandServer | undefined;
   app.addHook('onReady', async () => {
     try {
       commands = await serveCommands({
         path: commandSocketPath(dataDir),
-        tools: [usersTool, matchesImportTool],
+        tools: [usersTool, matchesImportTool, backupTool],
         context,
         log: app.log,
       });

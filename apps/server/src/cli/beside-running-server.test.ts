@@ -51,8 +51,11 @@ describe('the command-line tools beside a running embedded server', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
+  type Script = 'users' | 'matches-import' | 'backup' | 'restore';
+  const tool = (script: Script, ...args: string[]) => toolIn(dataDir, script, ...args);
+
   /** A tool as `npm run` starts it, with nothing of this shell's configuration but DATA_DIR. */
-  async function tool(script: 'users' | 'matches-import', ...args: string[]) {
+  async function toolIn(folder: string, script: Script, ...args: string[]) {
     const env = Object.fromEntries(
       Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
     );
@@ -61,7 +64,7 @@ describe('the command-line tools beside a running embedded server', () => {
       const { stdout, stderr } = await run(
         process.execPath,
         ['--conditions=source', '--import', 'tsx', entry, ...args],
-        { cwd: root, env: { ...env, DATA_DIR: dataDir } },
+        { cwd: root, env: { ...env, DATA_DIR: folder } },
       );
       return { code: 0, stdout, stderr };
     } catch (error) {
@@ -133,6 +136,38 @@ describe('the command-line tools beside a running embedded server', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/fehlt\.csv kann nicht gelesen werden/);
   }, 60_000);
+
+  it('writes a backup while serving, which restores into a fresh folder but not over a used one', async () => {
+    const backup = join(tmpdir(), `vg-cli-backup-${process.pid}.backup`);
+    const written = await tool('backup', backup);
+    expect(written.stderr).toBe('');
+    expect(written.code).toBe(0);
+    expect(written.stdout).toMatch(/^Sicherung geschrieben: .* \d+ Zeilen in \d+ Tabellen/);
+    // The server wrote it and goes on serving.
+    expect(
+      (await call('/backend/match/PL-77001', 'berater@demo.local', { method: 'POST', body: '{}' })).status,
+    ).toBe(200);
+
+    const inUse = await tool('restore', backup);
+    expect(inUse.code).toBe(1);
+    expect(inUse.stderr).toMatch(/in use by process \d+/);
+
+    const fresh = mkdtempSync(join(tmpdir(), 'vg-cli-restored-'));
+    try {
+      const restored = await toolIn(fresh, 'restore', backup);
+      expect(restored.stderr).toBe('');
+      expect(restored.code).toBe(0);
+      expect(restored.stdout).toMatch(/^Wiederhergestellt in /);
+      const listed = await toolIn(fresh, 'users', 'list');
+      expect(listed.stdout).toMatch(/berater@demo\.local\s+consultant\s+admin/);
+      const again = await toolIn(fresh, 'restore', backup);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toMatch(/nicht leer/);
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+      rmSync(backup, { force: true });
+    }
+  }, 90_000);
 
   it('opens the database itself once the server is stopped', async () => {
     await stopServer(server, 'SIGTERM');

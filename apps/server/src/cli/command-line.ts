@@ -16,6 +16,9 @@ export interface ToolContext {
   actor: string;
   /** ADMIN_EMAILS. */
   administrators: ReadonlySet<string>;
+  /** The product version and the kind of database: a backup records both. */
+  productVersion: string;
+  databaseKind: 'pglite' | 'postgres';
   /** Reads a file the caller named: from disk, or as the caller sent it to the running server. */
   readText(path: string): Promise<string>;
 }
@@ -65,6 +68,8 @@ export async function runCommandLineTool(tool: CommandLineTool, args: string[]):
           db,
           actor,
           administrators: config.admin.administrators,
+          productVersion: config.version,
+          databaseKind: config.database.kind,
           readText: (path) => readFile(path, 'utf8'),
         },
         consoleOutput,
