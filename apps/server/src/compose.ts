@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { buildApp } from './app.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
+import { type BackupSchedule, backupIfDue } from './backup/scheduled-backups.js';
 import { backupTool } from './cli/backup.js';
 import type { ToolContext } from './cli/command-line.js';
 import { type CommandServer, commandSocketPath, serveCommands } from './cli/command-socket.js';
@@ -83,6 +84,11 @@ export async function composeApp(
     signatureProvider,
     logger,
   });
+  if (config.database.kind === 'pglite' && config.operations.backups) {
+    scheduleBackups(app, db, config.operations.backups, config.version);
+  } else if (config.operations.backups) {
+    app.log.warn('BACKUP_DIR is for the embedded database; back PostgreSQL up with its own tools');
+  }
   if (config.database.kind === 'pglite') {
     serveCommandLineTools(app, config.dataDir, {
       db,
@@ -116,5 +122,31 @@ function serveCommandLineTools(
   });
   app.addHook('onClose', async () => {
     await commands?.close();
+  });
+}
+
+/** How often the server looks whether a scheduled backup is due: the interval itself is hours. */
+const BACKUP_CHECK_INTERVAL_MS = 10 * 60_000;
+
+/** Scheduled backups of the embedded database (BACKUP_DIR): checked at start and every ten minutes. */
+function scheduleBackups(app: FastifyInstance, db: Db, schedule: BackupSchedule, productVersion: string) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+  const check = () => {
+    running = backupIfDue(db, schedule, productVersion).then(
+      (file) => file && app.log.info({ file }, 'scheduled backup written'),
+      (error: unknown) =>
+        app.log.error({ err: error }, 'scheduled backup failed; the previous ones are kept'),
+    );
+  };
+  app.addHook('onReady', async () => {
+    check();
+    timer = setInterval(check, BACKUP_CHECK_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    // A backup under way finishes: the database closes after the app.
+    await running;
   });
 }

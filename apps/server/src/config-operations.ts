@@ -1,4 +1,6 @@
+import { resolve } from 'node:path';
 import { z } from 'zod';
+import type { BackupSchedule } from './backup/scheduled-backups.js';
 
 /** Running the server (DESIGN §12; docs/operations.md): metrics for a scraper, and how long a stop may take. */
 
@@ -7,6 +9,14 @@ export const OPERATIONS_ENV = {
   METRICS_TOKEN: z.string().trim().min(16, 'must be at least 16 characters').optional(),
   /** Longest the server finishes the requests in flight after SIGTERM before it gives up. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(600).default(25),
+  /** Folder of the scheduled backups of the embedded database; unset, none are written. */
+  BACKUP_DIR: z.string().min(1).optional(),
+  BACKUP_EVERY_HOURS: z.coerce
+    .number()
+    .min(1)
+    .max(24 * 30)
+    .default(24),
+  BACKUP_KEEP: z.coerce.number().int().min(1).max(1000).default(7),
 };
 
 type OperationsEnv = z.infer<z.ZodObject<typeof OPERATIONS_ENV>>;
@@ -14,8 +24,16 @@ type OperationsEnv = z.infer<z.ZodObject<typeof OPERATIONS_ENV>>;
 export interface OperationsConfig {
   metricsToken: string | undefined;
   shutdownTimeoutMs: number;
+  /** Undefined: no scheduled backups. */
+  backups: BackupSchedule | undefined;
 }
 
 export function operationsConfig(e: OperationsEnv): OperationsConfig {
-  return { metricsToken: e.METRICS_TOKEN, shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000 };
+  return {
+    metricsToken: e.METRICS_TOKEN,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    backups: e.BACKUP_DIR
+      ? { dir: resolve(e.BACKUP_DIR), everyHours: e.BACKUP_EVERY_HOURS, keep: e.BACKUP_KEEP }
+      : undefined,
+  };
 }
