@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
 import type { PGliteQueries, QueryResult } from './pglite.js';
@@ -19,6 +21,16 @@ export async function startPGliteThread(
   dataDir: string | undefined,
   { worker = siblingWorkerModule(import.meta.url, 'pglite-worker') }: { worker?: URL } = {},
 ): Promise<PGliteQueries> {
+  if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
+    // Creating the database files (PostgreSQL's initdb) grows the thread's WebAssembly memory by about
+    // 500 MB, which WebAssembly never gives back: a thread of its own creates them and ends, and the
+    // server's thread opens the files afresh, as after a restart.
+    await (await openThread(dataDir, worker)).close();
+  }
+  return openThread(dataDir, worker);
+}
+
+async function openThread(dataDir: string | undefined, worker: URL): Promise<PGliteQueries> {
   const pool = new Piscina<DatabaseTask, DatabaseOutcome>({
     ...workerStartOptions(worker),
     workerData: { dataDir } satisfies DatabaseThreadData,

@@ -14,6 +14,7 @@ import {
 const PUBLIC_PATHS = [
   '/backend/health',
   '/backend/config',
+  '/backend/ready',
   '/backend/signing',
   '/backend/signing/document',
   '/backend/signing/document.pdf',
