@@ -45,7 +45,7 @@ function rewrite(file: string, edit: (lines: string[]) => string[], fixDigest: b
   return target;
 }
 
-describe.each(testDatabases())('backup and restore on $name', (database) => {
+describe.each(testDatabases())('backup and restore on $name', { timeout: 60_000 }, (database) => {
   let source: Db;
   let t: TestApp;
   let backup: string;
@@ -161,20 +161,20 @@ describe.each(testDatabases())('backup and restore on $name', (database) => {
       [altered, /Prüfsumme/],
       [newer, /neueren Version/],
     ];
-    for (const [file, message] of cases) {
-      const target = await pgliteTestDatabase.openBlank();
-      try {
+    // One blank target for all: each file is checked before anything is written, so it stays blank.
+    const target = await pgliteTestDatabase.openBlank();
+    try {
+      for (const [file, message] of cases) {
         const refusal = await restoreBackup(target, file).catch((error: unknown) => error);
         expect(refusal, file).toBeInstanceOf(BackupRefusedError);
         expect((refusal as Error).message, file).toMatch(message);
-        // Checked before anything is written: the target has not even a table.
         const { rows } = await sql<{ tables: string }>`
           select count(*) as tables from information_schema.tables
           where table_schema = current_schema()`.execute(target);
         expect(Number(rows[0]?.tables), file).toBe(0);
-      } finally {
-        await target.destroy();
       }
+    } finally {
+      await target.destroy();
     }
   });
 
