@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
+import { createPostgresDatabase } from './test/databases.js';
 import { demoDataList, demoMatch as match } from './test/demo-order.js';
 import { freePort } from './test/postgres-global-setup.js';
 import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test/server-process.js';
@@ -115,16 +116,7 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
   let publicUrl: string;
 
   beforeAll(async () => {
-    const admin = await openDatabase({ kind: 'postgres', url: postgresUrl, poolSize: 1 });
-    const name = `vg_replicas_${randomBytes(6).toString('hex')}`;
-    try {
-      await sql`create database ${sql.id(name)}`.execute(admin);
-    } finally {
-      await admin.destroy();
-    }
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = await createPostgresDatabase(postgresUrl, 'vg_replicas');
     db = await openDatabase({ kind: 'postgres', url: databaseUrl, poolSize: 2 });
 
     const [portA, portB] = [await freePort(), await freePort()];

@@ -1,41 +1,22 @@
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../config.js';
 import { openDatabase } from '../db/database.js';
+import { createPostgresDatabase } from '../test/databases.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
-import { freePort } from '../test/postgres-global-setup.js';
 import {
+  runCliTool,
   type ServerProcess,
-  spawnServer,
+  startDemoServer,
   startTestIssuer,
   stopServer,
-  waitHealthy,
 } from '../test/server-process.js';
 import { readBackup } from './backup-file.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const postgresUrl = inject('postgresUrl');
 const AUDIENCE = 'vertragsgenerator-move-test';
-
-/** `npm run backup` / `npm run restore` as a process, with nothing of this shell's configuration but `env`. */
-async function tool(script: 'backup' | 'restore', file: string, env: Record<string, string>) {
-  const inherited = Object.fromEntries(
-    Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
-  );
-  const entry = join(root, `apps/server/src/cli/${script}.ts`);
-  return run(process.execPath, ['--conditions=source', '--import', 'tsx', entry, file], {
-    cwd: root,
-    env: { ...inherited, ...env },
-  });
-}
 
 /**
  * The move of docs/operations.md: a team on the embedded database backs up while its colleagues keep
@@ -51,36 +32,14 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
   let databaseUrl = '';
 
   async function start(name: string, env: Record<string, string>): Promise<ServerProcess> {
-    const port = await freePort();
-    const server = spawnServer(name, 'sources', {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: mkdtempSync(join(tmpdir(), `vg-move-${name}-`)),
-      DEMO_DATA: 'true',
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: AUDIENCE,
-      RENDER_THREADS: '1',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      LOG_LEVEL: 'warn',
-      ...env,
-    });
+    const server = await startDemoServer(name, idp, env);
     servers.push(server);
-    await waitHealthy(server, 60_000);
     return server;
   }
 
   beforeAll(async () => {
     idp = await startTestIssuer(AUDIENCE);
-    const admin = await openDatabase({ kind: 'postgres', url: postgresUrl, poolSize: 1 });
-    const name = `vg_move_${randomBytes(6).toString('hex')}`;
-    try {
-      await sql`create database ${sql.id(name)}`.execute(admin);
-    } finally {
-      await admin.destroy();
-    }
-    const url = new URL(postgresUrl);
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
+    databaseUrl = await createPostgresDatabase(postgresUrl, 'vg_move');
   }, 60_000);
   afterAll(async () => {
     for (const server of servers) await stopServer(server, 'SIGKILL');
@@ -141,7 +100,7 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
     })();
     // Some work before, during and after the backup.
     while (made.length < 3) await new Promise((resolve) => setTimeout(resolve, 50));
-    const written = await tool('backup', backup, { DATA_DIR: dataDir });
+    const written = await runCliTool('backup', [backup], { DATA_DIR: dataDir });
     expect(written.stdout).toMatch(/^Sicherung geschrieben/);
     const madeBeforeBackupEnded = made.length;
     while (made.length < madeBeforeBackupEnded + 2) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -153,7 +112,8 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
     expect(rows.documents).toBeGreaterThanOrEqual(3);
     expect(rows.envelopes).toBeGreaterThanOrEqual(1);
 
-    const restored = await tool('restore', backup, { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
+    const restored = await runCliTool('restore', [backup], { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
+    expect(restored.stderr).toBe('');
     expect(restored.stdout).toMatch(/^Wiederhergestellt in PostgreSQL/);
 
     const [a, b] = [

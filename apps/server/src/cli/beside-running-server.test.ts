@@ -1,23 +1,16 @@
-import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES } from '../config.js';
-import { freePort } from '../test/postgres-global-setup.js';
 import {
+  runCliTool,
   type ServerProcess,
-  spawnServer,
+  startDemoServer,
   startTestIssuer,
   stopServer,
-  waitHealthy,
 } from '../test/server-process.js';
 import { commandSocketPath } from './command-socket.js';
 
-const run = promisify(execFile);
-const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const AUDIENCE = 'vertragsgenerator-cli-test';
 
 /**
@@ -32,18 +25,7 @@ describe('the command-line tools beside a running embedded server', () => {
 
   beforeAll(async () => {
     idp = await startTestIssuer(AUDIENCE);
-    const port = await freePort();
-    server = spawnServer('cli', 'sources', {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      DEMO_DATA: 'true',
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: AUDIENCE,
-      RENDER_THREADS: '1',
-      LOG_LEVEL: 'warn',
-    });
-    await waitHealthy(server, 60_000);
+    server = await startDemoServer('cli', idp, { DATA_DIR: dataDir });
   }, 90_000);
   afterAll(async () => {
     await stopServer(server, 'SIGTERM');
@@ -54,24 +36,9 @@ describe('the command-line tools beside a running embedded server', () => {
   type Script = 'users' | 'matches-import' | 'backup' | 'restore';
   const tool = (script: Script, ...args: string[]) => toolIn(dataDir, script, ...args);
 
-  /** A tool as `npm run` starts it, with nothing of this shell's configuration but DATA_DIR. */
-  async function toolIn(folder: string, script: Script, ...args: string[]) {
-    const env = Object.fromEntries(
-      Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
-    );
-    const entry = join(root, `apps/server/src/cli/${script}.ts`);
-    try {
-      const { stdout, stderr } = await run(
-        process.execPath,
-        ['--conditions=source', '--import', 'tsx', entry, ...args],
-        { cwd: root, env: { ...env, DATA_DIR: folder } },
-      );
-      return { code: 0, stdout, stderr };
-    } catch (error) {
-      const failed = error as { code: number; stdout: string; stderr: string };
-      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-    }
-  }
+  /** A tool as `npm run` starts it, on the embedded database in `folder`. */
+  const toolIn = (folder: string, script: Script, ...args: string[]) =>
+    runCliTool(script, args, { DATA_DIR: folder });
 
   async function call(path: string, email: string, init: RequestInit = {}) {
     const token = await idp.token(email);

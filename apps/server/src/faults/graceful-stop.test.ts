@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
-import { freePort } from '../test/postgres-global-setup.js';
-import {
-  type ServerProcess,
-  spawnServer,
-  startTestIssuer,
-  stopServer,
-  waitHealthy,
-} from '../test/server-process.js';
+import { type ServerProcess, startDemoServer, startTestIssuer, stopServer } from '../test/server-process.js';
 
 const docxKey = 'docx-de-wm-rv';
 const dataList = demoDataList(docxKey);
@@ -30,20 +23,8 @@ describe('a SIGTERM during generation', () => {
 
   beforeAll(async () => {
     idp = await startTestIssuer(AUDIENCE);
-    const port = await freePort();
-    server = spawnServer('stop', 'sources', {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      DEMO_DATA: 'true',
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: AUDIENCE,
-      // One thread: the documents queue behind each other, so many are in flight when the signal comes.
-      RENDER_THREADS: '1',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      LOG_LEVEL: 'info',
-    });
-    await waitHealthy(server, 60_000);
+    // One render thread: the documents queue behind each other, so many are in flight at the signal.
+    server = await startDemoServer('stop', idp, { DATA_DIR: dataDir, LOG_LEVEL: 'info' });
   }, 90_000);
   afterAll(async () => {
     // Only if the test failed before the process ended.

@@ -5,14 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
-import { freePort } from '../test/postgres-global-setup.js';
-import {
-  type ServerProcess,
-  spawnServer,
-  startTestIssuer,
-  stopServer,
-  waitHealthy,
-} from '../test/server-process.js';
+import { type ServerProcess, startDemoServer, startTestIssuer, stopServer } from '../test/server-process.js';
 
 const docxKey = 'docx-de-wm-rv';
 const dataList = demoDataList(docxKey);
@@ -31,20 +24,8 @@ describe('a server restart during generation', () => {
   let baseUrl = '';
 
   async function startServer(): Promise<void> {
-    const port = await freePort();
-    server = spawnServer('restart', 'sources', {
-      PORT: String(port),
-      PUBLIC_URL: `http://127.0.0.1:${port}`,
-      DATA_DIR: dataDir,
-      DEMO_DATA: 'true',
-      OIDC_ISSUER: idp.issuer,
-      OIDC_CLIENT_ID: AUDIENCE,
-      RENDER_THREADS: '1',
-      RATE_LIMIT_PER_MINUTE: '100000',
-      LOG_LEVEL: 'warn',
-    });
+    server = await startDemoServer('restart', idp, { DATA_DIR: dataDir });
     baseUrl = server.url;
-    await waitHealthy(server, 60_000);
   }
 
   beforeAll(async () => {

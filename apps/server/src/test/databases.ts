@@ -34,19 +34,24 @@ export const pgliteTestDatabase = pglite('pglite', false);
 /** The embedded database as the server runs it, in a worker thread of its own. */
 export const pgliteThreadTestDatabase = pglite('pglite in a thread', true);
 
+/** A new, empty PostgreSQL database on the test server; answers its URL. */
+export async function createPostgresDatabase(adminUrl: string, prefix = 'vg_test'): Promise<string> {
+  const admin = await openDatabase({ kind: 'postgres', url: adminUrl, poolSize: 1 });
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  try {
+    await sql`create database ${sql.id(name)}`.execute(admin);
+  } finally {
+    await admin.destroy();
+  }
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 function postgres(adminUrl: string): TestDatabase {
-  return withMigrations('postgres', async () => {
-    const admin = await openDatabase({ kind: 'postgres', url: adminUrl, poolSize: 1 });
-    const name = `vg_test_${randomBytes(6).toString('hex')}`;
-    try {
-      await sql`create database ${sql.id(name)}`.execute(admin);
-    } finally {
-      await admin.destroy();
-    }
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    return openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 5 });
-  });
+  return withMigrations('postgres', async () =>
+    openDatabase({ kind: 'postgres', url: await createPostgresDatabase(adminUrl), poolSize: 5 }),
+  );
 }
 
 /** Every database kind the product supports and this machine can run: tests use `describe.each`. */

@@ -1,8 +1,10 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { exportJWK, importPKCS8 } from 'jose';
 import { CONFIG_VARIABLES } from '../config.js';
@@ -10,6 +12,7 @@ import { freePort } from './postgres-global-setup.js';
 import { issueToken } from './test-app.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
+const run = promisify(execFile);
 
 /** What a process runs: the build the container image runs, or the sources as the suite runs them. */
 export type ServerCode = 'build' | 'sources';
@@ -98,7 +101,60 @@ export async function startTestIssuer(audience: string) {
   const key = await importPKCS8(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(), 'RS256');
   return {
     issuer,
+    audience,
     token: (email: string) => issueToken({ email, issuer, audience, key }),
     close: () => app.close(),
   };
+}
+
+/**
+ * A server process with demo data that trusts the test issuer: one render thread, no rate limit to
+ * speak of, on its own port and `DATA_DIR` unless `env` names them. Resolves once it is healthy.
+ */
+export async function startDemoServer(
+  name: string,
+  issuer: { issuer: string; audience: string },
+  env: Record<string, string> = {},
+): Promise<ServerProcess> {
+  const port = await freePort();
+  const server = spawnServer(name, 'sources', {
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: mkdtempSync(join(tmpdir(), `vg-${name}-`)),
+    DEMO_DATA: 'true',
+    OIDC_ISSUER: issuer.issuer,
+    OIDC_CLIENT_ID: issuer.audience,
+    RENDER_THREADS: '1',
+    RATE_LIMIT_PER_MINUTE: '100000',
+    LOG_LEVEL: 'warn',
+    ...env,
+  });
+  await waitHealthy(server, 60_000);
+  return server;
+}
+
+/** A command-line tool as `npm run` starts it, with nothing of this shell's configuration but `env`. */
+export async function runCliTool(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
+  );
+  const entry = join(root, `apps/server/src/cli/${script}.ts`);
+  try {
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=source', '--import', 'tsx', entry, ...args],
+      {
+        cwd: root,
+        env: { ...inherited, ...env },
+      },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
 }
