@@ -147,7 +147,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     db,
     renderer: deps.renderer,
     lifecycle,
-    ...(metrics && metricsToken ? { metrics: { registry: metrics, token: metricsToken } } : {}),
+    ...(metrics && metricsToken ? { metrics: { collected: metrics, token: metricsToken } } : {}),
   });
   await app.register(authRoutes, {
     guards,

@@ -140,6 +140,15 @@ export async function readBackup(
   return { header, rows };
 }
 
+/** What a backup holds, as both tools report it: `… Zeilen in … Tabellen, … Dokumente, … Umschläge`. */
+export function describeRows(rows: Record<string, number>): string {
+  const total = Object.values(rows).reduce((sum, count) => sum + count, 0);
+  return (
+    `${total} Zeilen in ${Object.keys(rows).length} Tabellen, ` +
+    `${rows.documents ?? 0} Dokumente, ${rows.envelopes ?? 0} Umschläge`
+  );
+}
+
 function truncated(file: string): BackupRefusedError {
   return new BackupRefusedError(
     `${file} ist unvollständig (abgeschnitten beim Kopieren oder bei vollem Datenträger). Bitte nimm eine andere Sicherung.`,

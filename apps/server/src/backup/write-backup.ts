@@ -7,7 +7,7 @@ import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { BACKUP_FORMAT, BACKUP_FORMAT_VERSION, type BackupHeader, LineDigest } from './backup-file.js';
-import { backedUpTables, latestMigration } from './database-tables.js';
+import { type BackedUpTable, backedUpTables, latestMigration } from './database-tables.js';
 
 /** Rows read per query: a document version with its content is at most a few megabytes. */
 const ROWS_PER_QUERY = 100;
@@ -86,7 +86,7 @@ export async function writeBackup(
 
 async function copyRows(
   trx: Transaction<Database>,
-  table: { name: string; orderBy: string[] },
+  table: BackedUpTable,
   addLine: (line: string) => Promise<void>,
 ): Promise<number> {
   let copied = 0;

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { type Config, ConfigError, loadConfig } from '../config.js';
 import { DatabaseInUseError } from '../db/database.js';
 
@@ -22,4 +23,13 @@ export async function runTool(work: () => Promise<number>): Promise<number> {
     );
     return 1;
   }
+}
+
+/**
+ * The command's arguments with file names made absolute: npm runs scripts in the repository folder, so a
+ * relative name means the folder the command was called from (INIT_CWD). Options stay as they are.
+ */
+export function argsFromCallersFolder(): string[] {
+  const base = process.env.INIT_CWD ?? process.cwd();
+  return process.argv.slice(2).map((arg) => (arg.startsWith('-') ? arg : resolve(base, arg)));
 }

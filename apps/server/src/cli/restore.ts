@@ -1,8 +1,7 @@
-import { resolve } from 'node:path';
-import { BackupRefusedError } from '../backup/backup-file.js';
+import { BackupRefusedError, describeRows } from '../backup/backup-file.js';
 import { restoreBackup } from '../backup/restore-backup.js';
 import { openDatabase } from '../db/database.js';
-import { loadCliConfig, runTool } from './config.js';
+import { argsFromCallersFolder, loadCliConfig, runTool } from './config.js';
 
 const USAGE = `Verwendung:
   npm run restore -- <datei>
@@ -24,10 +23,8 @@ export async function runRestore(args: string[]): Promise<number> {
     const db = await openDatabase(config.database);
     try {
       const restored = await restoreBackup(db, file);
-      const total = Object.values(restored.rows).reduce((sum, count) => sum + count, 0);
       console.log(
-        `Wiederhergestellt in ${target}: ${total} Zeilen in ${Object.keys(restored.rows).length} Tabellen, ` +
-          `${restored.rows.documents ?? 0} Dokumente, ${restored.rows.envelopes ?? 0} Umschläge ` +
+        `Wiederhergestellt in ${target}: ${describeRows(restored.rows)} ` +
           `(Sicherung vom ${restored.header.createdAt}, Version ${restored.header.productVersion}).`,
       );
       return 0;
@@ -42,7 +39,5 @@ export async function runRestore(args: string[]): Promise<number> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const base = process.env.INIT_CWD ?? process.cwd();
-  const args = process.argv.slice(2).map((arg) => (arg.startsWith('-') ? arg : resolve(base, arg)));
-  process.exit(await runRestore(args));
+  process.exit(await runRestore(argsFromCallersFolder()));
 }

@@ -2,10 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { migrate, openDatabase } from '../db/database.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
-import { type ServerProcess, startDemoServer, startTestIssuer, stopServer } from '../test/server-process.js';
+import {
+  type ServerProcess,
+  startDemoServer,
+  startTestIssuer,
+  stopServer,
+  storedDocuments,
+} from '../test/server-process.js';
 
 const docxKey = 'docx-de-wm-rv';
 const dataList = demoDataList(docxKey);
@@ -81,28 +85,13 @@ describe('a SIGTERM during generation', () => {
     expect(log).toContain('shutting down');
     expect(log).toContain('"msg":"stopped"');
 
-    const { database } = loadConfig({ DATA_DIR: dataDir }, '0');
-    const db = await openDatabase(database);
-    try {
-      await migrate(db);
-      const documents = await db
-        .selectFrom('documents')
-        .leftJoin('document_versions', (join) =>
-          join
-            .onRef('document_versions.document_id', '=', 'documents.id')
-            .on('document_versions.version', '=', 1),
-        )
-        .select(['documents.id', 'documents.status', 'document_versions.size'])
-        .execute();
-      // Nothing half stored: no document left rendering, every ready one has its file.
-      expect(documents.filter((document) => document.status === 'rendering')).toEqual([]);
-      for (const document of documents) {
-        if (document.status === 'ready') expect(document.size, document.id).toBeGreaterThan(0);
-      }
-      const ready = new Set(documents.filter((d) => d.status === 'ready').map((d) => d.id));
-      for (const answer of completed) expect(ready.has(answer.id ?? ''), answer.id ?? '').toBe(true);
-    } finally {
-      await db.destroy();
+    const documents = await storedDocuments(dataDir);
+    // Nothing half stored: no document left rendering, every ready one has its file.
+    expect(documents.filter((document) => document.status === 'rendering')).toEqual([]);
+    for (const document of documents) {
+      if (document.status === 'ready') expect(document.size, document.id).toBeGreaterThan(0);
     }
+    const ready = new Set(documents.filter((d) => d.status === 'ready').map((d) => d.id));
+    for (const answer of completed) expect(ready.has(answer.id ?? ''), answer.id ?? '').toBe(true);
   }, 120_000);
 });

@@ -2,10 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
-import { migrate, openDatabase } from '../db/database.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
-import { type ServerProcess, startDemoServer, startTestIssuer, stopServer } from '../test/server-process.js';
+import {
+  type ServerProcess,
+  startDemoServer,
+  startTestIssuer,
+  stopServer,
+  storedDocuments,
+} from '../test/server-process.js';
 
 const docxKey = 'docx-de-wm-rv';
 const dataList = demoDataList(docxKey);
@@ -99,30 +103,15 @@ describe('a server restart during generation', () => {
 
     // The embedded database is one process's: look inside once the server has stopped.
     await stopServer(server, 'SIGTERM');
-    const { database } = loadConfig({ DATA_DIR: dataDir }, '0');
-    const db = await openDatabase(database);
-    try {
-      await migrate(db);
-      const documents = await db
-        .selectFrom('documents')
-        .leftJoin('document_versions', (join) =>
-          join
-            .onRef('document_versions.document_id', '=', 'documents.id')
-            .on('document_versions.version', '=', 1),
-        )
-        .select(['documents.id', 'documents.status', 'document_versions.size'])
-        .execute();
-      for (const document of documents) {
-        // Ready means a first version with content; anything else has none.
-        if (document.status === 'ready') expect(document.size, document.id).toBeGreaterThan(0);
-        else expect(document.size, document.id).toBeNull();
-      }
-      const ready = documents.filter((d) => d.status === 'ready').map((d) => d.id);
-      expect(ready).toEqual(expect.arrayContaining([...completed, retried.id]));
-      // Every request that reached the server before the kill is on record with what was submitted.
-      expect(documents.length).toBeGreaterThanOrEqual(completed.length + 1);
-    } finally {
-      await db.destroy();
+    const documents = await storedDocuments(dataDir);
+    for (const document of documents) {
+      // Ready means a first version with content; anything else has none.
+      if (document.status === 'ready') expect(document.size, document.id).toBeGreaterThan(0);
+      else expect(document.size, document.id).toBeNull();
     }
+    const ready = documents.filter((d) => d.status === 'ready').map((d) => d.id);
+    expect(ready).toEqual(expect.arrayContaining([...completed, retried.id]));
+    // Every request that reached the server before the kill is on record with what was submitted.
+    expect(documents.length).toBeGreaterThanOrEqual(completed.length + 1);
   }, 120_000);
 });

@@ -11,6 +11,19 @@ const MAX_BACKOFF_SECONDS = 60 * 60;
 /** Longer than the SMTP timeouts: a lease outlives any send attempt. */
 const LEASE_SECONDS = 5 * 60;
 
+/** The mail not yet delivered, and how long the oldest of it waits (0 when none does). */
+export async function waitingMail(db: Db): Promise<{ waiting: number; oldestSeconds: number }> {
+  const row = await db
+    .selectFrom('outgoing_mail')
+    .select([
+      sql<string>`count(*)`.as('waiting'),
+      sql<number | null>`extract(epoch from now() - min(created_at))`.as('oldest'),
+    ])
+    .where('sent_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return { waiting: Number(row.waiting), oldestSeconds: Number(row.oldest ?? 0) };
+}
+
 /**
  * Every e-mail is stored first (in the caller's transaction, with what caused it), then mailed; a
  * failed delivery stays queued and is retried with growing pauses until it goes out, so nothing is

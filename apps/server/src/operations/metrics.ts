@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/database.js';
+import { waitingMail } from '../mail/mail-outbox.js';
 
 /** Outcome of one document: made, refused by its template (our fault), or the renderer could not take it. */
 export type GenerationResult = 'ok' | 'template_error' | 'unavailable';
@@ -28,7 +29,7 @@ const SIGN_IN_ROUTE = '/backend/private/saveUser';
  * Gauges that read the database do so only when scraped.
  */
 export class Metrics implements GenerationObserver {
-  readonly registry = new Registry();
+  private readonly registry = new Registry();
   readonly contentType = this.registry.contentType;
 
   private readonly requestDuration = new Histogram({
@@ -94,16 +95,9 @@ export class Metrics implements GenerationObserver {
       help: 'Age of the oldest undelivered mail (0 when none waits)',
       registers: [this.registry],
       async collect() {
-        const row = await db
-          .selectFrom('outgoing_mail')
-          .select([
-            sql<string>`count(*)`.as('waiting'),
-            sql<number | null>`extract(epoch from now() - min(created_at))`.as('oldest'),
-          ])
-          .where('sent_at', 'is', null)
-          .executeTakeFirstOrThrow();
-        backlog.set(Number(row.waiting));
-        this.set(Number(row.oldest ?? 0));
+        const mail = await waitingMail(db);
+        backlog.set(mail.waiting);
+        this.set(mail.oldestSeconds);
       },
     });
 

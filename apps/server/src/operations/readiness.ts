@@ -1,7 +1,7 @@
 import type { Readiness } from '@vertragsgenerator/domain';
-import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Renderer } from '../documents/renderer.js';
+import { waitingMail } from '../mail/mail-outbox.js';
 
 /** The server's own phase: no requests before it is ready, none new once it drains for a stop. */
 export type ServerPhase = 'starting' | 'serving' | 'draining';
@@ -24,16 +24,7 @@ export interface ReadinessSources {
  * Ready only while serving with the database up and the renderer taking documents.
  */
 export async function checkReadiness({ db, renderer, lifecycle }: ReadinessSources): Promise<Readiness> {
-  const outbox = await withTimeout(
-    db
-      .selectFrom('outgoing_mail')
-      .select([
-        sql<string>`count(*)`.as('waiting'),
-        sql<number | null>`extract(epoch from now() - min(created_at))`.as('oldest'),
-      ])
-      .where('sent_at', 'is', null)
-      .executeTakeFirstOrThrow(),
-  );
+  const outbox = await withTimeout(waitingMail(db));
   // The outbox query reads the database: if it answered, so does the database.
   const databaseUp = outbox !== undefined;
   const rendererUp = !renderer.closed();
@@ -50,7 +41,7 @@ export async function checkReadiness({ db, renderer, lifecycle }: ReadinessSourc
     database: databaseUp ? 'up' : 'down',
     renderer: { status: rendererUp ? 'up' : 'closed', pending: renderer.pending() },
     outbox: outbox
-      ? { status: 'up', waiting: Number(outbox.waiting), oldestWaitingSeconds: Number(outbox.oldest ?? 0) }
+      ? { status: 'up', waiting: outbox.waiting, oldestWaitingSeconds: outbox.oldestSeconds }
       : { status: 'unknown' },
   };
 }

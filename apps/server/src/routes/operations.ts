@@ -9,7 +9,7 @@ import { checkReadiness, type ReadinessSources } from '../operations/readiness.j
 
 export interface OperationsRoutesDeps extends ReadinessSources {
   /** Present when METRICS_TOKEN is set; without it there is no metrics route. */
-  metrics?: { registry: Metrics; token: string };
+  metrics?: { collected: Metrics; token: string };
 }
 
 /** Readiness for the load balancer, and the metrics for a Prometheus scraper (docs/operations.md). */
@@ -51,7 +51,7 @@ export const operationsRoutes: FastifyPluginAsync<OperationsRoutesDeps> = async 
     async (request, reply) => {
       // The same answer as any private route without a session: nothing about which metrics exist.
       if (!presentsToken(request, metrics.token)) throw unauthorized();
-      return reply.type(metrics.registry.contentType).send(await metrics.registry.text());
+      return reply.type(metrics.collected.contentType).send(await metrics.collected.text());
     },
   );
 };

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { exportJWK, importPKCS8 } from 'jose';
-import { CONFIG_VARIABLES } from '../config.js';
+import { CONFIG_VARIABLES, loadConfig } from '../config.js';
+import { migrate, openDatabase } from '../db/database.js';
 import { freePort } from './postgres-global-setup.js';
 import { issueToken } from './test-app.js';
 
@@ -156,5 +157,29 @@ export async function runCliTool(
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
     return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+/**
+ * Every document in a stopped server's embedded database, with the size of its first version (null
+ * without one). The database is one process's: read only once the server has stopped.
+ */
+export async function storedDocuments(
+  dataDir: string,
+): Promise<{ id: string; status: string; size: number | null }[]> {
+  const db = await openDatabase(loadConfig({ DATA_DIR: dataDir }, '0').database);
+  try {
+    await migrate(db);
+    return await db
+      .selectFrom('documents')
+      .leftJoin('document_versions', (join) =>
+        join
+          .onRef('document_versions.document_id', '=', 'documents.id')
+          .on('document_versions.version', '=', 1),
+      )
+      .select(['documents.id', 'documents.status', 'document_versions.size'])
+      .execute();
+  } finally {
+    await db.destroy();
   }
 }
