@@ -1,9 +1,14 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { Piscina } from 'piscina';
 import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
 import type { PGliteQueries, QueryResult } from './pglite.js';
 import type { DatabaseOutcome, DatabaseTask, DatabaseThreadData } from './pglite-worker.js';
+
+const runProcess = promisify(execFile);
 
 /**
  * PGlite in a worker thread of its own. On the server's thread each query runs synchronously in
@@ -22,12 +27,28 @@ export async function startPGliteThread(
   { worker = siblingWorkerModule(import.meta.url, 'pglite-worker') }: { worker?: URL } = {},
 ): Promise<PGliteQueries> {
   if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
-    // Creating the database files (PostgreSQL's initdb) grows the thread's WebAssembly memory by about
-    // 500 MB, which WebAssembly never gives back: a thread of its own creates them and ends, and the
+    // Creating the database files (PostgreSQL's initdb) grows PGlite's WebAssembly memory by about
+    // 500 MB, which WebAssembly never gives back: a process of its own creates them and ends, and the
     // server's thread opens the files afresh, as after a restart.
-    await (await openThread(dataDir, worker)).close();
+    await createInOwnProcess(dataDir);
   }
   return openThread(dataDir, worker);
+}
+
+async function createInOwnProcess(dataDir: string): Promise<void> {
+  const module = siblingWorkerModule(import.meta.url, 'pglite-create');
+  const { filename, execArgv = [] } = workerStartOptions(module);
+  try {
+    await runProcess(process.execPath, [...execArgv, fileURLToPath(filename), dataDir]);
+  } catch (error) {
+    const { stderr } = error as { stderr?: string };
+    throw new Error(
+      `the embedded database could not be created in ${dataDir}: ${stderr?.trim() || (error as Error).message}`,
+      {
+        cause: error,
+      },
+    );
+  }
 }
 
 async function openThread(dataDir: string | undefined, worker: URL): Promise<PGliteQueries> {

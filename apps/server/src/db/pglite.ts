@@ -13,6 +13,14 @@ export interface QueryResult {
 }
 
 /**
+ * PostgreSQL's page cache inside PGlite's WebAssembly memory. The default of 128 MB made the database
+ * thread a third of the idle server's memory; the files it caches are in the operating system's page
+ * cache as well, so a smaller one costs a system call per page read, not a disk read
+ * (docs/performance.md: the HTTP figures with both).
+ */
+const SHARED_BUFFERS = '32MB';
+
+/**
  * The embedded database as this product opens it, in the server's thread or in a thread of its own.
  *
  * `PGlite.query` passes each statement through PostgreSQL in five calls (parse, describe the
@@ -24,7 +32,10 @@ export interface QueryResult {
  * join) takes 170 µs planned each time and 42 µs prepared.
  */
 export async function openPGlite(dataDir: string | undefined): Promise<PGliteQueries> {
-  const pglite = await PGlite.create(dataDir, { parsers: BYTEA_PARSERS });
+  const pglite = await PGlite.create(dataDir, {
+    parsers: BYTEA_PARSERS,
+    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+  });
   const statements = new PreparedStatements();
   const exchange = async (message: Uint8Array) => {
     const answer = await pglite.runExclusive(() => pglite.execProtocolStream(message, { syncToFs: false }));
