@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describeMachine, machineInfo } from './lib/machine.mjs';
 import { writeSection } from './lib/markdown.mjs';
 import { root } from './lib/server.mjs';
+import { START_ENVIRONMENT } from './lib/server-process.mjs';
 
 /** Each suite: `{ name, title, run({ quick, machine, log }) → { markdown } }`, its own section. */
 const SUITES = {
@@ -37,6 +38,11 @@ const machine = machineInfo();
 const documentFile = join(root, 'docs/performance.md');
 console.log(`Benchmark on ${describeMachine(machine)}`);
 if (typeof globalThis.gc !== 'function') console.log('(no memory figures: run node with --expose-gc)');
+// The suites that run the server inside this process get the C allocator's settings of `npm start` only
+// from this process's own environment, which `npm run bench` sets.
+const unset = Object.keys(START_ENVIRONMENT).filter((name) => process.env[name] !== START_ENVIRONMENT[name]);
+if (unset.length > 0)
+  console.log(`(not as \`npm start\` runs the server: ${unset.join(', ')} unset; use npm run bench)`);
 
 for (const name of names.length > 0 ? names : DEFAULT_SUITES) {
   const { default: suite } = await SUITES[name]();

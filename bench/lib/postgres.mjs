@@ -10,7 +10,8 @@ import { freePort } from './free-port.mjs';
  * part of the built server, so it cannot be imported here). Settings as production would have them,
  * apart from fsync: the figures compare the app on both databases, not the disk.
  *
- * @returns {Promise<{ url: string, version: string, stop: () => void } | { unavailable: string }>}
+ * @returns {Promise<{ url: string, version: string, createDatabase: (name: string) => string, stop: () => void }
+ *   | { unavailable: string }>}
  */
 export async function startPostgres() {
   const bin = findPostgresBin();
@@ -41,9 +42,15 @@ export async function startPostgres() {
       '-w',
       'start',
     ]);
+    const urlOf = (database) => `postgres://postgres@127.0.0.1:${port}/${database}`;
     return {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      url: urlOf('postgres'),
       version: run('postgres', ['--version']).trim(),
+      /** A new empty database on this server; its URL. */
+      createDatabase(name) {
+        run('createdb', ['-h', dir, '-p', String(port), '-U', 'postgres', name]);
+        return urlOf(name);
+      },
       stop() {
         try {
           run('pg_ctl', ['-D', data, '-m', 'fast', 'stop']);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { openSync } from 'node:fs';
+import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { freePort } from './free-port.mjs';
@@ -8,11 +8,20 @@ import { importServer, root } from './server.mjs';
 /** What `npm start` runs once the build is done. */
 export const SERVER_ENTRY = join(root, 'apps/server/dist/main.js');
 
+/** The variables `npm start` sets for the server (package.json), given to every server started here. */
+export const START_ENVIRONMENT = Object.fromEntries(
+  [
+    ...JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts.start.matchAll(
+      /\b([A-Z_]+)=(\S+)/g,
+    ),
+  ].map(([, name, value]) => [name, value]),
+);
+
 /**
  * Starts the built server as its own process, as `npm start` does after building, on 127.0.0.1 and a
  * free port, and resolves once `GET /backend/health` answers 200. The configuration is the embedded
  * default apart from `env`: variables of the server set in the calling shell are left out, so that
- * a DATABASE_URL there does not quietly change what is measured.
+ * a DATABASE_URL there does not quietly change what is measured; those `npm start` sets are set.
  *
  * @param {{ dataDir: string, logFile: string, env?: Record<string, string>, nodeOptions?: string[],
  *   ipc?: boolean, timeoutMs?: number }} options
@@ -39,6 +48,7 @@ export async function startServerProcess({
     cwd: root,
     env: {
       ...inherited,
+      ...START_ENVIRONMENT,
       PORT: String(port),
       HOST: '127.0.0.1',
       PUBLIC_URL: baseUrl,
