@@ -1,8 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, expect, type Page } from '@playwright/test';
-import { decode as decodeQuotedPrintable } from 'libqp';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { signingLinkInMailFolder } from '../apps/server/src/test/mail-folder.js';
 import { E2E_DATA_DIR } from '../playwright.config.js';
 import { choose, type } from './forms-support.js';
 import { newUserPage } from './support.js';
@@ -33,30 +32,10 @@ const MAIL_DIR = join(E2E_DATA_DIR, 'mail');
 export async function invitationLink(to: string, since: number): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(
-      () => {
-        const mails = readdirSync(MAIL_DIR, { withFileTypes: true })
-          .filter((entry) => entry.isFile() && entry.name.endsWith('.eml'))
-          .filter((entry) => statSync(join(MAIL_DIR, entry.name)).mtimeMs >= since)
-          // Named by their time of writing: newest first.
-          .sort((a, b) => b.name.localeCompare(a.name))
-          .map((entry) => readFileSync(join(MAIL_DIR, entry.name), 'utf8'))
-          .filter((eml) => new RegExp(`^To: ${to}$`, 'm').test(eml));
-        const text = mails.map((eml) =>
-          decodeQuotedPrintable(
-            eml
-              .split(/\r?\n\r?\n/)
-              .slice(1)
-              .join('\n'),
-          ).toString(),
-        );
-        link = text
-          .map((body) => body.match(/https?:\/\/\S+\/unterschreiben#[A-Za-z0-9_-]+/)?.[0])
-          .find(Boolean);
-        return link;
-      },
-      { message: `an invitation to ${to} in ${MAIL_DIR}`, timeout: 15_000 },
-    )
+    .poll(() => (link = signingLinkInMailFolder(MAIL_DIR, to, since)), {
+      message: `an invitation to ${to} in ${MAIL_DIR}`,
+      timeout: 15_000,
+    })
     .toBeTruthy();
   return link as string;
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -188,6 +188,20 @@ describe.each(testDatabases())('backup and restore on $name', { timeout: 60_000 
       writeBackup(source, file, { productVersion: '0.0.0-test', database: 'pglite' }),
     ).rejects.toThrow();
     expect(readFileSync(file).equals(previous)).toBe(true);
+    expect((await readBackup(file)).rows.documents).toBe(3);
+  });
+
+  it('leaves the previous backup whole when the disk fills up in the middle of writing', async () => {
+    const file = newFile();
+    await writeBackup(source, file, { productVersion: '0.0.0-test', database: 'pglite' });
+    const previous = readFileSync(file);
+    // /dev/full takes the file's opening and answers every write with ENOSPC, as a full disk does.
+    symlinkSync('/dev/full', `${file}.partial`);
+    await expect(
+      writeBackup(source, file, { productVersion: '0.0.0-test', database: 'pglite' }),
+    ).rejects.toMatchObject({ code: 'ENOSPC' });
+    expect(readFileSync(file).equals(previous)).toBe(true);
+    expect(existsSync(`${file}.partial`)).toBe(false);
     expect((await readBackup(file)).rows.documents).toBe(3);
   });
 });

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { createPostgresDatabase } from '../test/databases.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
+import { signingLinkInMailFolder } from '../test/mail-folder.js';
 import {
   runCliTool,
   type ServerProcess,
@@ -68,9 +69,50 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
       expect((await call(embedded, 'POST', '/backend/private/saveUser', token, {})).status).toBe(200);
     }
 
-    // Colleagues at work: documents and envelopes, one after the other, until the backup is done.
+    /** The envelope sent, and its one signer signing through the link in the mail folder. */
+    const sendAndSign = async (id: string, token: string): Promise<string> => {
+      const draft = (await (
+        await call(embedded, 'GET', `/backend/signature/envelopes/${id}`, token)
+      ).json()) as {
+        subject: string;
+        recipients: { role: string; name: string; email: string; routingOrder: number }[];
+      };
+      const recipients = draft.recipients.map(({ role, name, email, routingOrder }) => ({
+        role,
+        name,
+        email,
+        routingOrder,
+      }));
+      const since = Date.now();
+      const sent = await call(embedded, 'POST', `/backend/signature/envelopes/${id}/send`, token, {
+        subject: draft.subject,
+        message: '',
+        recipients,
+      });
+      expect(sent.status).toBe(200);
+      for (const recipient of recipients) {
+        let link: string | undefined;
+        for (let i = 0; i < 300 && !link; i++) {
+          link = signingLinkInMailFolder(join(dataDir, 'mail'), recipient.email, since);
+          if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        expect(link, recipient.email).toBeDefined();
+        const signature = await fetch(`${embedded.url}/backend/signing/sign`, {
+          method: 'POST',
+          headers: { 'x-signing-token': link?.split('#')[1] ?? '', 'content-type': 'application/json' },
+          body: JSON.stringify({ consent: true, typedName: recipient.name }),
+          signal: AbortSignal.timeout(30_000),
+        });
+        expect(signature.status).toBe(200);
+      }
+      return id;
+    };
+
+    // Colleagues at work: documents made, envelopes created, sent and signed, one after the other,
+    // until the backup is done.
     let working = true;
     const made: string[] = [];
+    const signed: string[] = [];
     const work = (async () => {
       while (working) {
         const document = await call(
@@ -95,7 +137,8 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
           },
         );
         expect(envelope.status).toBe(200);
-        await envelope.arrayBuffer();
+        const id = ((await envelope.json()) as { data: string }).data.split('/').pop() as string;
+        signed.push(await sendAndSign(id, consultant));
       }
     })();
     // Some work before, during and after the backup.
@@ -111,6 +154,7 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
     const { rows } = await readBackup(backup);
     expect(rows.documents).toBeGreaterThanOrEqual(3);
     expect(rows.envelopes).toBeGreaterThanOrEqual(1);
+    expect(signed.length).toBeGreaterThanOrEqual(2);
 
     const restored = await runCliTool('restore', [backup], { DATABASE_URL: databaseUrl, DATA_DIR: dataDir });
     expect(restored.stderr).toBe('');
@@ -138,6 +182,13 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
         select count(*) as count from envelopes e
         where not exists (select 1 from envelope_events v where v.envelope_id = e.id)`.execute(db);
       expect(Number(withoutEvents.rows[0]?.count)).toBe(0);
+      // Signing ran during the backup: every completed envelope has its completion event, or the
+      // snapshot would have cut a completion in two.
+      const halfSigned = await sql<{ count: string }>`
+        select count(*) as count from envelopes e
+        where e.status = 'completed' and not exists (
+          select 1 from envelope_events v where v.envelope_id = e.id and v.type = 'completed')`.execute(db);
+      expect(Number(halfSigned.rows[0]?.count)).toBe(0);
 
       // A document of the embedded days, from both replicas, with the session opened back then.
       const old = made[0] ?? '';
@@ -149,6 +200,12 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
             .subarray(0, 2)
             .toString(),
         ).toBe('PK');
+      }
+      // An envelope signed on the embedded database is completed on both replicas.
+      for (const replica of [a, b]) {
+        const envelope = await call(replica, 'GET', `/backend/signature/envelopes/${signed[0]}`, consultant);
+        expect(envelope.status, replica.name).toBe(200);
+        expect(((await envelope.json()) as { status: string }).status).toBe('completed');
       }
       // And new work continues on PostgreSQL.
       const next = await call(b, 'POST', `/backend/generateDocx/docx-de-wm-rv/${match.matchId}`, legal, {

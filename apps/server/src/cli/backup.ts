@@ -28,8 +28,12 @@ export const backupTool: CommandLineTool = {
       );
       return 0;
     } catch (error) {
+      const reason =
+        (error as NodeJS.ErrnoException).code === 'ENOSPC'
+          ? 'auf dem Datenträger ist kein Platz mehr'
+          : (error as Error).message;
       io.err(
-        `Die Sicherung nach ${file} ist fehlgeschlagen: ${(error as Error).message}. ` +
+        `Die Sicherung nach ${file} ist fehlgeschlagen: ${reason}. ` +
           'Eine frühere Sicherung dort bleibt erhalten.',
       );
       return 1;
