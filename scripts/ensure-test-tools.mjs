@@ -1,25 +1,35 @@
-// Browser tests drive Debian's Chromium: test tools cannot download a browser of their own here.
-// Installs it with apt-get when running as root; otherwise says exactly what to install.
+// The tests drive Debian's Chromium (test tools cannot download a browser of their own here) and check
+// sealed PDFs with poppler's pdfsig. Installs what is missing with apt-get when running as root;
+// otherwise says exactly what to install.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const TOOLS = [
+  {
+    path: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
+    debianPackage: 'chromium',
+    usedBy: 'Die Browsertests',
+  },
+  { path: '/usr/bin/pdfsig', debianPackage: 'poppler-utils', usedBy: 'Die Prüfung der versiegelten PDFs' },
+];
 
-if (!existsSync(CHROMIUM)) {
+const missing = TOOLS.filter((tool) => !existsSync(tool.path));
+if (missing.length > 0) {
+  const packages = missing.map((tool) => tool.debianPackage);
   if (process.getuid?.() === 0) {
-    console.log('Chromium fehlt: installiere Debians Paket "chromium" mit apt-get …');
+    console.log(`Es fehlt ${packages.join(', ')}: installiere Debians Pakete mit apt-get …`);
     const apt = (...args) =>
       execFileSync('apt-get', args, {
         stdio: 'inherit',
         env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
       });
     apt('update', '-qq');
-    apt('install', '-y', '-qq', '--no-install-recommends', 'chromium');
+    apt('install', '-y', '-qq', '--no-install-recommends', ...packages);
   } else {
     console.error(
-      `Die Browsertests brauchen Chromium unter ${CHROMIUM}.\n` +
-        'Installiere es mit:  sudo apt-get install -y chromium\n' +
-        '(oder setze CHROMIUM_PATH auf ein vorhandenes Chromium).',
+      `${missing.map((tool) => `${tool.usedBy} brauchen ${tool.path}.`).join('\n')}\n` +
+        `Installiere es mit:  sudo apt-get install -y ${packages.join(' ')}\n` +
+        '(für Chromium: oder setze CHROMIUM_PATH auf ein vorhandenes Chromium).',
     );
     process.exit(1);
   }

@@ -1,0 +1,105 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createSelfSignedSeal,
+  readSealP12,
+  type SealCertificate,
+  SealCertificateError,
+} from './seal-certificate.js';
+import { sealPdf } from './seal-pdf.js';
+
+const run = promisify(execFile);
+const REASON = 'Umschlag 42 abgeschlossen';
+
+/** What poppler's `pdfsig` (Debian's poppler-utils, an outside check) says about a PDF's signatures. */
+async function pdfsig(pdf: Buffer): Promise<string> {
+  const file = join(folder, `checked-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  // pdfsig answers non-zero for a broken signature; its report is what counts.
+  const { stdout } = await run('pdfsig', [file]).catch((error: { stdout: string }) => ({
+    stdout: error.stdout,
+  }));
+  return stdout;
+}
+
+async function contract(): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  page.drawText('Rahmenvertrag PL-10001, Stundensatz 95,00 EUR', { x: 50, y: 700, size: 12, font });
+  return document.save();
+}
+
+let folder: string;
+let seal: SealCertificate;
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'vg-seal-'));
+  seal = await createSelfSignedSeal('Vertragsgenerator-Siegel vertrag.example.com');
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('sealPdf', () => {
+  const details = {
+    reason: REASON,
+    location: 'https://vertrag.example.com',
+    contact: 'legal@demo.local',
+    signingTime: new Date('2026-11-25T10:00:00Z'),
+  };
+
+  it('makes a PAdES signature over the whole file that pdfsig finds valid', async () => {
+    const sealed = await sealPdf(await contract(), seal, details);
+    const report = await pdfsig(sealed);
+    expect(report).toMatch(/Signature Type: ETSI\.CAdES\.detached/);
+    expect(report).toMatch(/Signing Hash Algorithm: SHA-256/);
+    expect(report).toMatch(/Signer Certificate Common Name: Vertragsgenerator-Siegel vertrag\.example\.com/);
+    expect(report).toMatch(/Total document signed/);
+    expect(report).toMatch(/Signature Validation: Signature is Valid\./);
+  });
+
+  it('is broken by one changed byte', async () => {
+    const sealed = await sealPdf(await contract(), seal, details);
+    const at = sealed.indexOf(Buffer.from(REASON));
+    expect(at).toBeGreaterThan(0);
+    const tampered = Buffer.from(sealed);
+    tampered[at + REASON.indexOf('42')] = '3'.charCodeAt(0);
+    const report = await pdfsig(tampered);
+    expect(report).not.toMatch(/Signature is Valid\./);
+    expect(report).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
+  });
+
+  it('seals with a company certificate from a PKCS#12 file as well', async () => {
+    const company = await createSelfSignedSeal('Muster AG');
+    const fromFile = readSealP12(company.p12, company.passphrase);
+    const report = await pdfsig(await sealPdf(await contract(), fromFile, details));
+    expect(report).toMatch(/Signer Certificate Common Name: Muster AG/);
+    expect(report).toMatch(/Signature is Valid\./);
+  });
+});
+
+describe('readSealP12', () => {
+  it('reads a certificate with its password', () => {
+    const read = readSealP12(seal.p12, seal.passphrase);
+    expect(read.fingerprint).toBe(seal.fingerprint);
+    expect(read.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+    expect(read.notAfter.getTime()).toBeGreaterThan(Date.now() + 9 * 365 * 86_400_000);
+  });
+
+  it('refuses a wrong password, naming the variable', () => {
+    expect(() => readSealP12(seal.p12, 'falsch')).toThrow(SealCertificateError);
+    expect(() => readSealP12(seal.p12, 'falsch')).toThrow(/SEAL_P12_PASSWORD/);
+  });
+
+  it('refuses a file that is not PKCS#12', () => {
+    expect(() => readSealP12(Buffer.from('%PDF-1.7 kein Zertifikat'), '')).toThrow(/not a PKCS#12 file/);
+  });
+
+  it('refuses an expired certificate, with its date', async () => {
+    const old = await createSelfSignedSeal('Alt GmbH', new Date('2010-01-01T00:00:00Z'));
+    expect(() => readSealP12(old.p12, old.passphrase)).toThrow(/expired on 2020-01-01/);
+  });
+});
