@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
+import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
 import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
 import { fillCustomerContract, pdfText, signAs } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
@@ -47,6 +48,24 @@ test.describe('built-in signing, end to end', () => {
     for (const expected of ['Klara Kunde', 'klara@kunde.example', 'Karl Zweit', 'karl@kunde.example']) {
       expect(certificate).toContain(expected);
     }
+
+    // The server seals the completed envelope just after the last signature: its signed PDF is offered
+    // once it is made, and an outside tool finds the seal valid over the whole file.
+    const signedPdf = history.getByRole('button', { name: 'Signiertes PDF' }).first();
+    await expect(async () => {
+      if (!(await signedPdf.isVisible())) {
+        await page.reload();
+        await loadMatch(page, match.matchId);
+      }
+      await expect(signedPdf).toBeVisible({ timeout: 2000 });
+    }).toPass({ timeout: 30_000 });
+    const [sealed] = await Promise.all([page.waitForEvent('download'), signedPdf.click()]);
+    expect(sealed.suggestedFilename()).toMatch(/ - unterschrieben\.pdf$/);
+    const bytes = readFileSync((await sealed.path()) as string);
+    const report = await pdfsig(bytes);
+    expect(report).toMatch(/Total document signed/);
+    expect(report).toMatch(/Signature Validation: Signature is Valid\./);
+    expect(await pdfText(bytes)).toContain('Klara Kunde');
     await page.context().close();
   });
 });

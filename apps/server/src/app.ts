@@ -40,6 +40,7 @@ import { matchImportRoutes } from './routes/match-import.js';
 import { operationsRoutes } from './routes/operations.js';
 import { signatoryRoutes } from './routes/signatories.js';
 import { signatureRoutes } from './routes/signature.js';
+import { signingRoutes } from './routes/signing.js';
 import { spaRoutes } from './routes/spa.js';
 import { storedDocumentRoutes } from './routes/stored-documents.js';
 import { supportRoutes } from './routes/support.js';
@@ -49,6 +50,9 @@ import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
 import { renderCertificate } from './signature/certificate.js';
 import { EnvelopesRepository } from './signature/envelopes-repository.js';
+import { EnvelopeSealer, type EnvelopeSealerDeps } from './signature/seal/envelope-sealer.js';
+import { loadSeal } from './signature/seal/seal-store.js';
+import { sealedEnvelopePdf } from './signature/seal/sealed-envelope-pdf.js';
 import type { SignatureProvider } from './signature/signature-provider.js';
 import { SupportReports } from './support/support-reports.js';
 import { UsersRepository } from './users/users-repository.js';
@@ -66,6 +70,8 @@ export interface AppDependencies {
   signatureProvider?: SignatureProvider;
   /** PDF renditions for the signing pages; default: LibreOffice if installed. */
   pdfRenditions?: PdfRenditions;
+  /** Makes a completed envelope's sealed PDF; default: with the server's seal (tests make it fail). */
+  sealEnvelope?: EnvelopeSealerDeps['seal'];
   /** Present when the embedded identity provider serves /idp. */
   idp?: EmbeddedIdp;
   /** The external issuer's discovery document; default: fetched from `config.oidc.issuer` when needed. */
@@ -180,6 +186,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   const envelopes = new EnvelopesRepository(db);
+  const seal = await loadSeal(db, {
+    configured: config.seal,
+    commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
+  });
+  const sealer = new EnvelopeSealer({
+    db,
+    envelopes,
+    outbox,
+    log: app.log,
+    seal:
+      deps.sealEnvelope ??
+      ((envelope, sealedAt) => sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt })),
+  });
   const builtinSigning = new BuiltinSigning({
     db,
     envelopes,
@@ -187,6 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     publicUrl: config.publicUrl,
     linkValidDays: config.signature.linkValidDays,
     renderCertificate,
+    sealer,
   });
   // With DocuSign, the sender view and signing happen there: our signing pages stay closed.
   const signing = deps.signatureProvider ? undefined : builtinSigning;
@@ -199,14 +219,15 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     provider: deps.signatureProvider ?? builtinSigning,
     publicUrl: config.publicUrl,
   });
+  const pdfRenditions = deps.pdfRenditions ?? createPdfRenditions();
   await app.register(signatureRoutes, {
     guards,
     documents,
     envelopes,
     signing,
-    pdf: deps.pdfRenditions ?? createPdfRenditions(),
-    rateLimit: signInRateLimit,
+    pdf: pdfRenditions,
   });
+  await app.register(signingRoutes, { signing, pdf: pdfRenditions, rateLimit: signInRateLimit });
   await app.register(storedDocumentRoutes, { guards, documents });
   if (config.signature.kind === 'docusign') {
     await app.register(docusignConnectRoutes, { hmacKey: config.signature.connectHmacKey, envelopes });
@@ -240,8 +261,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
+  // The sealer first: a seal it finishes queues mail, which the outbox may still take.
+  app.addHook('onClose', () => sealer.stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
+    { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

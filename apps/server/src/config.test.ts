@@ -77,6 +77,8 @@ describe('loadConfig', () => {
     ['BODY_LIMIT_BYTES', '12'],
     ['RENDER_THREADS', '0'],
     ['RENDER_THREADS', 'viele'],
+    ['SEAL_P12_FILE', '/gibt/es/nicht.p12'],
+    ['SEAL_P12_PASSWORD', 'ohne Datei'],
   ])('stops with a message naming %s for %j', (name, value) => {
     expect(() => loadConfig({ [name]: value }, '1')).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, '1')).toThrow(new RegExp(`${name}:`));

@@ -4,8 +4,10 @@ import { z } from 'zod';
 import { ADMIN_ENV, type AdminConfig, adminConfig } from './config-admin.js';
 import { CRM_ENV, type CrmConfig, crmConfig } from './config-crm.js';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from './config-operations.js';
+import { SEAL_ENV, sealConfig } from './config-seal.js';
 import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './config-signature.js';
 import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './config-support.js';
+import type { ConfiguredSeal } from './signature/seal/seal-store.js';
 
 export type { CrmConfig } from './config-crm.js';
 export type { SignatureConfig } from './config-signature.js';
@@ -60,6 +62,7 @@ const envSchema = z.object({
   RENDER_THREADS: z.coerce.number().int().min(1).max(64).optional(),
   GOOGLE_DRIVE_API_URL: z.string().url().default('https://www.googleapis.com'),
   ...SIGNATURE_ENV,
+  ...SEAL_ENV,
   ...CRM_ENV,
   ...ADMIN_ENV,
   ...OPERATIONS_ENV,
@@ -102,6 +105,8 @@ export interface Config {
   /** Worker threads that render documents. */
   renderThreads: number;
   signature: SignatureConfig;
+  /** The company seal certificate (SEAL_P12_FILE); undefined: the server's self-signed one. */
+  seal: ConfiguredSeal | undefined;
   admin: AdminConfig;
   operations: OperationsConfig;
   /** Undefined: matches come from the built-in store. */
@@ -184,6 +189,7 @@ export function loadConfig(env: Env, version: string): Config {
     signature,
     admin: adminConfig(e),
     operations: operationsConfig(e),
+    seal: sealConfig(e),
     crm,
     configDir: REPOSITORY_CONFIG_DIR,
     version,

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { composeApp } from './compose.js';
 import { ConfigError, loadConfig } from './config.js';
 import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
+import { SealCertificateError } from './signature/seal/seal-certificate.js';
 
 /** Entry point: configuration → database → app → listen, and a clean shutdown. */
 async function main(): Promise<void> {
@@ -39,6 +40,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  console.error(error instanceof ConfigError || error instanceof DatabaseInUseError ? error.message : error);
+  const explained =
+    error instanceof ConfigError ||
+    error instanceof DatabaseInUseError ||
+    error instanceof SealCertificateError;
+  console.error(explained ? error.message : error);
   process.exit(1);
 });

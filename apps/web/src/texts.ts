@@ -248,6 +248,7 @@ export const texts = {
     downloadDocument: 'Dokument herunterladen',
     downloadCertificate: 'Zertifikat herunterladen',
     certificateFileName: (fileName: string) => `Abschlusszertifikat ${fileName.replace(/\.docx$/i, '')}.pdf`,
+    signedPdfFileName: (fileName: string) => `${fileName.replace(/\.docx$/i, '')} - unterschrieben.pdf`,
   },
 
   signing: {
@@ -272,7 +273,7 @@ export const texts = {
     cancel: 'Abbrechen',
     signedTitle: 'Vielen Dank',
     signed:
-      'Vielen Dank, du hast unterschrieben. Sobald alle unterschrieben haben, erhältst du das Dokument und das Abschlusszertifikat per E-Mail.',
+      'Vielen Dank, du hast unterschrieben. Sobald alle unterschrieben haben, erhältst du das unterschriebene PDF und das Dokument per E-Mail.',
     declinedTitle: 'Du hast abgelehnt',
     declined: (senderName: string) =>
       `Du hast das Dokument abgelehnt. ${senderName} wurde darüber informiert.`,
@@ -292,6 +293,7 @@ export const texts = {
     openDocument: 'Öffnen',
     openEnvelope: 'Umschlag öffnen',
     certificate: 'Zertifikat',
+    signedPdf: 'Signiertes PDF',
   },
 
   editor: {

@@ -26,6 +26,8 @@ export const historyEntrySchema = z.object({
       ),
       /** The certificate of a completed built-in envelope can be downloaded. */
       certificateAvailable: z.boolean(),
+      /** Its sealed PDF (certificate, signatures, the document inside) is made and can be downloaded. */
+      signedPdfAvailable: z.boolean(),
     })
     .nullable(),
 });

@@ -80,6 +80,16 @@ export interface Database {
   envelope_events: EnvelopeEventsTable;
   audit_entries: AuditEntriesTable;
   access_requests: AccessRequestsTable;
+  seal_certificate: SealCertificateTable;
+}
+
+/** The server's self-signed seal, one row at most (migration 0011). */
+export interface SealCertificateTable {
+  id: ColumnType<number, number | undefined, never>;
+  p12: Uint8Array;
+  passphrase: string;
+  fingerprint: string;
+  created_at: CreatedAt;
 }
 
 /** Access requests from /login (migration 0010). */
@@ -221,6 +231,13 @@ export interface EnvelopesTable {
   created_at: CreatedAt;
   updated_at: ColumnType<Date, Date | string | undefined, Date | string>;
   completed_at: Timestamp | null;
+  /** The sealed PDF of a completed envelope (migration 0011), and its SHA-256 for Prüfen. */
+  sealed_pdf: Uint8Array | null;
+  sealed_sha256: string | null;
+  /** When the next sealing attempt may start; null: nothing to seal. */
+  seal_due_at: Timestamp | null;
+  seal_attempts: ColumnType<number, number | undefined, number>;
+  seal_error: string | null;
 }
 
 export interface EnvelopeRecipientsTable {

@@ -15,6 +15,7 @@ import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
 import { RecentMatchesRepository } from '../matches/recent-matches.js';
 import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { testDatabases } from '../test/databases.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 import { DOCX_MIME } from './documents.js';
@@ -286,6 +287,16 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: (r) => ({
       method: 'GET',
       url: `/backend/signature/envelopes/${r.completedEnvelope}/certificate`,
+    }),
+  },
+  {
+    route: 'GET /backend/signature/envelopes/:id/signed-pdf',
+    resource: 'completed partner envelope',
+    access: STAFF,
+    ok: [200],
+    call: (r) => ({
+      method: 'GET',
+      url: `/backend/signature/envelopes/${r.completedEnvelope}/signed-pdf`,
     }),
   },
   {
@@ -705,6 +716,10 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       null,
     );
     expect(signed.statusCode, signed.body).toBe(200);
+    // The sealer works after the answer: the matrix asks for the sealed PDF once it is there.
+    for (let i = 0; i < 250 && !(await new EnvelopesRepository(db).sealedPdf(completed.id)); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
 
     resources = {
       customerDocument: String(customerDocument.headers['x-document-id']),

@@ -1,34 +1,24 @@
 import {
   catalogueEntry,
-  declineEnvelopeSchema,
   type EnvelopeView,
   envelopeViewSchema,
   matchHistorySchema,
   mayGenerate,
-  SIGNING_LINK_ERRORS,
-  SIGNING_TOKEN_HEADER,
-  type SigningView,
   sendEnvelopeSchema,
-  signEnvelopeSchema,
-  signingViewSchema,
   voidEnvelopeSchema,
 } from '@vertragsgenerator/domain';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
-import { attachmentHeader } from '../documents/file-name.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
-import { BEARER, errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
-import {
-  type BuiltinSigning,
-  EnvelopeStateProblem,
-  SigningInputProblem,
-  SigningLinkProblem,
-} from '../signature/builtin-signing.js';
+import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
+import { type BuiltinSigning, EnvelopeStateProblem } from '../signature/builtin-signing.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { sealedFileName } from '../signature/seal/completion-mail.js';
 import { DOCX_MIME } from './documents.js';
+import { clientActor, PDF_MIME, sendPdf } from './envelope-http.js';
 import { mayRead, sendFile, UUID } from './stored-documents.js';
 
 export interface SignatureRoutesDeps {
@@ -38,13 +28,9 @@ export interface SignatureRoutesDeps {
   /** Present when built-in signing is the provider: the sender view's actions and the signer links. */
   signing: BuiltinSigning | undefined;
   pdf: PdfRenditions;
-  /** Limits the signer routes per client address: they are public and carry a secret. */
-  rateLimit: { max: number; timeWindow: string };
 }
 
 type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
-
-const PDF_MIME = 'application/pdf';
 
 const envelopeParams = z.object({ id: z.uuid().describe('The envelope id') });
 const envelopeErrors = {
@@ -57,18 +43,9 @@ const changeErrors = {
   409: 'The envelope is no longer open, or DocuSign handles it',
 };
 
-const signerHeaders = z.object({
-  [SIGNING_TOKEN_HEADER]: z.string().describe('The signer’s link token from their e-mail'),
-});
-const linkErrors = {
-  404: 'Unknown or withdrawn link, or signing happens at DocuSign',
-  409: 'The envelope is closed',
-  410: 'The link has expired or was used',
-};
-
 /**
- * The sender view (`/signatur/:id`, staff) and the signing pages (`/unterschreiben`, signers by link
- * token), plus the document history of a match (DESIGN §7).
+ * The sender view (`/signatur/:id`, staff) and the document history of a match (DESIGN §7); the signing
+ * pages' routes are in signing.ts.
  */
 export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (app, deps) => {
   const { guards, envelopes } = deps;
@@ -201,6 +178,42 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
   );
 
+  app.get<{ Params: { id: string } }>(
+    '/backend/signature/envelopes/:id/signed-pdf',
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'The sealed PDF of a completed envelope: certificate, signatures and the document inside',
+        security: BEARER,
+        params: envelopeParams,
+        response: {
+          200: fileAnswer(PDF_MIME, 'The PDF, sealed by the server (PAdES)'),
+          ...errorAnswers([401, 403, 404, 409], {
+            ...envelopeErrors,
+            404: 'Unknown envelope, or not everyone has signed yet',
+            409: 'Completed, but not sealed yet: ask again shortly',
+          }),
+        },
+      },
+    },
+    async (request, reply) => {
+      const envelope = await readableEnvelope(request);
+      if (envelope.status !== 'completed') {
+        throw notFound('Das unterschriebene PDF gibt es erst, wenn alle unterschrieben haben.');
+      }
+      const sealed = await envelopes.sealedPdf(envelope.id);
+      if (!sealed) {
+        throw new HttpError(
+          409,
+          'not_sealed_yet',
+          'Das unterschriebene PDF wird gerade versiegelt. Bitte versuche es in einer Minute noch einmal.',
+        );
+      }
+      return sendFile(reply, Buffer.from(sealed), sealedFileName(envelope.file_name), PDF_MIME);
+    },
+  );
+
   app.post<{ Params: { id: string } }>(
     '/backend/signature/envelopes/:id/send',
     {
@@ -270,157 +283,10 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       return history.filter((entry) => mayRead(user, entry.docKey));
     },
   );
-
-  // The signer routes: no account, the link token in a header (never in a URL that ends up in logs).
-  await app.register(async (signer) => {
-    const limited = { config: { rateLimit: deps.rateLimit } };
-    const signing = () => {
-      if (!deps.signing) throw notFound('Unterschriften laufen über DocuSign.');
-      return deps.signing;
-    };
-
-    signer.get(
-      '/backend/signing',
-      {
-        ...limited,
-        schema: {
-          tags: ['signing'],
-          summary: 'What the signer sees behind their link',
-          security: PUBLIC,
-          headers: signerHeaders,
-          response: {
-            200: signingViewSchema.describe('The envelope as the signer sees it'),
-            ...errorAnswers([404, 409, 410, 429], linkErrors),
-          },
-        },
-      },
-      async (request): Promise<SigningView> => {
-        const view = await linkAction(() => signing().openLink(signingToken(request), clientActor(request)));
-        return { ...view, pdfAvailable: await deps.pdf.available() };
-      },
-    );
-
-    signer.get(
-      '/backend/signing/document',
-      {
-        ...limited,
-        schema: {
-          tags: ['signing'],
-          summary: 'The document to sign as DOCX',
-          security: PUBLIC,
-          headers: signerHeaders,
-          response: {
-            200: fileAnswer(DOCX_MIME, 'The document'),
-            ...errorAnswers([404, 409, 410, 429], linkErrors),
-          },
-        },
-      },
-      async (request, reply) => {
-        const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-        return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME);
-      },
-    );
-
-    signer.get(
-      '/backend/signing/document.pdf',
-      {
-        ...limited,
-        schema: {
-          tags: ['signing'],
-          summary: 'The document to sign as PDF',
-          security: PUBLIC,
-          headers: signerHeaders,
-          response: {
-            200: fileAnswer(PDF_MIME, 'The PDF rendition, shown inline'),
-            ...errorAnswers([404, 409, 410, 429], {
-              ...linkErrors,
-              404: 'Unknown or withdrawn link, or no PDF rendition on this server',
-            }),
-          },
-        },
-      },
-      async (request, reply) => {
-        const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-        return sendPdf(reply, request, deps.pdf, file.content, file.fileName);
-      },
-    );
-
-    signer.post(
-      '/backend/signing/sign',
-      {
-        ...limited,
-        schema: {
-          tags: ['signing'],
-          summary: 'Sign the document',
-          security: PUBLIC,
-          headers: signerHeaders,
-          body: signEnvelopeSchema,
-          response: {
-            200: signingViewSchema.describe('The envelope after signing'),
-            ...errorAnswers([400, 404, 409, 410, 429], linkErrors),
-          },
-        },
-      },
-      async (request): Promise<SigningView> => {
-        const input = parseInput(signEnvelopeSchema, request.body);
-        const view = await linkAction(() =>
-          signing().sign(signingToken(request), input, clientActor(request)),
-        );
-        return { ...view, pdfAvailable: await deps.pdf.available() };
-      },
-    );
-
-    signer.post(
-      '/backend/signing/decline',
-      {
-        ...limited,
-        schema: {
-          tags: ['signing'],
-          summary: 'Decline to sign, with a reason',
-          security: PUBLIC,
-          headers: signerHeaders,
-          body: declineEnvelopeSchema,
-          response: {
-            200: signingViewSchema.describe('The envelope after declining'),
-            ...errorAnswers([400, 404, 409, 410, 429], linkErrors),
-          },
-        },
-      },
-      async (request): Promise<SigningView> => {
-        const { reason } = parseInput(declineEnvelopeSchema, request.body);
-        const view = await linkAction(() =>
-          signing().decline(signingToken(request), reason, clientActor(request)),
-        );
-        return { ...view, pdfAvailable: await deps.pdf.available() };
-      },
-    );
-  });
 };
 
 function staffActor(request: FastifyRequest): Actor {
   return { email: currentUser(request).email, ...clientActor(request) };
-}
-
-function clientActor(request: FastifyRequest): Omit<Actor, 'email'> {
-  const userAgent = request.headers['user-agent'];
-  return { ip: request.ip ?? null, userAgent: userAgent ? userAgent.slice(0, 500) : null };
-}
-
-function signingToken(request: FastifyRequest): string {
-  const value = request.headers[SIGNING_TOKEN_HEADER];
-  return typeof value === 'string' ? value.trim() : '';
-}
-
-async function linkAction<T>(action: () => Promise<T>): Promise<T> {
-  try {
-    return await action();
-  } catch (error) {
-    if (error instanceof SigningLinkProblem) {
-      throw new HttpError(SIGNING_LINK_ERRORS[error.code], error.code, error.message);
-    }
-    if (error instanceof SigningInputProblem) throw new HttpError(400, 'invalid_input', error.message);
-    throw error;
-  }
 }
 
 async function stateChange(action: () => Promise<void>): Promise<void> {
@@ -440,30 +306,4 @@ async function envelopeDocument(
   const content = await documents.versionContent(envelope.document_id, envelope.document_version);
   if (!content) throw notFound('Das Dokument dieses Umschlags gibt es nicht mehr.');
   return Buffer.from(content);
-}
-
-/** A PDF rendition where LibreOffice is installed; 404 otherwise, and the browser shows the DOCX. */
-async function sendPdf(
-  reply: FastifyReply,
-  request: FastifyRequest,
-  pdf: PdfRenditions,
-  docx: Uint8Array,
-  fileName: string,
-) {
-  let rendition: Uint8Array | null;
-  try {
-    rendition = await pdf.render(docx);
-  } catch (error) {
-    request.log.warn({ err: error }, 'pdf rendition failed');
-    rendition = null;
-  }
-  if (!rendition) throw notFound('Für dieses Dokument gibt es keine PDF-Ansicht.');
-  return reply
-    .header('content-type', 'application/pdf')
-    .header(
-      'content-disposition',
-      attachmentHeader(fileName.replace(/\.docx$/i, '.pdf')).replace(/^attachment/, 'inline'),
-    )
-    .header('cache-control', 'private, no-store')
-    .send(Buffer.from(rendition));
 }

@@ -14,6 +14,8 @@ import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import { sha256Hex } from '../sha256.js';
 import type { CertificateInput } from './certificate.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
+import { staffAddresses } from './mail-parties.js';
+import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
 
 /** A signer link that cannot be used; the route answers with the code's status and this German text. */
@@ -39,13 +41,14 @@ export interface BuiltinSigningDeps {
   publicUrl: string;
   linkValidDays: number;
   renderCertificate: (input: CertificateInput) => Promise<Uint8Array>;
+  /** Seals a completed envelope and mails it; started once the completion is committed. */
+  sealer: Pick<EnvelopeSealer, 'sealSoon'>;
   now?: () => Date;
 }
 
 /** 32 random bytes: unguessable; only its SHA-256 is stored. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
   voided: 'Der Absender hat dieses Dokument zurückgezogen. Du musst nichts mehr tun.',
@@ -207,6 +210,7 @@ export class BuiltinSigning implements SignatureProvider {
       return signingView(envelope, recipient, 'signed');
     });
     this.deps.outbox.deliverSoon();
+    this.deps.sealer.sealSoon();
     return view;
   }
 
@@ -367,7 +371,7 @@ export class BuiltinSigning implements SignatureProvider {
     return recipients.filter((r) => r.role !== 'CC').every((r) => r.status === 'signed');
   }
 
-  /** Everyone signed: the certificate is made and stored, and all parties get document and certificate. */
+  /** Everyone signed: the certificate is made and stored, and the envelope is due for its seal. */
   private async complete(envelope: LockedEnvelope, trx: Executor): Promise<void> {
     const completedAt = this.now();
     const [recipients, events, version] = await Promise.all([
@@ -411,44 +415,14 @@ export class BuiltinSigning implements SignatureProvider {
         { at: completedAt, type: 'completed' as const, actor: '', ip: null },
       ].map(({ type, ...event }) => ({ ...event, label: ENVELOPE_EVENT_LABELS[type] })),
     });
+    // Due for sealing: the sealer makes the sealed PDF and only then mails everyone (seal/envelope-sealer.ts).
     await trx
       .updateTable('envelopes')
-      .set({ status: 'completed', completed_at: completedAt, certificate })
+      .set({ status: 'completed', completed_at: completedAt, certificate, seal_due_at: completedAt })
       .where('id', '=', envelope.id)
       .execute();
     await this.deps.envelopes.addEvent(
       { envelopeId: envelope.id, type: 'completed', actor: { email: '', ip: null, userAgent: null } },
-      trx,
-    );
-    const baseName = envelope.file_name.replace(/\.docx$/i, '');
-    const attachments = [
-      { filename: envelope.file_name, contentType: DOCX_MIME, content: version.content },
-      {
-        filename: `${baseName} - Abschlusszertifikat.pdf`,
-        contentType: 'application/pdf',
-        content: certificate,
-      },
-    ];
-    const parties = uniqueByEmail([
-      ...recipients.map((r) => ({ email: r.email, name: r.name })),
-      ...staffAddresses(envelope).map((email) => ({ email, name: '' })),
-    ]);
-    await this.deps.outbox.enqueue(
-      parties.map((party) => ({
-        to: party.email,
-        replyTo: envelope.sender_email,
-        subject: `Abgeschlossen: ${envelope.subject}`,
-        text: [
-          party.name ? `Hallo ${party.name},` : 'Hallo,',
-          '',
-          `das Dokument „${envelope.file_name}“ wurde von allen unterschrieben (${signers.map((s) => s.name).join(', ')}).`,
-          'Im Anhang findest du das Dokument und das Abschlusszertifikat mit dem SHA-256-Fingerabdruck des Dokuments und allen Unterschriften.',
-          '',
-          `SHA-256 des Dokuments: ${envelope.document_sha256}`,
-        ].join('\n'),
-        attachments,
-        reference: `envelope:${envelope.id}`,
-      })),
       trx,
     );
   }
@@ -481,23 +455,6 @@ function signingView(
     // The route knows whether LibreOffice can render a PDF here.
     pdfAvailable: false,
   };
-}
-
-/** The sender the signers saw and the colleague who created the envelope. */
-function staffAddresses(envelope: { sender_email: string; created_by: string }): string[] {
-  return uniqueByEmail([{ email: envelope.sender_email }, { email: envelope.created_by }]).map(
-    (p) => p.email,
-  );
-}
-
-function uniqueByEmail<T extends { email: string }>(people: T[]): T[] {
-  const seen = new Set<string>();
-  return people.filter((p) => {
-    const key = p.email.toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
 }
 
 /** The schema checked the data URL's form; the bytes must really be a PNG. */

@@ -282,6 +282,16 @@ export class EnvelopesRepository {
   }
 
   /** The fields access checks and file answers need. */
+  /** The sealed PDF of a completed envelope; null until the sealer has made it. */
+  async sealedPdf(id: string): Promise<Uint8Array | null> {
+    const row = await this.db
+      .selectFrom('envelopes')
+      .select('sealed_pdf')
+      .where('id', '=', id)
+      .executeTakeFirst();
+    return row?.sealed_pdf ?? null;
+  }
+
   summary(id: string) {
     return this.db
       .selectFrom('envelopes')
@@ -338,6 +348,7 @@ export class EnvelopesRepository {
         'status',
         'updated_at',
         (eb) => eb('certificate', 'is not', null).as('has_certificate'),
+        (eb) => eb('sealed_pdf', 'is not', null).as('has_sealed_pdf'),
       ])
       .where('match_id', '=', matchId)
       .orderBy('created_at', 'desc')
@@ -378,6 +389,7 @@ export class EnvelopesRepository {
                 .filter((r) => r.envelope_id === envelope.id)
                 .map((r) => ({ role: r.role, name: r.name, status: r.status })),
               certificateAvailable: Boolean(envelope.has_certificate),
+              signedPdfAvailable: Boolean(envelope.has_sealed_pdf),
             }
           : null,
       };

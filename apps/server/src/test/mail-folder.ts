@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode as decodeQuotedPrintable } from 'libqp';
 
@@ -9,6 +9,8 @@ import { decode as decodeQuotedPrintable } from 'libqp';
  * poll. Shared by the browser tests and the API tests against a server process.
  */
 export function signingLinkInMailFolder(mailDir: string, to: string, since: number): string | undefined {
+  // The mailer makes the folder with its first mail.
+  if (!existsSync(mailDir)) return undefined;
   return (
     readdirSync(mailDir, { withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.eml'))

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { buildApp } from '../app.js';
+import { type AppDependencies, buildApp } from '../app.js';
 import type { IssuerMetadata } from '../auth/issuer-discovery.js';
 import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
@@ -96,6 +96,8 @@ export interface TestAppOptions {
   signature?: SignatureConfig;
   /** Default: built-in signing. */
   signatureProvider?: SignatureProvider;
+  /** Default: sealed with the server's seal. */
+  sealEnvelope?: AppDependencies['sealEnvelope'];
   /** Default: a `RecordingMailer`. */
   mailer?: Mailer;
   /** Default: none, so the tests do not depend on LibreOffice being installed. */
@@ -150,6 +152,7 @@ export async function createTestApp(
     companyData: options.companyData ?? (await loadCompanyData(config.configDir)),
     pdfRenditions: options.pdfRenditions ?? NO_PDF_RENDITIONS,
     signatureProvider: options.signatureProvider,
+    sealEnvelope: options.sealEnvelope,
     discoverIssuer: options.discoverIssuer,
     logger,
   });

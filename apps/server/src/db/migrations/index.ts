@@ -9,6 +9,7 @@ import * as m0007 from './0007_crm_match_cache.js';
 import * as m0008 from './0008_document_content_storage.js';
 import * as m0009 from './0009_administration.js';
 import * as m0010 from './0010_access_requests.js';
+import * as m0011 from './0011_sealed_envelopes.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '0008_document_content_storage': m0008,
   '0009_administration': m0009,
   '0010_access_requests': m0010,
+  '0011_sealed_envelopes': m0011,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,10 +1,6 @@
-import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { pdfsig } from '../../test/pdf-tools.js';
 import {
   createSelfSignedSeal,
   readSealP12,
@@ -13,19 +9,7 @@ import {
 } from './seal-certificate.js';
 import { sealPdf } from './seal-pdf.js';
 
-const run = promisify(execFile);
 const REASON = 'Umschlag 42 abgeschlossen';
-
-/** What poppler's `pdfsig` (Debian's poppler-utils, an outside check) says about a PDF's signatures. */
-async function pdfsig(pdf: Buffer): Promise<string> {
-  const file = join(folder, `checked-${Math.random().toString(36).slice(2)}.pdf`);
-  writeFileSync(file, pdf);
-  // pdfsig answers non-zero for a broken signature; its report is what counts.
-  const { stdout } = await run('pdfsig', [file]).catch((error: { stdout: string }) => ({
-    stdout: error.stdout,
-  }));
-  return stdout;
-}
 
 async function contract(): Promise<Uint8Array> {
   const document = await PDFDocument.create();
@@ -35,13 +19,10 @@ async function contract(): Promise<Uint8Array> {
   return document.save();
 }
 
-let folder: string;
 let seal: SealCertificate;
 beforeAll(async () => {
-  folder = mkdtempSync(join(tmpdir(), 'vg-seal-'));
   seal = await createSelfSignedSeal('Vertragsgenerator-Siegel vertrag.example.com');
 });
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('sealPdf', () => {
   const details = {

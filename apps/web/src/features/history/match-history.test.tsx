@@ -27,6 +27,7 @@ const signedContract: HistoryEntry = {
       { role: 'CC', name: 'Clara Kopie', status: 'copy' },
     ],
     certificateAvailable: true,
+    signedPdfAvailable: true,
   },
 };
 
@@ -44,6 +45,7 @@ const sentOffer: HistoryEntry = {
     updatedAt: '2026-11-20T16:31:00Z',
     recipients: [{ role: 'Kunde', name: 'Karl Kunde', status: 'opened' }],
     certificateAvailable: false,
+    signedPdfAvailable: false,
   },
 };
 
@@ -163,7 +165,7 @@ describe('MatchHistory', () => {
       actions('Rahmenvertrag')
         .getAllByRole('button')
         .map((button) => button.textContent),
-    ).toEqual(['Herunterladen', 'Zertifikat']);
+    ).toEqual(['Herunterladen', 'Signiertes PDF', 'Zertifikat']);
     const editor = actions('Rahmenvertrag').getByRole('link', { name: 'Öffnen' });
     expect(editor).toHaveAttribute('href', '/dokumente/doc-3');
     expect(editor).toHaveAttribute('target', '_blank');
@@ -186,24 +188,35 @@ describe('MatchHistory', () => {
     );
   });
 
-  it('downloads the latest version of a document and a certificate', async () => {
+  it('downloads the latest version of a document, the signed PDF and a certificate', async () => {
     const api = stubApi({
       [HISTORY]: jsonResponse(200, history),
       'GET /backend/documents/doc-3/file': new Response('docx'),
+      'GET /backend/signature/envelopes/env-1/signed-pdf': new Response('sealed pdf'),
       'GET /backend/signature/envelopes/env-1/certificate': new Response('pdf'),
     });
     renderHistory();
     const row = rowOf(await findTable(), 'Rahmenvertrag');
 
     await userEvent.click(within(row).getByRole('button', { name: 'Herunterladen' }));
+    await userEvent.click(within(row).getByRole('button', { name: 'Signiertes PDF' }));
     await userEvent.click(within(row).getByRole('button', { name: 'Zertifikat' }));
     await waitFor(() =>
       expect(downloads).toEqual([
         'Rahmenvertrag PL-12345.docx',
+        'Rahmenvertrag PL-12345 - unterschrieben.pdf',
         'Abschlusszertifikat Rahmenvertrag PL-12345.pdf',
       ]),
     );
     expect(api.callsTo('GET /backend/documents/doc-3/file')).toHaveLength(1);
+    expect(api.callsTo('GET /backend/signature/envelopes/env-1/signed-pdf')).toHaveLength(1);
+  });
+
+  it('offers no signed PDF while an envelope is open', async () => {
+    stubApi({ [HISTORY]: jsonResponse(200, history) });
+    renderHistory();
+    const row = rowOf(await findTable(), 'Angebot');
+    expect(within(row).queryByRole('button', { name: 'Signiertes PDF' })).toBeNull();
   });
 
   it("reports a failed download in the server's words", async () => {

@@ -7,7 +7,7 @@ import { SectionLoader } from '../../components/section-loader';
 import { errorMessage } from '../../lib/api';
 import { documentPath, envelopePath } from '../../lib/paths';
 import { texts } from '../../texts';
-import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
+import { downloadCertificate, downloadDocument, downloadSignedPdf, useMatchHistory } from './api';
 
 /** Every document made for a match, newest first, with how far its signing got. */
 export function MatchHistory({ matchId }: { matchId: string }) {
@@ -101,6 +101,11 @@ function EntryActions({ entry }: { entry: HistoryEntry }) {
         </>
       )}
       {envelope && <NewTabButton href={envelopePath(envelope.id)}>{texts.history.openEnvelope}</NewTabButton>}
+      {envelope?.signedPdfAvailable && (
+        <DownloadButton size="xs" download={() => downloadSignedPdf(entry, envelope.id)}>
+          {texts.history.signedPdf}
+        </DownloadButton>
+      )}
       {envelope?.certificateAvailable && (
         <DownloadButton size="xs" download={() => downloadCertificate(entry, envelope.id)}>
           {texts.history.certificate}

@@ -164,7 +164,7 @@ describe('SigningPage: signing', () => {
 
     expect(await screen.findByRole('heading', { name: 'Vielen Dank' })).toBeInTheDocument();
     expect(screen.getByRole('status')).toHaveTextContent(
-      'Vielen Dank, du hast unterschrieben. Sobald alle unterschrieben haben, erhältst du das Dokument und das Abschlusszertifikat per E-Mail.',
+      'Vielen Dank, du hast unterschrieben. Sobald alle unterschrieben haben, erhältst du das unterschriebene PDF und das Dokument per E-Mail.',
     );
     expect(screen.queryByRole('button', { name: 'Unterschreiben' })).not.toBeInTheDocument();
     expect(api.callsTo(SIGN)).toEqual([

@@ -1,0 +1,17 @@
+/** The sender the signers saw and the colleague who created the envelope. */
+export function staffAddresses(envelope: { sender_email: string; created_by: string }): string[] {
+  return uniqueByEmail([{ email: envelope.sender_email }, { email: envelope.created_by }]).map(
+    (p) => p.email,
+  );
+}
+
+/** Each address once, whatever its case; the first entry of an address wins. */
+export function uniqueByEmail<T extends { email: string }>(people: T[]): T[] {
+  const seen = new Set<string>();
+  return people.filter((p) => {
+    const key = p.email.toLowerCase();
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

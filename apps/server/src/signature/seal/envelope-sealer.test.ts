@@ -1,0 +1,259 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { EnvelopeView, ResolvedMatch } from '@vertragsgenerator/domain';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config.js';
+import type { Db } from '../../db/database.js';
+import { richestDemoMatch } from '../../documents/samples.js';
+import { MailOutbox } from '../../mail/mail-outbox.js';
+import type { MailMessage } from '../../mail/mailer.js';
+import { MatchStore } from '../../matches/match-store.js';
+import { sha256Hex } from '../../sha256.js';
+import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
+import { embeddedFiles, pdfsig } from '../../test/pdf-tools.js';
+import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
+import { EnvelopesRepository } from '../envelopes-repository.js';
+import { EnvelopeSealer } from './envelope-sealer.js';
+import { createSelfSignedSeal, type SealCertificate } from './seal-certificate.js';
+import { loadSeal } from './seal-store.js';
+import { sealedEnvelopePdf } from './sealed-envelope-pdf.js';
+
+const { configDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const PUBLIC_URL = 'https://vertraege.firma.example';
+const SEAL_NAME = 'Vertragsgenerator-Siegel vertraege.firma.example';
+const partner = { name: 'Paul Partner', email: 'paul@partner.example' };
+const quiet = { warn() {} };
+
+describe.each(testDatabases())('sealing completed envelopes on $name', (database) => {
+  let db: Db;
+  let t: TestApp;
+  let berater: string;
+  let seal: SealCertificate;
+  /** While true, the app's sealing fails as a broken seal would. */
+  let sealingFails = false;
+  const sealWithServerSeal = (envelope: Parameters<typeof sealedEnvelopePdf>[0], sealedAt: Date) =>
+    sealedEnvelopePdf(envelope, { seal, publicUrl: PUBLIC_URL, sealedAt });
+
+  beforeAll(async () => {
+    db = await database.open();
+    await new MatchStore(db).upsertMany([match]);
+    t = await createTestApp(db, {
+      env: { PUBLIC_URL },
+      demoStaff: true,
+      sealEnvelope: async (envelope, sealedAt) => {
+        if (sealingFails) throw new Error('Siegel nicht verfügbar');
+        return sealWithServerSeal(envelope, sealedAt);
+      },
+    });
+    // The app made the server's seal on its start; this reads the same one back.
+    seal = await loadSeal(db, { commonName: 'nicht benutzt' });
+    berater = await t.signIn('berater@demo.local');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  async function mailsTo(to: string, subject: RegExp): Promise<MailMessage[]> {
+    for (let i = 0; i < 250; i++) {
+      const found = t.mailer.sent.filter((m) => m.to === to && subject.test(m.subject));
+      if (found.length > 0) return found;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no mail to ${to} with ${subject}`);
+  }
+
+  /** A project partner contract sent by Berta and signed by the partner: completed. */
+  async function completedEnvelope(): Promise<string> {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocusign/de-we-pp-ev/${match.matchId}`,
+      headers: bearer(berater),
+      payload: {
+        dataList: {
+          Absender_UserName: 'Berta Berater',
+          Absender_Email: 'berater@demo.local',
+          Projektpartner_UserName: partner.name,
+          Projektpartner_Email: partner.email,
+          vertragspartner_type: 'pp',
+        },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = (created.json().data as string).split('/').pop() as string;
+    const draft: EnvelopeView = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/backend/signature/envelopes/${id}`,
+        headers: bearer(berater),
+      })
+    ).json();
+    t.mailer.sent.length = 0;
+    const sent = await t.app.inject({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${id}/send`,
+      headers: bearer(berater),
+      payload: {
+        subject: draft.subject,
+        message: '',
+        recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
+          role,
+          name,
+          email,
+          routingOrder,
+        })),
+      },
+    });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const token = await t.mailer.signingLink(partner.email);
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: '/backend/signing/sign',
+      headers: { 'x-signing-token': token },
+      payload: { consent: true, typedName: partner.name },
+    });
+    expect(signed.statusCode, signed.body).toBe(200);
+    return id;
+  }
+
+  const envelopeRow = (id: string) =>
+    db
+      .selectFrom('envelopes')
+      .select(['status', 'sealed_pdf', 'sealed_sha256', 'seal_error', 'seal_due_at', 'document_sha256'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  async function sealingFailed(id: string) {
+    for (let i = 0; i < 250; i++) {
+      const row = await envelopeRow(id);
+      if (row.seal_error) return row;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`envelope ${id}: no failed sealing recorded`);
+  }
+
+  const sealer = () =>
+    new EnvelopeSealer({
+      db,
+      envelopes: new EnvelopesRepository(db),
+      outbox: new MailOutbox(db, t.mailer, 'support@demo.local', quiet),
+      seal: sealWithServerSeal,
+      log: quiet,
+    });
+
+  it('seals the completed envelope and mails the sealed PDF, with the document inside, to everyone', async () => {
+    sealingFails = false;
+    const id = await completedEnvelope();
+    for (const party of [partner.email, 'berater@demo.local']) {
+      const [mail] = await mailsTo(party, /^Abgeschlossen:/);
+      const pdf = mail?.attachments?.find((a) => a.contentType === 'application/pdf');
+      expect(pdf?.filename, party).toMatch(/ - unterschrieben\.pdf$/);
+      const report = await pdfsig(pdf?.content ?? new Uint8Array());
+      expect(report).toMatch(/Signature Type: ETSI\.CAdES\.detached/);
+      expect(report).toMatch(
+        new RegExp(`Signer Certificate Common Name: ${SEAL_NAME.replaceAll('.', '\\.')}`),
+      );
+      expect(report).toMatch(/Total document signed/);
+      expect(report).toMatch(/Signature Validation: Signature is Valid\./);
+      const row = await envelopeRow(id);
+      expect(row.sealed_sha256).toBe(sha256Hex(pdf?.content ?? new Uint8Array()));
+      const [inside] = [...(await embeddedFiles(pdf?.content ?? new Uint8Array())).values()];
+      expect(sha256Hex(inside ?? new Uint8Array())).toBe(row.document_sha256);
+    }
+  });
+
+  it('keeps a completed envelope whose seal fails, records why, mails nothing yet, and seals it later', async () => {
+    sealingFails = true;
+    const id = await completedEnvelope();
+    const failed = await sealingFailed(id);
+    expect(failed.status).toBe('completed');
+    expect(failed.seal_error).toBe('Siegel nicht verfügbar');
+    expect(failed.sealed_pdf).toBeNull();
+    // Tried again later, not at once.
+    expect(failed.seal_due_at?.getTime()).toBeGreaterThan(Date.now());
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(t.mailer.sent.filter((m) => m.subject.startsWith('Abgeschlossen:'))).toEqual([]);
+
+    sealingFails = false;
+    await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    expect(await sealer().sealDue()).toBe(1);
+    const sealed = await envelopeRow(id);
+    expect(sealed.seal_error).toBeNull();
+    expect(sealed.seal_due_at).toBeNull();
+    const queued = await db
+      .selectFrom('outgoing_mail')
+      .select('recipient')
+      .where('reference', '=', `envelope:${id}`)
+      .where('subject', 'like', 'Abgeschlossen:%')
+      .execute();
+    expect(queued.map((m) => m.recipient).sort()).toEqual(['berater@demo.local', partner.email].sort());
+  });
+
+  it('seals and mails an envelope once when two replicas run at the same moment', async () => {
+    sealingFails = true;
+    const id = await completedEnvelope();
+    await sealingFailed(id);
+    sealingFails = false;
+    await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    const [a, b] = await Promise.all([sealer().sealDue(), sealer().sealDue()]);
+    expect(a + b).toBe(1);
+    const queued = await db
+      .selectFrom('outgoing_mail')
+      .select('recipient')
+      .where('reference', '=', `envelope:${id}`)
+      .where('subject', 'like', 'Abgeschlossen:%')
+      .execute();
+    expect(queued).toHaveLength(2);
+  });
+
+  it('seals with one certificate on every replica: the first one made is kept', async () => {
+    await db.deleteFrom('seal_certificate').execute();
+    const [a, b] = await Promise.all([
+      loadSeal(db, { commonName: 'Replik A' }),
+      loadSeal(db, { commonName: 'Replik B' }),
+    ]);
+    expect(a.fingerprint).toBe(b.fingerprint);
+    expect((await loadSeal(db, { commonName: 'später' })).fingerprint).toBe(a.fingerprint);
+  });
+
+  it('refuses a company certificate with a wrong password, naming the variable', async () => {
+    await expect(
+      loadSeal(db, { configured: { p12: seal.p12, passphrase: 'falsch' }, commonName: 'x' }),
+    ).rejects.toThrow(/SEAL_P12_PASSWORD/);
+  });
+});
+
+describe('a company seal that cannot seal stops the start', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'vg-seal-start-'));
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  async function startWith(p12: Buffer, password: string) {
+    const file = join(folder, `${Math.random().toString(36).slice(2)}.p12`);
+    writeFileSync(file, p12);
+    const db = await pgliteTestDatabase.open();
+    try {
+      const t = await createTestApp(db, { env: { SEAL_P12_FILE: file, SEAL_P12_PASSWORD: password } });
+      await t.app.close();
+    } finally {
+      await db.destroy();
+    }
+  }
+
+  it('with a wrong SEAL_P12_PASSWORD', async () => {
+    const company = await createSelfSignedSeal('Muster AG');
+    await expect(startWith(company.p12, 'falsch')).rejects.toThrow(
+      'The seal certificate cannot be read: the password (SEAL_P12_PASSWORD) does not open it.',
+    );
+    await expect(startWith(company.p12, company.passphrase)).resolves.toBeUndefined();
+  });
+
+  it('with an expired certificate', async () => {
+    const old = await createSelfSignedSeal('Alt GmbH', new Date('2010-01-01T00:00:00Z'));
+    await expect(startWith(old.p12, old.passphrase)).rejects.toThrow(
+      'The seal certificate expired on 2020-01-01T00:00:00.000Z: a new one is needed.',
+    );
+  });
+});

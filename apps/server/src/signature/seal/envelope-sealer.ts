@@ -1,0 +1,171 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import type { MailOutbox } from '../../mail/mail-outbox.js';
+import { sha256Hex } from '../../sha256.js';
+import type { EnvelopesRepository } from '../envelopes-repository.js';
+import { completionMails } from './completion-mail.js';
+import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';
+
+/** Longer than any sealing takes: a lease outlives the attempt that holds it. */
+const LEASE_SECONDS = 5 * 60;
+const MAX_BACKOFF_SECONDS = 60 * 60;
+
+export interface EnvelopeSealerDeps {
+  db: Db;
+  envelopes: EnvelopesRepository;
+  outbox: MailOutbox;
+  /** Makes the sealed PDF (sealed-envelope-pdf.ts with the server's seal); tests make it fail. */
+  seal: (envelope: EnvelopeToSeal, sealedAt: Date) => Promise<Uint8Array>;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * Seals completed envelopes and only then mails them (DESIGN §6). Completion marks an envelope due
+ * (`seal_due_at`) in its own transaction; a run leases each due envelope with one UPDATE … SKIP LOCKED,
+ * as the mail outbox does, so that with several replicas every envelope is sealed and mailed once. A
+ * seal that fails leaves the envelope completed, records why, and is tried again with growing pauses;
+ * the completion mail waits for it.
+ */
+export class EnvelopeSealer {
+  private readonly runs = new Set<Promise<number>>();
+  private stopping = false;
+  private readonly log: { warn(obj: object, msg: string): void };
+
+  constructor(private readonly deps: EnvelopeSealerDeps) {
+    this.log = deps.log ?? console;
+  }
+
+  /** Starts a run without waiting for it: the signer's answer does not wait for the seal. */
+  sealSoon(): void {
+    this.sealDue().catch((error) => this.log.warn({ err: error }, 'sealing run failed'));
+  }
+
+  /** Seals every due envelope; returns how many were sealed. */
+  sealDue(): Promise<number> {
+    const run = this.run();
+    this.runs.add(run);
+    const forget = () => this.runs.delete(run);
+    run.then(forget, forget);
+    return run;
+  }
+
+  /** For a stop: leases nothing more and waits for the envelopes being sealed. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled(this.runs);
+  }
+
+  private async run(): Promise<number> {
+    let sealed = 0;
+    for (;;) {
+      if (this.stopping) return sealed;
+      const leased = await this.lease();
+      if (!leased) return sealed;
+      try {
+        if (await this.sealOne(leased.id)) sealed++;
+      } catch (error) {
+        const backoff = Math.min(30 * 2 ** (leased.seal_attempts - 1), MAX_BACKOFF_SECONDS);
+        this.log.warn(
+          { err: error, envelopeId: leased.id, attempts: leased.seal_attempts },
+          'envelope not sealed; retrying later',
+        );
+        await this.deps.db
+          .updateTable('envelopes')
+          .set({
+            seal_error: String((error as Error).message ?? error).slice(0, 500),
+            seal_due_at: sql<Date>`now() + make_interval(secs => ${backoff})`,
+          })
+          .where('id', '=', leased.id)
+          .where('sealed_pdf', 'is', null)
+          .execute();
+      }
+    }
+  }
+
+  private lease() {
+    const { db } = this.deps;
+    return db
+      .updateTable('envelopes')
+      .set({
+        seal_attempts: sql`seal_attempts + 1`,
+        seal_due_at: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})`,
+      })
+      .where('id', '=', (qb) =>
+        qb
+          .selectFrom('envelopes')
+          .select('id')
+          .where('seal_due_at', '<=', sql<Date>`now()`)
+          .where('sealed_pdf', 'is', null)
+          .orderBy('seal_due_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning(['id', 'seal_attempts'])
+      .executeTakeFirst();
+  }
+
+  /** Seals one leased envelope, stores the PDF and queues its completion mail in one transaction. */
+  private async sealOne(envelopeId: string): Promise<boolean> {
+    const { db, envelopes, outbox } = this.deps;
+    const envelope = await db
+      .selectFrom('envelopes')
+      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .innerJoin('document_versions', (join) =>
+        join
+          .onRef('document_versions.document_id', '=', 'envelopes.document_id')
+          .onRef('document_versions.version', '=', 'envelopes.document_version'),
+      )
+      .select([
+        'envelopes.id',
+        'envelopes.subject',
+        'envelopes.match_id',
+        'envelopes.document_sha256',
+        'envelopes.sender_email',
+        'envelopes.created_by',
+        'envelopes.certificate',
+        'envelopes.completed_at',
+        'documents.file_name',
+        'document_versions.content',
+      ])
+      .where('envelopes.id', '=', envelopeId)
+      .executeTakeFirstOrThrow();
+    if (!envelope.certificate || !envelope.completed_at) {
+      throw new Error(`envelope ${envelopeId} is due for sealing but has no certificate`);
+    }
+    const sealedPdf = await this.deps.seal(
+      {
+        envelopeId: envelope.id,
+        matchId: envelope.match_id,
+        subject: envelope.subject,
+        certificate: envelope.certificate,
+        document: { fileName: envelope.file_name, content: envelope.content },
+        completedAt: envelope.completed_at,
+      },
+      new Date(),
+    );
+    const recipients = await envelopes.recipients(envelopeId);
+    const stored = await db.transaction().execute(async (trx) => {
+      // Only if no other run finished it meanwhile (a lease that expired while this one worked).
+      const { numUpdatedRows } = await trx
+        .updateTable('envelopes')
+        .set({
+          sealed_pdf: sealedPdf,
+          sealed_sha256: sha256Hex(sealedPdf),
+          seal_due_at: null,
+          seal_error: null,
+        })
+        .where('id', '=', envelopeId)
+        .where('sealed_pdf', 'is', null)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) return false;
+      await outbox.enqueue(
+        completionMails(envelope, recipients, { document: envelope.content, sealedPdf }),
+        trx,
+      );
+      return true;
+    });
+    if (stored) outbox.deliverSoon();
+    return stored;
+  }
+}

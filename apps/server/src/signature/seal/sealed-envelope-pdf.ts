@@ -1,0 +1,44 @@
+import { PDFDocument } from 'pdf-lib';
+import type { SealCertificate } from './seal-certificate.js';
+import { sealPdf } from './seal-pdf.js';
+
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
+export interface EnvelopeToSeal {
+  envelopeId: string;
+  matchId: string;
+  subject: string;
+  /** The completion certificate (certificate.ts): the audit trail with every signature. */
+  certificate: Uint8Array;
+  /** The signed document as the signers saw it. */
+  document: { fileName: string; content: Uint8Array };
+  completedAt: Date;
+}
+
+/**
+ * The one PDF that proves a completed envelope: the certificate pages with the signed DOCX embedded as
+ * a file attachment, so the package is complete without anything else, then sealed by the server.
+ * Changing a page or the attachment afterwards breaks the seal.
+ */
+export async function sealedEnvelopePdf(
+  envelope: EnvelopeToSeal,
+  { seal, publicUrl, sealedAt }: { seal: SealCertificate; publicUrl: string; sealedAt: Date },
+): Promise<Buffer> {
+  const pdf = await PDFDocument.load(envelope.certificate);
+  pdf.setTitle(envelope.subject);
+  pdf.setSubject(`Umschlag ${envelope.envelopeId} · ${envelope.matchId}`);
+  pdf.setKeywords([`envelope:${envelope.envelopeId}`, `match:${envelope.matchId}`]);
+  pdf.setProducer('Vertragsgenerator');
+  await pdf.attach(envelope.document.content, envelope.document.fileName, {
+    mimeType: DOCX_MIME,
+    description: 'Das unterschriebene Dokument',
+    creationDate: envelope.completedAt,
+    modificationDate: envelope.completedAt,
+  });
+  return sealPdf(await pdf.save(), seal, {
+    reason: `Von allen unterschrieben: ${envelope.subject}`,
+    location: publicUrl,
+    contact: publicUrl,
+    signingTime: sealedAt,
+  });
+}

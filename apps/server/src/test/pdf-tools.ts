@@ -1,0 +1,49 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Runs a poppler tool (Debian's poppler-utils) on `pdf` in a folder of its own; `files` it leaves. */
+async function withPdf<T>(pdf: Uint8Array, use: (file: string, folder: string) => Promise<T>): Promise<T> {
+  const folder = mkdtempSync(join(tmpdir(), 'vg-pdf-'));
+  try {
+    const file = join(folder, 'checked.pdf');
+    writeFileSync(file, pdf);
+    return await use(file, folder);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+/** What poppler's `pdfsig` (an outside check) reports about a PDF's signatures. */
+export function pdfsig(pdf: Uint8Array): Promise<string> {
+  return withPdf(pdf, async (file) => {
+    // pdfsig answers non-zero for a broken signature; its report is what counts.
+    const { stdout } = await run('pdfsig', [file]).catch((error: { stdout: string }) => ({
+      stdout: error.stdout,
+    }));
+    return stdout;
+  });
+}
+
+/** The files embedded in a PDF, by name, as poppler's `pdfdetach` extracts them. */
+export function embeddedFiles(pdf: Uint8Array): Promise<Map<string, Buffer>> {
+  return withPdf(pdf, async (file, folder) => {
+    const { stdout } = await run('pdfdetach', ['-list', file]);
+    const names = stdout
+      .split('\n')
+      .slice(1)
+      .map((line) => line.replace(/^\d+:\s*/, ''))
+      .filter(Boolean);
+    const files = new Map<string, Buffer>();
+    for (const [index, name] of names.entries()) {
+      const out = join(folder, `embedded-${index + 1}`);
+      await run('pdfdetach', ['-save', String(index + 1), '-o', out, file]);
+      files.set(name, readFileSync(out));
+    }
+    return files;
+  });
+}
