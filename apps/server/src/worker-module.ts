@@ -7,9 +7,25 @@ export function siblingWorkerModule(callerUrl: string, baseName: string): URL {
   return new URL(callerUrl.endsWith('.ts') ? `./${baseName}.ts` : `./${baseName}.js`, callerUrl);
 }
 
-export function workerStartOptions(module: URL): { filename: string; execArgv?: string[] } {
+/**
+ * V8 lets a worker's young generation grow to 32 MB or more under load, and each thread keeps what it
+ * grew to: with three render threads and the database thread that was about 100 MiB of the server's
+ * 540 MiB in the soak. Capped at 8 MB, the threads collect a little more often and the soak stays at
+ * about 460 MiB (docs/performance.md, Soak; the rendering and HTTP figures are taken with the cap).
+ */
+const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 8 };
+
+export function workerStartOptions(module: URL): {
+  filename: string;
+  execArgv?: string[];
+  resourceLimits: typeof WORKER_RESOURCE_LIMITS;
+} {
   if (module.pathname.endsWith('.ts')) {
-    return { filename: module.href, execArgv: ['--conditions=source', '--import', 'tsx'] };
+    return {
+      filename: module.href,
+      execArgv: ['--conditions=source', '--import', 'tsx'],
+      resourceLimits: WORKER_RESOURCE_LIMITS,
+    };
   }
-  return { filename: module.href };
+  return { filename: module.href, resourceLimits: WORKER_RESOURCE_LIMITS };
 }
