@@ -8,7 +8,7 @@ import { apiRequests, checkRequest, LOAD_USER, MATCH_ID } from '../lib/api-reque
 import { loadFigures } from '../lib/load.mjs';
 import { cpuSnapshot, describeMachine, othersShare } from '../lib/machine.mjs';
 import { table } from '../lib/markdown.mjs';
-import { MEMORY_PROBE, residentBytes } from '../lib/memory.mjs';
+import { MEMORY_PROBE, residentBytes, threadMemory } from '../lib/memory.mjs';
 import { startServerProcess } from '../lib/server-process.mjs';
 import { signInDemoAccount } from '../lib/sign-in.mjs';
 import { summarize } from '../lib/stats.mjs';
@@ -33,10 +33,11 @@ export default {
     const settings = quick ? QUICK : FULL;
     const scratch = await mkdtemp(join(tmpdir(), 'bench-soak-'));
     const dataDir = join(scratch, 'data');
+    const probeDir = await mkdtemp(join(scratch, 'probe-'));
     const server = await startServerProcess({
       dataDir,
       logFile: join(scratch, 'server.log'),
-      env: { DEMO_DATA: 'true', RATE_LIMIT_PER_MINUTE: '100000' },
+      env: { DEMO_DATA: 'true', RATE_LIMIT_PER_MINUTE: '100000', MEMORY_PROBE_DIR: probeDir },
       nodeOptions: ['--import', MEMORY_PROBE],
       ipc: true,
     });
@@ -56,10 +57,16 @@ export default {
       const mix = [requests.match, requests.users, requests.docx, read, requests.envelope];
       log(`server pid ${server.child.pid} on ${server.baseUrl}; mix: ${mix.map((r) => r.title).join(', ')}`);
 
+      // Idle, the render threads wait in Atomics.wait and do not answer: those that do are the main
+      // thread and the database's.
+      const idle = await threadMemory(server, probeDir);
+      const databaseThreads = new Set(idle.threads.filter((t) => !t.main).map((t) => t.threadId));
       const cpuAtStart = cpuSnapshot();
-      const { result, samples } = await soak(server, mix, settings, log);
+      const { result, samples, threads } = await soak(server, mix, settings, log, probeDir);
       const othersLoad = othersShare(cpuAtStart, cpuSnapshot());
-      return { markdown: report({ result, samples, mix, settings, machine, othersLoad }) };
+      return {
+        markdown: report({ result, samples, threads, databaseThreads, mix, settings, machine, othersLoad }),
+      };
     } finally {
       await server.stop();
       await rm(scratch, { recursive: true, force: true });
@@ -72,7 +79,7 @@ export default {
  * the machine with it but not its event loop. Every `sampleSeconds` a sample records the answers since
  * the last one (by status class) and the server's memory.
  */
-async function soak(server, mix, settings, log) {
+async function soak(server, mix, settings, log, probeDir) {
   const instance = autocannon({
     url: server.baseUrl,
     connections: CONNECTIONS,
@@ -92,6 +99,8 @@ async function soak(server, mix, settings, log) {
   const done = once(instance, 'done');
 
   const samples = [];
+  // Once, in the last window, while the load runs: every thread's own memory.
+  let threads;
   const started = performance.now();
   let last = started;
   let finished = false;
@@ -103,6 +112,9 @@ async function soak(server, mix, settings, log) {
     const now = performance.now();
     const memory = await serverMemory(server);
     samples.push({ at: (now - started) / 1000, seconds: (now - last) / 1000, ...window, ...memory });
+    if (!threads && !finished && samples.at(-1).at >= settings.seconds - settings.windowSeconds) {
+      threads = await threadMemory(server, probeDir);
+    }
     window = { answers: 0, serverErrors: 0, otherNon2xx: 0, socketErrors: 0 };
     last = now;
     const sample = samples.at(-1);
@@ -117,7 +129,7 @@ async function soak(server, mix, settings, log) {
     }
   }
   const [result] = await done;
-  return { result, samples };
+  return { result, samples, threads };
 }
 
 /** RSS as the kernel counts it for the whole process (render threads included), heap from the process. */
@@ -136,7 +148,7 @@ async function serverMemory(server) {
 
 const mib = (bytes) => (Number.isFinite(bytes) ? `${(bytes / 1024 ** 2).toFixed(1)} MiB` : '–');
 
-function report({ result, samples, mix, settings, machine, othersLoad }) {
+function report({ result, samples, threads, databaseThreads, mix, settings, machine, othersLoad }) {
   const figures = loadFigures(result);
   const during = (from, to) => samples.filter((s) => s.at > from && s.at <= to);
   const median = (list, key) => summarize(list.map((s) => s[key]).filter(Number.isFinite)).median;
@@ -216,6 +228,7 @@ function report({ result, samples, mix, settings, machine, othersLoad }) {
       overTime,
     ),
     '',
+    ...threadRows(threads, databaseThreads),
     '### How measured',
     '',
     'The built server runs as its own process (`node apps/server/dist/main.js` with the embedded ' +
@@ -227,11 +240,47 @@ function report({ result, samples, mix, settings, machine, othersLoad }) {
       `${settings.sampleSeconds} s a sample counts the answers by status class and reads the server's ` +
       'memory: RSS from the kernel (`/proc/<pid>/status` VmRSS, the whole process with its render ' +
       'threads) and the main thread’s JavaScript heap in use, answered over an IPC channel by a module ' +
-      'preloaded into the server (`--import bench/soak/memory-probe.mjs`; no forced GC, so the heap ' +
+      'preloaded into the server (`--import bench/lib/memory-probe.mjs`; no forced GC, so the heap ' +
       `figure moves with V8's collection cycles). Memory "after the warm-up" is the median of the samples ` +
       `from ${settings.warmupSeconds} s to ${settings.warmupSeconds + settings.windowSeconds} s, "at the ` +
       `end" the median of the last ${settings.windowSeconds} s; growth is their ratio. Every generated ` +
-      'document and envelope is stored in the database, so the data grows through the whole soak.',
+      'document and envelope is stored in the database, so the data grows through the whole soak. Where ' +
+      'the memory goes is read once in the last window, under load: each thread writes its V8 heap and ' +
+      'what it holds outside it when the probe gets SIGUSR2 (the database thread is the one that answered ' +
+      'before the load, when the idle render threads could not).',
   ];
   return lines.join('\n');
+}
+
+/** The section on where the memory goes, from the reading in the last window. */
+function threadRows(threads, databaseThreads) {
+  if (!threads) return [];
+  const size = (t) => t.heap + t.external;
+  const render = threads.threads.filter((t) => !t.main && !databaseThreads.has(t.threadId));
+  const rows = [
+    ...threads.threads.filter((t) => t.main).map((t) => ['main thread', t]),
+    ...threads.threads
+      .filter((t) => databaseThreads.has(t.threadId))
+      .map((t) => ['database thread (PGlite)', t]),
+    ...render.map((t, index) => [`render thread ${index + 1}`, t]),
+  ].map(([label, t]) => [
+    label,
+    `${t.heap.toFixed(0)} MiB`,
+    `${t.external.toFixed(0)} MiB`,
+    `${size(t).toFixed(0)} MiB`,
+  ]);
+  const counted = threads.threads.reduce((sum, t) => sum + size(t), 0);
+  rows.push([
+    'rest: code, Node.js and V8 themselves, the C allocator',
+    '',
+    '',
+    `${(threads.vmRss - counted).toFixed(0)} MiB`,
+  ]);
+  rows.push(['**VmRSS**', '', '', `${threads.vmRss.toFixed(0)} MiB`]);
+  return [
+    '### Where the memory goes',
+    '',
+    table(['part', 'V8 heap', 'outside the heap (WebAssembly, buffers)', 'together'], rows),
+    '',
+  ];
 }

@@ -1,16 +1,12 @@
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { apiRequests, LOAD_USER } from '../lib/api-requests.mjs';
-import { MEMORY_PROBE, residentBytes } from '../lib/memory.mjs';
+import { MEMORY_PROBE, threadMemory } from '../lib/memory.mjs';
 import { startServerProcess } from '../lib/server-process.mjs';
 import { signInDemoAccount } from '../lib/sign-in.mjs';
 
-const MiB = 1024 * 1024;
 /** Once healthy the server still finishes what it started (demo seeding, key caches): read after this. */
 export const SETTLE_MS = 2000;
-
-/** The process's resident memory (VmRSS) in MiB. */
-export const residentMiB = async (pid) => (await residentBytes(pid)) / MiB;
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
@@ -33,7 +29,7 @@ export async function memoryBreakdown({ scratch, dataDir, env = {} }) {
   });
   try {
     await settle();
-    const idle = await read(server, probeDir);
+    const idle = await threadMemory(server, probeDir);
     const token = await signInDemoAccount(server.baseUrl, LOAD_USER);
     const { docx } = await apiRequests(token);
     const response = await fetch(new URL(docx.path, server.baseUrl), {
@@ -44,29 +40,12 @@ export async function memoryBreakdown({ scratch, dataDir, env = {} }) {
     await response.arrayBuffer();
     if (response.status !== 200) throw new Error(`the document answered ${response.status}`);
     await settle();
-    const afterDocument = await read(server, probeDir);
+    const afterDocument = await threadMemory(server, probeDir);
     return { idle, afterDocument };
   } finally {
     await server.stop();
     await rm(probeDir, { recursive: true, force: true });
   }
-}
-
-async function read(server, probeDir) {
-  for (const file of await readdir(probeDir)) await rm(join(probeDir, file));
-  const vmRss = await residentMiB(server.child.pid);
-  server.child.kill('SIGUSR2');
-  // Each thread answers on its own event loop; an idle one within milliseconds.
-  await new Promise((resolve) => setTimeout(resolve, 500));
-  const threads = await Promise.all(
-    (await readdir(probeDir)).map(async (file) => {
-      const { threadId, main, heapBytes, externalBytes } = JSON.parse(
-        await readFile(join(probeDir, file), 'utf8'),
-      );
-      return { threadId, main, heap: heapBytes / MiB, external: externalBytes / MiB };
-    }),
-  );
-  return { vmRss, threads };
 }
 
 /**

@@ -4,11 +4,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cpuSnapshot, describeMachine, othersShare } from '../lib/machine.mjs';
 import { table } from '../lib/markdown.mjs';
+import { residentMiB } from '../lib/memory.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { summarizeProfile } from '../lib/profile.mjs';
 import { SERVER_ENTRY, startServerProcess } from '../lib/server-process.mjs';
 import { factor, ms, summarize } from '../lib/stats.mjs';
-import { breakdownRows, memoryBreakdown, residentMiB, SETTLE_MS } from './breakdown.mjs';
+import { breakdownRows, memoryBreakdown, SETTLE_MS } from './breakdown.mjs';
 
 /**
  * Start (DESIGN §12): `node apps/server/dist/main.js`, what `npm start` runs after building, to a
@@ -212,11 +213,12 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       table(['part', 'VmRSS'], breakdownRows(breakdown)),
       '',
     ]),
-    'What keeps it there (apps/server/src/db/pglite.ts, pglite-thread.ts, pglite-create.ts; package.json): ' +
+    'What keeps it there (apps/server/src/db/pglite.ts, pglite-thread.ts, pglite-create.ts, worker-module.ts; ' +
+      'package.json): ' +
       'a fresh DATA_DIR is created by a process of its own that then ends (creating the files grows PGlite’s ' +
       'WebAssembly memory by about 500 MB, which WebAssembly never gives back); PGlite runs with ' +
       '`shared_buffers` of 32 MB instead of PostgreSQL’s 128 MB; render threads start with the first ' +
-      'document; and `npm start` sets `MALLOC_MMAP_THRESHOLD_=4194304`, so that the C allocator gives blocks ' +
+      'document, and worker threads with a young generation of at most 8 MB; and `npm start` sets `MALLOC_MMAP_THRESHOLD_=4194304`, so that the C allocator gives blocks ' +
       'of 4 MiB and more back once freed (password hashing with scrypt takes 16 MB on each of libuv’s threads, and ' +
       'glibc otherwise keeps such blocks after the first one).',
     '',
