@@ -261,6 +261,14 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await loadMatch(page, 'PL-10003');
   const history = page.getByRole('table', { name: 'Dokumente dieses Matches' });
   await expect(history.getByText('Abgeschlossen')).toBeVisible();
+  // Sealed just after the last signature: the history offers the signed PDF once it is made.
+  await expect(async () => {
+    if (!(await history.getByRole('button', { name: 'Signiertes PDF' }).isVisible())) {
+      await page.reload();
+      await loadMatch(page, 'PL-10003');
+    }
+    await expect(history.getByRole('button', { name: 'Signiertes PDF' })).toBeVisible({ timeout: 2000 });
+  }).toPass({ timeout: 30_000 });
   await history.scrollIntoViewIfNeeded();
   await page.screenshot({ path: shot('start-history') });
   const [download] = await Promise.all([

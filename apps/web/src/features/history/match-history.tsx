@@ -91,7 +91,8 @@ function EntryStatus({ entry }: { entry: HistoryEntry }) {
 function EntryActions({ entry }: { entry: HistoryEntry }) {
   const { envelope } = entry;
   return (
-    <Group gap="xs" wrap="nowrap">
+    // Wrapping: with five actions in one line the status column shrank until its badge was cut off.
+    <Group gap="xs">
       {entry.status === 'ready' && (
         <>
           <NewTabButton href={documentPath(entry.documentId)}>{texts.history.openDocument}</NewTabButton>
