@@ -11,11 +11,8 @@ import { z } from 'zod';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
-import {
-  type BuiltinSigning,
-  SigningInputProblem,
-  SigningLinkProblem,
-} from '../signature/builtin-signing.js';
+import type { BuiltinSigning } from '../signature/builtin-signing.js';
+import { SigningInputProblem, SigningLinkProblem } from '../signature/signing-problems.js';
 import { DOCX_MIME } from './documents.js';
 import { clientActor, PDF_MIME, sendPdf } from './envelope-http.js';
 import { sendFile } from './stored-documents.js';

@@ -1,38 +1,22 @@
 import { randomBytes } from 'node:crypto';
 import {
-  ENVELOPE_EVENT_LABELS,
   type EnvelopeStatus,
   formatDateTime,
-  RECIPIENT_ROLE_LABELS,
   type SendEnvelopeRequest,
   type SignEnvelopeRequest,
-  type SigningLinkError,
   type SigningView,
 } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import { sha256Hex } from '../sha256.js';
 import type { CertificateInput } from './certificate.js';
+import { certificateInput } from './certificate-input.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
 import { staffAddresses } from './mail-parties.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
-
-/** A signer link that cannot be used; the route answers with the code's status and this German text. */
-export class SigningLinkProblem extends Error {
-  override name = 'SigningLinkProblem';
-  constructor(
-    readonly code: SigningLinkError,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** The sender view was asked for something the envelope's state does not allow (409). */
-export class EnvelopeStateProblem extends Error {
-  override name = 'EnvelopeStateProblem';
-}
+import { invitationMail, voidedMail } from './signing-mails.js';
+import { EnvelopeStateProblem, SigningInputProblem, SigningLinkProblem } from './signing-problems.js';
 
 export interface BuiltinSigningDeps {
   db: Db;
@@ -126,18 +110,7 @@ export class BuiltinSigning implements SignatureProvider {
         (r) => r.status === 'sent' || r.status === 'opened',
       );
       await this.deps.outbox.enqueue(
-        invited.map((r) => ({
-          to: r.email,
-          replyTo: envelope.sender_email,
-          subject: `Zurückgezogen: ${envelope.subject}`,
-          text: [
-            `Hallo ${r.name},`,
-            '',
-            `${envelope.sender_name} hat das Dokument „${envelope.subject}“ zurückgezogen. Du musst nichts mehr tun; der Link zum Unterschreiben gilt nicht mehr.`,
-            ...(reason ? ['', `Begründung: ${reason}`] : []),
-          ].join('\n'),
-          reference: `envelope:${envelopeId}`,
-        })),
+        invited.map((r) => voidedMail({ ...envelope, id: envelopeId }, r, reason)),
         trx,
       );
     });
@@ -344,23 +317,14 @@ export class BuiltinSigning implements SignatureProvider {
         .set({ status: 'sent', token_sha256: sha256Hex(token), token_expires_at: expiresAt })
         .where('id', '=', recipient.id)
         .execute();
-      mails.push({
-        to: recipient.email,
-        replyTo: envelope.sender_email,
-        subject: envelope.subject,
-        text: [
-          `Hallo ${recipient.name},`,
-          '',
-          `${envelope.sender_name} (${envelope.sender_email}) bittet dich, ein Dokument elektronisch zu unterschreiben.`,
-          ...(envelope.message ? ['', envelope.message] : []),
-          '',
-          `Zum Dokument: ${this.deps.publicUrl}/unterschreiben#${token}`,
-          '',
-          `Der Link gilt bis ${formatDateTime(expiresAt)} Uhr und nur für dich – bitte gib ihn nicht weiter.`,
-          'Bei Fragen antworte einfach auf diese E-Mail.',
-        ].join('\n'),
-        reference: `envelope:${envelopeId}`,
-      });
+      mails.push(
+        invitationMail(
+          { ...envelope, id: envelopeId },
+          recipient,
+          `${this.deps.publicUrl}/unterschreiben#${token}`,
+          expiresAt,
+        ),
+      );
     }
     await this.deps.outbox.enqueue(mails, trx);
     return true;
@@ -384,37 +348,9 @@ export class BuiltinSigning implements SignatureProvider {
         .execute(),
       this.documentVersion(envelope, trx),
     ]);
-    const signers = recipients.filter((r) => r.role !== 'CC');
-    const copies = recipients.filter((r) => r.role === 'CC');
-    const certificate = await this.deps.renderCertificate({
-      envelopeId: envelope.id,
-      subject: envelope.subject,
-      matchId: envelope.match_id,
-      docKey: envelope.doc_key,
-      document: {
-        fileName: envelope.file_name,
-        sha256: envelope.document_sha256,
-        size: version.content.byteLength,
-      },
-      sender: { name: envelope.sender_name, email: envelope.sender_email },
-      createdAt: envelope.created_at,
-      completedAt,
-      signers: signers.map((s) => ({
-        role: RECIPIENT_ROLE_LABELS[s.role],
-        name: s.name,
-        email: s.email,
-        typedName: s.typed_name ?? s.name,
-        signedAt: s.signed_at ?? completedAt,
-        ip: s.signed_ip,
-        userAgent: s.signed_user_agent,
-        drawnSignaturePng: s.drawn_signature,
-      })),
-      copies: copies.map((c) => ({ name: c.name, email: c.email })),
-      events: [
-        ...events.map((e) => ({ at: e.at, type: e.type, actor: e.actor, ip: e.ip })),
-        { at: completedAt, type: 'completed' as const, actor: '', ip: null },
-      ].map(({ type, ...event }) => ({ ...event, label: ENVELOPE_EVENT_LABELS[type] })),
-    });
+    const certificate = await this.deps.renderCertificate(
+      certificateInput(envelope, recipients, events, version.content.byteLength, completedAt),
+    );
     // Due for sealing: the sealer makes the sealed PDF and only then mails everyone (seal/envelope-sealer.ts).
     await trx
       .updateTable('envelopes')
@@ -464,9 +400,4 @@ function decodePng(dataUrl: string): Buffer {
     throw new SigningInputProblem('Die gezeichnete Unterschrift ist kein PNG-Bild.');
   }
   return bytes;
-}
-
-/** Signer input the schema cannot judge (400). */
-export class SigningInputProblem extends Error {
-  override name = 'SigningInputProblem';
 }

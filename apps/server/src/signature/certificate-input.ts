@@ -1,0 +1,57 @@
+import { ENVELOPE_EVENT_LABELS, RECIPIENT_ROLE_LABELS } from '@vertragsgenerator/domain';
+import type { Selectable } from 'kysely';
+import type { EnvelopeEventsTable, EnvelopeRecipientsTable } from '../db/schema.js';
+import type { CertificateInput } from './certificate.js';
+
+/** What the certificate needs of the completed envelope. */
+export interface EnvelopeForCertificate {
+  id: string;
+  subject: string;
+  match_id: string;
+  doc_key: string;
+  file_name: string;
+  document_sha256: string;
+  sender_name: string;
+  sender_email: string;
+  created_at: Date;
+}
+
+/**
+ * The completion certificate's content from the envelope's records: every signer with the evidence of
+ * their signature, the copies, and the audit trail ending with the completion itself.
+ */
+export function certificateInput(
+  envelope: EnvelopeForCertificate,
+  recipients: Selectable<EnvelopeRecipientsTable>[],
+  events: Selectable<EnvelopeEventsTable>[],
+  documentSize: number,
+  completedAt: Date,
+): CertificateInput {
+  const signers = recipients.filter((r) => r.role !== 'CC');
+  const copies = recipients.filter((r) => r.role === 'CC');
+  return {
+    envelopeId: envelope.id,
+    subject: envelope.subject,
+    matchId: envelope.match_id,
+    docKey: envelope.doc_key,
+    document: { fileName: envelope.file_name, sha256: envelope.document_sha256, size: documentSize },
+    sender: { name: envelope.sender_name, email: envelope.sender_email },
+    createdAt: envelope.created_at,
+    completedAt,
+    signers: signers.map((s) => ({
+      role: RECIPIENT_ROLE_LABELS[s.role],
+      name: s.name,
+      email: s.email,
+      typedName: s.typed_name ?? s.name,
+      signedAt: s.signed_at ?? completedAt,
+      ip: s.signed_ip,
+      userAgent: s.signed_user_agent,
+      drawnSignaturePng: s.drawn_signature,
+    })),
+    copies: copies.map((c) => ({ name: c.name, email: c.email })),
+    events: [
+      ...events.map((e) => ({ at: e.at, type: e.type, actor: e.actor, ip: e.ip })),
+      { at: completedAt, type: 'completed' as const, actor: '', ip: null },
+    ].map(({ type, ...event }) => ({ ...event, label: ENVELOPE_EVENT_LABELS[type] })),
+  };
+}

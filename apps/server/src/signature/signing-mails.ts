@@ -1,0 +1,57 @@
+import { formatDateTime } from '@vertragsgenerator/domain';
+import type { OutgoingMail } from '../mail/mail-outbox.js';
+
+/** What the mails to signers need of their envelope. */
+export interface EnvelopeForMail {
+  id: string;
+  subject: string;
+  message: string;
+  sender_name: string;
+  sender_email: string;
+}
+
+/** A signer's invitation with their personal link; replies go to the sender. */
+export function invitationMail(
+  envelope: EnvelopeForMail,
+  recipient: { name: string; email: string },
+  link: string,
+  expiresAt: Date,
+): OutgoingMail {
+  return {
+    to: recipient.email,
+    replyTo: envelope.sender_email,
+    subject: envelope.subject,
+    text: [
+      `Hallo ${recipient.name},`,
+      '',
+      `${envelope.sender_name} (${envelope.sender_email}) bittet dich, ein Dokument elektronisch zu unterschreiben.`,
+      ...(envelope.message ? ['', envelope.message] : []),
+      '',
+      `Zum Dokument: ${link}`,
+      '',
+      `Der Link gilt bis ${formatDateTime(expiresAt)} Uhr und nur für dich – bitte gib ihn nicht weiter.`,
+      'Bei Fragen antworte einfach auf diese E-Mail.',
+    ].join('\n'),
+    reference: `envelope:${envelope.id}`,
+  };
+}
+
+/** Tells a signer who already had a link that the envelope was withdrawn. */
+export function voidedMail(
+  envelope: EnvelopeForMail,
+  recipient: { name: string; email: string },
+  reason: string,
+): OutgoingMail {
+  return {
+    to: recipient.email,
+    replyTo: envelope.sender_email,
+    subject: `Zurückgezogen: ${envelope.subject}`,
+    text: [
+      `Hallo ${recipient.name},`,
+      '',
+      `${envelope.sender_name} hat das Dokument „${envelope.subject}“ zurückgezogen. Du musst nichts mehr tun; der Link zum Unterschreiben gilt nicht mehr.`,
+      ...(reason ? ['', `Begründung: ${reason}`] : []),
+    ].join('\n'),
+    reference: `envelope:${envelope.id}`,
+  };
+}
