@@ -56,6 +56,7 @@ export const ENVELOPE_EVENT_TYPES = [
   'voided',
   'failed',
   'provider_status',
+  'link_renewed',
 ] as const;
 export type EnvelopeEventType = (typeof ENVELOPE_EVENT_TYPES)[number];
 
@@ -69,6 +70,7 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   voided: 'Verworfen',
   failed: 'Fehlgeschlagen',
   provider_status: 'Status des Signaturanbieters',
+  link_renewed: 'Link erneuert',
 };
 
 const name = z
@@ -150,6 +152,8 @@ export const envelopeRecipientSchema = z.object({
   status: z.enum(RECIPIENT_STATUSES),
   signedAt: z.string().nullable(),
   declineReason: z.string().nullable(),
+  /** Until when the signer's link works; null before they are invited. */
+  linkExpiresAt: z.string().nullable(),
 });
 export type EnvelopeRecipient = z.infer<typeof envelopeRecipientSchema>;
 

@@ -323,6 +323,17 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    // A draft has no links yet: those allowed get 409, the refusals come first.
+    route: 'POST /backend/signature/envelopes/:id/recipients/:recipientId/renew-link',
+    resource: 'partner envelope of berater@',
+    access: { levels: [1, 2], colleaguesRefused: [1] },
+    ok: [409],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${r.draftEnvelope}/recipients/1/renew-link`,
+    }),
+  },
+  {
     route: 'POST /backend/sendSupportEmail',
     access: EVERYONE,
     ok: [200],

@@ -263,6 +263,33 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
   );
 
+  app.post<{ Params: { id: string; recipientId: string } }>(
+    '/backend/signature/envelopes/:id/recipients/:recipientId/renew-link',
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'Mail a signer a new link; the old one stops working',
+        security: BEARER,
+        params: envelopeParams.extend({ recipientId: z.string().describe('The recipient id') }),
+        response: {
+          200: envelopeViewSchema.describe('The envelope with the signer’s new expiry'),
+          ...errorAnswers([401, 403, 404, 409], {
+            ...changeErrors,
+            409: 'The envelope is no longer open, DocuSign handles it, or the signer is not waiting to sign',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { envelope, signing } = await changeableEnvelope(request);
+      await stateChange(() =>
+        signing.renewLink(envelope.id, request.params.recipientId, staffActor(request)),
+      );
+      return envelopeView(envelope.id);
+    },
+  );
+
   app.get<{ Params: { matchId: string } }>(
     '/backend/matches/:matchId/documents',
     {

@@ -117,6 +117,44 @@ export class BuiltinSigning implements SignatureProvider {
     this.deps.outbox.deliverSoon();
   }
 
+  /**
+   * `Link erneuern`: a signer who was invited and has not signed (their link expired, or the mail was
+   * lost) gets a new link valid for SIGNING_LINK_DAYS; the old one stops working at once.
+   */
+  async renewLink(envelopeId: string, recipientId: string, actor: Actor): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const envelope = await this.lockEnvelope(envelopeId, trx);
+      if (envelope.status !== 'sent') {
+        throw new EnvelopeStateProblem('Dieser Umschlag ist nicht mehr offen: es gibt keinen neuen Link.');
+      }
+      const recipient = (await this.deps.envelopes.recipients(envelopeId, trx)).find(
+        (r) => r.id === recipientId,
+      );
+      if (!recipient) throw new EnvelopeStateProblem('Diese Person steht nicht in diesem Umschlag.');
+      if (recipient.status !== 'sent' && recipient.status !== 'opened') {
+        throw new EnvelopeStateProblem(
+          `${recipient.name} ist nicht eingeladen oder hat schon geantwortet: es gibt keinen neuen Link.`,
+        );
+      }
+      const { token, expiresAt } = await this.issueLink(recipient.id, trx);
+      await this.deps.envelopes.addEvent(
+        {
+          envelopeId,
+          recipientId: recipient.id,
+          type: 'link_renewed',
+          actor,
+          detail: `Neuer Link für ${recipient.name} <${recipient.email}>, gültig bis ${formatDateTime(expiresAt)} Uhr`,
+        },
+        trx,
+      );
+      await this.deps.outbox.enqueue(
+        [invitationMail({ ...envelope, id: envelopeId }, recipient, this.linkUrl(token), expiresAt)],
+        trx,
+      );
+    });
+    this.deps.outbox.deliverSoon();
+  }
+
   /** What a signer sees behind their link; the first visit records `opened`. */
   async openLink(token: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     return this.deps.db.transaction().execute(async (trx) => {
@@ -308,26 +346,34 @@ export class BuiltinSigning implements SignatureProvider {
       .select(['subject', 'message', 'sender_name', 'sender_email'])
       .where('id', '=', envelopeId)
       .executeTakeFirstOrThrow();
-    const expiresAt = new Date(this.now().getTime() + this.deps.linkValidDays * 24 * 3600_000);
     const mails: OutgoingMail[] = [];
     for (const recipient of due) {
-      const token = randomBytes(32).toString('base64url');
       await trx
         .updateTable('envelope_recipients')
-        .set({ status: 'sent', token_sha256: sha256Hex(token), token_expires_at: expiresAt })
+        .set({ status: 'sent' })
         .where('id', '=', recipient.id)
         .execute();
-      mails.push(
-        invitationMail(
-          { ...envelope, id: envelopeId },
-          recipient,
-          `${this.deps.publicUrl}/unterschreiben#${token}`,
-          expiresAt,
-        ),
-      );
+      const { token, expiresAt } = await this.issueLink(recipient.id, trx);
+      mails.push(invitationMail({ ...envelope, id: envelopeId }, recipient, this.linkUrl(token), expiresAt));
     }
     await this.deps.outbox.enqueue(mails, trx);
     return true;
+  }
+
+  /** A new personal link for a recipient: 32 random bytes, of which only the SHA-256 is stored. */
+  private async issueLink(recipientId: string, trx: Executor): Promise<{ token: string; expiresAt: Date }> {
+    const token = randomBytes(32).toString('base64url');
+    const expiresAt = new Date(this.now().getTime() + this.deps.linkValidDays * 24 * 3600_000);
+    await trx
+      .updateTable('envelope_recipients')
+      .set({ token_sha256: sha256Hex(token), token_expires_at: expiresAt })
+      .where('id', '=', recipientId)
+      .execute();
+    return { token, expiresAt };
+  }
+
+  private linkUrl(token: string): string {
+    return `${this.deps.publicUrl}/unterschreiben#${token}`;
   }
 
   private async allSigned(envelopeId: string, trx: Executor): Promise<boolean> {

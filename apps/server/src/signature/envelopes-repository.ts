@@ -259,6 +259,7 @@ export class EnvelopesRepository {
         status: r.status,
         signedAt: r.signed_at?.toISOString() ?? null,
         declineReason: r.decline_reason,
+        linkExpiresAt: r.token_expires_at?.toISOString() ?? null,
       })),
       events: events.map((e) => ({
         type: e.type,

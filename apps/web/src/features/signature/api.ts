@@ -31,6 +31,15 @@ export function voidEnvelope(envelopeId: string, reason: string): Promise<Envelo
   });
 }
 
+/** `Link erneuern`: the signer gets a new link by mail, the old one stops working. */
+export function renewSigningLink(envelopeId: string, recipientId: string): Promise<EnvelopeView> {
+  return apiJson(
+    envelopeUrl(envelopeId, `/recipients/${encodeURIComponent(recipientId)}/renew-link`),
+    envelopeViewSchema,
+    { method: 'POST' },
+  );
+}
+
 /** The envelope's document for the viewer: the PDF rendition where the server has one. */
 export async function loadEnvelopeDocument(
   envelopeId: string,

@@ -1,6 +1,7 @@
 import { Group, Stack, Table, Text, Title } from '@mantine/core';
 import {
   ENVELOPE_EVENT_LABELS,
+  type EnvelopeRecipient,
   type EnvelopeView,
   formatDateTime,
   OPEN_ENVELOPE_STATUSES,
@@ -10,7 +11,24 @@ import {
 import { DownloadButton } from '../../components/download-button';
 import { texts } from '../../texts';
 import { downloadEnvelopeCertificate, downloadEnvelopeDocument } from './api';
+import { RenewLinkButton } from './renew-link-button';
 import { VoidEnvelopeButton } from './void-envelope-button';
+
+/** A signer who waits to sign: until when their link works, and a new one on request. */
+function SigningLink({ envelope, recipient }: { envelope: EnvelopeView; recipient: EnvelopeRecipient }) {
+  const waiting = recipient.status === 'sent' || recipient.status === 'opened';
+  if (envelope.status !== 'sent' || !waiting || !recipient.linkExpiresAt) return null;
+  const expiresAt = new Date(recipient.linkExpiresAt);
+  const date = formatDateTime(expiresAt);
+  return (
+    <Stack gap={4} align="flex-start">
+      <Text size="sm" c={expiresAt <= new Date() ? 'red.9' : undefined}>
+        {expiresAt <= new Date() ? texts.envelope.linkExpired(date) : texts.envelope.linkValidUntil(date)}
+      </Text>
+      <RenewLinkButton envelopeId={envelope.id} recipient={recipient} />
+    </Stack>
+  );
+}
 
 /** A sent or closed envelope, read-only: who signed when, what happened, and its files. */
 export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
@@ -42,6 +60,7 @@ export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
               <Table.Th>{texts.envelope.recipientStatus}</Table.Th>
               <Table.Th>{texts.envelope.signedAt}</Table.Th>
               <Table.Th>{texts.envelope.declineReason}</Table.Th>
+              <Table.Th>{texts.envelope.link}</Table.Th>
             </Table.Tr>
           </Table.Thead>
           <Table.Tbody>
@@ -56,6 +75,9 @@ export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
                   {recipient.signedAt ? formatDateTime(new Date(recipient.signedAt)) : ''}
                 </Table.Td>
                 <Table.Td style={{ whiteSpace: 'pre-wrap' }}>{recipient.declineReason ?? ''}</Table.Td>
+                <Table.Td>
+                  <SigningLink envelope={envelope} recipient={recipient} />
+                </Table.Td>
               </Table.Tr>
             ))}
           </Table.Tbody>

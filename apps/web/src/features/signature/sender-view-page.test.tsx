@@ -33,6 +33,7 @@ const sentEnvelope: EnvelopeView = {
       status: 'declined',
       signedAt: null,
       declineReason: 'Der Stundensatz stimmt nicht.',
+      linkExpiresAt: '2026-12-04T09:30:00Z',
     },
     { ...ccRecipient, routingOrder: 2 },
   ],
@@ -262,7 +263,7 @@ describe('SenderViewPage: after sending', () => {
 
     const recipients = await screen.findByRole('table', { name: 'Empfänger' });
     expect(rowsOf(recipients)).toEqual([
-      ['1', 'Kunde', 'Karl Kunde', 'karl@kunde.de', 'Unterschrieben', '21.11.2026 09:05', ''],
+      ['1', 'Kunde', 'Karl Kunde', 'karl@kunde.de', 'Unterschrieben', '21.11.2026 09:05', '', ''],
       [
         '2',
         'Kunde (2. Unterschrift)',
@@ -271,8 +272,9 @@ describe('SenderViewPage: after sending', () => {
         'Abgelehnt',
         '',
         'Der Stundensatz stimmt nicht.',
+        '',
       ],
-      ['2', 'Kopie (CC)', 'Clara Kopie', 'clara@demo.local', 'Erhält Kopie', '', ''],
+      ['2', 'Kopie (CC)', 'Clara Kopie', 'clara@demo.local', 'Erhält Kopie', '', '', ''],
     ]);
     expect(rowsOf(screen.getByRole('table', { name: 'Verlauf' }))).toEqual([
       ['20.11.2026 10:00', 'Erstellt', 'legal@demo.local', '10.0.0.7'],
@@ -284,6 +286,45 @@ describe('SenderViewPage: after sending', () => {
     expect(screen.queryByRole('button', { name: 'Zertifikat herunterladen' })).not.toBeInTheDocument();
     // A sent envelope can still be withdrawn.
     expect(screen.getByRole('button', { name: 'Verwerfen' })).toBeInTheDocument();
+  });
+
+  it('Link erneuern mails a waiting signer a new link and shows its new expiry', async () => {
+    const RENEW = 'POST /backend/signature/envelopes/env-1/recipients/r-1/renew-link';
+    const waiting = (linkExpiresAt: string): EnvelopeView => ({
+      ...sentEnvelope,
+      recipients: [{ ...customerSigner, status: 'opened', linkExpiresAt }, ccRecipient],
+    });
+    const api = stubApi({
+      [ENVELOPE]: jsonResponse(200, waiting('2026-11-01T09:00:00Z')),
+      [RENEW]: jsonResponse(200, waiting('2099-12-31T09:00:00Z')),
+    });
+    renderEnvelope();
+    const recipients = await screen.findByRole('table', { name: 'Empfänger' });
+    expect(within(recipients).getByText('abgelaufen am 01.11.2026 10:00')).toBeInTheDocument();
+    // Only the waiting signer has a link to renew.
+    expect(within(recipients).getAllByRole('button', { name: /Link erneuern/ })).toHaveLength(1);
+
+    await userEvent.click(within(recipients).getByRole('button', { name: 'Link erneuern für Karl Kunde' }));
+    await waitFor(() =>
+      expect(within(recipients).getByText('gültig bis 31.12.2099 10:00')).toBeInTheDocument(),
+    );
+    expect(api.callsTo(RENEW)).toHaveLength(1);
+    expect(await screen.findByText(/Karl Kunde erhält einen neuen Link per E-Mail/)).toBeInTheDocument();
+  });
+
+  it("Link erneuern says why the server refused, in the server's words", async () => {
+    const RENEW = 'POST /backend/signature/envelopes/env-1/recipients/r-1/renew-link';
+    const message = 'Dieser Umschlag ist nicht mehr offen: es gibt keinen neuen Link.';
+    stubApi({
+      [ENVELOPE]: jsonResponse(200, {
+        ...sentEnvelope,
+        recipients: [{ ...customerSigner, status: 'sent', linkExpiresAt: '2099-01-01T09:00:00Z' }],
+      }),
+      [RENEW]: jsonResponse(409, { error: 'envelope_closed', message }),
+    });
+    renderEnvelope();
+    await userEvent.click(await screen.findByRole('button', { name: 'Link erneuern für Karl Kunde' }));
+    expect(await screen.findByText(message)).toBeInTheDocument();
   });
 
   it('asks for progress every 10 seconds while the envelope is sent', async () => {

@@ -9,6 +9,7 @@ export const customerSigner: EnvelopeRecipient = {
   status: 'waiting',
   signedAt: null,
   declineReason: null,
+  linkExpiresAt: null,
 };
 
 export const ccRecipient: EnvelopeRecipient = {
@@ -20,6 +21,7 @@ export const ccRecipient: EnvelopeRecipient = {
   status: 'copy',
   signedAt: null,
   declineReason: null,
+  linkExpiresAt: null,
 };
 
 export const draftEnvelope: EnvelopeView = {
