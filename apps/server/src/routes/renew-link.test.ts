@@ -39,7 +39,13 @@ describe.each(testDatabases())('Link erneuern on $name', (database) => {
   });
 
   const view = async (id: string): Promise<EnvelopeView> =>
-    (await t.app.inject({ method: 'GET', url: `/backend/signature/envelopes/${id}`, headers: bearer(berater) })).json();
+    (
+      await t.app.inject({
+        method: 'GET',
+        url: `/backend/signature/envelopes/${id}`,
+        headers: bearer(berater),
+      })
+    ).json();
 
   /** A project partner contract of Berta's, sent: the partner holds a link. */
   async function sentEnvelope(): Promise<{ id: string; recipientId: string; link: string; email: string }> {
@@ -68,7 +74,12 @@ describe.each(testDatabases())('Link erneuern on $name', (database) => {
       payload: {
         subject: draft.subject,
         message: '',
-        recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({ role, name, email, routingOrder })),
+        recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
+          role,
+          name,
+          email,
+          routingOrder,
+        })),
       },
     });
     expect(sent.statusCode, sent.body).toBe(200);
