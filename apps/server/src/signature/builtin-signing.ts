@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
 import {
-  type EnvelopeStatus,
   formatDateTime,
   type SendEnvelopeRequest,
   type SignEnvelopeRequest,
@@ -8,15 +6,15 @@ import {
 } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
-import { sha256Hex } from '../sha256.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
 import { staffAddresses } from './mail-parties.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
+import { type EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { invitationMail, voidedMail } from './signing-mails.js';
-import { EnvelopeStateProblem, SigningInputProblem, SigningLinkProblem } from './signing-problems.js';
+import { EnvelopeStateProblem, SigningInputProblem } from './signing-problems.js';
 
 export interface BuiltinSigningDeps {
   db: Db;
@@ -30,17 +28,7 @@ export interface BuiltinSigningDeps {
   now?: () => Date;
 }
 
-/** 32 random bytes: unguessable; only its SHA-256 is stored. */
-const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-
-const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
-  voided: 'Der Absender hat dieses Dokument zurückgezogen. Du musst nichts mehr tun.',
-  declined:
-    'Die Unterschrift unter diesem Dokument wurde abgelehnt. Es kann nicht mehr unterschrieben werden.',
-  completed: 'Dieses Dokument ist bereits von allen unterschrieben.',
-  failed: 'Dieses Dokument kann nicht unterschrieben werden. Bitte wende dich an den Absender.',
-};
 
 /**
  * Built-in signing, the embedded default signature provider: the envelope is ours, the sender view
@@ -53,8 +41,11 @@ export class BuiltinSigning implements SignatureProvider {
   readonly kind = 'builtin' as const;
   private readonly now: () => Date;
 
+  private readonly links: SigningLinks;
+
   constructor(private readonly deps: BuiltinSigningDeps) {
     this.now = deps.now ?? (() => new Date());
+    this.links = new SigningLinks({ ...deps, now: this.now });
   }
 
   /** Our own record is the envelope: nothing to create elsewhere. */
@@ -136,7 +127,7 @@ export class BuiltinSigning implements SignatureProvider {
           `${recipient.name} ist nicht eingeladen oder hat schon geantwortet: es gibt keinen neuen Link.`,
         );
       }
-      const { token, expiresAt } = await this.issueLink(recipient.id, trx);
+      const { url, expiresAt } = await this.links.issue(recipient.id, trx);
       await this.deps.envelopes.addEvent(
         {
           envelopeId,
@@ -148,7 +139,7 @@ export class BuiltinSigning implements SignatureProvider {
         trx,
       );
       await this.deps.outbox.enqueue(
-        [invitationMail({ ...envelope, id: envelopeId }, recipient, this.linkUrl(token), expiresAt)],
+        [invitationMail({ ...envelope, id: envelopeId }, recipient, url, expiresAt)],
         trx,
       );
     });
@@ -158,7 +149,7 @@ export class BuiltinSigning implements SignatureProvider {
   /** What a signer sees behind their link; the first visit records `opened`. */
   async openLink(token: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     return this.deps.db.transaction().execute(async (trx) => {
-      const { envelope, recipient } = await this.usableLink(token, trx);
+      const { envelope, recipient } = await this.links.resolve(token, trx);
       if (recipient.status === 'sent') {
         await trx
           .updateTable('envelope_recipients')
@@ -181,7 +172,7 @@ export class BuiltinSigning implements SignatureProvider {
 
   /** The document behind a usable link. */
   async linkDocument(token: string): Promise<{ fileName: string; content: Uint8Array }> {
-    const { envelope } = await this.usableLink(token, this.deps.db);
+    const { envelope } = await this.links.resolve(token, this.deps.db);
     const version = await this.documentVersion(envelope, this.deps.db);
     return { fileName: envelope.file_name, content: version.content };
   }
@@ -190,7 +181,7 @@ export class BuiltinSigning implements SignatureProvider {
   async sign(token: string, request: SignEnvelopeRequest, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     const drawn = request.drawnSignature ? decodePng(request.drawnSignature) : null;
     const view = await this.deps.db.transaction().execute(async (trx) => {
-      const { envelope, recipient } = await this.usableLink(token, trx, { lock: true });
+      const { envelope, recipient } = await this.links.resolve(token, trx, { lock: true });
       const signedAt = this.now();
       await trx
         .updateTable('envelope_recipients')
@@ -228,7 +219,7 @@ export class BuiltinSigning implements SignatureProvider {
   /** `Ablehnen`: ends the envelope and tells the sender why. */
   async decline(token: string, reason: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     const view = await this.deps.db.transaction().execute(async (trx) => {
-      const { envelope, recipient } = await this.usableLink(token, trx, { lock: true });
+      const { envelope, recipient } = await this.links.resolve(token, trx, { lock: true });
       await trx
         .updateTable('envelope_recipients')
         .set({
@@ -273,61 +264,7 @@ export class BuiltinSigning implements SignatureProvider {
   }
 
   private lockEnvelope(envelopeId: string, trx: Executor) {
-    return this.envelopeWithFileName(envelopeId, trx, { lock: true });
-  }
-
-  /** The envelope row and its document's file name; `lock` holds the row until the transaction ends. */
-  private envelopeWithFileName(envelopeId: string, trx: Executor, { lock }: { lock: boolean }) {
-    const query = trx
-      .selectFrom('envelopes')
-      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
-      .selectAll('envelopes')
-      .select('documents.file_name')
-      .where('envelopes.id', '=', envelopeId);
-    return (lock ? query.forUpdate('envelopes') : query).executeTakeFirstOrThrow();
-  }
-
-  /**
-   * Resolves a link to its envelope and signer, or throws what is wrong with it. A malformed,
-   * guessed or unknown token gets the same answer as one from a deleted envelope.
-   */
-  private async usableLink(token: string, trx: Executor, options: { lock?: boolean } = {}) {
-    const invalid = new SigningLinkProblem(
-      'link_invalid',
-      'Dieser Link ist ungültig. Bitte prüfe, ob du ihn vollständig aus der E-Mail übernommen hast.',
-    );
-    if (!TOKEN_PATTERN.test(token)) throw invalid;
-    const found = await trx
-      .selectFrom('envelope_recipients')
-      .select('envelope_id')
-      .where('token_sha256', '=', sha256Hex(token))
-      .executeTakeFirst();
-    if (!found) throw invalid;
-    const envelope = await this.envelopeWithFileName(found.envelope_id, trx, { lock: options.lock ?? false });
-    // Read after the lock: the state another signer's transaction may just have changed.
-    const recipient = await trx
-      .selectFrom('envelope_recipients')
-      .selectAll()
-      .where('token_sha256', '=', sha256Hex(token))
-      .executeTakeFirstOrThrow();
-    if (recipient.status === 'signed' && recipient.signed_at) {
-      throw new SigningLinkProblem(
-        'link_used',
-        `Du hast dieses Dokument bereits am ${formatDateTime(recipient.signed_at)} Uhr unterschrieben. Sobald alle unterschrieben haben, erhältst du es per E-Mail.`,
-      );
-    }
-    if (recipient.status === 'declined') {
-      throw new SigningLinkProblem('link_used', 'Du hast die Unterschrift unter diesem Dokument abgelehnt.');
-    }
-    const closed = CLOSED_MESSAGES[envelope.status];
-    if (closed) throw new SigningLinkProblem('envelope_closed', closed);
-    if (!recipient.token_expires_at || recipient.token_expires_at <= this.now()) {
-      throw new SigningLinkProblem(
-        'link_expired',
-        `Dieser Link ist abgelaufen${recipient.token_expires_at ? ` (gültig bis ${formatDateTime(recipient.token_expires_at)} Uhr)` : ''}. Bitte ${envelope.sender_name} (${envelope.sender_email}) um einen neuen Link.`,
-      );
-    }
-    return { envelope, recipient };
+    return this.deps.envelopes.withFileName(envelopeId, trx, { lock: true });
   }
 
   /**
@@ -353,27 +290,11 @@ export class BuiltinSigning implements SignatureProvider {
         .set({ status: 'sent' })
         .where('id', '=', recipient.id)
         .execute();
-      const { token, expiresAt } = await this.issueLink(recipient.id, trx);
-      mails.push(invitationMail({ ...envelope, id: envelopeId }, recipient, this.linkUrl(token), expiresAt));
+      const { url, expiresAt } = await this.links.issue(recipient.id, trx);
+      mails.push(invitationMail({ ...envelope, id: envelopeId }, recipient, url, expiresAt));
     }
     await this.deps.outbox.enqueue(mails, trx);
     return true;
-  }
-
-  /** A new personal link for a recipient: 32 random bytes, of which only the SHA-256 is stored. */
-  private async issueLink(recipientId: string, trx: Executor): Promise<{ token: string; expiresAt: Date }> {
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(this.now().getTime() + this.deps.linkValidDays * 24 * 3600_000);
-    await trx
-      .updateTable('envelope_recipients')
-      .set({ token_sha256: sha256Hex(token), token_expires_at: expiresAt })
-      .where('id', '=', recipientId)
-      .execute();
-    return { token, expiresAt };
-  }
-
-  private linkUrl(token: string): string {
-    return `${this.deps.publicUrl}/unterschreiben#${token}`;
   }
 
   private async allSigned(envelopeId: string, trx: Executor): Promise<boolean> {
@@ -419,7 +340,7 @@ export class BuiltinSigning implements SignatureProvider {
   }
 }
 
-type LockedEnvelope = Awaited<ReturnType<BuiltinSigning['lockEnvelope']>>;
+type LockedEnvelope = EnvelopeWithFileName;
 
 function signingView(
   envelope: LockedEnvelope,

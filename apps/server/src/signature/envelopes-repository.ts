@@ -283,6 +283,17 @@ export class EnvelopesRepository {
   }
 
   /** The fields access checks and file answers need. */
+  /** The envelope row and its document's file name; `lock` holds the row until the transaction ends. */
+  withFileName(envelopeId: string, executor: Executor, { lock }: { lock: boolean }) {
+    const query = executor
+      .selectFrom('envelopes')
+      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .selectAll('envelopes')
+      .select('documents.file_name')
+      .where('envelopes.id', '=', envelopeId);
+    return (lock ? query.forUpdate('envelopes') : query).executeTakeFirstOrThrow();
+  }
+
   /** The sealed PDF of a completed envelope; null until the sealer has made it. */
   async sealedPdf(id: string): Promise<Uint8Array | null> {
     const row = await this.db
