@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { LeasedRuns, retryBackoffSeconds } from '../leased-runs.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /** A message to queue; `to: null` is the support mailbox (SUPPORT_EMAIL). */
@@ -7,7 +8,6 @@ export type OutgoingMail = Omit<MailMessage, 'to'> & { to: string | null; refere
 
 type Executor = Pick<Db, 'insertInto'>;
 
-const MAX_BACKOFF_SECONDS = 60 * 60;
 /** Longer than the SMTP timeouts: a lease outlives any send attempt. */
 const LEASE_SECONDS = 5 * 60;
 
@@ -31,8 +31,7 @@ export async function waitingMail(db: Db): Promise<{ waiting: number; oldestSeco
  */
 export class MailOutbox {
   /** Delivery runs under way, so that a stop can wait for them. */
-  private readonly runs = new Set<Promise<number>>();
-  private stopping = false;
+  private readonly runs = new LeasedRuns();
 
   constructor(
     private readonly db: Db,
@@ -77,11 +76,7 @@ export class MailOutbox {
    * leaves the lease to expire, and the message goes out later. Returns how many went out.
    */
   deliverDue(now?: Date): Promise<number> {
-    const run = this.deliver(now);
-    this.runs.add(run);
-    const forget = () => this.runs.delete(run);
-    run.then(forget, forget);
-    return run;
+    return this.runs.track(this.deliver(now));
   }
 
   /**
@@ -89,9 +84,8 @@ export class MailOutbox {
    * hold, delivered or given back with its next attempt set. So no lease is left to expire, and no
    * mail is cut off in the middle of its SMTP exchange.
    */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await Promise.allSettled(this.runs);
+  stop(): Promise<void> {
+    return this.runs.stop();
   }
 
   private async deliver(now?: Date): Promise<number> {
@@ -99,7 +93,7 @@ export class MailOutbox {
     const at = now ? sql<Date>`${now}::timestamptz` : sql<Date>`now()`;
     let delivered = 0;
     for (;;) {
-      if (this.stopping) return delivered;
+      if (this.runs.stopping) return delivered;
       const mail = await this.lease(at);
       if (!mail) return delivered;
       try {
@@ -121,7 +115,7 @@ export class MailOutbox {
           .execute();
         delivered++;
       } catch (error) {
-        const backoff = Math.min(30 * 2 ** (mail.attempts - 1), MAX_BACKOFF_SECONDS);
+        const backoff = retryBackoffSeconds(mail.attempts);
         this.log.warn(
           { err: error, mailId: mail.id, reference: mail.reference, attempts: mail.attempts },
           'mail not delivered; retrying later',

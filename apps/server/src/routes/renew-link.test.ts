@@ -7,6 +7,7 @@ import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
+import { sentPartnerEnvelope } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -50,43 +51,12 @@ describe.each(testDatabases())('Link erneuern on $name', (database) => {
   /** A project partner contract of Berta's, sent: the partner holds a link. */
   async function sentEnvelope(): Promise<{ id: string; recipientId: string; link: string; email: string }> {
     const email = `paul.${++envelopes}@partner.example`;
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/backend/generateDocusign/de-we-pp-ev/${match.matchId}`,
-      headers: bearer(berater),
-      payload: {
-        dataList: {
-          Absender_UserName: 'Berta Berater',
-          Absender_Email: 'berater@demo.local',
-          Projektpartner_UserName: partner.name,
-          Projektpartner_Email: email,
-          vertragspartner_type: 'pp',
-        },
-      },
+    const sent = await sentPartnerEnvelope(t, {
+      token: berater,
+      matchId: match.matchId,
+      partner: { name: partner.name, email },
     });
-    expect(created.statusCode, created.body).toBe(200);
-    const id = (created.json().data as string).split('/').pop() as string;
-    const draft = await view(id);
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: `/backend/signature/envelopes/${id}/send`,
-      headers: bearer(berater),
-      payload: {
-        subject: draft.subject,
-        message: '',
-        recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
-          role,
-          name,
-          email,
-          routingOrder,
-        })),
-      },
-    });
-    expect(sent.statusCode, sent.body).toBe(200);
-    const link = await t.mailer.signingLink(email);
-    t.mailer.sent.length = 0;
-    const recipientId = (await view(id)).recipients.find((r) => r.email === email)?.id as string;
-    return { id, recipientId, link, email };
+    return { ...sent, email };
   }
 
   const renew = (id: string, recipientId: string, token = berater) =>

@@ -180,6 +180,7 @@ export class BuiltinSigning implements SignatureProvider {
   /** `Unterschreiben`: records the signature; then invites the next signers or completes the envelope. */
   async sign(token: string, request: SignEnvelopeRequest, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     const drawn = request.drawnSignature ? decodePng(request.drawnSignature) : null;
+    let completed = false;
     const view = await this.deps.db.transaction().execute(async (trx) => {
       const { envelope, recipient } = await this.links.resolve(token, trx, { lock: true });
       const signedAt = this.now();
@@ -208,11 +209,13 @@ export class BuiltinSigning implements SignatureProvider {
       const invitedAnyone = await this.inviteNextSigners(envelope.id, trx);
       if (!invitedAnyone && (await this.allSigned(envelope.id, trx))) {
         await this.complete(envelope, trx);
+        completed = true;
       }
       return signingView(envelope, recipient, 'signed');
     });
     this.deps.outbox.deliverSoon();
-    this.deps.sealer.sealSoon();
+    // Only a completion has something to seal; the periodic run catches anything left over.
+    if (completed) this.deps.sealer.sealSoon();
     return view;
   }
 

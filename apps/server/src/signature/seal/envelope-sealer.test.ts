@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EnvelopeView, ResolvedMatch } from '@vertragsgenerator/domain';
+import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
@@ -12,8 +12,9 @@ import type { MailMessage } from '../../mail/mailer.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { sha256Hex } from '../../sha256.js';
 import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
+import { sentPartnerEnvelope } from '../../test/partner-envelope.js';
 import { embeddedFiles, pdfsig } from '../../test/pdf-tools.js';
-import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
+import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { EnvelopesRepository } from '../envelopes-repository.js';
 import { EnvelopeSealer } from './envelope-sealer.js';
 import { createSelfSignedSeal, type SealCertificate } from './seal-certificate.js';
@@ -68,51 +69,11 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
 
   /** A project partner contract sent by Berta and signed by the partner: completed. */
   async function completedEnvelope(): Promise<string> {
-    const created = await t.app.inject({
-      method: 'POST',
-      url: `/backend/generateDocusign/de-we-pp-ev/${match.matchId}`,
-      headers: bearer(berater),
-      payload: {
-        dataList: {
-          Absender_UserName: 'Berta Berater',
-          Absender_Email: 'berater@demo.local',
-          Projektpartner_UserName: partner.name,
-          Projektpartner_Email: partner.email,
-          vertragspartner_type: 'pp',
-        },
-      },
-    });
-    expect(created.statusCode, created.body).toBe(200);
-    const id = (created.json().data as string).split('/').pop() as string;
-    const draft: EnvelopeView = (
-      await t.app.inject({
-        method: 'GET',
-        url: `/backend/signature/envelopes/${id}`,
-        headers: bearer(berater),
-      })
-    ).json();
-    t.mailer.sent.length = 0;
-    const sent = await t.app.inject({
-      method: 'POST',
-      url: `/backend/signature/envelopes/${id}/send`,
-      headers: bearer(berater),
-      payload: {
-        subject: draft.subject,
-        message: '',
-        recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
-          role,
-          name,
-          email,
-          routingOrder,
-        })),
-      },
-    });
-    expect(sent.statusCode, sent.body).toBe(200);
-    const token = await t.mailer.signingLink(partner.email);
+    const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     const signed = await t.app.inject({
       method: 'POST',
       url: '/backend/signing/sign',
-      headers: { 'x-signing-token': token },
+      headers: { 'x-signing-token': link },
       payload: { consent: true, typedName: partner.name },
     });
     expect(signed.statusCode, signed.body).toBe(200);

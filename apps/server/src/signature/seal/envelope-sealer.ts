@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import { LeasedRuns, retryBackoffSeconds } from '../../leased-runs.js';
 import type { MailOutbox } from '../../mail/mail-outbox.js';
 import { sha256Hex } from '../../sha256.js';
 import type { EnvelopesRepository } from '../envelopes-repository.js';
@@ -8,7 +9,6 @@ import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';
 
 /** Longer than any sealing takes: a lease outlives the attempt that holds it. */
 const LEASE_SECONDS = 5 * 60;
-const MAX_BACKOFF_SECONDS = 60 * 60;
 
 export interface EnvelopeSealerDeps {
   db: Db;
@@ -27,8 +27,7 @@ export interface EnvelopeSealerDeps {
  * the completion mail waits for it.
  */
 export class EnvelopeSealer {
-  private readonly runs = new Set<Promise<number>>();
-  private stopping = false;
+  private readonly runs = new LeasedRuns();
   private readonly log: { warn(obj: object, msg: string): void };
 
   constructor(private readonly deps: EnvelopeSealerDeps) {
@@ -42,29 +41,24 @@ export class EnvelopeSealer {
 
   /** Seals every due envelope; returns how many were sealed. */
   sealDue(): Promise<number> {
-    const run = this.run();
-    this.runs.add(run);
-    const forget = () => this.runs.delete(run);
-    run.then(forget, forget);
-    return run;
+    return this.runs.track(this.run());
   }
 
   /** For a stop: leases nothing more and waits for the envelopes being sealed. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await Promise.allSettled(this.runs);
+  stop(): Promise<void> {
+    return this.runs.stop();
   }
 
   private async run(): Promise<number> {
     let sealed = 0;
     for (;;) {
-      if (this.stopping) return sealed;
+      if (this.runs.stopping) return sealed;
       const leased = await this.lease();
       if (!leased) return sealed;
       try {
         if (await this.sealOne(leased.id)) sealed++;
       } catch (error) {
-        const backoff = Math.min(30 * 2 ** (leased.seal_attempts - 1), MAX_BACKOFF_SECONDS);
+        const backoff = retryBackoffSeconds(leased.seal_attempts);
         this.log.warn(
           { err: error, envelopeId: leased.id, attempts: leased.seal_attempts },
           'envelope not sealed; retrying later',

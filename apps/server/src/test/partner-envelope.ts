@@ -1,0 +1,56 @@
+import type { EnvelopeView } from '@vertragsgenerator/domain';
+import { expect } from 'vitest';
+import { bearer, type TestApp } from './test-app.js';
+
+/**
+ * A project partner contract that Berta Berater (signed in with `token`) creates for `matchId` and
+ * sends as drafted: the partner holds a link. The recorded mail is emptied before the send and after
+ * the invitation is read, so that what follows is all the test sees.
+ */
+export async function sentPartnerEnvelope(
+  t: TestApp,
+  { token, matchId, partner }: { token: string; matchId: string; partner: { name: string; email: string } },
+): Promise<{ id: string; recipientId: string; link: string }> {
+  const created = await t.app.inject({
+    method: 'POST',
+    url: `/backend/generateDocusign/de-we-pp-ev/${matchId}`,
+    headers: bearer(token),
+    payload: {
+      dataList: {
+        Absender_UserName: 'Berta Berater',
+        Absender_Email: 'berater@demo.local',
+        Projektpartner_UserName: partner.name,
+        Projektpartner_Email: partner.email,
+        vertragspartner_type: 'pp',
+      },
+    },
+  });
+  expect(created.statusCode, created.body).toBe(200);
+  const id = (created.json().data as string).split('/').pop() as string;
+  const view = async (): Promise<EnvelopeView> =>
+    (
+      await t.app.inject({ method: 'GET', url: `/backend/signature/envelopes/${id}`, headers: bearer(token) })
+    ).json();
+  const draft = await view();
+  t.mailer.sent.length = 0;
+  const sent = await t.app.inject({
+    method: 'POST',
+    url: `/backend/signature/envelopes/${id}/send`,
+    headers: bearer(token),
+    payload: {
+      subject: draft.subject,
+      message: '',
+      recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
+        role,
+        name,
+        email,
+        routingOrder,
+      })),
+    },
+  });
+  expect(sent.statusCode, sent.body).toBe(200);
+  const link = await t.mailer.signingLink(partner.email);
+  t.mailer.sent.length = 0;
+  const recipientId = (await view()).recipients.find((r) => r.email === partner.email)?.id as string;
+  return { id, recipientId, link };
+}
