@@ -50,10 +50,12 @@ import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
 import { renderCertificate } from './signature/certificate.js';
 import { EnvelopesRepository } from './signature/envelopes-repository.js';
+import { SigningReminders } from './signature/reminders/signing-reminders.js';
 import { EnvelopeSealer, type EnvelopeSealerDeps } from './signature/seal/envelope-sealer.js';
 import { loadSeal } from './signature/seal/seal-store.js';
 import { sealedEnvelopePdf } from './signature/seal/sealed-envelope-pdf.js';
 import type { SignatureProvider } from './signature/signature-provider.js';
+import { loadSigningLinkKey, SigningLinks } from './signature/signing-links.js';
 import { SupportReports } from './support/support-reports.js';
 import { UsersRepository } from './users/users-repository.js';
 
@@ -199,14 +201,29 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       deps.sealEnvelope ??
       ((envelope, sealedAt) => sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt })),
   });
+  const links = new SigningLinks({
+    envelopes,
+    publicUrl: config.publicUrl,
+    linkValidDays: config.signature.linkValidDays,
+    reminderEveryDays: config.signature.reminderEveryDays,
+    key: await loadSigningLinkKey(db),
+    now: () => new Date(),
+  });
   const builtinSigning = new BuiltinSigning({
     db,
     envelopes,
     outbox,
     publicUrl: config.publicUrl,
-    linkValidDays: config.signature.linkValidDays,
+    links,
     renderCertificate,
     sealer,
+  });
+  const reminders = new SigningReminders({
+    db,
+    envelopes,
+    outbox,
+    links,
+    reminderEveryDays: config.signature.reminderEveryDays,
   });
   // With DocuSign, the sender view and signing happen there: our signing pages stay closed.
   const signing = deps.signatureProvider ? undefined : builtinSigning;
@@ -225,6 +242,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     documents,
     envelopes,
     signing,
+    reminders: signing && reminders,
     pdf: pdfRenditions,
   });
   await app.register(signingRoutes, { signing, pdf: pdfRenditions, rateLimit: signInRateLimit });
@@ -263,9 +281,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
   // The sealer first: a seal it finishes queues mail, which the outbox may still take.
   app.addHook('onClose', () => sealer.stop());
+  app.addHook('onClose', () => reminders.stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
+    { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

@@ -5,6 +5,7 @@ import { ConfigError, readConfigFile } from './config-support.js';
 
 export const SIGNATURE_ENV = {
   SIGNING_LINK_DAYS: z.coerce.number().int().min(1).max(365).default(14),
+  SIGNING_REMINDER_DAYS: z.coerce.number().int().min(0).max(365).default(3),
   DOCUSIGN_INTEGRATION_KEY: z.string().min(1).optional(),
   DOCUSIGN_USER_ID: z.string().min(1).optional(),
   DOCUSIGN_ACCOUNT_ID: z.string().min(1).optional(),
@@ -28,11 +29,16 @@ const DOCUSIGN_REQUIRED = [
 /** DocuSign server templates per document key (DOCUSIGN_TEMPLATES_FILE): `{ "de-wm-k-rv-1": "<template id>" }`. */
 const docusignTemplatesSchema = z.record(z.string().min(1), z.string().min(1));
 
+/** How long signer links stay valid, and how often those who have not answered are reminded (0: never). */
+interface SigningFollowUp {
+  linkValidDays: number;
+  reminderEveryDays: number;
+}
+
 export type SignatureConfig =
-  | { kind: 'builtin'; linkValidDays: number }
-  | {
+  | ({ kind: 'builtin' } & SigningFollowUp)
+  | ({
       kind: 'docusign';
-      linkValidDays: number;
       integrationKey: string;
       userId: string;
       accountId: string;
@@ -46,11 +52,12 @@ export type SignatureConfig =
       connectHmacKey: string | undefined;
       /** Keys sent as a DocuSign server template; all others upload our generated document. */
       templates: Record<string, string>;
-    };
+    } & SigningFollowUp);
 
 export function signatureConfig(e: SignatureEnv): SignatureConfig {
   const given = DOCUSIGN_REQUIRED.filter((name) => e[name]);
-  if (given.length === 0) return { kind: 'builtin', linkValidDays: e.SIGNING_LINK_DAYS };
+  const followUp = { linkValidDays: e.SIGNING_LINK_DAYS, reminderEveryDays: e.SIGNING_REMINDER_DAYS };
+  if (given.length === 0) return { kind: 'builtin', ...followUp };
   const missing = DOCUSIGN_REQUIRED.filter((name) => !e[name]);
   if (missing.length > 0) {
     throw new ConfigError(
@@ -79,7 +86,7 @@ export function signatureConfig(e: SignatureEnv): SignatureConfig {
   }
   return {
     kind: 'docusign',
-    linkValidDays: e.SIGNING_LINK_DAYS,
+    ...followUp,
     integrationKey: e.DOCUSIGN_INTEGRATION_KEY as string,
     userId: e.DOCUSIGN_USER_ID as string,
     accountId: e.DOCUSIGN_ACCOUNT_ID as string,

@@ -119,7 +119,11 @@ describe('signature configuration', () => {
   };
 
   it('signs built-in by default, links valid for 14 days', () => {
-    expect(loadConfig({}, '1').signature).toEqual({ kind: 'builtin', linkValidDays: 14 });
+    expect(loadConfig({}, '1').signature).toEqual({
+      kind: 'builtin',
+      linkValidDays: 14,
+      reminderEveryDays: 3,
+    });
   });
 
   it('switches to DocuSign with all four variables and reads key and templates', () => {

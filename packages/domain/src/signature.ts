@@ -57,6 +57,7 @@ export const ENVELOPE_EVENT_TYPES = [
   'failed',
   'provider_status',
   'link_renewed',
+  'reminded',
 ] as const;
 export type EnvelopeEventType = (typeof ENVELOPE_EVENT_TYPES)[number];
 
@@ -71,6 +72,7 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   failed: 'Fehlgeschlagen',
   provider_status: 'Status des Signaturanbieters',
   link_renewed: 'Link erneuert',
+  reminded: 'Erinnert',
 };
 
 const name = z

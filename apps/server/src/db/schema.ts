@@ -81,6 +81,14 @@ export interface Database {
   audit_entries: AuditEntriesTable;
   access_requests: AccessRequestsTable;
   seal_certificate: SealCertificateTable;
+  signing_link_key: SigningLinkKeyTable;
+}
+
+/** The key signers' link tokens are derived from (migration 0012): one row. */
+export interface SigningLinkKeyTable {
+  id: ColumnType<number, number | undefined, never>;
+  key: Uint8Array;
+  created_at: CreatedAt;
 }
 
 /** The server's self-signed seal, one row at most (migration 0011). */
@@ -238,6 +246,8 @@ export interface EnvelopesTable {
   seal_due_at: Timestamp | null;
   seal_attempts: ColumnType<number, number | undefined, number>;
   seal_error: string | null;
+  /** The customer's name from the match when the envelope was made (migration 0012). */
+  customer: ColumnType<string, string | undefined, string>;
 }
 
 export interface EnvelopeRecipientsTable {
@@ -257,6 +267,11 @@ export interface EnvelopeRecipientsTable {
   signed_ip: string | null;
   signed_user_agent: string | null;
   decline_reason: string | null;
+  /** The generation the link token was derived with; null: a random token (migration 0012). */
+  link_generation: number | null;
+  /** When the next automatic reminder is due; null: none. */
+  reminder_due_at: Timestamp | null;
+  reminders_sent: ColumnType<number, number | undefined, number>;
 }
 
 export interface EnvelopeEventsTable {

@@ -334,6 +334,17 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    // A draft has nobody to remind: those allowed get 409, the refusals come first.
+    route: 'POST /backend/signature/envelopes/:id/recipients/:recipientId/remind',
+    resource: 'partner envelope of berater@',
+    access: { levels: [1, 2], colleaguesRefused: [1] },
+    ok: [409],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${r.draftEnvelope}/recipients/1/remind`,
+    }),
+  },
+  {
     route: 'POST /backend/sendSupportEmail',
     access: EVERYONE,
     ok: [200],
@@ -680,6 +691,7 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     const signature = {
       kind: 'docusign' as const,
       linkValidDays: 14,
+      reminderEveryDays: 3,
       integrationKey: 'ik-test',
       userId: 'user-test',
       accountId: 'account-test',

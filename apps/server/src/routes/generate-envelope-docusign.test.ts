@@ -47,6 +47,7 @@ describe('e-signature through DocuSign', () => {
     const signature = {
       kind: 'docusign' as const,
       linkValidDays: 14,
+      reminderEveryDays: 3,
       ...ids,
       privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
       authUrl: fake.authUrl,

@@ -114,6 +114,7 @@ export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = 
         documentVersion: 1,
         documentSha256,
         matchId: order.matchId,
+        customer: typeof order.data.kunde === 'string' ? order.data.kunde : '',
         docKey: order.entry.key,
         provider: deps.provider.kind,
         subject,

@@ -82,6 +82,7 @@ describe('the OpenAPI description at /backend/docs', () => {
       signature: {
         kind: 'docusign',
         linkValidDays: 14,
+        reminderEveryDays: 3,
         integrationKey: 'ik',
         userId: 'user',
         accountId: 'account',

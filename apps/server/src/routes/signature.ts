@@ -16,6 +16,7 @@ import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
+import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { sealedFileName } from '../signature/seal/completion-mail.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
 import { DOCX_MIME } from './documents.js';
@@ -28,6 +29,8 @@ export interface SignatureRoutesDeps {
   envelopes: EnvelopesRepository;
   /** Present when built-in signing is the provider: the sender view's actions and the signer links. */
   signing: BuiltinSigning | undefined;
+  /** `Erinnern`, with built-in signing. */
+  reminders: SigningReminders | undefined;
   pdf: PdfRenditions;
 }
 
@@ -71,10 +74,10 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     if (envelope.created_by !== user.email && user.permission !== 2) {
       throw forbidden('Nur wer den Umschlag erstellt hat (oder Legal) darf ihn versenden oder verwerfen.');
     }
-    if (envelope.provider !== 'builtin' || !deps.signing) {
+    if (envelope.provider !== 'builtin' || !deps.signing || !deps.reminders) {
       throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wird bei DocuSign bearbeitet.');
     }
-    return { envelope, signing: deps.signing };
+    return { envelope, signing: deps.signing, reminders: deps.reminders };
   }
 
   async function envelopeView(id: string): Promise<EnvelopeView> {
@@ -286,6 +289,31 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       await stateChange(() =>
         signing.renewLink(envelope.id, request.params.recipientId, staffActor(request)),
       );
+      return envelopeView(envelope.id);
+    },
+  );
+
+  app.post<{ Params: { id: string; recipientId: string } }>(
+    '/backend/signature/envelopes/:id/recipients/:recipientId/remind',
+    {
+      ...staff,
+      schema: {
+        tags: ['signature'],
+        summary: 'Remind a signer now, with the link they hold',
+        security: BEARER,
+        params: envelopeParams.extend({ recipientId: z.string().describe('The recipient id') }),
+        response: {
+          200: envelopeViewSchema.describe('The envelope with the reminder among its events'),
+          ...errorAnswers([401, 403, 404, 409], {
+            ...changeErrors,
+            409: 'The envelope is no longer open, DocuSign handles it, the signer is not waiting to sign, or their link expired',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const { envelope, reminders } = await changeableEnvelope(request);
+      await stateChange(() => reminders.remind(envelope.id, request.params.recipientId, staffActor(request)));
       return envelopeView(envelope.id);
     },
   );

@@ -12,7 +12,7 @@ import type { Actor, EnvelopesRepository, Executor } from './envelopes-repositor
 import { staffAddresses } from './mail-parties.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
-import { type EnvelopeWithFileName, SigningLinks } from './signing-links.js';
+import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { invitationMail, voidedMail } from './signing-mails.js';
 import { EnvelopeStateProblem, SigningInputProblem } from './signing-problems.js';
 
@@ -21,7 +21,8 @@ export interface BuiltinSigningDeps {
   envelopes: EnvelopesRepository;
   outbox: MailOutbox;
   publicUrl: string;
-  linkValidDays: number;
+  /** The signers' links, on the same clock as this. */
+  links: SigningLinks;
   renderCertificate: (input: CertificateInput) => Promise<Uint8Array>;
   /** Seals a completed envelope and mails it; started once the completion is committed. */
   sealer: Pick<EnvelopeSealer, 'sealSoon'>;
@@ -45,7 +46,7 @@ export class BuiltinSigning implements SignatureProvider {
 
   constructor(private readonly deps: BuiltinSigningDeps) {
     this.now = deps.now ?? (() => new Date());
-    this.links = new SigningLinks({ ...deps, now: this.now });
+    this.links = deps.links;
   }
 
   /** Our own record is the envelope: nothing to create elsewhere. */

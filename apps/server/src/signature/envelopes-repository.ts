@@ -23,6 +23,8 @@ export interface NewEnvelope {
   documentVersion: number;
   documentSha256: string;
   matchId: string;
+  /** The customer's name from the match, for the overview's search. */
+  customer: string;
   docKey: string;
   provider: 'builtin' | 'docusign';
   subject: string;
@@ -68,6 +70,7 @@ export class EnvelopesRepository {
           document_version: envelope.documentVersion,
           document_sha256: envelope.documentSha256,
           match_id: envelope.matchId,
+          customer: envelope.customer,
           doc_key: envelope.docKey,
           provider: envelope.provider,
           status: 'created',

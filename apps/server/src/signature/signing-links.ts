@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { type EnvelopeStatus, formatDateTime } from '@vertragsgenerator/domain';
+import type { Db } from '../db/database.js';
 import { sha256Hex } from '../sha256.js';
 import type { EnvelopesRepository, Executor } from './envelopes-repository.js';
+import { firstReminderAt } from './reminders/reminder-schedule.js';
 import { SigningLinkProblem } from './signing-problems.js';
 
-/** 32 random bytes: unguessable; only its SHA-256 is stored. */
+/** 32 bytes (an HMAC-SHA-256, or random for links issued before migration 0012), base64url. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
@@ -17,6 +19,26 @@ const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
 
 export type EnvelopeWithFileName = Awaited<ReturnType<EnvelopesRepository['withFileName']>>;
 
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * The key link tokens are derived from, made on the first start and kept in the database so that every
+ * replica derives the same links. Replicas starting at once both make one; the first insert wins.
+ */
+export async function loadSigningLinkKey(db: Db): Promise<Buffer> {
+  await db
+    .insertInto('signing_link_key')
+    .values({ key: randomBytes(32) })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('signing_link_key')
+    .select('key')
+    .where('id', '=', 1)
+    .executeTakeFirstOrThrow();
+  return Buffer.from(row.key);
+}
+
 /**
  * The signers' personal links: issued with an expiry, and resolved to their envelope and signer or
  * refused with what is wrong with them (DESIGN §6).
@@ -27,20 +49,56 @@ export class SigningLinks {
       envelopes: EnvelopesRepository;
       publicUrl: string;
       linkValidDays: number;
+      /** Days between automatic reminders (SIGNING_REMINDER_DAYS); 0: none. */
+      reminderEveryDays: number;
+      /** From `loadSigningLinkKey`. */
+      key: Buffer;
       now: () => Date;
     },
   ) {}
 
-  /** A new personal link for a recipient: 32 random bytes, of which only the SHA-256 is stored. */
+  /**
+   * A new personal link for a recipient, valid SIGNING_LINK_DAYS, which makes every earlier one useless;
+   * the first reminder is scheduled with it. Only the token's SHA-256 is stored.
+   */
   async issue(recipientId: string, trx: Executor): Promise<{ url: string; expiresAt: Date }> {
-    const token = randomBytes(32).toString('base64url');
-    const expiresAt = new Date(this.deps.now().getTime() + this.deps.linkValidDays * 24 * 3600_000);
+    const now = this.deps.now();
+    const expiresAt = new Date(now.getTime() + this.deps.linkValidDays * DAY_MS);
+    const { link_generation: generation } = await trx
+      .selectFrom('envelope_recipients')
+      .select('link_generation')
+      .where('id', '=', recipientId)
+      .executeTakeFirstOrThrow();
+    const next = (generation ?? 0) + 1;
+    const token = this.token(recipientId, next);
     await trx
       .updateTable('envelope_recipients')
-      .set({ token_sha256: sha256Hex(token), token_expires_at: expiresAt })
+      .set({
+        token_sha256: sha256Hex(token),
+        token_expires_at: expiresAt,
+        link_generation: next,
+        reminder_due_at: firstReminderAt(now, expiresAt, this.deps.reminderEveryDays),
+      })
       .where('id', '=', recipientId)
       .execute();
-    return { url: `${this.deps.publicUrl}/unterschreiben#${token}`, expiresAt };
+    return { url: this.url(token), expiresAt };
+  }
+
+  /**
+   * The link a recipient holds now, for a reminder; null for a link issued before links were derived
+   * (its token exists only in the invitation mail).
+   */
+  current(recipient: { id: string; link_generation: number | null }): string | null {
+    if (recipient.link_generation === null) return null;
+    return this.url(this.token(recipient.id, recipient.link_generation));
+  }
+
+  private token(recipientId: string, generation: number): string {
+    return createHmac('sha256', this.deps.key).update(`${recipientId}:${generation}`).digest('base64url');
+  }
+
+  private url(token: string): string {
+    return `${this.deps.publicUrl}/unterschreiben#${token}`;
   }
 
   /**

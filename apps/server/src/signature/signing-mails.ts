@@ -55,3 +55,37 @@ export function voidedMail(
     reference: `envelope:${envelope.id}`,
   };
 }
+
+/**
+ * A reminder to a signer who has not answered, with the link they hold (the invitation's, unless it
+ * was renewed); a link from before links were derived cannot be repeated, so that mail points to the
+ * invitation. `lastCall`: the link expires within a day.
+ */
+export function reminderMail(
+  envelope: EnvelopeForMail,
+  recipient: { name: string; email: string },
+  link: string | null,
+  expiresAt: Date,
+  { lastCall }: { lastCall: boolean },
+): OutgoingMail {
+  return {
+    to: recipient.email,
+    replyTo: envelope.sender_email,
+    subject: `Erinnerung: ${envelope.subject}`,
+    text: [
+      `Hallo ${recipient.name},`,
+      '',
+      `${envelope.sender_name} (${envelope.sender_email}) wartet noch auf deine elektronische Unterschrift.`,
+      '',
+      link
+        ? `Zum Dokument: ${link}`
+        : 'Bitte nutze den Link aus der E-Mail, mit der wir dich eingeladen haben.',
+      '',
+      lastCall
+        ? `Der Link läuft am ${formatDateTime(expiresAt)} Uhr ab – danach braucht es einen neuen.`
+        : `Der Link gilt bis ${formatDateTime(expiresAt)} Uhr und nur für dich – bitte gib ihn nicht weiter.`,
+      'Bei Fragen antworte einfach auf diese E-Mail.',
+    ].join('\n'),
+    reference: `envelope:${envelope.id}`,
+  };
+}

@@ -10,6 +10,7 @@ import * as m0008 from './0008_document_content_storage.js';
 import * as m0009 from './0009_administration.js';
 import * as m0010 from './0010_access_requests.js';
 import * as m0011 from './0011_sealed_envelopes.js';
+import * as m0012 from './0012_signing_follow_up.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '0009_administration': m0009,
   '0010_access_requests': m0010,
   '0011_sealed_envelopes': m0011,
+  '0012_signing_follow_up': m0012,
 };
 
 export const migrationProvider: MigrationProvider = {

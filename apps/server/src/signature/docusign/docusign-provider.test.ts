@@ -93,6 +93,7 @@ describe('DocuSign provider', () => {
       {
         kind: 'docusign',
         linkValidDays: 14,
+        reminderEveryDays: 3,
         ...IDS,
         privateKey: keys.privateKey,
         authUrl: fake.authUrl,

@@ -40,6 +40,15 @@ export function renewSigningLink(envelopeId: string, recipientId: string): Promi
   );
 }
 
+/** `Erinnern`: the signer gets a reminder with the link they hold. */
+export function remindSigner(envelopeId: string, recipientId: string): Promise<EnvelopeView> {
+  return apiJson(
+    envelopeUrl(envelopeId, `/recipients/${encodeURIComponent(recipientId)}/remind`),
+    envelopeViewSchema,
+    { method: 'POST' },
+  );
+}
+
 /** The envelope's document for the viewer: the PDF rendition where the server has one. */
 export async function loadEnvelopeDocument(
   envelopeId: string,

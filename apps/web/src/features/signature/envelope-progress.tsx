@@ -11,10 +11,10 @@ import {
 import { DownloadButton } from '../../components/download-button';
 import { texts } from '../../texts';
 import { downloadEnvelopeCertificate, downloadEnvelopeDocument } from './api';
-import { RenewLinkButton } from './renew-link-button';
+import { SenderViewSignerActions } from './signer-actions';
 import { VoidEnvelopeButton } from './void-envelope-button';
 
-/** A signer who waits to sign: until when their link works, and a new one on request. */
+/** A signer who waits to sign: until when their link works, a reminder, and a new link on request. */
 function SigningLink({ envelope, recipient }: { envelope: EnvelopeView; recipient: EnvelopeRecipient }) {
   const waiting = recipient.status === 'sent' || recipient.status === 'opened';
   if (envelope.status !== 'sent' || !waiting || !recipient.linkExpiresAt) return null;
@@ -25,7 +25,7 @@ function SigningLink({ envelope, recipient }: { envelope: EnvelopeView; recipien
       <Text size="sm" c={expiresAt <= new Date() ? 'red.9' : undefined}>
         {expiresAt <= new Date() ? texts.envelope.linkExpired(date) : texts.envelope.linkValidUntil(date)}
       </Text>
-      <RenewLinkButton envelopeId={envelope.id} recipient={recipient} />
+      <SenderViewSignerActions envelopeId={envelope.id} signer={recipient} />
     </Stack>
   );
 }
@@ -108,7 +108,7 @@ export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td>{event.actor}</Table.Td>
+                <Table.Td>{event.actor || 'automatisch'}</Table.Td>
                 <Table.Td>{event.ip ?? ''}</Table.Td>
               </Table.Tr>
             ))}

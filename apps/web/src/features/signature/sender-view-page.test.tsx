@@ -310,6 +310,51 @@ describe('SenderViewPage: after sending', () => {
     );
     expect(api.callsTo(RENEW)).toHaveLength(1);
     expect(await screen.findByText(/Karl Kunde erhält einen neuen Link per E-Mail/)).toBeInTheDocument();
+    // An expired link cannot be reminded of; the new one can.
+    expect(within(recipients).getByRole('button', { name: 'Karl Kunde erinnern' })).toBeInTheDocument();
+  });
+
+  it('Erinnern mails a waiting signer whose link works a reminder and shows it among the events', async () => {
+    const REMIND = 'POST /backend/signature/envelopes/env-1/recipients/r-1/remind';
+    const waiting: EnvelopeView = {
+      ...sentEnvelope,
+      recipients: [{ ...customerSigner, status: 'sent', linkExpiresAt: '2099-12-31T09:00:00Z' }, ccRecipient],
+    };
+    const reminded: EnvelopeView = {
+      ...waiting,
+      events: [
+        ...waiting.events,
+        {
+          type: 'reminded',
+          at: '2026-11-24T08:00:00Z',
+          actor: 'legal@demo.local',
+          ip: '10.0.0.7',
+          userAgent: null,
+          detail: 'Erinnerung an Karl Kunde <karl@kunde.de>',
+        },
+      ],
+    };
+    const api = stubApi({ [ENVELOPE]: jsonResponse(200, waiting), [REMIND]: jsonResponse(200, reminded) });
+    renderEnvelope();
+    const recipients = await screen.findByRole('table', { name: 'Empfänger' });
+    await userEvent.click(within(recipients).getByRole('button', { name: 'Karl Kunde erinnern' }));
+    expect(await screen.findByText(/Karl Kunde erhält eine Erinnerung mit dem Link/)).toBeInTheDocument();
+    expect(api.callsTo(REMIND)).toHaveLength(1);
+    const events = screen.getByRole('table', { name: 'Verlauf' });
+    expect(await within(events).findByText('Erinnert')).toBeInTheDocument();
+    expect(within(events).getByText('Erinnerung an Karl Kunde <karl@kunde.de>')).toBeInTheDocument();
+  });
+
+  it('Erinnern is not offered for a signer whose link expired', async () => {
+    stubApi({
+      [ENVELOPE]: jsonResponse(200, {
+        ...sentEnvelope,
+        recipients: [{ ...customerSigner, status: 'opened', linkExpiresAt: '2026-11-01T09:00:00Z' }],
+      }),
+    });
+    renderEnvelope();
+    await screen.findByRole('button', { name: 'Link erneuern für Karl Kunde' });
+    expect(screen.queryByRole('button', { name: 'Karl Kunde erinnern' })).not.toBeInTheDocument();
   });
 
   it("Link erneuern says why the server refused, in the server's words", async () => {

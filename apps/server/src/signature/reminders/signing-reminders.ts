@@ -1,0 +1,184 @@
+import { formatDateTime } from '@vertragsgenerator/domain';
+import type { Db } from '../../db/database.js';
+import { LeasedRuns } from '../../leased-runs.js';
+import type { MailOutbox } from '../../mail/mail-outbox.js';
+import type { Actor, EnvelopesRepository, Executor } from '../envelopes-repository.js';
+import type { SigningLinks } from '../signing-links.js';
+import { reminderMail } from '../signing-mails.js';
+import { EnvelopeStateProblem } from '../signing-problems.js';
+import { nextReminderAt } from './reminder-schedule.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Recipients handled per transaction of a run. */
+const BATCH = 50;
+const DAY_MS = 24 * 3600_000;
+/** Automatic reminders are recorded without a person. */
+const SYSTEM: Actor = { email: '', ip: null, userAgent: null };
+
+export interface SigningRemindersDeps {
+  db: Db;
+  envelopes: EnvelopesRepository;
+  outbox: MailOutbox;
+  links: SigningLinks;
+  /** SIGNING_REMINDER_DAYS; 0: no automatic reminders. */
+  reminderEveryDays: number;
+  now?: () => Date;
+}
+
+type DueRecipient = Awaited<ReturnType<SigningReminders['due']>>[number];
+
+/**
+ * Reminds signers who have not answered (DESIGN §6): automatically when `reminder_due_at` has come
+ * (scheduled with each link), and on `Erinnern` in the sender view. A run locks the due recipients
+ * (FOR UPDATE SKIP LOCKED) and, in the same transaction, queues each mail, records the event and moves
+ * the next reminder on: with several replicas every reminder goes out once.
+ */
+export class SigningReminders {
+  private readonly runs = new LeasedRuns();
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: SigningRemindersDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /** Sends every due reminder; returns how many went out. */
+  sendDue(): Promise<number> {
+    return this.runs.track(this.run());
+  }
+
+  stop(): Promise<void> {
+    return this.runs.stop();
+  }
+
+  /** `Erinnern`: reminds a waiting signer now; the automatic ones count on from here. */
+  async remind(envelopeId: string, recipientId: string, actor: Actor): Promise<void> {
+    const { db, envelopes, outbox } = this.deps;
+    await db.transaction().execute(async (trx) => {
+      const envelope = await envelopes.withFileName(envelopeId, trx, { lock: true });
+      if (envelope.status !== 'sent') {
+        throw new EnvelopeStateProblem(
+          'Dieser Umschlag ist nicht mehr offen: es gibt niemanden zu erinnern.',
+        );
+      }
+      const recipient = UUID.test(recipientId)
+        ? (await this.due(trx, { envelopeId, recipientId }))[0]
+        : undefined;
+      if (!recipient) throw new EnvelopeStateProblem('Diese Person steht nicht in diesem Umschlag.');
+      if (recipient.status !== 'sent' && recipient.status !== 'opened') {
+        throw new EnvelopeStateProblem(
+          `${recipient.name} ist nicht eingeladen oder hat schon geantwortet: es gibt nichts zu erinnern.`,
+        );
+      }
+      if (!recipient.token_expires_at || recipient.token_expires_at <= this.now()) {
+        throw new EnvelopeStateProblem(
+          `Der Link von ${recipient.name} ist abgelaufen: schicke mit „Link erneuern“ einen neuen.`,
+        );
+      }
+      await this.send(recipient, actor, trx);
+    });
+    outbox.deliverSoon();
+  }
+
+  private async run(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      if (this.runs.stopping) return sent;
+      const batch = await this.deps.db.transaction().execute(async (trx) => {
+        const due = await this.due(trx, { dueBy: this.now() });
+        let reminded = 0;
+        for (const recipient of due) {
+          if (this.stillWaiting(recipient)) {
+            await this.send(recipient, SYSTEM, trx);
+            reminded++;
+          } else {
+            // Signed, declined, withdrawn or expired meanwhile: nothing more to remind of.
+            await trx
+              .updateTable('envelope_recipients')
+              .set({ reminder_due_at: null })
+              .where('id', '=', recipient.id)
+              .execute();
+          }
+        }
+        return { found: due.length, reminded };
+      });
+      sent += batch.reminded;
+      if (batch.reminded > 0) this.deps.outbox.deliverSoon();
+      if (batch.found < BATCH) return sent;
+    }
+  }
+
+  private stillWaiting(recipient: DueRecipient): boolean {
+    return (
+      recipient.envelope_status === 'sent' &&
+      (recipient.status === 'sent' || recipient.status === 'opened') &&
+      recipient.token_expires_at !== null &&
+      recipient.token_expires_at > this.now()
+    );
+  }
+
+  /** Recipients with their envelope, locked: those due by a time, or one of an envelope. */
+  private due(trx: Executor, by: { dueBy: Date } | { envelopeId: string; recipientId: string }) {
+    const query = trx
+      .selectFrom('envelope_recipients as r')
+      .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
+      .select([
+        'r.id',
+        'r.envelope_id',
+        'r.name',
+        'r.email',
+        'r.status',
+        'r.token_expires_at',
+        'r.link_generation',
+        'e.status as envelope_status',
+        'e.subject',
+        'e.message',
+        'e.sender_name',
+        'e.sender_email',
+      ]);
+    if ('dueBy' in by) {
+      // Another replica's run holds some: it sends those.
+      return query
+        .where('r.reminder_due_at', '<=', by.dueBy)
+        .orderBy('r.reminder_due_at')
+        .limit(BATCH)
+        .forUpdate(['r'])
+        .skipLocked()
+        .execute();
+    }
+    return query
+      .where('r.envelope_id', '=', by.envelopeId)
+      .where('r.id', '=', by.recipientId)
+      .forUpdate(['r'])
+      .execute();
+  }
+
+  /** Queues the reminder, records it and schedules the next, in the caller's transaction. */
+  private async send(recipient: DueRecipient, actor: Actor, trx: Executor): Promise<void> {
+    const now = this.now();
+    const expiresAt = recipient.token_expires_at as Date;
+    const lastCall = expiresAt.getTime() - now.getTime() <= DAY_MS;
+    const link = this.deps.links.current(recipient);
+    await this.deps.outbox.enqueue(
+      [reminderMail({ ...recipient, id: recipient.envelope_id }, recipient, link, expiresAt, { lastCall })],
+      trx,
+    );
+    await trx
+      .updateTable('envelope_recipients')
+      .set((eb) => ({
+        reminder_due_at: nextReminderAt(now, expiresAt, this.deps.reminderEveryDays),
+        reminders_sent: eb('reminders_sent', '+', 1),
+      }))
+      .where('id', '=', recipient.id)
+      .execute();
+    await this.deps.envelopes.addEvent(
+      {
+        envelopeId: recipient.envelope_id,
+        recipientId: recipient.id,
+        type: 'reminded',
+        actor,
+        detail: `${actor === SYSTEM ? 'Automatische Erinnerung' : 'Erinnerung'} an ${recipient.name} <${recipient.email}>, Link gültig bis ${formatDateTime(expiresAt)} Uhr`,
+      },
+      trx,
+    );
+  }
+}
