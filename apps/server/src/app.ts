@@ -40,6 +40,7 @@ import { matchImportRoutes } from './routes/match-import.js';
 import { operationsRoutes } from './routes/operations.js';
 import { signatoryRoutes } from './routes/signatories.js';
 import { signatureRoutes } from './routes/signature.js';
+import { signatureOverviewRoutes } from './routes/signature-overview.js';
 import { signingRoutes } from './routes/signing.js';
 import { spaRoutes } from './routes/spa.js';
 import { storedDocumentRoutes } from './routes/stored-documents.js';
@@ -50,6 +51,7 @@ import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
 import { renderCertificate } from './signature/certificate.js';
 import { EnvelopesRepository } from './signature/envelopes-repository.js';
+import { EnvelopeOverviewQuery } from './signature/overview/envelope-overview.js';
 import { SigningReminders } from './signature/reminders/signing-reminders.js';
 import { EnvelopeSealer, type EnvelopeSealerDeps } from './signature/seal/envelope-sealer.js';
 import { loadSeal } from './signature/seal/seal-store.js';
@@ -244,6 +246,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     signing,
     reminders: signing && reminders,
     pdf: pdfRenditions,
+  });
+  await app.register(signatureOverviewRoutes, {
+    guards,
+    overview: new EnvelopeOverviewQuery(db),
+    builtinSigning: signing !== undefined,
   });
   await app.register(signingRoutes, { signing, pdf: pdfRenditions, rateLimit: signInRateLimit });
   await app.register(storedDocumentRoutes, { guards, documents });

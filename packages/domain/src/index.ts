@@ -8,4 +8,5 @@ export * from './match.js';
 export * from './permissions.js';
 export * from './plausibility.js';
 export * from './signature.js';
+export * from './signature-overview.js';
 export * from './stored-documents.js';

@@ -170,6 +170,13 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'GET', url: `/backend/matches/${match.matchId}/documents` }),
   },
   {
+    // Each level sees its own envelopes (legal: all): signature-overview.test.ts checks whose.
+    route: 'GET /backend/signature/envelopes',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/signature/envelopes?status=all' }),
+  },
+  {
     route: 'POST /backend/documentCheck/:docId/:matchId',
     resource: 'termination confirmation',
     access: LEGAL,
