@@ -35,6 +35,7 @@ export const texts = {
     start: 'ID-Input',
     format: 'Format',
     administration: 'Verwaltung',
+    signatureOverview: 'Signaturen',
   },
 
   api: {
@@ -68,6 +69,7 @@ export const texts = {
   shell: {
     breadcrumbsLabel: 'Besuchte Seiten',
     administration: 'Verwaltung',
+    signatureOverview: 'Signaturen',
     version: (version: string) => `Version ${version}`,
     logout: 'Logout',
     logoutFailed: 'Etwas ist schiefgelaufen...',

@@ -8,7 +8,7 @@ import { LoginPage } from '../features/auth/login-page';
 import { FormatPage } from '../features/format/format-page';
 import { MatchHistory } from '../features/history';
 import { StartPage } from '../features/match/start-page';
-import { PATHS } from '../lib/paths';
+import { PATHS, SESSION_ROUTE } from '../lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
 import { createRouteGuard } from './route-guard';
 import { AppLayout } from './shell/app-layout';
@@ -27,6 +27,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
 
   // Like the forms, not needed for /login and /start; superdoc follows only once it opens a document.
   const editorPage = async () => ({ Component: (await import('../features/editor')).EditorPage });
+  const signatureOverviewPage = async () => ({
+    Component: (await import('../features/signature-overview')).SignatureOverviewPage,
+  });
   const administrationPage = async () => ({
     Component: (await import('../features/admin')).AdministrationPage,
   });
@@ -41,6 +44,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
         // Public: a signer has no account; the link token is the only credential.
         { path: PATHS.signing, lazy: signaturePage('SigningPage'), HydrateFallback: FullPageLoader },
         {
+          // The signed-in user, for the pages that show more to some levels (useRouteLoaderData).
+          id: SESSION_ROUTE,
           loader: createRouteGuard(auth),
           // SPEC §2: the check runs on every navigation, not only when the layout first mounts.
           shouldRevalidate: () => true,
@@ -57,6 +62,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.envelope, lazy: signaturePage('SenderViewPage') },
             { path: PATHS.document, lazy: editorPage },
             { path: PATHS.administration, lazy: administrationPage },
+            { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
             { path: '*', Component: NotFoundPage },
           ],
         },

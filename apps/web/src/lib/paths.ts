@@ -8,11 +8,16 @@ export const PATHS = {
   envelope: '/signatur/:envelopeId',
   /** A stored document in the built-in editor. */
   document: '/dokumente/:documentId',
+  /** Offene Signaturen: the envelopes to follow up on. */
+  signatureOverview: '/signaturen',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
   /** Public: a signer opens it from their e-mail with the link token after the `#`. */
   signing: '/unterschreiben',
 } as const;
+
+/** The id of the route whose loader answers who is signed in (`useRouteLoaderData(SESSION_ROUTE)`). */
+export const SESSION_ROUTE = 'session';
 
 /** The sender's view of one e-signature envelope. */
 export function envelopePath(envelopeId: string): string {

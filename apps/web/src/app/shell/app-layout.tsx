@@ -21,6 +21,11 @@ export function AppLayout() {
         <Group h="100%" justify="space-between" wrap="nowrap">
           <BreadcrumbBar />
           <Group gap="sm" wrap="nowrap">
+            {user?.permission != null && (
+              <Button component={Link} to={PATHS.signatureOverview} variant="subtle">
+                {texts.shell.signatureOverview}
+              </Button>
+            )}
             {user?.administrator && (
               <Button component={Link} to={PATHS.administration} variant="subtle">
                 {texts.shell.administration}

@@ -11,6 +11,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.start, texts.pageNames.start],
   [PATHS.format, texts.pageNames.format],
   [PATHS.administration, texts.pageNames.administration],
+  [PATHS.signatureOverview, texts.pageNames.signatureOverview],
   ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(
     ([form, path]) => [path, texts.forms[form]] as const,
   ),

@@ -28,11 +28,3 @@ export async function downloadCertificate(entry: HistoryEntry, envelopeId: strin
   );
   downloadFile(await response.blob(), texts.envelope.certificateFileName(entry.fileName));
 }
-
-/** The sealed PDF: certificate and signatures with the document inside, as the completion mail carries it. */
-export async function downloadSignedPdf(entry: HistoryEntry, envelopeId: string): Promise<void> {
-  const response = await apiFetch(
-    `/backend/signature/envelopes/${encodeURIComponent(envelopeId)}/signed-pdf`,
-  );
-  downloadFile(await response.blob(), texts.envelope.signedPdfFileName(entry.fileName));
-}

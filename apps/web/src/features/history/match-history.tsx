@@ -7,7 +7,8 @@ import { SectionLoader } from '../../components/section-loader';
 import { errorMessage } from '../../lib/api';
 import { documentPath, envelopePath } from '../../lib/paths';
 import { texts } from '../../texts';
-import { downloadCertificate, downloadDocument, downloadSignedPdf, useMatchHistory } from './api';
+import { downloadSignedPdf } from '../signature/api';
+import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
 
 /** Every document made for a match, newest first, with how far its signing got. */
 export function MatchHistory({ matchId }: { matchId: string }) {
@@ -103,7 +104,7 @@ function EntryActions({ entry }: { entry: HistoryEntry }) {
       )}
       {envelope && <NewTabButton href={envelopePath(envelope.id)}>{texts.history.openEnvelope}</NewTabButton>}
       {envelope?.signedPdfAvailable && (
-        <DownloadButton size="xs" download={() => downloadSignedPdf(entry, envelope.id)}>
+        <DownloadButton size="xs" download={() => downloadSignedPdf(envelope.id, entry.fileName)}>
           {texts.history.signedPdf}
         </DownloadButton>
       )}

@@ -40,6 +40,12 @@ export function renewSigningLink(envelopeId: string, recipientId: string): Promi
   );
 }
 
+/** The sealed PDF: certificate and signatures with the document inside, as the completion mail carries it. */
+export async function downloadSignedPdf(envelopeId: string, documentFileName: string): Promise<void> {
+  const response = await apiFetch(envelopeUrl(envelopeId, '/signed-pdf'));
+  downloadFile(await response.blob(), texts.envelope.signedPdfFileName(documentFileName));
+}
+
 /** `Erinnern`: the signer gets a reminder with the link they hold. */
 export function remindSigner(envelopeId: string, recipientId: string): Promise<EnvelopeView> {
   return apiJson(

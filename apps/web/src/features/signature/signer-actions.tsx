@@ -1,10 +1,11 @@
 import { Button, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { errorMessage } from '../../lib/api';
 import { texts } from '../../texts';
-import { envelopeQueryOptions, remindSigner, renewSigningLink } from './api';
+import { remindSigner, renewSigningLink } from './api';
+import { useEnvelopeUpdater } from './use-envelope-updater';
 
 /** The signer an action is for, as the sender view and the overview know them. */
 export interface WaitingSigner {
@@ -100,16 +101,5 @@ export function SenderViewSignerActions({
   envelopeId: string;
   signer: WaitingSigner;
 }) {
-  const queryClient = useQueryClient();
-  const { queryKey } = envelopeQueryOptions(envelopeId);
-  return (
-    <SignerActions
-      envelopeId={envelopeId}
-      signer={signer}
-      onChanged={(envelope) => {
-        if (envelope) queryClient.setQueryData(queryKey, envelope);
-        else void queryClient.invalidateQueries({ queryKey });
-      }}
-    />
-  );
+  return <SignerActions envelopeId={envelopeId} signer={signer} onChanged={useEnvelopeUpdater(envelopeId)} />;
 }

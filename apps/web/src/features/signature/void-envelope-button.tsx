@@ -1,29 +1,37 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
-import { voidEnvelopeSchema } from '@vertragsgenerator/domain';
+import { type EnvelopeView, voidEnvelopeSchema } from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
 import { ApiRequestError, errorMessage } from '../../lib/api';
 import { texts } from '../../texts';
-import { envelopeQueryOptions, voidEnvelope } from './api';
+import { voidEnvelope } from './api';
+import { useEnvelopeUpdater } from './use-envelope-updater';
 import { useSingleMutation } from './use-single-mutation';
 
-/** `Verwerfen`: withdraws the envelope after a confirmation that takes an optional reason. */
+/**
+ * `Verwerfen`: withdraws the envelope after a confirmation that takes an optional reason. `onChanged`
+ * gets the withdrawn envelope, or null when the page should reload it; default: the sender view's.
+ */
 export function VoidEnvelopeButton({
   envelopeId,
   disabled = false,
+  size,
+  onChanged,
 }: {
   envelopeId: string;
   disabled?: boolean;
+  size?: 'xs';
+  onChanged?: (envelope: EnvelopeView | null) => void;
 }) {
-  const queryClient = useQueryClient();
+  const updateSenderView = useEnvelopeUpdater(envelopeId);
+  const changed = onChanged ?? updateSenderView;
   const [opened, dialog] = useDisclosure(false);
   const [reason, setReason] = useState('');
   const voiding = useSingleMutation({
     mutationFn: (text: string) => voidEnvelope(envelopeId, text),
     onSuccess: (voided) => {
-      queryClient.setQueryData(envelopeQueryOptions(envelopeId).queryKey, voided);
+      changed(voided);
       notifications.show({ title: texts.envelope.discardedTitle, message: texts.envelope.discarded });
       dialog.close();
     },
@@ -33,7 +41,7 @@ export function VoidEnvelopeButton({
         // A notification, as the dialog that would show an alert closes.
         notifications.show({ color: 'yellow', message: error.message });
         dialog.close();
-        void queryClient.invalidateQueries({ queryKey: envelopeQueryOptions(envelopeId).queryKey });
+        changed(null);
       }
     },
   });
@@ -48,7 +56,7 @@ export function VoidEnvelopeButton({
 
   return (
     <>
-      <Button variant="default" color="red" onClick={dialog.open} disabled={disabled}>
+      <Button variant="default" color="red" size={size} onClick={dialog.open} disabled={disabled}>
         {texts.envelope.discard}
       </Button>
       <Modal opened={opened} onClose={dialog.close} title={texts.envelope.discardTitle}>

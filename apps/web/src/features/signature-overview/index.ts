@@ -1,0 +1,2 @@
+/** /signaturen: the envelopes to follow up on. */
+export { SignatureOverviewPage } from './signature-overview-page';

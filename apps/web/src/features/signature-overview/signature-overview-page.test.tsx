@@ -1,0 +1,201 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { EnvelopeOverview, OverviewEnvelope, SessionUser } from '@vertragsgenerator/domain';
+import { describe, expect, it } from 'vitest';
+import { SESSION_ROUTE } from '../../lib/paths';
+import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { draftEnvelope } from '../signature/test-fixtures';
+import { SignatureOverviewPage } from './signature-overview-page';
+
+const LIST = 'GET /backend/signature/envelopes?';
+
+const berta: SessionUser = {
+  email: 'berater@demo.local',
+  name: 'Berta Berater',
+  permission: 1,
+  administrator: false,
+};
+
+const waitingEnvelope: OverviewEnvelope = {
+  id: 'env-1',
+  provider: 'builtin',
+  status: 'partially_signed',
+  matchId: 'PL-1001',
+  customer: 'Elbwerk Logistik AG',
+  subject: 'Bitte unterschreiben: Kundenvertrag',
+  fileName: 'Kundenvertrag PL-1001.docx',
+  createdBy: 'berater@demo.local',
+  createdAt: '2026-11-20T09:00:00Z',
+  updatedAt: '2026-11-21T09:05:00Z',
+  signers: [
+    {
+      id: 'r-1',
+      role: 'Kunde',
+      name: 'Karl Kunde',
+      email: 'karl@kunde.de',
+      status: 'signed',
+      linkExpiresAt: null,
+    },
+    {
+      id: 'r-2',
+      role: 'Kunde2',
+      name: 'Kim Kunde',
+      email: 'kim@kunde.de',
+      status: 'sent',
+      linkExpiresAt: '2099-12-01T09:00:00Z',
+    },
+  ],
+  lastEvent: { type: 'signed', at: '2026-11-21T09:05:00Z', actor: 'karl@kunde.de' },
+  mayChange: true,
+  signedPdfAvailable: false,
+};
+
+const completedEnvelope: OverviewEnvelope = {
+  ...waitingEnvelope,
+  id: 'env-2',
+  status: 'completed',
+  matchId: 'PL-1002',
+  fileName: 'Projektpartnervertrag PL-1002.docx',
+  signers: [{ ...waitingEnvelope.signers[0], id: 'r-3' } as OverviewEnvelope['signers'][number]],
+  lastEvent: { type: 'completed', at: '2026-11-22T10:00:00Z', actor: '' },
+  mayChange: false,
+  signedPdfAvailable: true,
+};
+
+const counts = {
+  open: 1,
+  all: 2,
+  draft: 0,
+  sent: 0,
+  partially_signed: 1,
+  expired: 0,
+  completed: 1,
+  declined: 0,
+  voided: 0,
+  failed: 0,
+};
+
+const page = (envelopes: OverviewEnvelope[], extra: Partial<EnvelopeOverview> = {}): EnvelopeOverview => ({
+  envelopes,
+  total: envelopes.length,
+  page: 1,
+  pageSize: 25,
+  counts,
+  ...extra,
+});
+
+function renderOverview(path = '/signaturen', user: SessionUser = berta) {
+  return renderRoutes(
+    [
+      {
+        id: SESSION_ROUTE,
+        loader: () => user,
+        children: [{ path: '/signaturen', Component: SignatureOverviewPage }],
+      },
+    ],
+    path,
+  );
+}
+
+const table = () => screen.findByRole('table', { name: 'Umschläge' });
+
+describe('SignatureOverviewPage', () => {
+  it("shows the open envelopes with each signer's progress, the last event and the counts per status", async () => {
+    const api = stubApi({ [LIST]: jsonResponse(200, page([waitingEnvelope])) });
+    renderOverview();
+    const rows = within(await table()).getAllByRole('row');
+    expect(rows).toHaveLength(2);
+    const row = within(rows[1] as HTMLElement);
+    expect(row.getByText('PL-1001')).toBeInTheDocument();
+    expect(row.getByText('Elbwerk Logistik AG')).toBeInTheDocument();
+    expect(row.getByText('Teilweise unterschrieben')).toBeInTheDocument();
+    expect(row.getByText('1 von 2 unterschrieben')).toBeInTheDocument();
+    expect(row.getByText('Karl Kunde · Unterschrieben')).toBeInTheDocument();
+    expect(row.getByText('Kim Kunde · Link versendet')).toBeInTheDocument();
+    expect(row.getByText('21.11.2026 10:05')).toBeInTheDocument();
+    // Only the signer who waits can be reminded.
+    expect(row.getAllByRole('button', { name: /erinnern$/ })).toHaveLength(1);
+    expect(row.getByRole('button', { name: 'Kim Kunde erinnern' })).toBeInTheDocument();
+    expect(
+      row.getByRole('link', { name: 'Umschlag öffnen: Bitte unterschreiben: Kundenvertrag' }),
+    ).toHaveAttribute('href', '/signatur/env-1');
+    expect(api.callsTo(LIST)[0]?.url).toBe('/backend/signature/envelopes?status=open&page=1');
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Offen (1)');
+    expect(screen.getByText(/Deine Umschläge/)).toBeInTheDocument();
+  });
+
+  it('filters by status; a closed envelope offers its signed PDF and no changes', async () => {
+    const api = stubApi({
+      [`${LIST}status=open`]: jsonResponse(200, page([waitingEnvelope])),
+      [`${LIST}status=completed`]: jsonResponse(200, page([completedEnvelope])),
+    });
+    const { router } = renderOverview();
+    await table();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Abgeschlossen (1)' }));
+    await waitFor(() => expect(screen.getByText('PL-1002')).toBeInTheDocument());
+    expect(router.state.location.search).toBe('?status=completed');
+    expect(api.callsTo(`${LIST}status=completed`)).toHaveLength(1);
+    const row = within(screen.getByText('PL-1002').closest('tr') as HTMLElement);
+    expect(row.getByRole('button', { name: /Signiertes PDF herunterladen/ })).toBeInTheDocument();
+    expect(row.queryByRole('button', { name: 'Verwerfen' })).not.toBeInTheDocument();
+    expect(row.queryByRole('button', { name: /erinnern/ })).not.toBeInTheDocument();
+    expect(row.getByText('automatisch')).toBeInTheDocument();
+  });
+
+  it('searches by what was typed, from the first page, and says when nothing matches', async () => {
+    const api = stubApi({
+      [`${LIST}status=open&page=1&q=`]: jsonResponse(200, page([], { counts: { ...counts, open: 0 } })),
+      [LIST]: jsonResponse(200, page([waitingEnvelope])),
+    });
+    const { router } = renderOverview('/signaturen?page=2');
+    await table();
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Suche' }), 'Ölwerk');
+    expect(await screen.findByText('Keine Umschläge zu „Ölwerk“ gefunden.')).toBeInTheDocument();
+    const searches = api.callsTo(`${LIST}status=open&page=1&q=`);
+    // One request for the whole word, not one per letter.
+    expect(searches.map((c) => decodeURIComponent(c.url.split('q=')[1] ?? ''))).toEqual(['Ölwerk']);
+    expect(new URLSearchParams(router.state.location.search).get('q')).toBe('Ölwerk');
+    expect(new URLSearchParams(router.state.location.search).get('page')).toBeNull();
+  });
+
+  it('Erinnern reminds the signer and loads the list again', async () => {
+    const api = stubApi({
+      [LIST]: jsonResponse(200, page([waitingEnvelope])),
+      'POST /backend/signature/envelopes/env-1/recipients/r-2/remind': jsonResponse(200, {
+        ...draftEnvelope,
+        id: 'env-1',
+        status: 'sent',
+      }),
+    });
+    renderOverview();
+    await table();
+    await userEvent.click(screen.getByRole('button', { name: 'Kim Kunde erinnern' }));
+    expect(await screen.findByText(/Kim Kunde erhält eine Erinnerung/)).toBeInTheDocument();
+    await waitFor(() => expect(api.callsTo(LIST)).toHaveLength(2));
+  });
+
+  it('pages through more than 25 envelopes', async () => {
+    const api = stubApi({ [LIST]: jsonResponse(200, page([waitingEnvelope], { total: 30 })) });
+    const { router } = renderOverview();
+    await table();
+    expect(screen.getByText('30 Umschläge')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Seite 2' }));
+    await waitFor(() => expect(api.callsTo(`${LIST}status=open&page=2`)).toHaveLength(1));
+    expect(router.state.location.search).toBe('?page=2');
+  });
+
+  it('says in German when the list cannot be loaded, and tries again on request', async () => {
+    const api = stubApi({
+      [LIST]: [
+        jsonResponse(503, { error: 'unavailable', message: 'Die Datenbank ist gerade nicht erreichbar.' }),
+        jsonResponse(200, page([waitingEnvelope])),
+      ],
+    });
+    renderOverview();
+    expect(await screen.findByText('Die Datenbank ist gerade nicht erreichbar.')).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
+    expect(await table()).toBeInTheDocument();
+    expect(api.callsTo(LIST)).toHaveLength(2);
+  });
+});

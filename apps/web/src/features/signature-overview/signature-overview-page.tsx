@@ -1,0 +1,158 @@
+import {
+  Alert,
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  OVERVIEW_FILTER_LABELS,
+  OVERVIEW_FILTERS,
+  type OverviewFilter,
+  type OverviewQuery,
+  overviewQuerySchema,
+  type SessionUser,
+} from '@vertragsgenerator/domain';
+import { useEffect, useState } from 'react';
+import { useRouteLoaderData, useSearchParams } from 'react-router';
+import { errorMessage } from '../../lib/api';
+import { SESSION_ROUTE } from '../../lib/paths';
+import { overviewQueryOptions } from './api';
+import { OverviewRow } from './overview-row';
+import { overviewTexts as t } from './texts';
+
+const SEARCH_DELAY_MS = 300;
+
+/** The filter, search and page as the address keeps them, so that a reload or Back shows the same. */
+function useOverviewQuery(): [OverviewQuery, (change: Partial<OverviewQuery>) => void] {
+  const [params, setParams] = useSearchParams();
+  const parsed = overviewQuerySchema.safeParse(Object.fromEntries(params));
+  const query = parsed.success ? parsed.data : overviewQuerySchema.parse({});
+  const update = (change: Partial<OverviewQuery>) => {
+    // Another filter or search starts on the first page.
+    const next = { ...query, page: 1, ...change };
+    const search = new URLSearchParams();
+    if (next.status !== 'open') search.set('status', next.status);
+    if (next.q) search.set('q', next.q);
+    if (next.page > 1) search.set('page', String(next.page));
+    setParams(search, { replace: true });
+  };
+  return [query, update];
+}
+
+/**
+ * /signaturen — Offene Signaturen (DESIGN §6): the envelopes a user created (legal staff: all), by
+ * status, searchable, with each one's signers and what can be done now.
+ */
+export function SignatureOverviewPage() {
+  const [query, update] = useOverviewQuery();
+  const [search, setSearch] = useState(query.q);
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
+  // Only a change of what was typed searches: Back to an earlier search must not be undone by it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: query and update follow the address
+  useEffect(() => {
+    if (debounced !== query.q) update({ q: debounced });
+  }, [debounced]);
+  const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
+  const queryClient = useQueryClient();
+  const overview = useQuery(overviewQueryOptions(query));
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['signature-overview'] });
+
+  const counts = overview.data?.counts;
+  const options = OVERVIEW_FILTERS.map((filter) => ({
+    value: filter,
+    label: counts ? `${OVERVIEW_FILTER_LABELS[filter]} (${counts[filter]})` : OVERVIEW_FILTER_LABELS[filter],
+  }));
+  const pages = overview.data ? Math.max(1, Math.ceil(overview.data.total / overview.data.pageSize)) : 1;
+
+  return (
+    <Stack>
+      <div>
+        <Title order={1}>{t.heading}</Title>
+        <Text c="dimmed">{user?.permission === 2 ? t.introLegal : t.intro}</Text>
+      </div>
+      <Group align="flex-end">
+        <Select
+          label={t.statusFilter}
+          data={options}
+          value={query.status}
+          onChange={(value) => value && update({ status: value as OverviewFilter })}
+          allowDeselect={false}
+          w={260}
+        />
+        <TextInput
+          label={t.search}
+          placeholder={t.searchPlaceholder}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          maxLength={200}
+          w={320}
+          type="search"
+        />
+        {overview.isFetching && <Loader size="sm" aria-label="Wird geladen" />}
+      </Group>
+
+      {overview.isError && (
+        <Alert color="red" title={t.loadFailed}>
+          <Stack align="flex-start">
+            <Text size="sm">{errorMessage(overview.error)}</Text>
+            <Button variant="default" size="xs" onClick={() => void overview.refetch()}>
+              {t.retry}
+            </Button>
+          </Stack>
+        </Alert>
+      )}
+
+      {overview.data && (
+        <>
+          <Text size="sm" aria-live="polite">
+            {t.total(overview.data.total)}
+          </Text>
+          {overview.data.envelopes.length === 0 ? (
+            <Text>{query.q ? t.emptySearch(query.q) : t.empty}</Text>
+          ) : (
+            <Table.ScrollContainer minWidth={1000}>
+              <Table verticalSpacing="sm" aria-label={t.table} striped>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t.match}</Table.Th>
+                    <Table.Th>{t.document}</Table.Th>
+                    <Table.Th>{t.status}</Table.Th>
+                    <Table.Th>{t.signers}</Table.Th>
+                    <Table.Th>{t.lastEvent}</Table.Th>
+                    <Table.Th>{t.actions}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {overview.data.envelopes.map((envelope) => (
+                    <OverviewRow key={envelope.id} envelope={envelope} onChanged={refresh} />
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+          {pages > 1 && (
+            <Pagination
+              total={pages}
+              value={query.page}
+              onChange={(page) => update({ page })}
+              getControlProps={(control) => ({
+                'aria-label': `${control === 'previous' ? 'Vorherige' : 'Nächste'} Seite`,
+              })}
+              getItemProps={(page) => ({ 'aria-label': `Seite ${page}` })}
+              aria-label={t.pagination}
+            />
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+/** The German texts of /signaturen. */
+export const overviewTexts = {
+  heading: 'Offene Signaturen',
+  intro:
+    'Deine Umschläge zur elektronischen Unterschrift: wer noch unterschreiben muss, erinnern, Links erneuern.',
+  introLegal:
+    'Alle Umschläge zur elektronischen Unterschrift: wer noch unterschreiben muss, erinnern, Links erneuern.',
+  statusFilter: 'Status',
+  search: 'Suche',
+  searchPlaceholder: 'Match-ID, Kunde oder Unterzeichner',
+  table: 'Umschläge',
+  match: 'Match',
+  document: 'Dokument',
+  status: 'Status',
+  signers: 'Unterzeichner',
+  lastEvent: 'Letzte Aktivität',
+  actions: 'Aktionen',
+  createdBy: (email: string) => `von ${email}`,
+  progress: (signed: number, total: number) => `${signed} von ${total} unterschrieben`,
+  noSigners: 'Noch keine Unterzeichner',
+  open: 'Öffnen',
+  openFor: (subject: string) => `Umschlag öffnen: ${subject}`,
+  signedPdfFor: (subject: string) => `Signiertes PDF herunterladen: ${subject}`,
+  empty: 'Keine Umschläge gefunden.',
+  emptySearch: (q: string) => `Keine Umschläge zu „${q}“ gefunden.`,
+  loadFailed: 'Die Umschläge konnten nicht geladen werden.',
+  retry: 'Erneut versuchen',
+  pagination: 'Seiten',
+  total: (n: number) => (n === 1 ? '1 Umschlag' : `${n.toLocaleString('de-DE')} Umschläge`),
+  automatic: 'automatisch',
+};
