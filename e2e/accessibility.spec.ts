@@ -154,6 +154,8 @@ test('the sender view, the signing page, its end pages, and the match history', 
   const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
   await expect(senderView.getByText('Versendet').first()).toBeVisible();
+  await expect(senderView.getByRole('button', { name: 'Klara Kunde erinnern' })).toBeVisible();
+  await expectAccessible(senderView, 'the sender view of a sent envelope', { exceptSuperdoc: true });
 
   const signer = await newUserPage(browser);
   const link = await invitationLink('klara@kunde.example', sent);
@@ -174,4 +176,8 @@ test('the sender view, the signing page, its end pages, and the match history', 
   await loadMatch(page, 'PL-10003');
   await expect(page.getByRole('table', { name: 'Dokumente dieses Matches' })).toBeVisible();
   await expectAccessible(page, 'the match history');
+
+  await page.goto('/signaturen?status=all');
+  await expect(page.getByRole('table', { name: 'Umschläge' })).toBeVisible();
+  await expectAccessible(page, 'Offene Signaturen');
 });

@@ -250,6 +250,17 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await signer.getByRole('button', { name: 'Unterschreiben' }).click();
   await expect(signer.getByText(/Vielen Dank, du hast unterschrieben/)).toBeVisible();
   await signer.context().close();
+
+  // Karl's turn: the sender view offers to remind him; the overview shows the envelope half signed.
+  await senderView.reload();
+  await expect(senderView.getByRole('button', { name: 'Karl Zweit erinnern' })).toBeVisible();
+  await senderView.getByRole('table', { name: 'Empfänger' }).scrollIntoViewIfNeeded();
+  await senderView.screenshot({ path: shot('signature-sender-view-sent') });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/signaturen');
+  await expect(page.getByRole('table', { name: 'Umschläge' })).toBeVisible();
+  await expect(page.getByText('Teilweise unterschrieben').first()).toBeVisible();
+  await page.screenshot({ path: shot('signaturen') });
   await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
 
   await senderView.reload();

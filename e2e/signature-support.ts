@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { type Browser, expect, type Page } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { signingLinkInMailFolder } from '../apps/server/src/test/mail-folder.js';
+import { attachmentInMailFolder, signingLinkInMailFolder } from '../apps/server/src/test/mail-folder.js';
 import { E2E_DATA_DIR } from '../playwright.config.js';
 import { choose, type } from './forms-support.js';
 import { newUserPage } from './support.js';
@@ -38,6 +38,27 @@ export async function invitationLink(to: string, since: number): Promise<string>
     })
     .toBeTruthy();
   return link as string;
+}
+
+/** The sealed PDF the completion mail to `to` carries, once the server sealed the envelope and mailed it. */
+export async function completionMailPdf(
+  to: string,
+  since: number,
+): Promise<{ filename: string; content: Buffer }> {
+  let pdf: { filename: string; content: Buffer } | undefined;
+  await expect
+    .poll(
+      async () =>
+        (pdf = await attachmentInMailFolder(MAIL_DIR, {
+          to,
+          subject: /^Abgeschlossen:/,
+          contentType: 'application/pdf',
+          since,
+        })),
+      { message: `a completion mail with a PDF to ${to} in ${MAIL_DIR}`, timeout: 30_000 },
+    )
+    .toBeTruthy();
+  return pdf as { filename: string; content: Buffer };
 }
 
 /** A signer with no account opens their link in their own browser and signs. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
 import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
-import { fillCustomerContract, pdfText, signAs } from './signature-support.js';
+import { completionMailPdf, fillCustomerContract, pdfText, signAs } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
 test.describe('built-in signing, end to end', () => {
@@ -66,6 +66,29 @@ test.describe('built-in signing, end to end', () => {
     expect(report).toMatch(/Total document signed/);
     expect(report).toMatch(/Signature Validation: Signature is Valid\./);
     expect(await pdfText(bytes)).toContain('Klara Kunde');
+
+    // What every signer gets: the completion mail with the sealed PDF, which an outside tool finds
+    // valid, and invalid once one byte of it is changed.
+    const mailed = await completionMailPdf('klara@kunde.example', sent);
+    expect(mailed.filename).toMatch(/ - unterschrieben\.pdf$/);
+    expect(await pdfsig(mailed.content)).toMatch(/Signature Validation: Signature is Valid\./);
+    const changed = Buffer.from(mailed.content);
+    // A byte of the binary comment after `%PDF-1.x`: the file stays a readable PDF.
+    const at = changed.indexOf('\n%') + 2;
+    changed[at] = (changed[at] as number) ^ 1;
+    expect(await pdfsig(changed)).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
+
+    // Offene Signaturen: the envelope among the completed ones.
+    await page.getByRole('link', { name: 'Signaturen' }).click();
+    await expect(page).toHaveURL(/\/signaturen$/);
+    await page.getByRole('combobox', { name: 'Status' }).click();
+    await page.getByRole('option', { name: /^Abgeschlossen/ }).click();
+    await page.getByRole('searchbox', { name: 'Suche' }).fill('karl@kunde.example');
+    const overview = page.getByRole('table', { name: 'Umschläge' });
+    const row = overview.getByRole('row').filter({ hasText: match.matchId }).first();
+    await expect(row).toContainText('Abgeschlossen');
+    await expect(row).toContainText('2 von 2 unterschrieben');
+    await expect(row.getByRole('button', { name: /Signiertes PDF herunterladen/ })).toBeVisible();
     await page.context().close();
   });
 });

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { decode as decodeQuotedPrintable } from 'libqp';
+import { simpleParser } from 'mailparser';
 
 /**
  * The signing link in the newest invitation to `to` that the embedded mailer wrote into `mailDir`
@@ -9,8 +10,23 @@ import { decode as decodeQuotedPrintable } from 'libqp';
  * poll. Shared by the browser tests and the API tests against a server process.
  */
 export function signingLinkInMailFolder(mailDir: string, to: string, since: number): string | undefined {
+  return mailsTo(mailDir, to, since)
+    .map((eml) =>
+      decodeQuotedPrintable(
+        eml
+          .split(/\r?\n\r?\n/)
+          .slice(1)
+          .join('\n'),
+      ).toString(),
+    )
+    .map((body) => body.match(/https?:\/\/\S+\/unterschreiben#[A-Za-z0-9_-]+/)?.[0])
+    .find(Boolean);
+}
+
+/** The .eml files to `to` written since `since`, newest first; none while the folder does not exist. */
+function mailsTo(mailDir: string, to: string, since: number): string[] {
   // The mailer makes the folder with its first mail.
-  if (!existsSync(mailDir)) return undefined;
+  if (!existsSync(mailDir)) return [];
   return (
     readdirSync(mailDir, { withFileTypes: true })
       .filter((entry) => entry.isFile() && entry.name.endsWith('.eml'))
@@ -19,15 +35,22 @@ export function signingLinkInMailFolder(mailDir: string, to: string, since: numb
       .sort((a, b) => b.name.localeCompare(a.name))
       .map((entry) => readFileSync(join(mailDir, entry.name), 'utf8'))
       .filter((eml) => new RegExp(`^To: ${to}$`, 'm').test(eml))
-      .map((eml) =>
-        decodeQuotedPrintable(
-          eml
-            .split(/\r?\n\r?\n/)
-            .slice(1)
-            .join('\n'),
-        ).toString(),
-      )
-      .map((body) => body.match(/https?:\/\/\S+\/unterschreiben#[A-Za-z0-9_-]+/)?.[0])
-      .find(Boolean)
   );
+}
+
+/**
+ * The first attachment of `contentType` in the newest mail to `to` whose subject matches, written since
+ * `since`; undefined while there is none (callers poll, as above).
+ */
+export async function attachmentInMailFolder(
+  mailDir: string,
+  { to, subject, contentType, since }: { to: string; subject: RegExp; contentType: string; since: number },
+): Promise<{ filename: string; content: Buffer } | undefined> {
+  for (const eml of mailsTo(mailDir, to, since)) {
+    const mail = await simpleParser(eml);
+    if (!subject.test(mail.subject ?? '')) continue;
+    const attachment = mail.attachments.find((a) => a.contentType === contentType);
+    if (attachment) return { filename: attachment.filename ?? '', content: attachment.content };
+  }
+  return undefined;
 }
