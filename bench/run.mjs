@@ -14,6 +14,7 @@ const SUITES = {
   soak: () => import('./soak/suite.mjs'),
   size: () => import('./size/suite.mjs'),
   browser: () => import('./browser/suite.mjs'),
+  overview: () => import('./overview/suite.mjs'),
 };
 /** Run only when named: the soak takes ten minutes. */
 const OPT_IN = ['soak'];

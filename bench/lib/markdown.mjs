@@ -16,6 +16,7 @@ are noisy: compare the ratios measured within one run, not absolute milliseconds
 | \`rendering\` | one document per family: our renderer against Carbone and the floor | ≥ 2× faster than Carbone |
 | \`http\` | the API under load (autocannon): match lookup, users list, DOCX generation, e-signature envelope at 1, 10 and 50 connections, on PGlite and PostgreSQL | DOCX p99 ≤ 100 ms at 10 connections, no errors |
 | \`start\` | \`node apps/server/dist/main.js\` to a healthy \`/backend/health\`, first start and restart | restart ≤ 3 s |
+| \`overview\` | \`GET /backend/signature/envelopes\` (Offene Signaturen) with 10,000 envelopes, for legal staff (all) and a consultant (her 1,000): default view, status filters, searches, a deep page, on PGlite and PostgreSQL | p90 ≤ 500 ms per view |
 | \`soak\` | 10 minutes of mixed traffic at 20 connections: 5xx and the server's memory over time | growth ≤ 10 %, no 5xx |
 
 \`npm run bench\` builds and runs every suite but \`soak\`; \`npm run bench -- http start\` runs the ones
