@@ -38,6 +38,7 @@ import { generateEnvelopeRoutes } from './routes/generate-envelope.js';
 import { matchRoutes } from './routes/match.js';
 import { matchImportRoutes } from './routes/match-import.js';
 import { operationsRoutes } from './routes/operations.js';
+import { sealCheckRoutes } from './routes/seal-check.js';
 import { signatoryRoutes } from './routes/signatories.js';
 import { signatureRoutes } from './routes/signature.js';
 import { signatureOverviewRoutes } from './routes/signature-overview.js';
@@ -56,6 +57,7 @@ import { SigningReminders } from './signature/reminders/signing-reminders.js';
 import { EnvelopeSealer, type EnvelopeSealerDeps } from './signature/seal/envelope-sealer.js';
 import { loadSeal } from './signature/seal/seal-store.js';
 import { sealedEnvelopePdf } from './signature/seal/sealed-envelope-pdf.js';
+import { SealedPdfCheck } from './signature/seal/sealed-pdf-check.js';
 import type { SignatureProvider } from './signature/signature-provider.js';
 import { loadSigningLinkKey, SigningLinks } from './signature/signing-links.js';
 import { SupportReports } from './support/support-reports.js';
@@ -246,6 +248,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     signing,
     reminders: signing && reminders,
     pdf: pdfRenditions,
+  });
+  await app.register(sealCheckRoutes, {
+    guards,
+    check: new SealedPdfCheck({ db, currentSeal: seal.fingerprint }),
   });
   await app.register(signatureOverviewRoutes, {
     guards,

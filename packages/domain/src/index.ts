@@ -7,6 +7,7 @@ export * from './history.js';
 export * from './match.js';
 export * from './permissions.js';
 export * from './plausibility.js';
+export * from './seal-check.js';
 export * from './signature.js';
 export * from './signature-overview.js';
 export * from './stored-documents.js';

@@ -90,7 +90,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     }
     const status = (error as FastifyError).statusCode;
     if (status === 413) {
-      return reply.status(413).send({ error: 'payload_too_large', message: 'Die Anfrage ist zu groß.' });
+      const limit = request.routeOptions.bodyLimit;
+      return reply.status(413).send({
+        error: 'payload_too_large',
+        message: limit
+          ? `Die Anfrage ist zu groß (höchstens ${byteSize(limit)}).`
+          : 'Die Anfrage ist zu groß.',
+      });
     }
     if (status === 429) {
       return reply.status(429).send({
@@ -120,4 +126,12 @@ export function parseInput<T>(
   const result = schema.safeParse(value);
   if (!result.success) throw invalidInput(result.error);
   return result.data;
+}
+
+/** A byte limit as people read it: "20 MB", "512 kB", "4.096 Bytes". */
+function byteSize(bytes: number): string {
+  if (bytes >= 1024 * 1024)
+    return `${(bytes / 1024 / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} MB`;
+  if (bytes >= 1024) return `${(bytes / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} kB`;
+  return `${bytes.toLocaleString('de-DE')} Bytes`;
 }

@@ -20,6 +20,7 @@ const ERROR_DESCRIPTIONS = {
   409: 'Conflicts with the current state',
   410: 'The signing link has expired or was used',
   413: 'The body is too large',
+  415: 'The body is not of the documented content type',
   422: 'The signature provider refused the envelope',
   428: 'If-Match naming the edited version is missing',
   429: 'Too many requests; retry in a minute',

@@ -441,6 +441,18 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    // Anyone signed in may check a PDF; this one is none.
+    route: 'POST /backend/signature/check',
+    access: EVERYONE,
+    ok: [422],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/signature/check',
+      headers: { 'content-type': 'application/pdf' },
+      payload: 'kein PDF',
+    }),
+  },
+  {
     // Last: signing out ends every session of the caller.
     route: 'POST /backend/private/deleteUser/:email',
     resource: 'own e-mail',

@@ -89,7 +89,10 @@ describe.each(testDatabases())('public endpoints and HTTP hardening on $name', (
       payload: JSON.stringify({ padding: 'x'.repeat(4096) }),
     });
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ error: 'payload_too_large', message: 'Die Anfrage ist zu groß.' });
+    expect(response.json()).toEqual({
+      error: 'payload_too_large',
+      message: 'Die Anfrage ist zu groß (höchstens 2 kB).',
+    });
   });
 
   it('rate-limits the sign-in route with 429 and a German message', async () => {

@@ -8,6 +8,7 @@ import {
   SealCertificateError,
 } from './seal-certificate.js';
 import { sealPdf } from './seal-pdf.js';
+import { readPdfSignature } from './seal-signature.js';
 
 const REASON = 'Umschlag 42 abgeschlossen';
 
@@ -82,5 +83,47 @@ describe('readSealP12', () => {
   it('refuses an expired certificate, with its date', async () => {
     const old = await createSelfSignedSeal('Alt GmbH', new Date('2010-01-01T00:00:00Z'));
     expect(() => readSealP12(old.p12, old.passphrase)).toThrow(/expired on 2020-01-01/);
+  });
+});
+
+describe('readPdfSignature', () => {
+  const details = {
+    reason: REASON,
+    location: 'https://vertrag.example.com',
+    contact: 'legal@demo.local',
+    signingTime: new Date('2026-11-25T10:00:00Z'),
+  };
+
+  it('finds the seal valid over the whole file, and names its certificate', async () => {
+    const sealed = Buffer.from(await sealPdf(await contract(), seal, details));
+    expect(await readPdfSignature(sealed)).toEqual({
+      found: true,
+      valid: true,
+      coversWholeFile: true,
+      fingerprint: seal.fingerprint,
+      commonName: 'Vertragsgenerator-Siegel vertrag.example.com',
+    });
+  });
+
+  it('finds it invalid after one changed byte, and not covering what was appended', async () => {
+    const sealed = Buffer.from(await sealPdf(await contract(), seal, details));
+    const tampered = Buffer.from(sealed);
+    const at = tampered.indexOf(Buffer.from(REASON)) + REASON.indexOf('42');
+    tampered[at] = '3'.charCodeAt(0);
+    expect(await readPdfSignature(tampered)).toMatchObject({
+      found: true,
+      valid: false,
+      fingerprint: seal.fingerprint,
+    });
+    const appended = Buffer.concat([sealed, Buffer.from('\n% added later\n')]);
+    expect(await readPdfSignature(appended)).toMatchObject({
+      found: true,
+      valid: true,
+      coversWholeFile: false,
+    });
+  });
+
+  it('finds no signature in an unsigned PDF', async () => {
+    expect(await readPdfSignature(Buffer.from(await contract()))).toEqual({ found: false });
   });
 });

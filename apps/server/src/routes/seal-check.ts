@@ -1,0 +1,60 @@
+import { SEAL_CHECK_MAX_BYTES, sealCheckSchema } from '@vertragsgenerator/domain';
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import type { AuthGuards } from '../auth/guards.js';
+import { HttpError } from '../http/errors.js';
+import { BEARER, errorAnswers } from '../http/openapi.js';
+import type { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
+import { PDF_MIME } from './envelope-http.js';
+
+export interface SealCheckRoutesDeps {
+  guards: AuthGuards;
+  check: SealedPdfCheck;
+}
+
+/** Every PDF starts with this (after at most a few bytes of junk, which PDF readers skip too). */
+const PDF_HEADER = Buffer.from('%PDF-');
+
+/** `POST /backend/signature/check` — Prüfen: is this PDF an unchanged sealed document of ours? */
+export const sealCheckRoutes: FastifyPluginAsync<SealCheckRoutesDeps> = async (app, deps) => {
+  // Only in this plugin: elsewhere a PDF body stays an unsupported media type.
+  app.addContentTypeParser(PDF_MIME, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.post(
+    '/backend/signature/check',
+    {
+      preHandler: deps.guards.session('signed-in'),
+      bodyLimit: SEAL_CHECK_MAX_BYTES,
+      schema: {
+        tags: ['signature'],
+        summary: 'Check whether a PDF is an unchanged sealed document of this installation',
+        description: `The body is the PDF, at most ${SEAL_CHECK_MAX_BYTES / 1024 / 1024} MB. Anyone signed in may check.`,
+        security: BEARER,
+        consumes: [PDF_MIME],
+        body: z.file().mime(PDF_MIME),
+        response: {
+          200: sealCheckSchema,
+          ...errorAnswers([400, 401, 413, 415, 422], {
+            400: 'An empty file',
+            413: 'Larger than the limit',
+            415: 'Not sent as application/pdf',
+            422: 'The file is not a PDF',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const pdf = request.body as Buffer;
+      if (pdf.length === 0) throw new HttpError(400, 'empty_file', 'Die Datei ist leer.');
+      const header = pdf.indexOf(PDF_HEADER);
+      if (header < 0 || header > 1024) {
+        throw new HttpError(
+          422,
+          'not_pdf',
+          'Diese Datei ist kein PDF. Prüfen kann nur das unterschriebene PDF aus der Abschluss-E-Mail.',
+        );
+      }
+      return deps.check.check(pdf);
+    },
+  );
+};

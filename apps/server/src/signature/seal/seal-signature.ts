@@ -1,0 +1,76 @@
+import { createHash, webcrypto } from 'node:crypto';
+import { extractSignature } from '@signpdf/utils';
+import * as pkijs from 'pkijs';
+
+type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
+// Node's Web Crypto, the same interface browsers give pkijs.
+pkijs.setEngine(
+  'node',
+  new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto }),
+);
+
+/** What a PDF's (first) signature says, read and checked with pkijs; no trust in who made it yet. */
+export type PdfSignature =
+  | { found: false }
+  | {
+      found: true;
+      /** The CMS signature matches the signed bytes under the signer's certificate. */
+      valid: boolean;
+      /** The signed byte ranges reach the end of the file: nothing was appended after signing. */
+      coversWholeFile: boolean;
+      /** SHA-256 of the signer's certificate (DER), hex, as `SealCertificate.fingerprint`. */
+      fingerprint: string | null;
+      commonName: string | null;
+    };
+
+const COMMON_NAME = '2.5.4.3';
+
+/**
+ * Reads the first signature of a PDF (its /ByteRange and /Contents) and verifies its CMS SignedData
+ * over the signed bytes: the digest, and the signature over the signed attributes with the key of the
+ * certificate it carries. The certificate chain is not checked: the caller compares the certificate
+ * with the seals it knows.
+ */
+export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
+  let extracted: { ByteRange: number[]; signature: string; signedData: Buffer };
+  try {
+    extracted = extractSignature(pdf);
+  } catch {
+    return { found: false };
+  }
+  const [, , start = 0, length = 0] = extracted.ByteRange;
+  const coversWholeFile = start + length === pdf.length;
+  try {
+    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(Buffer.from(extracted.signature, 'binary')));
+    const signedData = new pkijs.SignedData({ schema: contentInfo.content });
+    const certificate = signedData.certificates?.find((c) => c instanceof pkijs.Certificate);
+    let valid = false;
+    try {
+      valid = await signedData.verify({
+        signer: 0,
+        data: toArrayBuffer(extracted.signedData),
+        checkChain: false,
+      });
+    } catch {
+      // pkijs throws for a digest that does not match as for a signature that does not.
+      valid = false;
+    }
+    if (!certificate)
+      return { found: true, valid: false, coversWholeFile, fingerprint: null, commonName: null };
+    const der = Buffer.from(certificate.toSchema().toBER());
+    const commonName = certificate.subject.typesAndValues.find((t) => t.type === COMMON_NAME);
+    return {
+      found: true,
+      valid,
+      coversWholeFile,
+      fingerprint: createHash('sha256').update(der).digest('hex'),
+      commonName: commonName ? String(commonName.value.valueBlock.value) : null,
+    };
+  } catch {
+    return { found: true, valid: false, coversWholeFile, fingerprint: null, commonName: null };
+  }
+}
+
+function toArrayBuffer(buffer: Buffer): ArrayBuffer {
+  return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
+}
