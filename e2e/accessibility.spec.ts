@@ -1,4 +1,5 @@
 import { expect, type Page, test } from '@playwright/test';
+import { PDFDocument } from 'pdf-lib';
 import { expectAccessible } from './axe.js';
 import { editorReady, typeAfterLine } from './editor-support.js';
 import {
@@ -180,4 +181,16 @@ test('the sender view, the signing page, its end pages, and the match history', 
   await page.goto('/signaturen?status=all');
   await expect(page.getByRole('table', { name: 'Umschläge' })).toBeVisible();
   await expectAccessible(page, 'Offene Signaturen');
+
+  await page.goto('/pruefen');
+  await expectAccessible(page, 'PDF prüfen');
+  const unsigned = await PDFDocument.create();
+  unsigned.addPage();
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'ohne-siegel.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await unsigned.save()),
+  });
+  await expect(page.getByText('Kein Siegel', { exact: true })).toBeVisible();
+  await expectAccessible(page, 'PDF prüfen with its answer');
 });

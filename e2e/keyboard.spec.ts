@@ -1,11 +1,11 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { editorReady } from './editor-support.js';
 import { demoMatch } from './forms-support.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, newUserPage } from './support.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, newUserPage, signIn } from './support.js';
 
 /**
  * What a keyboard user sees of the focused element: an outline (buttons, links, Mantine's focus ring) or,
- * for a text input, a border in another colour than without focus. Empty when nothing shows the focus.
+ * for an input, a border in another colour than without focus. Empty when nothing shows the focus.
  */
 async function focusIndicator(page: Page): Promise<string> {
   return page.evaluate(() => {
@@ -17,7 +17,12 @@ async function focusIndicator(page: Page): Promise<string> {
     if (focused.outlineStyle !== 'none' && Number.parseFloat(focused.outlineWidth) > 0) {
       return `outline ${focused.outlineWidth} ${focused.outlineStyle}`;
     }
-    if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+    // Text inputs, and Mantine's inputs drawn on other elements (the file input is a button).
+    if (
+      element instanceof HTMLInputElement ||
+      element instanceof HTMLTextAreaElement ||
+      element.classList.contains('mantine-Input-input')
+    ) {
       const border = focused.borderColor;
       element.blur();
       const unfocused = getComputedStyle(element).borderColor;
@@ -132,4 +137,44 @@ test('keyboard only: sign in, enter a match, open a form, fill it, generate, rea
   await tabTo(editor, editor.getByRole('button', { name: 'Herunterladen', exact: true }).first());
   const [download] = await Promise.all([editor.waitForEvent('download'), editor.keyboard.press('Enter')]);
   expect(download.suggestedFilename()).toBe(`${match.matchId} Rahmenvertrag Kunde ${match.kunde}.docx`);
+});
+
+test('keyboard only: Offene Signaturen filtered and searched, a PDF checked', async ({ browser }) => {
+  test.setTimeout(60_000);
+  const page = await newUserPage(browser);
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+
+  await tabTo(page, page.getByRole('link', { name: 'Signaturen' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/signaturen$/);
+  const status = page.getByRole('combobox', { name: 'Status' });
+  await tabTo(page, status);
+  await page.keyboard.press('ArrowDown');
+  const all = page.getByRole('option', { name: /^Alle \(\d+\)$/ });
+  await expect(all).toBeVisible();
+  for (
+    let presses = 0;
+    presses < 10 && (await all.getAttribute('data-combobox-selected')) === null;
+    presses++
+  ) {
+    await page.keyboard.press('ArrowDown');
+  }
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/signaturen\?status=all$/);
+  await tabTo(page, page.getByRole('searchbox', { name: 'Suche' }));
+  await page.keyboard.type('PL-99999');
+  await expect(page.getByText('Keine Umschläge zu „PL-99999“ gefunden.')).toBeVisible();
+
+  await tabTo(page, page.getByRole('link', { name: 'PDF prüfen' }), 60);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/pruefen$/);
+  await tabTo(page, page.getByRole('button', { name: /PDF-Datei/ }));
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles({
+    name: 'notiz.pdf',
+    mimeType: 'application/pdf',
+    buffer: Buffer.from('keine PDF-Datei'),
+  });
+  await expect(page.getByText(/Diese Datei ist kein PDF/)).toBeVisible();
 });

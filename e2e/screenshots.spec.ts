@@ -14,7 +14,13 @@ import {
   submitButton,
   type,
 } from './forms-support.js';
-import { drawSignature, fillCustomerContract, invitationLink, signAs } from './signature-support.js';
+import {
+  completionMailPdf,
+  drawSignature,
+  fillCustomerContract,
+  invitationLink,
+  signAs,
+} from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
 
 /**
@@ -295,6 +301,17 @@ test('built-in signing: sender view, signing page, history and certificate', asy
     (await download.path()) as string,
     'docs/screenshots/signature-certificate',
   ]);
+
+  // PDF prüfen with the sealed PDF of the completion mail.
+  const mailed = await completionMailPdf('klara@kunde.example', sent);
+  await page.goto('/pruefen');
+  await page.locator('input[type="file"]').setInputFiles({
+    name: mailed.filename,
+    mimeType: 'application/pdf',
+    buffer: mailed.content,
+  });
+  await expect(page.getByText('Unverändert und von uns versiegelt')).toBeVisible();
+  await page.screenshot({ path: shot('pruefen'), fullPage: true });
 });
 
 test('built-in editor: a generated contract with its versions, and a save conflict', async ({ page }) => {

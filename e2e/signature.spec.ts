@@ -78,6 +78,21 @@ test.describe('built-in signing, end to end', () => {
     changed[at] = (changed[at] as number) ^ 1;
     expect(await pdfsig(changed)).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
 
+    // PDF prüfen: the mailed PDF is ours and unchanged, the changed one is not.
+    await page.getByRole('link', { name: 'PDF prüfen' }).click();
+    const fileInput = page.locator('input[type="file"]');
+    await fileInput.setInputFiles({
+      name: mailed.filename,
+      mimeType: 'application/pdf',
+      buffer: mailed.content,
+    });
+    await expect(page.getByText('Unverändert und von uns versiegelt')).toBeVisible();
+    const signers = page.getByRole('table', { name: 'Unterschriften' });
+    await expect(signers.getByText('Klara Kunde')).toBeVisible();
+    await expect(signers.getByText('Karl Zweit')).toBeVisible();
+    await fileInput.setInputFiles({ name: 'geaendert.pdf', mimeType: 'application/pdf', buffer: changed });
+    await expect(page.getByText('Verändert', { exact: true })).toBeVisible();
+
     // Offene Signaturen: the envelope among the completed ones.
     await page.getByRole('link', { name: 'Signaturen' }).click();
     await expect(page).toHaveURL(/\/signaturen$/);

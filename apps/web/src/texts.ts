@@ -36,6 +36,7 @@ export const texts = {
     format: 'Format',
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
+    sealCheck: 'PDF prüfen',
   },
 
   api: {
@@ -70,6 +71,7 @@ export const texts = {
     breadcrumbsLabel: 'Besuchte Seiten',
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
+    sealCheck: 'PDF prüfen',
     version: (version: string) => `Version ${version}`,
     logout: 'Logout',
     logoutFailed: 'Etwas ist schiefgelaufen...',

@@ -30,6 +30,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const signatureOverviewPage = async () => ({
     Component: (await import('../features/signature-overview')).SignatureOverviewPage,
   });
+  const sealCheckPage = async () => ({
+    Component: (await import('../features/seal-check')).SealCheckPage,
+  });
   const administrationPage = async () => ({
     Component: (await import('../features/admin')).AdministrationPage,
   });
@@ -63,6 +66,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.document, lazy: editorPage },
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
+            { path: PATHS.sealCheck, lazy: sealCheckPage },
             { path: '*', Component: NotFoundPage },
           ],
         },

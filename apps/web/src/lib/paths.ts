@@ -10,6 +10,8 @@ export const PATHS = {
   document: '/dokumente/:documentId',
   /** Offene Signaturen: the envelopes to follow up on. */
   signatureOverview: '/signaturen',
+  /** PDF prüfen: is a PDF an unchanged sealed document of ours? */
+  sealCheck: '/pruefen',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
   /** Public: a signer opens it from their e-mail with the link token after the `#`. */

@@ -22,9 +22,14 @@ export function AppLayout() {
           <BreadcrumbBar />
           <Group gap="sm" wrap="nowrap">
             {user?.permission != null && (
-              <Button component={Link} to={PATHS.signatureOverview} variant="subtle">
-                {texts.shell.signatureOverview}
-              </Button>
+              <>
+                <Button component={Link} to={PATHS.signatureOverview} variant="subtle">
+                  {texts.shell.signatureOverview}
+                </Button>
+                <Button component={Link} to={PATHS.sealCheck} variant="subtle">
+                  {texts.shell.sealCheck}
+                </Button>
+              </>
             )}
             {user?.administrator && (
               <Button component={Link} to={PATHS.administration} variant="subtle">

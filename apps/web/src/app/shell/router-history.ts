@@ -12,6 +12,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.format, texts.pageNames.format],
   [PATHS.administration, texts.pageNames.administration],
   [PATHS.signatureOverview, texts.pageNames.signatureOverview],
+  [PATHS.sealCheck, texts.pageNames.sealCheck],
   ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(
     ([form, path]) => [path, texts.forms[form]] as const,
   ),
