@@ -201,6 +201,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     envelopes,
     outbox,
     log: app.log,
+    providerDocument: deps.signatureProvider?.completedDocument?.bind(deps.signatureProvider),
     seal:
       deps.sealEnvelope ??
       ((envelope, sealedAt) => sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt })),
@@ -261,7 +262,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(signingRoutes, { signing, pdf: pdfRenditions, rateLimit: signInRateLimit });
   await app.register(storedDocumentRoutes, { guards, documents });
   if (config.signature.kind === 'docusign') {
-    await app.register(docusignConnectRoutes, { hmacKey: config.signature.connectHmacKey, envelopes });
+    await app.register(docusignConnectRoutes, {
+      hmacKey: config.signature.connectHmacKey,
+      envelopes,
+      onCompleted: () => sealer.sealSoon(),
+    });
   }
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   app.addHook('onClose', async () => {

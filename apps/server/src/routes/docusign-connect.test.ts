@@ -34,10 +34,12 @@ const signature = (body: string) => createHmac('sha256', KEY).update(body).diges
 describe('DocuSign Connect webhook', () => {
   let app: FastifyInstance;
   let recorded: Recorded[];
+  let completions: number[];
   let warnings: string[];
 
   async function start(hmacKey: string | undefined) {
     recorded = [];
+    completions = [];
     warnings = [];
     app = Fastify({ logger: { level: 'warn', stream: { write: (line: string) => warnings.push(line) } } });
     installErrorHandler(app);
@@ -50,6 +52,7 @@ describe('DocuSign Connect webhook', () => {
           return externalId === KNOWN_ENVELOPE;
         },
       },
+      onCompleted: () => completions.push(1),
     });
     // Another route of the same app still gets parsed JSON: the raw-body parser stays in the plugin.
     app.post('/elsewhere', async (request) => ({ got: request.body }));
@@ -80,6 +83,8 @@ describe('DocuSign Connect webhook', () => {
         at: new Date('2026-11-21T10:15:30.123Z'),
       },
     ]);
+    // Completed: the combined document is to be fetched.
+    expect(completions).toHaveLength(1);
   });
 
   it('refuses a body changed after signing', async () => {
@@ -134,6 +139,7 @@ describe('DocuSign Connect webhook', () => {
 
     expect(response.statusCode).toBe(200);
     expect(recorded).toHaveLength(1);
+    expect(completions).toEqual([]);
     expect(warnings.join('')).toContain('00000000-0000-0000-0000-00000000beef');
   });
 

@@ -21,6 +21,8 @@ export interface DocusignConnectRoutesDeps {
       at: Date,
     ): Promise<boolean>;
   };
+  /** Starts fetching DocuSign's combined document of a completed envelope (EnvelopeSealer). */
+  onCompleted: () => void;
 }
 
 /**
@@ -30,7 +32,7 @@ export interface DocusignConnectRoutesDeps {
  */
 export const docusignConnectRoutes: FastifyPluginAsync<DocusignConnectRoutesDeps> = async (
   app,
-  { hmacKey, envelopes },
+  { hmacKey, envelopes, onCompleted },
 ) => {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_request, body, done) => {
@@ -90,6 +92,7 @@ export const docusignConnectRoutes: FastifyPluginAsync<DocusignConnectRoutesDeps
         event.providerStatus,
         event.at,
       );
+      if (known && event.status === 'completed') onCompleted();
       // Acknowledged all the same: DocuSign would otherwise retry an envelope we will never know
       // (sent from DocuSign directly, or from another system on the same account).
       if (!known) {

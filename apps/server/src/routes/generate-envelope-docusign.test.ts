@@ -138,6 +138,73 @@ describe('e-signature through DocuSign', () => {
     expect((await connect(event('envelope-completed'))).statusCode).toBe(200);
     const entry = (await history()).find((h) => h.envelope?.id === row.id);
     expect(entry?.envelope?.status).toBe('completed');
+
+    // Completed: DocuSign's combined document with its certificate is fetched and offered as the
+    // signed PDF; DocuSign mails the signers itself, so no completion mail of ours goes out.
+    const combined = fake.combinedDocument(envelopeId ?? '');
+    await expect
+      .poll(
+        async () => (await history()).find((h) => h.envelope?.id === row.id)?.envelope?.signedPdfAvailable,
+      )
+      .toBe(true);
+    const pdf = await t.app.inject({
+      method: 'GET',
+      url: `/backend/signature/envelopes/${row.id}/signed-pdf`,
+      headers: bearer(berater),
+    });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toBe('application/pdf');
+    expect(pdf.rawPayload.equals(combined)).toBe(true);
+    const fetched = fake.requests.filter((r) => r.endpoint === 'combinedDocument');
+    expect(fetched.map((r) => r.url)).toEqual([
+      `/restapi/v2.1/accounts/account-test/envelopes/${envelopeId}/documents/combined?certificate=true`,
+    ]);
+    expect(t.mailer.sent.filter((m) => m.subject.startsWith('Abgeschlossen:'))).toEqual([]);
+    // Prüfen knows it by its SHA-256.
+    const checked = await t.app.inject({
+      method: 'POST',
+      url: '/backend/signature/check',
+      headers: { ...bearer(berater), 'content-type': 'application/pdf' },
+      payload: combined,
+    });
+    expect(checked.json()).toMatchObject({ verdict: 'sealed', envelope: { id: row.id } });
+    // A repeated completion event fetches nothing again.
+    expect((await connect(event('envelope-completed'))).statusCode).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(fake.requests.filter((r) => r.endpoint === 'combinedDocument')).toHaveLength(1);
+  });
+
+  it('keeps a completed envelope whose combined document DocuSign does not hand over, and fetches it later', async () => {
+    const response = await generate();
+    expect(response.statusCode, response.body).toBe(200);
+    const [envelopeId] = [...fake.envelopes.keys()].slice(-1);
+    const row = await db
+      .selectFrom('envelopes')
+      .select('id')
+      .where('external_id', '=', envelopeId ?? '')
+      .executeTakeFirstOrThrow();
+    fake.failNext('combinedDocument', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
+    const completed = {
+      event: 'envelope-completed',
+      generatedDateTime: '2026-11-21T11:00:00.000Z',
+      data: { envelopeId },
+    };
+    expect((await connect(completed)).statusCode).toBe(200);
+    const stateOf = () =>
+      db
+        .selectFrom('envelopes')
+        .select(['status', 'sealed_pdf', 'seal_error', 'seal_due_at'])
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+    await expect.poll(async () => (await stateOf()).seal_error).toMatch(/DocuSign/);
+    expect(await stateOf()).toMatchObject({ status: 'completed', sealed_pdf: null });
+    // Fetched on the next try: here DocuSign repeating its completion event makes it due at once.
+    await expect
+      .poll(async () => {
+        await connect({ ...completed, generatedDateTime: '2026-11-21T11:05:00.000Z' });
+        return (await stateOf()).sealed_pdf !== null;
+      })
+      .toBe(true);
   });
 
   it('records a refusal as a failed envelope and tells the user why (422), without retrying', async () => {

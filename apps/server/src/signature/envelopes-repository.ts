@@ -6,7 +6,7 @@ import type {
   RecipientInput,
   RecipientStatus,
 } from '@vertragsgenerator/domain';
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { documentStatus } from '../documents/documents-repository.js';
@@ -194,7 +194,10 @@ export class EnvelopesRepository {
         .set({
           provider_status: providerStatus,
           ...(status ? { status } : {}),
-          ...(status === 'completed' ? { completed_at: at } : {}),
+          // Completed: due for fetching DocuSign's combined document (EnvelopeSealer), unless fetched.
+          ...(status === 'completed'
+            ? { completed_at: at, seal_due_at: sql<Date | null>`case when sealed_pdf is null then now() end` }
+            : {}),
         })
         .where('id', '=', envelope.id)
         .execute();

@@ -15,6 +15,11 @@ export interface SignatureProvider {
   createEnvelope(draft: EnvelopeDraft): Promise<{ externalId: string }>;
   /** The URL of the sender view of a created envelope; after sending it leads back to `returnUrl`. */
   senderViewUrl(envelope: { id: string; externalId: string }, returnUrl: string): Promise<string>;
+  /**
+   * The signed envelope as the provider hands it over once completed, with its certificate (DocuSign's
+   * combined document); absent where we seal the PDF ourselves (built-in signing).
+   */
+  completedDocument?(externalId: string): Promise<Uint8Array>;
 }
 
 export interface EnvelopeDraft {

@@ -13,7 +13,7 @@ import { docxText } from './docx-text.js';
  * each endpoint in each of the ways DocuSign fails.
  */
 
-export type FakeEndpoint = 'token' | 'userinfo' | 'createEnvelope' | 'senderView';
+export type FakeEndpoint = 'token' | 'userinfo' | 'createEnvelope' | 'senderView' | 'combinedDocument';
 
 /**
  * An answer in place of the normal one. `hang` is the worst case of a lost answer: the fake does the
@@ -48,6 +48,8 @@ export interface DocusignFake {
   requests: RecordedRequest[];
   /** Created envelopes by id: the envelope definitions as received. */
   envelopes: Map<string, EnvelopeDefinition>;
+  /** The combined document (`documents/combined`) the fake hands out for an envelope: a PDF naming it. */
+  combinedDocument(envelopeId: string): Buffer;
   /** Queues answers for the next requests to an endpoint, used up one per request. */
   failNext(endpoint: FakeEndpoint, ...failures: FakeFailure[]): void;
   /** Makes every issued access token invalid, as an expiry or a withdrawn consent does. */
@@ -311,6 +313,22 @@ export async function startDocusignFake(options: DocusignFakeOptions): Promise<D
     },
   );
 
+  app.get<{ Params: { accountId: string; envelopeId: string }; Querystring: { certificate?: string } }>(
+    '/restapi/v2.1/accounts/:accountId/envelopes/:envelopeId/documents/combined',
+    async (request, reply) => {
+      const arrival = arrive('combinedDocument', request, reply);
+      if (arrival === 'answered' || !authorised(request, reply)) return reply;
+      if (!envelopes.has(request.params.envelopeId)) {
+        return reply.status(404).send({
+          errorCode: 'ENVELOPE_DOES_NOT_EXIST',
+          message: 'The envelope specified either does not exist or you have no rights to it.',
+        });
+      }
+      if (arrival === 'hang') return hang();
+      return reply.type('application/pdf').send(combinedDocument(request.params.envelopeId));
+    },
+  );
+
   await app.listen({ host: '127.0.0.1', port: 0 });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   const authUrl = origin;
@@ -320,6 +338,7 @@ export async function startDocusignFake(options: DocusignFakeOptions): Promise<D
     basePath: `${origin}/restapi`,
     requests,
     envelopes,
+    combinedDocument,
     failNext(endpoint, ...next) {
       failures.set(endpoint, [...(failures.get(endpoint) ?? []), ...next]);
     },
@@ -346,4 +365,11 @@ function missingAnchor(envelope: DocumentEnvelope): string | undefined {
     ])
     .find((tab) => tab.anchorIgnoreIfNotPresent === 'false' && !text.includes(tab.anchorString))
     ?.anchorString;
+}
+
+/** A stand-in for DocuSign's combined PDF: the bytes depend on the envelope only. */
+function combinedDocument(envelopeId: string): Buffer {
+  return Buffer.from(
+    `%PDF-1.7\n% DocuSign combined document of ${envelopeId}, Certificate of Completion\n%%EOF\n`,
+  );
 }

@@ -31,6 +31,8 @@ export interface DocusignClient {
    * something: they are never repeated when DocuSign may already have carried them out.
    */
   post<T>(path: string, body: unknown, schema: z.ZodType<T>, options: { idempotent: boolean }): Promise<T>;
+  /** GETs a PDF of the account (a document, the combined document), retried like any idempotent call. */
+  getPdf(path: string): Promise<Buffer>;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -105,6 +107,8 @@ interface Answer {
   status: number;
   headers: Headers;
   text: string;
+  /** The body as received: a PDF is no text. */
+  bytes: Buffer;
   /** The body parsed as JSON; undefined when it is none. */
   json: unknown;
 }
@@ -254,6 +258,21 @@ export function createDocusignClient(
       }
       return parsed.data;
     },
+    async getPdf(path) {
+      const url = `${await accountBaseUrl()}${path}`;
+      const answer = await authorised((bearer) =>
+        exchange(url, { headers: { ...withBearer(bearer), Accept: 'application/pdf' } }, true),
+      );
+      if (answer.status < 200 || answer.status > 299) throw restRefusal(answer);
+      if (!answer.bytes.subarray(0, 1024).includes('%PDF-')) {
+        throw new SignatureProviderError(
+          UNEXPECTED,
+          false,
+          `GET ${path}: no PDF (${answer.text.slice(0, 200)})`,
+        );
+      }
+      return answer.bytes;
+    },
   };
 }
 
@@ -276,14 +295,15 @@ function rsaPrivateKey(pem: string): KeyObject {
 async function fetchAnswer(url: string, init: RequestInit, timeoutMs: number): Promise<Answer> {
   // One signal for the whole exchange: a body that trickles in counts against the same limit.
   const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
-  const text = await response.text();
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const text = bytes.toString('utf8');
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+  return { status: response.status, headers: response.headers, text, bytes, json };
 }
 
 function failedBeforeSending(error: unknown): boolean {

@@ -546,4 +546,30 @@ describe('DocuSign provider', () => {
       expect(fake.envelopes.size).toBe(1);
     });
   });
+  describe('the completed document', () => {
+    it('fetches the combined document with its certificate as a PDF', async () => {
+      const { externalId } = await provider().createEnvelope(draft());
+      const pdf = await provider().completedDocument?.(externalId);
+      expect(Buffer.from(pdf ?? new Uint8Array()).equals(fake.combinedDocument(externalId))).toBe(true);
+      expect(requestsTo('combinedDocument')[0]?.url).toMatch(/\/documents\/combined\?certificate=true$/);
+    });
+
+    it('retries DocuSign failing for a moment, and names an envelope DocuSign no longer has', async () => {
+      const { externalId } = await provider().createEnvelope(draft());
+      fake.failNext('combinedDocument', { status: 503 });
+      expect(await provider().completedDocument?.(externalId)).toBeDefined();
+      expect(requestsTo('combinedDocument')).toHaveLength(2);
+      const missing = await failure(
+        provider().completedDocument?.('00000000-0000-4000-8000-00000000dead') ?? Promise.resolve(),
+      );
+      expect(missing.message).toMatch(/Den Umschlag gibt es bei DocuSign nicht mehr/);
+    });
+
+    it('refuses an answer that is not a PDF', async () => {
+      const { externalId } = await provider().createEnvelope(draft());
+      fake.failNext('combinedDocument', { status: 200, body: { html: '<p>Wartung</p>' } });
+      const error = await failure(provider().completedDocument?.(externalId) ?? Promise.resolve());
+      expect(error.message).toMatch(/DocuSign hat unerwartet geantwortet/);
+    });
+  });
 });

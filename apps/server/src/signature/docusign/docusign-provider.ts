@@ -49,6 +49,12 @@ export function createDocusignProvider(
       );
       return url;
     },
+    async completedDocument(externalId) {
+      // Every document of the envelope in one PDF, DocuSign's Certificate of Completion at its end.
+      return client.getPdf(
+        `/envelopes/${encodeURIComponent(externalId)}/documents/combined?certificate=true`,
+      );
+    },
   };
 }
 

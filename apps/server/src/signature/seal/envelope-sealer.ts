@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { LeasedRuns, retryBackoffSeconds } from '../../leased-runs.js';
-import type { MailOutbox } from '../../mail/mail-outbox.js';
+import type { MailOutbox, OutgoingMail } from '../../mail/mail-outbox.js';
 import { sha256Hex } from '../../sha256.js';
 import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
@@ -16,6 +16,8 @@ export interface EnvelopeSealerDeps {
   outbox: MailOutbox;
   /** Makes the sealed PDF (sealed-envelope-pdf.ts with the server's seal); tests make it fail. */
   seal: (envelope: EnvelopeToSeal, sealedAt: Date) => Promise<Uint8Array>;
+  /** With DocuSign: its combined document of a completed envelope (SignatureProvider.completedDocument). */
+  providerDocument?: (externalId: string) => Promise<Uint8Array>;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -101,7 +103,13 @@ export class EnvelopeSealer {
 
   /** Seals one leased envelope, stores the PDF and queues its completion mail in one transaction. */
   private async sealOne(envelopeId: string): Promise<boolean> {
-    const { db, envelopes, outbox } = this.deps;
+    const { db, envelopes } = this.deps;
+    const { provider, external_id: externalId } = await db
+      .selectFrom('envelopes')
+      .select(['provider', 'external_id'])
+      .where('id', '=', envelopeId)
+      .executeTakeFirstOrThrow();
+    if (provider === 'docusign') return this.storeProviderDocument(envelopeId, externalId);
     const envelope = await db
       .selectFrom('envelopes')
       .innerJoin('documents', 'documents.id', 'envelopes.document_id')
@@ -139,27 +147,40 @@ export class EnvelopeSealer {
       new Date(),
     );
     const recipients = await envelopes.recipients(envelopeId);
+    return this.store(
+      envelopeId,
+      sealedPdf,
+      completionMails(envelope, recipients, { document: envelope.content, sealedPdf }),
+    );
+  }
+
+  /**
+   * DocuSign's combined document (the signed document and its Certificate of Completion, sealed by
+   * DocuSign) is the envelope's signed PDF; DocuSign mails it to the signers itself.
+   */
+  private async storeProviderDocument(envelopeId: string, externalId: string | null): Promise<boolean> {
+    if (!this.deps.providerDocument || !externalId) {
+      throw new Error(`envelope ${envelopeId} was completed at DocuSign, which is not configured here`);
+    }
+    return this.store(envelopeId, await this.deps.providerDocument(externalId), []);
+  }
+
+  /** Stores the signed PDF and queues its mails in one transaction; false if another run was first. */
+  private async store(envelopeId: string, pdf: Uint8Array, mails: OutgoingMail[]): Promise<boolean> {
+    const { db, outbox } = this.deps;
     const stored = await db.transaction().execute(async (trx) => {
       // Only if no other run finished it meanwhile (a lease that expired while this one worked).
       const { numUpdatedRows } = await trx
         .updateTable('envelopes')
-        .set({
-          sealed_pdf: sealedPdf,
-          sealed_sha256: sha256Hex(sealedPdf),
-          seal_due_at: null,
-          seal_error: null,
-        })
+        .set({ sealed_pdf: pdf, sealed_sha256: sha256Hex(pdf), seal_due_at: null, seal_error: null })
         .where('id', '=', envelopeId)
         .where('sealed_pdf', 'is', null)
         .executeTakeFirst();
       if (numUpdatedRows === 0n) return false;
-      await outbox.enqueue(
-        completionMails(envelope, recipients, { document: envelope.content, sealedPdf }),
-        trx,
-      );
+      await outbox.enqueue(mails, trx);
       return true;
     });
-    if (stored) outbox.deliverSoon();
+    if (stored && mails.length > 0) outbox.deliverSoon();
     return stored;
   }
 }
