@@ -196,12 +196,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     configured: config.seal,
     commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
   });
+  const pdfRenditions = deps.pdfRenditions ?? createPdfRenditions();
   const sealer = new EnvelopeSealer({
     db,
     envelopes,
     outbox,
     log: app.log,
     providerDocument: deps.signatureProvider?.completedDocument?.bind(deps.signatureProvider),
+    renderContract: (docx) => pdfRenditions.render(docx),
     seal:
       deps.sealEnvelope ??
       ((envelope, sealedAt) => sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt })),
@@ -241,7 +243,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     provider: deps.signatureProvider ?? builtinSigning,
     publicUrl: config.publicUrl,
   });
-  const pdfRenditions = deps.pdfRenditions ?? createPdfRenditions();
   await app.register(signatureRoutes, {
     guards,
     documents,

@@ -1,35 +1,8 @@
-import { crc32, deflateSync } from 'node:zlib';
 import { PDFDocument } from 'pdf-lib';
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
+import { png } from '../test/png-fixture.js';
 import { type CertificateInput, type CertificateSigner, renderCertificate } from './certificate.js';
-
-/** A valid RGBA PNG of `width`×`height` pixels, as the signature pad uploads it. */
-function png(width: number, height: number): Uint8Array {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const checksum = Buffer.alloc(4);
-    checksum.writeUInt32BE(crc32(Buffer.concat([Buffer.from(type), data])));
-    return Buffer.concat([length, Buffer.from(type), data, checksum]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 6], 8); // 8 bits per channel, RGBA
-  // Each scanline: filter byte 0, then opaque dark blue pixels.
-  const scanline = Buffer.concat([
-    Buffer.from([0]),
-    Buffer.from(Array(width).fill([20, 40, 120, 255]).flat()),
-  ]);
-  const pixels = Buffer.concat(Array(height).fill(scanline));
-  return Buffer.concat([
-    Buffer.from([137, 80, 78, 71, 13, 10, 26, 10]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(pixels)),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 const SHA256 = 'a3f1c2d4e5b60718293a4b5c6d7e8f9001122334455667788990aabbccddeeff';
 const USER_AGENT =

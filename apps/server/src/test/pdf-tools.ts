@@ -47,3 +47,12 @@ export function embeddedFiles(pdf: Uint8Array): Promise<Map<string, Buffer>> {
     return files;
   });
 }
+
+/** The text of each page, as poppler's `pdftotext` reads it. */
+export function pdfPages(pdf: Uint8Array): Promise<string[]> {
+  return withPdf(pdf, async (file) => {
+    const { stdout } = await run('pdftotext', ['-layout', file, '-']);
+    // pdftotext ends every page with a form feed.
+    return stdout.split('\f').slice(0, -1);
+  });
+}

@@ -11,6 +11,7 @@ import { type FieldValue, isMissing, type ResolvedMatch } from '../match.js';
 import type { CatalogueEntry, DocumentParams } from './catalogue.js';
 import type { DataList, EsignatureDataList, OfferDataList, TerminationDataList } from './data-lists.js';
 import { BLANK_LINE, type TemplateFieldName } from './template-fields.js';
+import type { SignerRole } from '../signature.js';
 
 /** One of our companies as config/companies.json describes it. */
 export interface CompanyProfile {
@@ -67,6 +68,13 @@ export const SIGNATURE_ANCHORS = {
   kunde: { ankerSignatur: '/sig_kunde1/', ankerDatum: '/dat_kunde1/', ankerName: '/nam_kunde1/' },
   kunde2: { ankerSignatur: '/sig_kunde2/', ankerDatum: '/dat_kunde2/', ankerName: '/nam_kunde2/' },
 } as const;
+
+/** The anchors of each signing party's block: where their signature, date and name go. */
+export const SIGNER_ANCHORS = {
+  Projektpartner: SIGNATURE_ANCHORS.projektpartner,
+  Kunde: SIGNATURE_ANCHORS.kunde,
+  Kunde2: SIGNATURE_ANCHORS.kunde2,
+} as const satisfies Record<SignerRole, (typeof SIGNATURE_ANCHORS)[keyof typeof SIGNATURE_ANCHORS]>;
 
 const SIDE_LABELS = {
   de: { client: 'Für den Auftraggeber', contractor: 'Für den Auftragnehmer' },

@@ -1,4 +1,4 @@
-import { type RecipientInput, SIGNATURE_ANCHORS, type SignerRole } from '@vertragsgenerator/domain';
+import { type RecipientInput, SIGNER_ANCHORS, type SignerRole } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import type { EnvelopeDraft, SignatureProvider } from '../signature-provider.js';
 import { createDocusignClient, type DocusignClientOptions, type DocusignConfig } from './docusign-client.js';
@@ -61,12 +61,6 @@ export function createDocusignProvider(
 const envelopeSummarySchema = z.object({ envelopeId: z.string().min(1) });
 const viewUrlSchema = z.object({ url: z.string().url() });
 
-const ANCHORS_OF: Record<SignerRole, (typeof SIGNATURE_ANCHORS)[keyof typeof SIGNATURE_ANCHORS]> = {
-  Projektpartner: SIGNATURE_ANCHORS.projektpartner,
-  Kunde: SIGNATURE_ANCHORS.kunde,
-  Kunde2: SIGNATURE_ANCHORS.kunde2,
-};
-
 /**
  * A field on an anchor. The anchors are 1-pt white text on the baseline of their line in the
  * signature block (docs/templates.md); DocuSign puts a field's top left corner on the anchor, so a
@@ -106,7 +100,7 @@ function fromOurDocument(draft: EnvelopeDraft) {
     recipients: {
       signers: numbered.flatMap(({ recipient, recipientId }) => {
         if (!isSigner(recipient)) return [];
-        const anchors = ANCHORS_OF[recipient.role];
+        const anchors = SIGNER_ANCHORS[recipient.role];
         return [
           {
             recipientId,

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
+import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.js';
 import type { Db } from '../../db/database.js';
@@ -13,10 +14,10 @@ import { MatchStore } from '../../matches/match-store.js';
 import { sha256Hex } from '../../sha256.js';
 import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
 import { sentPartnerEnvelope } from '../../test/partner-envelope.js';
-import { embeddedFiles, pdfsig } from '../../test/pdf-tools.js';
+import { embeddedFiles, pdfPages, pdfsig } from '../../test/pdf-tools.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { EnvelopesRepository } from '../envelopes-repository.js';
-import { EnvelopeSealer } from './envelope-sealer.js';
+import { EnvelopeSealer, type EnvelopeSealerDeps } from './envelope-sealer.js';
 import { createSelfSignedSeal, type SealCertificate } from './seal-certificate.js';
 import { loadSeal } from './seal-store.js';
 import { sealedEnvelopePdf } from './sealed-envelope-pdf.js';
@@ -96,14 +97,45 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     throw new Error(`envelope ${id}: no failed sealing recorded`);
   }
 
-  const sealer = () =>
+  const sealer = (renderContract?: EnvelopeSealerDeps['renderContract']) =>
     new EnvelopeSealer({
       db,
       envelopes: new EnvelopesRepository(db),
       outbox: new MailOutbox(db, t.mailer, 'support@demo.local', quiet),
       seal: sealWithServerSeal,
       log: quiet,
+      ...(renderContract ? { renderContract } : {}),
     });
+
+  /** A completed envelope the app could not seal, due again now with no attempt counted. */
+  async function unsealedEnvelope(): Promise<string> {
+    sealingFails = true;
+    const id = await completedEnvelope();
+    await sealingFailed(id);
+    sealingFails = false;
+    await db
+      .updateTable('envelopes')
+      .set({ seal_due_at: sql<Date>`now()`, seal_attempts: 0 })
+      .where('id', '=', id)
+      .execute();
+    return id;
+  }
+
+  /** The partner contract as LibreOffice renders it: one page with the partner's signature block. */
+  async function renderedContract(): Promise<Uint8Array> {
+    const pdf = await PDFDocument.create();
+    const font = await pdf.embedFont(StandardFonts.Helvetica);
+    const page = pdf.addPage();
+    page.drawText('Projektpartnervertrag', { x: 72, y: 700, size: 14, font });
+    for (const [anchor, y] of [
+      ['/sig_pp/', 240],
+      ['/dat_pp/', 200],
+      ['/nam_pp/', 160],
+    ] as const) {
+      page.drawText(anchor, { x: 72, y, size: 1, font, color: rgb(1, 1, 1) });
+    }
+    return pdf.save();
+  }
 
   it('seals the completed envelope and mails the sealed PDF, with the document inside, to everyone', async () => {
     sealingFails = false;
@@ -151,6 +183,35 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
       .where('subject', 'like', 'Abgeschlossen:%')
       .execute();
     expect(queued.map((m) => m.recipient).sort()).toEqual(['berater@demo.local', partner.email].sort());
+  });
+
+  it("puts the contract's pages, with the partner's signature in its block, before the certificate", async () => {
+    const id = await unsealedEnvelope();
+    const contract = await renderedContract();
+    expect(await sealer(async () => contract).sealDue()).toBe(1);
+    const sealed = Buffer.from((await envelopeRow(id)).sealed_pdf ?? new Uint8Array());
+    expect(await pdfsig(sealed)).toMatch(/Signature Validation: Signature is Valid\./);
+    const pages = await pdfPages(sealed);
+    expect(pages[0]).toContain('Projektpartnervertrag');
+    expect(pages[0]).toContain(partner.name);
+    expect(pages[0]).toMatch(/elektronisch unterschrieben am \d{2}\.\d{2}\.\d{4} \d{2}:\d{2} Uhr/);
+    expect(pages[1]).toMatch(/Abschlusszertifikat|Zertifikat/);
+  });
+
+  it('tries LibreOffice again with the seal, and seals without contract pages after the third failure', async () => {
+    const id = await unsealedEnvelope();
+    const failing = sealer(async () => {
+      throw new Error('LibreOffice: source file could not be loaded');
+    });
+    for (const attempt of [1, 2]) {
+      expect(await failing.sealDue(), `attempt ${attempt}`).toBe(0);
+      expect((await envelopeRow(id)).seal_error).toBe('LibreOffice: source file could not be loaded');
+      await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    }
+    expect(await failing.sealDue()).toBe(1);
+    const sealed = Buffer.from((await envelopeRow(id)).sealed_pdf ?? new Uint8Array());
+    expect((await pdfPages(sealed))[0]).not.toContain('Projektpartnervertrag');
+    expect(await pdfsig(sealed)).toMatch(/Signature Validation: Signature is Valid\./);
   });
 
   it('seals and mails an envelope once when two replicas run at the same moment', async () => {

@@ -7,6 +7,8 @@ import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
 import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';
 
+/** Attempts at rendering the contract pages before an envelope is sealed without them. */
+const CONTRACT_ATTEMPTS = 3;
 /** Longer than any sealing takes: a lease outlives the attempt that holds it. */
 const LEASE_SECONDS = 5 * 60;
 
@@ -16,6 +18,8 @@ export interface EnvelopeSealerDeps {
   outbox: MailOutbox;
   /** Makes the sealed PDF (sealed-envelope-pdf.ts with the server's seal); tests make it fail. */
   seal: (envelope: EnvelopeToSeal, sealedAt: Date) => Promise<Uint8Array>;
+  /** The document as PDF (LibreOffice's rendition); null where LibreOffice is not installed. */
+  renderContract?: (docx: Uint8Array) => Promise<Uint8Array | null>;
   /** With DocuSign: its combined document of a completed envelope (SignatureProvider.completedDocument). */
   providerDocument?: (externalId: string) => Promise<Uint8Array>;
   log?: { warn(obj: object, msg: string): void };
@@ -58,7 +62,7 @@ export class EnvelopeSealer {
       const leased = await this.lease();
       if (!leased) return sealed;
       try {
-        if (await this.sealOne(leased.id)) sealed++;
+        if (await this.sealOne(leased.id, leased.seal_attempts)) sealed++;
       } catch (error) {
         const backoff = retryBackoffSeconds(leased.seal_attempts);
         this.log.warn(
@@ -102,7 +106,7 @@ export class EnvelopeSealer {
   }
 
   /** Seals one leased envelope, stores the PDF and queues its completion mail in one transaction. */
-  private async sealOne(envelopeId: string): Promise<boolean> {
+  private async sealOne(envelopeId: string, attempt: number): Promise<boolean> {
     const { db, envelopes } = this.deps;
     const { provider, external_id: externalId } = await db
       .selectFrom('envelopes')
@@ -135,6 +139,7 @@ export class EnvelopeSealer {
     if (!envelope.certificate || !envelope.completed_at) {
       throw new Error(`envelope ${envelopeId} is due for sealing but has no certificate`);
     }
+    const recipients = await envelopes.recipients(envelopeId);
     const sealedPdf = await this.deps.seal(
       {
         envelopeId: envelope.id,
@@ -142,16 +147,51 @@ export class EnvelopeSealer {
         subject: envelope.subject,
         certificate: envelope.certificate,
         document: { fileName: envelope.file_name, content: envelope.content },
+        contract: await this.contract(envelope.content, recipients, attempt),
         completedAt: envelope.completed_at,
       },
       new Date(),
     );
-    const recipients = await envelopes.recipients(envelopeId);
     return this.store(
       envelopeId,
       sealedPdf,
       completionMails(envelope, recipients, { document: envelope.content, sealedPdf }),
     );
+  }
+
+  /**
+   * The contract pages with each signer's marks. A rendition that fails is tried again with the seal;
+   * after CONTRACT_ATTEMPTS the envelope is sealed without them rather than never (the certificate and
+   * the attached DOCX are the proof, the pages a convenience).
+   */
+  private async contract(
+    docx: Uint8Array,
+    recipients: Awaited<ReturnType<EnvelopesRepository['recipients']>>,
+    attempt: number,
+  ): Promise<EnvelopeToSeal['contract']> {
+    if (!this.deps.renderContract) return null;
+    let pdf: Uint8Array | null;
+    try {
+      pdf = await this.deps.renderContract(docx);
+    } catch (error) {
+      if (attempt < CONTRACT_ATTEMPTS) throw error;
+      this.log.warn({ err: error }, 'contract pages left out of the sealed PDF: LibreOffice failed again');
+      return null;
+    }
+    if (!pdf) return null;
+    const marks = recipients.flatMap((r) =>
+      r.role !== 'CC' && r.signed_at && r.typed_name
+        ? [
+            {
+              role: r.role,
+              typedName: r.typed_name,
+              drawnSignature: r.drawn_signature,
+              signedAt: r.signed_at,
+            },
+          ]
+        : [],
+    );
+    return { pdf, marks };
   }
 
   /**

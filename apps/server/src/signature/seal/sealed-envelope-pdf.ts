@@ -1,6 +1,7 @@
 import { PDFDocument } from 'pdf-lib';
 import type { SealCertificate } from './seal-certificate.js';
 import { sealPdf } from './seal-pdf.js';
+import { markSignatures, type SignatureMark } from './signed-contract-pages.js';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -12,19 +13,22 @@ export interface EnvelopeToSeal {
   certificate: Uint8Array;
   /** The signed document as the signers saw it. */
   document: { fileName: string; content: Uint8Array };
+  /** The document as PDF (LibreOffice) and what each signer left, to be placed in their block; null without LibreOffice. */
+  contract: { pdf: Uint8Array; marks: SignatureMark[] } | null;
   completedAt: Date;
 }
 
 /**
- * The one PDF that proves a completed envelope: the certificate pages with the signed DOCX embedded as
- * a file attachment, so the package is complete without anything else, then sealed by the server.
+ * The one PDF that proves a completed envelope: the contract's pages with each signature in its block
+ * (where LibreOffice rendered the document), the certificate pages, and the signed DOCX embedded as a
+ * file attachment, so the package is complete without anything else, then sealed by the server.
  * Changing a page or the attachment afterwards breaks the seal.
  */
 export async function sealedEnvelopePdf(
   envelope: EnvelopeToSeal,
   { seal, publicUrl, sealedAt }: { seal: SealCertificate; publicUrl: string; sealedAt: Date },
 ): Promise<Buffer> {
-  const pdf = await PDFDocument.load(envelope.certificate);
+  const pdf = await withContractPages(envelope);
   pdf.setTitle(envelope.subject);
   pdf.setSubject(`Umschlag ${envelope.envelopeId} · ${envelope.matchId}`);
   pdf.setKeywords([`envelope:${envelope.envelopeId}`, `match:${envelope.matchId}`]);
@@ -41,4 +45,15 @@ export async function sealedEnvelopePdf(
     contact: publicUrl,
     signingTime: sealedAt,
   });
+}
+
+/** The contract's pages, marked, followed by the certificate's; the certificate alone without a contract. */
+async function withContractPages({ contract, certificate }: EnvelopeToSeal): Promise<PDFDocument> {
+  if (!contract) return PDFDocument.load(certificate);
+  const pdf = await PDFDocument.load(contract.pdf);
+  await markSignatures(pdf, contract.pdf, contract.marks);
+  const certificatePages = await PDFDocument.load(certificate);
+  for (const page of await pdf.copyPages(certificatePages, certificatePages.getPageIndices()))
+    pdf.addPage(page);
+  return pdf;
 }
