@@ -54,6 +54,8 @@ export async function startBrowserApp() {
   }
   return {
     baseUrl: server.baseUrl,
+    /** The server's DATA_DIR: its embedded mailer writes the mail it sends into `mail/` there. */
+    dataDir,
     chromiumVersion: browser.version(),
     /** A page in a browser context of its own: another person on another machine, with an empty cache. */
     async newPage() {

@@ -6,6 +6,7 @@ import {
   type PermissionLevel,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
+import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
@@ -643,9 +644,15 @@ const partnerContract = (email: string) => ({
   vertragspartner_type: 'pp',
 });
 
+/** LibreOffice's rendition stood in for by a one-page PDF. */
+const onePagePdf = await (async () => {
+  const pdf = await PDFDocument.create();
+  pdf.addPage();
+  return pdf.save();
+})();
 const FAKE_PDF: PdfRenditions = {
   available: async () => true,
-  render: async () => Buffer.from('%PDF-1.7\n%%EOF\n'),
+  render: async () => onePagePdf,
 };
 
 describe.each(testDatabases())('access matrix on $name', (database) => {

@@ -8,10 +8,10 @@ import {
   parseGermanNumber,
 } from '../format.js';
 import { type FieldValue, isMissing, type ResolvedMatch } from '../match.js';
+import type { SignerRole } from '../signature.js';
 import type { CatalogueEntry, DocumentParams } from './catalogue.js';
 import type { DataList, EsignatureDataList, OfferDataList, TerminationDataList } from './data-lists.js';
 import { BLANK_LINE, type TemplateFieldName } from './template-fields.js';
-import type { SignerRole } from '../signature.js';
 
 /** One of our companies as config/companies.json describes it. */
 export interface CompanyProfile {

@@ -200,12 +200,18 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
 
   it('tries LibreOffice again with the seal, and seals without contract pages after the third failure', async () => {
     const id = await unsealedEnvelope();
+    // Once LibreOffice fails, once it makes something that is no PDF.
+    let calls = 0;
     const failing = sealer(async () => {
-      throw new Error('LibreOffice: source file could not be loaded');
+      if (++calls === 1) throw new Error('LibreOffice: source file could not be loaded');
+      return Buffer.from('%PDF-1.7\n%%EOF\n');
     });
-    for (const attempt of [1, 2]) {
+    for (const [attempt, error] of [
+      [1, 'LibreOffice: source file could not be loaded'],
+      [2, 'LibreOffice made no readable PDF'],
+    ] as const) {
       expect(await failing.sealDue(), `attempt ${attempt}`).toBe(0);
-      expect((await envelopeRow(id)).seal_error).toBe('LibreOffice: source file could not be loaded');
+      expect((await envelopeRow(id)).seal_error).toMatch(new RegExp(`^${error}`));
       await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
     }
     expect(await failing.sealDue()).toBe(1);

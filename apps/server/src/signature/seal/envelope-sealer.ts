@@ -6,6 +6,7 @@ import { sha256Hex } from '../../sha256.js';
 import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
 import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';
+import { signedContractPages } from './signed-contract-pages.js';
 
 /** Attempts at rendering the contract pages before an envelope is sealed without them. */
 const CONTRACT_ATTEMPTS = 3;
@@ -170,15 +171,6 @@ export class EnvelopeSealer {
     attempt: number,
   ): Promise<EnvelopeToSeal['contract']> {
     if (!this.deps.renderContract) return null;
-    let pdf: Uint8Array | null;
-    try {
-      pdf = await this.deps.renderContract(docx);
-    } catch (error) {
-      if (attempt < CONTRACT_ATTEMPTS) throw error;
-      this.log.warn({ err: error }, 'contract pages left out of the sealed PDF: LibreOffice failed again');
-      return null;
-    }
-    if (!pdf) return null;
     const marks = recipients.flatMap((r) =>
       r.role !== 'CC' && r.signed_at && r.typed_name
         ? [
@@ -191,7 +183,14 @@ export class EnvelopeSealer {
           ]
         : [],
     );
-    return { pdf, marks };
+    try {
+      const rendition = await this.deps.renderContract(docx);
+      return rendition ? await signedContractPages(rendition, marks) : null;
+    } catch (error) {
+      if (attempt < CONTRACT_ATTEMPTS) throw error;
+      this.log.warn({ err: error }, 'contract pages left out of the sealed PDF: they failed again');
+      return null;
+    }
   }
 
   /**

@@ -1,7 +1,6 @@
 import { PDFDocument } from 'pdf-lib';
 import type { SealCertificate } from './seal-certificate.js';
 import { sealPdf } from './seal-pdf.js';
-import { markSignatures, type SignatureMark } from './signed-contract-pages.js';
 
 const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
@@ -13,8 +12,8 @@ export interface EnvelopeToSeal {
   certificate: Uint8Array;
   /** The signed document as the signers saw it. */
   document: { fileName: string; content: Uint8Array };
-  /** The document as PDF (LibreOffice) and what each signer left, to be placed in their block; null without LibreOffice. */
-  contract: { pdf: Uint8Array; marks: SignatureMark[] } | null;
+  /** The document's pages with every signature in its block (signed-contract-pages.ts); null without LibreOffice. */
+  contract: Uint8Array | null;
   completedAt: Date;
 }
 
@@ -47,11 +46,10 @@ export async function sealedEnvelopePdf(
   });
 }
 
-/** The contract's pages, marked, followed by the certificate's; the certificate alone without a contract. */
+/** The contract's pages followed by the certificate's; the certificate alone without a contract. */
 async function withContractPages({ contract, certificate }: EnvelopeToSeal): Promise<PDFDocument> {
   if (!contract) return PDFDocument.load(certificate);
-  const pdf = await PDFDocument.load(contract.pdf);
-  await markSignatures(pdf, contract.pdf, contract.marks);
+  const pdf = await PDFDocument.load(contract);
   const certificatePages = await PDFDocument.load(certificate);
   for (const page of await pdf.copyPages(certificatePages, certificatePages.getPageIndices()))
     pdf.addPage(page);

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { formatDateTime, SIGNER_ANCHORS, type SignerRole } from '@vertragsgenerator/domain';
-import { type PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
 /** What a signer left on the signing page, to be placed in their signature block. */
 export interface SignatureMark {
@@ -24,6 +24,21 @@ const STANDARD_FONTS = `${dirname(createRequire(import.meta.url).resolve('pdfjs-
 /** The drawn signature's box above the signature line. */
 const SIGNATURE_BOX = { width: 150, height: 36 };
 const INK = rgb(0.05, 0.1, 0.35);
+
+/** The rendition with every signer's marks placed (see markSignatures); throws for what is no readable PDF. */
+export async function signedContractPages(
+  rendition: Uint8Array,
+  marks: SignatureMark[],
+): Promise<Uint8Array> {
+  try {
+    const pdf = await PDFDocument.load(rendition);
+    await markSignatures(pdf, rendition, marks);
+    return await pdf.save();
+  } catch (error) {
+    // pdf-lib or pdf.js could not read it.
+    throw new Error(`LibreOffice made no readable PDF: ${(error as Error).message}`);
+  }
+}
 
 /**
  * Places each signer's typed name, drawn signature and time in their signature block of the contract

@@ -5,6 +5,7 @@ import { texts } from '../../texts';
 import { DownloadInstead } from '../download-instead';
 import { SectionLoader } from '../section-loader';
 import { SuperdocFrame } from '../superdoc-frame';
+import { markViewerShown } from './viewer-timing';
 
 export interface DocumentViewerProps {
   /** Names the document; another key loads another document. */
@@ -71,6 +72,7 @@ function PdfFrame({ pdf }: { pdf: Blob }) {
       component="iframe"
       src={url}
       title={texts.documentViewer.title}
+      onLoad={markViewerShown}
       w="100%"
       h={VIEWER_HEIGHT}
       style={{ border: '1px solid var(--mantine-color-gray-4)', borderRadius: 'var(--mantine-radius-sm)' }}
@@ -99,6 +101,7 @@ function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
           if (unmounted) return removeRendering();
           remove = removeRendering;
           setReady(true);
+          markViewerShown();
         },
         (error: unknown) => {
           if (unmounted) return;

@@ -1,0 +1,73 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { simpleParser } from 'mailparser';
+import { signInDemoAccount } from '../lib/sign-in.mjs';
+import { CONTRACT_MATCH, USER } from './app.mjs';
+
+/** What the sender view and the signing page mark once their document shows (components/document-viewer). */
+export const VIEWER_SHOWN = 'viewer:document-shown';
+
+const PARTNER = { name: 'Paula Partner', email: 'paula.partner@bench.example' };
+
+/**
+ * A project partner contract of CONTRACT_MATCH sent to PARTNER through the API, as the sender view
+ * sends it; answers the envelope and the partner's link from the invitation the embedded mailer wrote.
+ */
+export async function sentEnvelope(baseUrl, dataDir) {
+  const token = await signInDemoAccount(baseUrl, USER);
+  const call = async (method, path, body) => {
+    const response = await fetch(new URL(path, baseUrl), {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const answer = await response.json();
+    if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
+    return answer;
+  };
+  const created = await call('POST', `/backend/generateDocusign/de-we-pp-ev/${CONTRACT_MATCH}`, {
+    dataList: {
+      Absender_UserName: 'Lena Legal',
+      Absender_Email: USER,
+      Projektpartner_UserName: PARTNER.name,
+      Projektpartner_Email: PARTNER.email,
+      vertragspartner_type: 'pp',
+    },
+  });
+  const id = created.data.split('/').pop();
+  const draft = await call('GET', `/backend/signature/envelopes/${id}`);
+  await call('POST', `/backend/signature/envelopes/${id}/send`, {
+    subject: draft.subject,
+    message: '',
+    recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
+      role,
+      name,
+      email,
+      routingOrder,
+    })),
+  });
+  return { id, link: await invitationLink(join(dataDir, 'mail'), PARTNER.email) };
+}
+
+/** The signing link in the invitation to `to`, once the outbox has sent it (it mails soon, not at once). */
+async function invitationLink(mailDir, to) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const files = await readdir(mailDir).catch(() => []);
+    for (const file of files.filter((name) => name.endsWith('.eml'))) {
+      const mail = await simpleParser(await readFile(join(mailDir, file)));
+      const link =
+        mail.to?.text === to ? mail.text?.match(/https?:\/\/\S+\/unterschreiben#[\w-]+/)?.[0] : undefined;
+      if (link) return link;
+    }
+    await sleep(100);
+  }
+  throw new Error(`no invitation to ${to} in ${mailDir}`);
+}
+
+/** Opens `url` in `page` and answers the ms from the navigation to the document shown (the page's own mark). */
+export async function timeToDocument(page, url) {
+  await page.goto(url);
+  await page.waitForFunction((name) => performance.getEntriesByName(name, 'mark').length > 0, VIEWER_SHOWN);
+  return page.evaluate((name) => performance.getEntriesByName(name, 'mark')[0].startTime, VIEWER_SHOWN);
+}
