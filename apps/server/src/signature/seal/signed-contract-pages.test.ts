@@ -48,24 +48,22 @@ describe('markSignatures', () => {
     ]);
     expect(placed).toBe(2);
     const { texts, images } = await pageContent(await pdf.save(), 2);
-    const at = (text: string) => texts.find((t) => t.text === text);
+    const at = (text: string) => texts.filter((t) => t.text === text).map((t) => [t.x, t.y]);
     // Klara drew: her image above her line; Karl typed: his name stands there instead.
     expect(images).toBe(1);
-    expect(at('Karl Zweit')).toMatchObject({ x: 320 });
-    expect(
-      texts
-        .filter((t) => t.text === 'Karl Zweit')
-        .map((t) => t.y)
-        .sort(),
-    ).toEqual([172, 241]);
-    expect(at('Klara Kunde')).toMatchObject({ x: 72, y: 172 });
-    expect(texts.filter((t) => t.text === '25.11.2026 14:04').map((t) => [t.x, t.y])).toEqual([
+    expect(at('Karl Zweit')).toEqual([[320, 241]]);
+    expect(at('Klara Kunde')).toEqual([]);
+    const captions = texts.filter((t) =>
+      t.text.includes('elektronisch unterschrieben am 25.11.2026 14:04 Uhr'),
+    );
+    expect(captions.map((t) => t.text.split(' · ')[0])).toEqual(['Klara Kunde', 'Karl Zweit']);
+    // Beside the drawing (120 × 40 scaled into 150 × 36: 108 wide) and beside the typed name.
+    expect(captions.map((t) => Math.round(t.x))).toEqual([72 + 108 + 6, expect.any(Number)]);
+    expect(captions[1]?.x).toBeGreaterThan(320 + 60);
+    expect(at('25.11.2026 14:04')).toEqual([
       [72, 201],
       [320, 201],
     ]);
-    expect(
-      texts.filter((t) => t.text.startsWith('elektronisch unterschrieben am 25.11.2026 14:04')),
-    ).toHaveLength(2);
     // Nothing where nobody signed, nothing on the page without blocks.
     expect(texts.filter((t) => t.y < 100 && t.text !== '/sig_pp/')).toEqual([]);
     expect((await pageContent(await pdf.save(), 1)).texts).toEqual([]);

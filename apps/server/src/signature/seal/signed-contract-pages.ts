@@ -43,7 +43,8 @@ export async function signedContractPages(
 /**
  * Places each signer's typed name, drawn signature and time in their signature block of the contract
  * rendered as PDF (LibreOffice): the blocks carry invisible anchors (`/sig_kunde1/` …, 1-pt white
- * text on the line), found here in the text pdf.js reads from the pages. Blocks without a signer
+ * text on the line), found here in the text pdf.js reads from the pages. The name anchor is left
+ * alone: the block prints the name already, and the typed one goes beside the signature. Blocks without a signer
  * stay as they are; a signer without a block on any page gets nothing placed (the certificate pages
  * list every signature anyway). Returns how many marks were placed.
  */
@@ -58,41 +59,31 @@ export async function markSignatures(
   const italic = await contract.embedFont(StandardFonts.HelveticaOblique);
   let placed = 0;
   for (const mark of marks) {
-    const { ankerSignatur, ankerDatum, ankerName } = SIGNER_ANCHORS[mark.role];
+    const { ankerSignatur, ankerDatum } = SIGNER_ANCHORS[mark.role];
     const signature = mark.drawnSignature ? await contract.embedPng(mark.drawnSignature) : null;
+    const caption = `${mark.typedName} · elektronisch unterschrieben am ${formatDateTime(mark.signedAt)} Uhr`;
     for (const at of anchors.get(ankerSignatur) ?? []) {
       const page = pages[at.page];
       if (!page) continue;
+      // Above the signature line: the drawing (or the typed name), then the caption beside it.
+      let width: number;
       if (signature) {
         const scale = Math.min(
           SIGNATURE_BOX.width / signature.width,
           SIGNATURE_BOX.height / signature.height,
         );
-        page.drawImage(signature, {
-          x: at.x,
-          y: at.y + 2,
-          width: signature.width * scale,
-          height: signature.height * scale,
-        });
+        width = signature.width * scale;
+        page.drawImage(signature, { x: at.x, y: at.y + 2, width, height: signature.height * scale });
       } else {
         write(page, italic, mark.typedName, at, 14);
+        width = italic.widthOfTextAtSize(mark.typedName, 14);
       }
-      write(
-        page,
-        regular,
-        `elektronisch unterschrieben am ${formatDateTime(mark.signedAt)} Uhr`,
-        { ...at, y: at.y - 9 },
-        6,
-      );
+      write(page, regular, caption, { ...at, x: at.x + width + 6 }, 6);
       placed++;
     }
     for (const at of anchors.get(ankerDatum) ?? []) {
       const page = pages[at.page];
       if (page) write(page, regular, formatDateTime(mark.signedAt), at, 10);
-    }
-    for (const at of anchors.get(ankerName) ?? []) {
-      const page = pages[at.page];
-      if (page) write(page, regular, mark.typedName, { ...at, y: at.y + 11 }, 9);
     }
   }
   return placed;
