@@ -26,7 +26,11 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   });
 
   // Like the forms, not needed for /login and /start; superdoc follows only once it opens a document.
-  const editorPage = async () => ({ Component: (await import('../features/editor')).EditorPage });
+  const editorPage = async () => {
+    const editor = await import('../features/editor');
+    editor.preloadDocxEditor();
+    return { Component: editor.EditorPage };
+  };
   const signatureOverviewPage = async () => ({
     Component: (await import('../features/signature-overview')).SignatureOverviewPage,
   });
