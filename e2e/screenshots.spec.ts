@@ -312,6 +312,10 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   });
   await expect(page.getByText('Unverändert und von uns versiegelt')).toBeVisible();
   await page.screenshot({ path: shot('pruefen'), fullPage: true });
+
+  await page.goto('/vorlagen/platzhalter');
+  await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
+  await page.screenshot({ path: shot('platzhalter') });
 });
 
 test('built-in editor: a generated contract with its versions, and a save conflict', async ({ page }) => {

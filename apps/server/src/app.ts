@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
@@ -17,6 +18,7 @@ import { DocumentGenerator } from './documents/document-generator.js';
 import { DocumentsRepository } from './documents/documents-repository.js';
 import { createPdfRenditions, type PdfRenditions } from './documents/pdf-rendition.js';
 import type { Renderer } from './documents/renderer.js';
+import { richestDemoMatch } from './documents/samples.js';
 import { createTemplateUsage } from './documents/template-usage.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { installOpenApi } from './http/openapi.js';
@@ -47,6 +49,7 @@ import { spaRoutes } from './routes/spa.js';
 import { storedDocumentRoutes } from './routes/stored-documents.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
+import { templateLibraryRoutes } from './routes/template-library.js';
 import { TOKEN_EXCHANGE_PATH, tokenExchangeRoutes } from './routes/token-exchange.js';
 import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
@@ -270,6 +273,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
+  await app.register(templateLibraryRoutes, {
+    guards,
+    companyData: deps.companyData,
+    exampleMatch: () => richestDemoMatch(join(config.configDir, 'demo-matches.json')),
+  });
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });

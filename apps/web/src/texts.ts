@@ -37,6 +37,7 @@ export const texts = {
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
     sealCheck: 'PDF prüfen',
+    placeholders: 'Platzhalter',
   },
 
   api: {
@@ -72,6 +73,7 @@ export const texts = {
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
     sealCheck: 'PDF prüfen',
+    placeholders: 'Platzhalter',
     version: (version: string) => `Version ${version}`,
     logout: 'Logout',
     logoutFailed: 'Etwas ist schiefgelaufen...',

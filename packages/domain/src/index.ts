@@ -6,6 +6,7 @@ export * from './format.js';
 export * from './history.js';
 export * from './match.js';
 export * from './permissions.js';
+export * from './placeholders.js';
 export * from './plausibility.js';
 export * from './seal-check.js';
 export * from './signature.js';

@@ -62,6 +62,10 @@ const TAGS = [
   { name: 'stored documents', description: 'Generated documents and their versions in the built-in editor' },
   { name: 'signature', description: 'E-signature envelopes as their sender sees them' },
   {
+    name: 'templates',
+    description: 'The template library for legal staff: the placeholders a template may use',
+  },
+  {
     name: 'signing',
     description: 'Signing pages of the built-in signing, authorised by the signer’s link token',
   },

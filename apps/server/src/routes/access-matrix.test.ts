@@ -442,6 +442,12 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    route: 'GET /backend/templates/placeholders',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/templates/placeholders' }),
+  },
+  {
     // Anyone signed in may check a PDF; this one is none.
     route: 'POST /backend/signature/check',
     access: EVERYONE,

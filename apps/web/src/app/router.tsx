@@ -37,6 +37,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const sealCheckPage = async () => ({
     Component: (await import('../features/seal-check')).SealCheckPage,
   });
+  const placeholdersPage = async () => ({
+    Component: (await import('../features/templates')).PlaceholdersPage,
+  });
   const administrationPage = async () => ({
     Component: (await import('../features/admin')).AdministrationPage,
   });
@@ -71,6 +74,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
             { path: PATHS.sealCheck, lazy: sealCheckPage },
+            { path: PATHS.placeholders, lazy: placeholdersPage },
             { path: '*', Component: NotFoundPage },
           ],
         },

@@ -12,6 +12,8 @@ export const PATHS = {
   signatureOverview: '/signaturen',
   /** PDF prüfen: is a PDF an unchanged sealed document of ours? */
   sealCheck: '/pruefen',
+  /** The placeholders a template may use (legal staff and administrators). */
+  placeholders: '/vorlagen/platzhalter',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
   /** Public: a signer opens it from their e-mail with the link token after the `#`. */

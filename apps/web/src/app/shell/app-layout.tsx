@@ -31,6 +31,11 @@ export function AppLayout() {
                 </Button>
               </>
             )}
+            {(user?.permission === 2 || user?.administrator) && (
+              <Button component={Link} to={PATHS.placeholders} variant="subtle">
+                {texts.shell.placeholders}
+              </Button>
+            )}
             {user?.administrator && (
               <Button component={Link} to={PATHS.administration} variant="subtle">
                 {texts.shell.administration}
