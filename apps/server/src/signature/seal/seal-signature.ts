@@ -1,13 +1,22 @@
 import { createHash, webcrypto } from 'node:crypto';
 import { extractSignature } from '@signpdf/utils';
-import * as pkijs from 'pkijs';
+import type * as Pkijs from 'pkijs';
 
-type EngineCrypto = ConstructorParameters<typeof pkijs.CryptoEngine>[0]['crypto'];
-// Node's Web Crypto, the same interface browsers give pkijs.
-pkijs.setEngine(
-  'node',
-  new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto }),
-);
+type EngineCrypto = ConstructorParameters<typeof Pkijs.CryptoEngine>[0]['crypto'];
+
+let loaded: Promise<typeof Pkijs> | undefined;
+/** pkijs when a PDF is first checked, not at start: the server's memory at start has a budget. */
+function pkijsWithEngine(): Promise<typeof Pkijs> {
+  loaded ??= import('pkijs').then((pkijs) => {
+    // Node's Web Crypto, the same interface browsers give pkijs.
+    pkijs.setEngine(
+      'node',
+      new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto }),
+    );
+    return pkijs;
+  });
+  return loaded;
+}
 
 /** What a PDF's (first) signature says, read and checked with pkijs; no trust in who made it yet. */
 export type PdfSignature =
@@ -40,6 +49,7 @@ export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
   }
   const [, , start = 0, length = 0] = extracted.ByteRange;
   const coversWholeFile = start + length === pdf.length;
+  const pkijs = await pkijsWithEngine();
   try {
     const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(Buffer.from(extracted.signature, 'binary')));
     const signedData = new pkijs.SignedData({ schema: contentInfo.content });
