@@ -96,7 +96,12 @@ export function OverviewRow({ envelope, onChanged }: { envelope: OverviewEnvelop
             </DownloadButton>
           )}
           {envelope.mayChange && (
-            <VoidEnvelopeButton envelopeId={envelope.id} size="xs" onChanged={onChanged} />
+            <VoidEnvelopeButton
+              envelopeId={envelope.id}
+              size="xs"
+              label={t.voidFor(envelope.subject)}
+              onChanged={onChanged}
+            />
           )}
         </Group>
       </Table.Td>

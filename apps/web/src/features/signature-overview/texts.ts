@@ -21,6 +21,7 @@ export const overviewTexts = {
   open: 'Öffnen',
   openFor: (subject: string) => `Umschlag öffnen: ${subject}`,
   signedPdfFor: (subject: string) => `Signiertes PDF herunterladen: ${subject}`,
+  voidFor: (subject: string) => `Verwerfen: ${subject}`,
   empty: 'Keine Umschläge gefunden.',
   emptySearch: (q: string) => `Keine Umschläge zu „${q}“ gefunden.`,
   loadFailed: 'Die Umschläge konnten nicht geladen werden.',

@@ -17,11 +17,14 @@ export function VoidEnvelopeButton({
   envelopeId,
   disabled = false,
   size,
+  label,
   onChanged,
 }: {
   envelopeId: string;
   disabled?: boolean;
   size?: 'xs';
+  /** The button's accessible name where several envelopes are listed; its text stays „Verwerfen". */
+  label?: string;
   onChanged?: (envelope: EnvelopeView | null) => void;
 }) {
   const updateSenderView = useEnvelopeUpdater(envelopeId);
@@ -56,7 +59,14 @@ export function VoidEnvelopeButton({
 
   return (
     <>
-      <Button variant="default" color="red" size={size} onClick={dialog.open} disabled={disabled}>
+      <Button
+        variant="default"
+        color="red"
+        size={size}
+        onClick={dialog.open}
+        disabled={disabled}
+        {...(label ? { 'aria-label': label } : {})}
+      >
         {texts.envelope.discard}
       </Button>
       <Modal opened={opened} onClose={dialog.close} title={texts.envelope.discardTitle}>
