@@ -32,7 +32,7 @@ const MAIL_DIR = join(E2E_DATA_DIR, 'mail');
 export async function invitationLink(to: string, since: number): Promise<string> {
   let link: string | undefined;
   await expect
-    .poll(() => (link = signingLinkInMailFolder(MAIL_DIR, to, since)), {
+    .poll(async () => (link = await signingLinkInMailFolder(MAIL_DIR, to, since)), {
       message: `an invitation to ${to} in ${MAIL_DIR}`,
       timeout: 15_000,
     })

@@ -19,6 +19,7 @@ export const texts = {
   loading: 'Wird geladen …',
   close: 'Schließen',
   downloadFailed: 'Die Datei konnte nicht heruntergeladen werden. Bitte versuche es erneut.',
+  retry: 'Erneut versuchen',
 
   googleDrive: {
     title: 'Google Drive',

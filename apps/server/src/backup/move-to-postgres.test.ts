@@ -93,7 +93,7 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
       for (const recipient of recipients) {
         let link: string | undefined;
         for (let i = 0; i < 300 && !link; i++) {
-          link = signingLinkInMailFolder(join(dataDir, 'mail'), recipient.email, since);
+          link = await signingLinkInMailFolder(join(dataDir, 'mail'), recipient.email, since);
           if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
         }
         expect(link, recipient.email).toBeDefined();

@@ -271,7 +271,6 @@ export interface EnvelopeRecipientsTable {
   link_generation: number | null;
   /** When the next automatic reminder is due; null: none. */
   reminder_due_at: Timestamp | null;
-  reminders_sent: ColumnType<number, number | undefined, number>;
 }
 
 export interface EnvelopeEventsTable {

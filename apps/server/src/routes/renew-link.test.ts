@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
-import { sentPartnerEnvelope } from '../test/partner-envelope.js';
+import { sentPartnerEnvelope, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -90,13 +90,7 @@ describe.each(testDatabases())('Link erneuern on $name', (database) => {
     expect(newLink).not.toBe(link);
     expect((await open(link)).json()).toMatchObject({ error: 'link_invalid' });
     expect((await open(newLink)).statusCode).toBe(200);
-    const signed = await t.app.inject({
-      method: 'POST',
-      url: '/backend/signing/sign',
-      headers: { 'x-signing-token': newLink },
-      payload: { consent: true, typedName: partner.name },
-    });
-    expect(signed.statusCode, signed.body).toBe(200);
+    await signWithLink(t, newLink, partner.name);
     expect((await view(id)).status).toBe('completed');
   });
 
@@ -116,13 +110,7 @@ describe.each(testDatabases())('Link erneuern on $name', (database) => {
       error: 'envelope_closed',
       message: 'Diese Person steht nicht in diesem Umschlag.',
     });
-    const signed = await t.app.inject({
-      method: 'POST',
-      url: '/backend/signing/sign',
-      headers: { 'x-signing-token': link },
-      payload: { consent: true, typedName: partner.name },
-    });
-    expect(signed.statusCode, signed.body).toBe(200);
+    await signWithLink(t, link, partner.name);
     const afterSigning = await renew(id, recipientId);
     expect(afterSigning.statusCode).toBe(409);
     expect(afterSigning.json().message).toMatch(/nicht mehr offen/);

@@ -10,7 +10,7 @@ import { createSelfSignedSeal } from '../signature/seal/seal-certificate.js';
 import { sealPdf } from '../signature/seal/seal-pdf.js';
 import { loadSeal } from '../signature/seal/seal-store.js';
 import { testDatabases } from '../test/databases.js';
-import { sentPartnerEnvelope } from '../test/partner-envelope.js';
+import { sentPartnerEnvelope, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -43,13 +43,7 @@ describe.each(testDatabases())('Prüfen (POST /backend/signature/check) on $name
     berater = await t.signIn('berater@demo.local');
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     envelopeId = id;
-    const signed = await t.app.inject({
-      method: 'POST',
-      url: '/backend/signing/sign',
-      headers: { 'x-signing-token': link },
-      payload: { consent: true, typedName: partner.name },
-    });
-    expect(signed.statusCode).toBe(200);
+    await signWithLink(t, link, partner.name);
     for (let i = 0; i < 250 && !sealed; i++) {
       const row = await db
         .selectFrom('envelopes')

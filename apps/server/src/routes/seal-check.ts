@@ -2,6 +2,7 @@ import { SEAL_CHECK_MAX_BYTES, sealCheckSchema } from '@vertragsgenerator/domain
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { AuthGuards } from '../auth/guards.js';
+import { looksLikePdf } from '../documents/pdf-file.js';
 import { HttpError } from '../http/errors.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import type { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
@@ -11,9 +12,6 @@ export interface SealCheckRoutesDeps {
   guards: AuthGuards;
   check: SealedPdfCheck;
 }
-
-/** Every PDF starts with this (after at most a few bytes of junk, which PDF readers skip too). */
-const PDF_HEADER = Buffer.from('%PDF-');
 
 /** `POST /backend/signature/check` — Prüfen: is this PDF an unchanged sealed document of ours? */
 export const sealCheckRoutes: FastifyPluginAsync<SealCheckRoutesDeps> = async (app, deps) => {
@@ -46,8 +44,7 @@ export const sealCheckRoutes: FastifyPluginAsync<SealCheckRoutesDeps> = async (a
     async (request) => {
       const pdf = request.body as Buffer;
       if (pdf.length === 0) throw new HttpError(400, 'empty_file', 'Die Datei ist leer.');
-      const header = pdf.indexOf(PDF_HEADER);
-      if (header < 0 || header > 1024) {
+      if (!looksLikePdf(pdf)) {
         throw new HttpError(
           422,
           'not_pdf',

@@ -6,7 +6,7 @@ import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
-import { sentPartnerEnvelope } from '../test/partner-envelope.js';
+import { sentPartnerEnvelope, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -23,14 +23,6 @@ describe.each(testDatabases())(
     /** Berta's envelopes by the state the test brought them into. */
     const berta = {} as Record<'draft' | 'sent' | 'expired' | 'partial' | 'completed' | 'voided', string>;
     let annas: string;
-
-    const sign = (link: string, name: string) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/backend/signing/sign',
-        headers: { 'x-signing-token': link },
-        payload: { consent: true, typedName: name },
-      });
 
     beforeAll(async () => {
       db = await database.open();
@@ -91,7 +83,7 @@ describe.each(testDatabases())(
 
       const completed = await partnerEnvelope('Carla Complete');
       berta.completed = completed.id;
-      expect((await sign(completed.link, 'Carla Complete')).statusCode).toBe(200);
+      await signWithLink(t, completed.link, 'Carla Complete');
 
       berta.voided = (await partnerEnvelope('Vera Voided')).id;
       const voided = await t.app.inject({

@@ -14,6 +14,7 @@ import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../sha256.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
+import { signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -529,13 +530,7 @@ describe('every e-signature key signs to completion', () => {
         if (!token) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       expect(token, recipient.email).toBeDefined();
-      const signed = await t.app.inject({
-        method: 'POST',
-        url: '/backend/signing/sign',
-        headers: { 'x-signing-token': token as string },
-        payload: { consent: true, typedName: recipient.name },
-      });
-      expect(signed.statusCode, signed.body).toBe(200);
+      await signWithLink(t, token as string, recipient.name);
     }
     const done: EnvelopeView = (
       await t.app.inject({ method: 'GET', url: `/backend/signature/envelopes/${id}`, headers: bearer(legal) })

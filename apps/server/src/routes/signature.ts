@@ -266,56 +266,58 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
   );
 
-  app.post<{ Params: { id: string; recipientId: string } }>(
-    '/backend/signature/envelopes/:id/recipients/:recipientId/renew-link',
-    {
-      ...staff,
-      schema: {
-        tags: ['signature'],
-        summary: 'Mail a signer a new link; the old one stops working',
-        security: BEARER,
-        params: envelopeParams.extend({ recipientId: z.string().describe('The recipient id') }),
-        response: {
-          200: envelopeViewSchema.describe('The envelope with the signer’s new expiry'),
-          ...errorAnswers([401, 403, 404, 409], {
-            ...changeErrors,
-            409: 'The envelope is no longer open, DocuSign handles it, or the signer is not waiting to sign',
-          }),
+  /** The sender view's actions on one waiting signer, each answered with the envelope as it is after. */
+  function signerAction(
+    action: string,
+    doc: { summary: string; answer: string; conflict: string },
+    run: (
+      changeable: Awaited<ReturnType<typeof changeableEnvelope>>,
+      recipientId: string,
+      actor: Actor,
+    ) => Promise<void>,
+  ) {
+    app.post<{ Params: { id: string; recipientId: string } }>(
+      `/backend/signature/envelopes/:id/recipients/:recipientId/${action}`,
+      {
+        ...staff,
+        schema: {
+          tags: ['signature'],
+          summary: doc.summary,
+          security: BEARER,
+          params: envelopeParams.extend({ recipientId: z.string().describe('The recipient id') }),
+          response: {
+            200: envelopeViewSchema.describe(doc.answer),
+            ...errorAnswers([401, 403, 404, 409], { ...changeErrors, 409: doc.conflict }),
+          },
         },
       },
+      async (request) => {
+        const changeable = await changeableEnvelope(request);
+        await stateChange(() => run(changeable, request.params.recipientId, staffActor(request)));
+        return envelopeView(changeable.envelope.id);
+      },
+    );
+  }
+
+  signerAction(
+    'renew-link',
+    {
+      summary: 'Mail a signer a new link; the old one stops working',
+      answer: 'The envelope with the signer’s new expiry',
+      conflict: 'The envelope is no longer open, DocuSign handles it, or the signer is not waiting to sign',
     },
-    async (request) => {
-      const { envelope, signing } = await changeableEnvelope(request);
-      await stateChange(() =>
-        signing.renewLink(envelope.id, request.params.recipientId, staffActor(request)),
-      );
-      return envelopeView(envelope.id);
-    },
+    ({ envelope, signing }, recipientId, actor) => signing.renewLink(envelope.id, recipientId, actor),
   );
 
-  app.post<{ Params: { id: string; recipientId: string } }>(
-    '/backend/signature/envelopes/:id/recipients/:recipientId/remind',
+  signerAction(
+    'remind',
     {
-      ...staff,
-      schema: {
-        tags: ['signature'],
-        summary: 'Remind a signer now, with the link they hold',
-        security: BEARER,
-        params: envelopeParams.extend({ recipientId: z.string().describe('The recipient id') }),
-        response: {
-          200: envelopeViewSchema.describe('The envelope with the reminder among its events'),
-          ...errorAnswers([401, 403, 404, 409], {
-            ...changeErrors,
-            409: 'The envelope is no longer open, DocuSign handles it, the signer is not waiting to sign, or their link expired',
-          }),
-        },
-      },
+      summary: 'Remind a signer now, with the link they hold',
+      answer: 'The envelope with the reminder among its events',
+      conflict:
+        'The envelope is no longer open, DocuSign handles it, the signer is not waiting to sign, or their link expired',
     },
-    async (request) => {
-      const { envelope, reminders } = await changeableEnvelope(request);
-      await stateChange(() => reminders.remind(envelope.id, request.params.recipientId, staffActor(request)));
-      return envelopeView(envelope.id);
-    },
+    ({ envelope, reminders }, recipientId, actor) => reminders.remind(envelope.id, recipientId, actor),
   );
 
   app.get<{ Params: { matchId: string } }>(

@@ -15,6 +15,7 @@ import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
 import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { invitationMail, voidedMail } from './signing-mails.js';
 import { EnvelopeStateProblem, SigningInputProblem } from './signing-problems.js';
+import { lockWaitingSigner } from './waiting-signer.js';
 
 export interface BuiltinSigningDeps {
   db: Db;
@@ -115,20 +116,13 @@ export class BuiltinSigning implements SignatureProvider {
    */
   async renewLink(envelopeId: string, recipientId: string, actor: Actor): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      const envelope = await this.lockEnvelope(envelopeId, trx);
-      if (envelope.status !== 'sent') {
-        throw new EnvelopeStateProblem('Dieser Umschlag ist nicht mehr offen: es gibt keinen neuen Link.');
-      }
-      const recipient = (await this.deps.envelopes.recipients(envelopeId, trx)).find(
-        (r) => r.id === recipientId,
+      const { envelope, recipient } = await lockWaitingSigner(
+        this.deps.envelopes,
+        { envelopeId, recipientId },
+        trx,
+        'es gibt keinen neuen Link',
       );
-      if (!recipient) throw new EnvelopeStateProblem('Diese Person steht nicht in diesem Umschlag.');
-      if (recipient.status !== 'sent' && recipient.status !== 'opened') {
-        throw new EnvelopeStateProblem(
-          `${recipient.name} ist nicht eingeladen oder hat schon geantwortet: es gibt keinen neuen Link.`,
-        );
-      }
-      const { url, expiresAt } = await this.links.issue(recipient.id, trx);
+      const { url, expiresAt } = await this.links.issue(recipient, trx);
       await this.deps.envelopes.addEvent(
         {
           envelopeId,
@@ -294,7 +288,7 @@ export class BuiltinSigning implements SignatureProvider {
         .set({ status: 'sent' })
         .where('id', '=', recipient.id)
         .execute();
-      const { url, expiresAt } = await this.links.issue(recipient.id, trx);
+      const { url, expiresAt } = await this.links.issue(recipient, trx);
       mails.push(invitationMail({ ...envelope, id: envelopeId }, recipient, url, expiresAt));
     }
     await this.deps.outbox.enqueue(mails, trx);

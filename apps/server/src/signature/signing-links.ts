@@ -3,7 +3,7 @@ import { type EnvelopeStatus, formatDateTime } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import { sha256Hex } from '../sha256.js';
 import type { EnvelopesRepository, Executor } from './envelopes-repository.js';
-import { firstReminderAt } from './reminders/reminder-schedule.js';
+import { DAY_MS, nextReminderAt } from './reminders/reminder-schedule.js';
 import { SigningLinkProblem } from './signing-problems.js';
 
 /** 32 bytes (an HMAC-SHA-256, or random for links issued before migration 0012), base64url. */
@@ -18,8 +18,6 @@ const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
 };
 
 export type EnvelopeWithFileName = Awaited<ReturnType<EnvelopesRepository['withFileName']>>;
-
-const DAY_MS = 24 * 3600_000;
 
 /**
  * The key link tokens are derived from, made on the first start and kept in the database so that every
@@ -58,28 +56,27 @@ export class SigningLinks {
   ) {}
 
   /**
-   * A new personal link for a recipient, valid SIGNING_LINK_DAYS, which makes every earlier one useless;
-   * the first reminder is scheduled with it. Only the token's SHA-256 is stored.
+   * A new personal link for a recipient (as read under the envelope's lock), valid SIGNING_LINK_DAYS,
+   * which makes every earlier one useless; the first reminder is scheduled with it. Only the token's
+   * SHA-256 is stored.
    */
-  async issue(recipientId: string, trx: Executor): Promise<{ url: string; expiresAt: Date }> {
+  async issue(
+    recipient: { id: string; link_generation: number | null },
+    trx: Executor,
+  ): Promise<{ url: string; expiresAt: Date }> {
     const now = this.deps.now();
     const expiresAt = new Date(now.getTime() + this.deps.linkValidDays * DAY_MS);
-    const { link_generation: generation } = await trx
-      .selectFrom('envelope_recipients')
-      .select('link_generation')
-      .where('id', '=', recipientId)
-      .executeTakeFirstOrThrow();
-    const next = (generation ?? 0) + 1;
-    const token = this.token(recipientId, next);
+    const generation = (recipient.link_generation ?? 0) + 1;
+    const token = this.token(recipient.id, generation);
     await trx
       .updateTable('envelope_recipients')
       .set({
         token_sha256: sha256Hex(token),
         token_expires_at: expiresAt,
-        link_generation: next,
-        reminder_due_at: firstReminderAt(now, expiresAt, this.deps.reminderEveryDays),
+        link_generation: generation,
+        reminder_due_at: nextReminderAt(now, expiresAt, this.deps.reminderEveryDays),
       })
-      .where('id', '=', recipientId)
+      .where('id', '=', recipient.id)
       .execute();
     return { url: this.url(token), expiresAt };
   }

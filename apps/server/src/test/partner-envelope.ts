@@ -54,3 +54,14 @@ export async function sentPartnerEnvelope(
   const recipientId = (await view()).recipients.find((r) => r.email === partner.email)?.id as string;
   return { id, recipientId, link };
 }
+
+/** The signer holding `link` signs with their typed name, as the signing page sends it; it must succeed. */
+export async function signWithLink(t: TestApp, link: string, typedName: string): Promise<void> {
+  const signed = await t.app.inject({
+    method: 'POST',
+    url: '/backend/signing/sign',
+    headers: { 'x-signing-token': link },
+    payload: { consent: true, typedName },
+  });
+  expect(signed.statusCode, signed.body).toBe(200);
+}

@@ -25,7 +25,6 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .alterTable('envelope_recipients')
     .addColumn('link_generation', 'integer')
     .addColumn('reminder_due_at', 'timestamptz')
-    .addColumn('reminders_sent', 'integer', (c) => c.notNull().defaultTo(0))
     .execute();
   await sql`create index envelope_recipients_reminder_due on envelope_recipients (reminder_due_at) where reminder_due_at is not null`.execute(
     db,

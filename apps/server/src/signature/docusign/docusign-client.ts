@@ -2,6 +2,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
 import { ConfigError, type SignatureConfig } from '../../config.js';
+import { looksLikePdf } from '../../documents/pdf-file.js';
 import { SignatureProviderError } from '../signature-provider.js';
 
 /**
@@ -264,7 +265,7 @@ export function createDocusignClient(
         exchange(url, { headers: { ...withBearer(bearer), Accept: 'application/pdf' } }, true),
       );
       if (answer.status < 200 || answer.status > 299) throw restRefusal(answer);
-      if (!answer.bytes.subarray(0, 1024).includes('%PDF-')) {
+      if (!looksLikePdf(answer.bytes)) {
         throw new SignatureProviderError(
           UNEXPECTED,
           false,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstReminderAt, nextReminderAt } from './reminder-schedule.js';
+import { nextReminderAt } from './reminder-schedule.js';
 
 const DAY = 24 * 3600_000;
 const issued = new Date('2026-11-02T09:00:00Z');
@@ -10,7 +10,7 @@ function allReminders(validDays: number, everyDays: number): number[] {
   const expires = day(validDays);
   const sent: number[] = [];
   for (
-    let due = firstReminderAt(issued, expires, everyDays);
+    let due = nextReminderAt(issued, expires, everyDays);
     due;
     due = nextReminderAt(due, expires, everyDays)
   ) {

@@ -7,7 +7,7 @@ import { richestDemoMatch } from '../../documents/samples.js';
 import { MailOutbox } from '../../mail/mail-outbox.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { testDatabases } from '../../test/databases.js';
-import { sentPartnerEnvelope } from '../../test/partner-envelope.js';
+import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
 import { EnvelopesRepository } from '../envelopes-repository.js';
 import { loadSigningLinkKey, SigningLinks } from '../signing-links.js';
@@ -142,13 +142,7 @@ describe.each(testDatabases())('reminding signers on $name', (database) => {
 
   it('reminds nobody who signed or whose envelope was withdrawn', async () => {
     const signedOne = await sentEnvelope();
-    const signed = await t.app.inject({
-      method: 'POST',
-      url: '/backend/signing/sign',
-      headers: { 'x-signing-token': signedOne.link },
-      payload: { consent: true, typedName: 'Rita Reminder' },
-    });
-    expect(signed.statusCode, signed.body).toBe(200);
+    await signWithLink(t, signedOne.link, 'Rita Reminder');
     const voidedOne = await sentEnvelope();
     const voided = await t.app.inject({
       method: 'POST',
@@ -237,13 +231,7 @@ describe.each(testDatabases())('reminding signers on $name', (database) => {
       );
 
       const other = await sentEnvelope();
-      const signed = await t.app.inject({
-        method: 'POST',
-        url: '/backend/signing/sign',
-        headers: { 'x-signing-token': other.link },
-        payload: { consent: true, typedName: 'Rita Reminder' },
-      });
-      expect(signed.statusCode, signed.body).toBe(200);
+      await signWithLink(t, other.link, 'Rita Reminder');
       const afterSigning = await remind(other.id, other.recipientId);
       expect(afterSigning.statusCode).toBe(409);
       expect(afterSigning.json().message).toMatch(/nicht mehr offen/);

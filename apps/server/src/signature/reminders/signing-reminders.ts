@@ -4,14 +4,13 @@ import { LeasedRuns } from '../../leased-runs.js';
 import type { MailOutbox } from '../../mail/mail-outbox.js';
 import type { Actor, EnvelopesRepository, Executor } from '../envelopes-repository.js';
 import type { SigningLinks } from '../signing-links.js';
-import { reminderMail } from '../signing-mails.js';
+import { type EnvelopeForMail, reminderMail } from '../signing-mails.js';
 import { EnvelopeStateProblem } from '../signing-problems.js';
-import { nextReminderAt } from './reminder-schedule.js';
+import { lockWaitingSigner } from '../waiting-signer.js';
+import { isLastCall, nextReminderAt } from './reminder-schedule.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Recipients handled per transaction of a run. */
 const BATCH = 50;
-const DAY_MS = 24 * 3600_000;
 /** Automatic reminders are recorded without a person. */
 const SYSTEM: Actor = { email: '', ip: null, userAgent: null };
 
@@ -26,6 +25,15 @@ export interface SigningRemindersDeps {
 }
 
 type DueRecipient = Awaited<ReturnType<SigningReminders['due']>>[number];
+
+/** What a reminder needs of its signer. */
+interface WaitingRecipient {
+  id: string;
+  name: string;
+  email: string;
+  token_expires_at: Date | null;
+  link_generation: number | null;
+}
 
 /**
  * Reminds signers who have not answered (DESIGN §6): automatically when `reminder_due_at` has come
@@ -54,27 +62,18 @@ export class SigningReminders {
   async remind(envelopeId: string, recipientId: string, actor: Actor): Promise<void> {
     const { db, envelopes, outbox } = this.deps;
     await db.transaction().execute(async (trx) => {
-      const envelope = await envelopes.withFileName(envelopeId, trx, { lock: true });
-      if (envelope.status !== 'sent') {
-        throw new EnvelopeStateProblem(
-          'Dieser Umschlag ist nicht mehr offen: es gibt niemanden zu erinnern.',
-        );
-      }
-      const recipient = UUID.test(recipientId)
-        ? (await this.due(trx, { envelopeId, recipientId }))[0]
-        : undefined;
-      if (!recipient) throw new EnvelopeStateProblem('Diese Person steht nicht in diesem Umschlag.');
-      if (recipient.status !== 'sent' && recipient.status !== 'opened') {
-        throw new EnvelopeStateProblem(
-          `${recipient.name} ist nicht eingeladen oder hat schon geantwortet: es gibt nichts zu erinnern.`,
-        );
-      }
+      const { envelope, recipient } = await lockWaitingSigner(
+        envelopes,
+        { envelopeId, recipientId },
+        trx,
+        'es gibt nichts zu erinnern',
+      );
       if (!recipient.token_expires_at || recipient.token_expires_at <= this.now()) {
         throw new EnvelopeStateProblem(
           `Der Link von ${recipient.name} ist abgelaufen: schicke mit „Link erneuern“ einen neuen.`,
         );
       }
-      await this.send(recipient, actor, trx);
+      await this.send({ ...envelope, id: envelopeId }, recipient, actor, trx);
     });
     outbox.deliverSoon();
   }
@@ -84,11 +83,11 @@ export class SigningReminders {
     for (;;) {
       if (this.runs.stopping) return sent;
       const batch = await this.deps.db.transaction().execute(async (trx) => {
-        const due = await this.due(trx, { dueBy: this.now() });
+        const due = await this.due(trx);
         let reminded = 0;
         for (const recipient of due) {
           if (this.stillWaiting(recipient)) {
-            await this.send(recipient, SYSTEM, trx);
+            await this.send({ ...recipient, id: recipient.envelope_id }, recipient, SYSTEM, trx);
             reminded++;
           } else {
             // Signed, declined, withdrawn or expired meanwhile: nothing more to remind of.
@@ -116,9 +115,9 @@ export class SigningReminders {
     );
   }
 
-  /** Recipients with their envelope, locked: those due by a time, or one of an envelope. */
-  private due(trx: Executor, by: { dueBy: Date } | { envelopeId: string; recipientId: string }) {
-    const query = trx
+  /** The recipients whose reminder is due, with their envelope; another replica's run holds the rest. */
+  private due(trx: Executor) {
+    return trx
       .selectFrom('envelope_recipients as r')
       .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
       .select([
@@ -134,45 +133,40 @@ export class SigningReminders {
         'e.message',
         'e.sender_name',
         'e.sender_email',
-      ]);
-    if ('dueBy' in by) {
-      // Another replica's run holds some: it sends those.
-      return query
-        .where('r.reminder_due_at', '<=', by.dueBy)
-        .orderBy('r.reminder_due_at')
-        .limit(BATCH)
-        .forUpdate(['r'])
-        .skipLocked()
-        .execute();
-    }
-    return query
-      .where('r.envelope_id', '=', by.envelopeId)
-      .where('r.id', '=', by.recipientId)
+      ])
+      .where('r.reminder_due_at', '<=', this.now())
+      .orderBy('r.reminder_due_at')
+      .limit(BATCH)
       .forUpdate(['r'])
+      .skipLocked()
       .execute();
   }
 
   /** Queues the reminder, records it and schedules the next, in the caller's transaction. */
-  private async send(recipient: DueRecipient, actor: Actor, trx: Executor): Promise<void> {
+  private async send(
+    envelope: EnvelopeForMail,
+    recipient: WaitingRecipient,
+    actor: Actor,
+    trx: Executor,
+  ): Promise<void> {
     const now = this.now();
     const expiresAt = recipient.token_expires_at as Date;
-    const lastCall = expiresAt.getTime() - now.getTime() <= DAY_MS;
-    const link = this.deps.links.current(recipient);
     await this.deps.outbox.enqueue(
-      [reminderMail({ ...recipient, id: recipient.envelope_id }, recipient, link, expiresAt, { lastCall })],
+      [
+        reminderMail(envelope, recipient, this.deps.links.current(recipient), expiresAt, {
+          lastCall: isLastCall(now, expiresAt),
+        }),
+      ],
       trx,
     );
     await trx
       .updateTable('envelope_recipients')
-      .set((eb) => ({
-        reminder_due_at: nextReminderAt(now, expiresAt, this.deps.reminderEveryDays),
-        reminders_sent: eb('reminders_sent', '+', 1),
-      }))
+      .set({ reminder_due_at: nextReminderAt(now, expiresAt, this.deps.reminderEveryDays) })
       .where('id', '=', recipient.id)
       .execute();
     await this.deps.envelopes.addEvent(
       {
-        envelopeId: recipient.envelope_id,
+        envelopeId: envelope.id,
         recipientId: recipient.id,
         type: 'reminded',
         actor,

@@ -13,7 +13,7 @@ import type { MailMessage } from '../../mail/mailer.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { sha256Hex } from '../../sha256.js';
 import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
-import { sentPartnerEnvelope } from '../../test/partner-envelope.js';
+import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { embeddedFiles, pdfPages, pdfsig } from '../../test/pdf-tools.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
 import { EnvelopesRepository } from '../envelopes-repository.js';
@@ -71,13 +71,7 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
   /** A project partner contract sent by Berta and signed by the partner: completed. */
   async function completedEnvelope(): Promise<string> {
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
-    const signed = await t.app.inject({
-      method: 'POST',
-      url: '/backend/signing/sign',
-      headers: { 'x-signing-token': link },
-      payload: { consent: true, typedName: partner.name },
-    });
-    expect(signed.statusCode, signed.body).toBe(200);
+    await signWithLink(t, link, partner.name);
     return id;
   }
 

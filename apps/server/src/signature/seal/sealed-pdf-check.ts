@@ -42,10 +42,24 @@ export class SealedPdfCheck {
     }
   }
 
-  /** The seals of this installation: the current one, and the self-signed one made on the first start. */
-  private async knownSeals(): Promise<Set<string>> {
-    const stored = await this.deps.db.selectFrom('seal_certificate').select('fingerprint').execute();
-    return new Set([this.deps.currentSeal, ...stored.map((s) => s.fingerprint)]);
+  private seals: Promise<Set<string>> | undefined;
+
+  /**
+   * The seals of this installation: the current one, and the self-signed one made on the first start
+   * (one row, never changed: read once).
+   */
+  private knownSeals(): Promise<Set<string>> {
+    this.seals ??= this.deps.db
+      .selectFrom('seal_certificate')
+      .select('fingerprint')
+      .execute()
+      .then((stored) => new Set([this.deps.currentSeal, ...stored.map((s) => s.fingerprint)]))
+      .catch((error: unknown) => {
+        // The database was not reachable: the next check asks again.
+        this.seals = undefined;
+        throw error;
+      });
+    return this.seals;
   }
 
   private async envelopeSealedAs(sha256: string): Promise<SealCheck['envelope'] | undefined> {

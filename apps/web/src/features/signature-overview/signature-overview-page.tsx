@@ -1,16 +1,4 @@
-import {
-  Alert,
-  Button,
-  Group,
-  Loader,
-  Pagination,
-  Select,
-  Stack,
-  Table,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -23,7 +11,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { useEffect, useState } from 'react';
 import { useRouteLoaderData, useSearchParams } from 'react-router';
-import { errorMessage } from '../../lib/api';
+import { LoadFailed } from '../../components/load-failed';
 import { SESSION_ROUTE } from '../../lib/paths';
 import { overviewQueryOptions } from './api';
 import { OverviewRow } from './overview-row';
@@ -101,14 +89,7 @@ export function SignatureOverviewPage() {
       </Group>
 
       {overview.isError && (
-        <Alert color="red" title={t.loadFailed}>
-          <Stack align="flex-start">
-            <Text size="sm">{errorMessage(overview.error)}</Text>
-            <Button variant="default" size="xs" onClick={() => void overview.refetch()}>
-              {t.retry}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed title={t.loadFailed} error={overview.error} onRetry={() => void overview.refetch()} />
       )}
 
       {overview.data && (

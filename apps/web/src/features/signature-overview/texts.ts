@@ -25,7 +25,6 @@ export const overviewTexts = {
   empty: 'Keine Umschläge gefunden.',
   emptySearch: (q: string) => `Keine Umschläge zu „${q}“ gefunden.`,
   loadFailed: 'Die Umschläge konnten nicht geladen werden.',
-  retry: 'Erneut versuchen',
   pagination: 'Seiten',
   total: (n: number) => (n === 1 ? '1 Umschlag' : `${n.toLocaleString('de-DE')} Umschläge`),
   automatic: 'automatisch',

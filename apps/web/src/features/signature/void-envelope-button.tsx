@@ -65,7 +65,7 @@ export function VoidEnvelopeButton({
         size={size}
         onClick={dialog.open}
         disabled={disabled}
-        {...(label ? { 'aria-label': label } : {})}
+        aria-label={label}
       >
         {texts.envelope.discard}
       </Button>

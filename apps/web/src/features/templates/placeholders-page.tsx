@@ -1,5 +1,4 @@
 import {
-  Alert,
   Button,
   Code,
   CopyButton,
@@ -13,8 +12,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { Placeholder } from '@vertragsgenerator/domain';
 import { useState } from 'react';
+import { LoadFailed } from '../../components/load-failed';
 import { SectionLoader } from '../../components/section-loader';
-import { errorMessage } from '../../lib/api';
 import { placeholdersQueryOptions } from './api';
 import { templateTexts } from './texts';
 
@@ -101,14 +100,7 @@ export function PlaceholdersPage() {
       />
       {dictionary.isPending && <SectionLoader />}
       {dictionary.isError && (
-        <Alert color="red" title={t.loadFailed}>
-          <Stack align="flex-start">
-            <Text size="sm">{errorMessage(dictionary.error)}</Text>
-            <Button variant="default" size="xs" onClick={() => void dictionary.refetch()}>
-              {t.retry}
-            </Button>
-          </Stack>
-        </Alert>
+        <LoadFailed title={t.loadFailed} error={dictionary.error} onRetry={() => void dictionary.refetch()} />
       )}
       {dictionary.data &&
         (dictionary.data.placeholders.some(matches) ? (

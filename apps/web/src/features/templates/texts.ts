@@ -24,6 +24,5 @@ export const templateTexts = {
     inLoop: (loop: string) => `in {#${loop}}`,
     none: 'Kein Platzhalter passt zur Suche.',
     loadFailed: 'Die Platzhalter konnten nicht geladen werden.',
-    retry: 'Erneut versuchen',
   },
 };
