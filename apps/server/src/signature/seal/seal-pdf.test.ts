@@ -123,6 +123,24 @@ describe('readPdfSignature', () => {
     });
   });
 
+  it('reads a signature whose last byte is 0, which the padding of /Contents must not swallow', async () => {
+    const sealed = Buffer.from(await sealPdf(await contract(), seal, details));
+    const open = sealed.indexOf('/Contents <') + '/Contents <'.length;
+    const hex = sealed.subarray(open, sealed.indexOf('>', open)).toString('latin1');
+    // The DER ends with its last byte that is not 0; the zeros after it are padding.
+    let end = hex.length;
+    while (hex.slice(end - 2, end) === '00') end -= 2;
+    const changed = Buffer.from(sealed);
+    changed.write('00', open + end - 2, 'latin1');
+    // The RSA signature's last byte changed, so it no longer verifies; but it is still read as ours.
+    expect(await readPdfSignature(changed)).toMatchObject({
+      found: true,
+      valid: false,
+      fingerprint: seal.fingerprint,
+      commonName: 'Vertragsgenerator-Siegel vertrag.example.com',
+    });
+  });
+
   it('finds no signature in an unsigned PDF', async () => {
     expect(await readPdfSignature(Buffer.from(await contract()))).toEqual({ found: false });
   });

@@ -41,17 +41,27 @@ const COMMON_NAME = '2.5.4.3';
  * with the seals it knows.
  */
 export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
-  let extracted: { ByteRange: number[]; signature: string; signedData: Buffer };
+  let extracted: { ByteRange: number[]; signedData: Buffer };
   try {
     extracted = extractSignature(pdf);
   } catch {
     return { found: false };
   }
-  const [, , start = 0, length = 0] = extracted.ByteRange;
+  const [first = 0, firstLength = 0, start = 0, length = 0] = extracted.ByteRange;
+  // /Contents as written between its < >: the DER and the zeros that pad it. Not @signpdf's
+  // `signature`, which strips trailing "00" and so cuts off a DER whose last byte is 0 (1 in 256 seals).
+  const contents = Buffer.from(
+    pdf
+      .subarray(first + firstLength + 1, start - 1)
+      .toString('latin1')
+      .replace(/[^0-9a-fA-F]/g, ''),
+    'hex',
+  );
   const coversWholeFile = start + length === pdf.length;
   const pkijs = await pkijsWithEngine();
   try {
-    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(Buffer.from(extracted.signature, 'binary')));
+    // BER reading stops at the end of the DER: the padding after it is left alone.
+    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(contents));
     const signedData = new pkijs.SignedData({ schema: contentInfo.content });
     const certificate = signedData.certificates?.find((c) => c instanceof pkijs.Certificate);
     let valid = false;
