@@ -50,6 +50,7 @@ import { storedDocumentRoutes } from './routes/stored-documents.js';
 import { supportRoutes } from './routes/support.js';
 import { systemRoutes } from './routes/system.js';
 import { templateLibraryRoutes } from './routes/template-library.js';
+import { templateVersionRoutes } from './routes/template-versions.js';
 import { TOKEN_EXCHANGE_PATH, tokenExchangeRoutes } from './routes/token-exchange.js';
 import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
@@ -64,6 +65,8 @@ import { SealedPdfCheck } from './signature/seal/sealed-pdf-check.js';
 import type { SignatureProvider } from './signature/signature-provider.js';
 import { loadSigningLinkKey, SigningLinks } from './signature/signing-links.js';
 import { SupportReports } from './support/support-reports.js';
+import { seedTemplates } from './templates/template-seed.js';
+import { TemplateVersions } from './templates/template-versions.js';
 import { UsersRepository } from './users/users-repository.js';
 
 export interface AppDependencies {
@@ -184,14 +187,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
+  const audit = new AuditLog(db);
+  const templates = new TemplateVersions(db, audit);
+  await seedTemplates(templates, config.templatesDir, app.log);
+  const templateUsage = createTemplateUsage();
   const documents = new DocumentsRepository(db);
-  const generator = new DocumentGenerator(documents, deps.renderer, metrics);
+  const generator = new DocumentGenerator(documents, deps.renderer, templates, metrics);
   await app.register(documentRoutes, {
     guards,
     matches: deps.matches,
     companyData: deps.companyData,
     generator,
-    templateUsage: createTemplateUsage(config.templatesDir),
+    templateUsage,
+    templates,
   });
   const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   const envelopes = new EnvelopesRepository(db);
@@ -273,15 +281,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     });
   }
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
-  await app.register(templateLibraryRoutes, {
+  // The demo match with the most values: the placeholders' examples and the default deal to try on.
+  const exampleMatch = () => richestDemoMatch(join(config.configDir, 'demo-matches.json'));
+  await app.register(templateLibraryRoutes, { guards, companyData: deps.companyData, exampleMatch });
+  await app.register(templateVersionRoutes, {
     guards,
-    companyData: deps.companyData,
-    exampleMatch: () => richestDemoMatch(join(config.configDir, 'demo-matches.json')),
+    templates,
+    trial: { renderer: deps.renderer, usage: templateUsage, companyData: deps.companyData },
+    matches: deps.matches,
+    exampleMatch,
   });
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });
-  const audit = new AuditLog(db);
   const requests = new AccessRequests({
     db,
     audit,

@@ -66,7 +66,7 @@ export async function composeApp(
   const matches = config.crm
     ? await (await import('./matches/crm/crm-match-source.js')).createCrmMatchSource(config.crm, db)
     : new DatabaseMatchSource(db);
-  const renderer = createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads });
+  const renderer = createRendererPool({ threads: config.renderThreads });
   const signatureProvider =
     config.signature.kind === 'docusign'
       ? (await import('./signature/docusign/docusign-provider.js')).createDocusignProvider(config.signature)

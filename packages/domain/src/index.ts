@@ -12,3 +12,4 @@ export * from './seal-check.js';
 export * from './signature.js';
 export * from './signature-overview.js';
 export * from './stored-documents.js';
+export * from './template-library.js';

@@ -5,13 +5,15 @@ import { CATALOGUE } from '@vertragsgenerator/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
 import { loadCompanyData } from '../documents/companies.js';
+import { folderTemplates } from '../documents/folder-templates.js';
 import { createRendererPool } from '../documents/renderer.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { docxText } from '../test/docx-text.js';
 import { runTemplatesPreview } from './templates-preview.js';
 
 const config = loadConfig({}, '0');
-const renderer = createRendererPool({ templatesDir: config.templatesDir, threads: 1 });
+const renderer = createRendererPool({ threads: 1 });
+const templates = folderTemplates(config.templatesDir);
 afterAll(() => renderer.close());
 
 describe('npm run templates:preview', () => {
@@ -19,6 +21,7 @@ describe('npm run templates:preview', () => {
     const folder = join(mkdtempSync(join(tmpdir(), 'vg-preview-')), 'vorschau');
     const sources = {
       renderer,
+      templates,
       companyData: await loadCompanyData(config.configDir),
       match: await richestDemoMatch(join(config.configDir, 'demo-matches.json')),
       today: new Date(2026, 10, 21),

@@ -3,7 +3,13 @@ import { join, resolve } from 'node:path';
 import { CATALOGUE, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { type CompanyData, loadCompanyData, templateDataFor } from '../documents/companies.js';
 import { documentFileName } from '../documents/file-name.js';
-import { createRendererPool, type Renderer, TemplateError } from '../documents/renderer.js';
+import { folderTemplates } from '../documents/folder-templates.js';
+import {
+  createRendererPool,
+  type Renderer,
+  TemplateError,
+  type TemplateSources,
+} from '../documents/renderer.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import type { CliOutput } from './command-line.js';
 import { loadCliConfig, runTool } from './config.js';
@@ -16,6 +22,7 @@ Erstellt jedes Dokument des Katalogs mit einem Demo-Match als <schlüssel>.docx 
 
 export interface PreviewSources {
   renderer: Renderer;
+  templates: TemplateSources;
   companyData: CompanyData;
   match: ResolvedMatch;
   today: Date;
@@ -33,7 +40,7 @@ export async function runTemplatesPreview(
   }
   const folder = resolve(args[0] ?? './data/preview');
   await mkdir(folder, { recursive: true });
-  const { renderer, companyData, match, today } = sources;
+  const { renderer, templates, companyData, match, today } = sources;
   let failed = 0;
   // One after the other: the pool's queue is bounded, and a line per finished key shows progress.
   for (const entry of CATALOGUE.values()) {
@@ -45,7 +52,7 @@ export async function runTemplatesPreview(
       today,
     );
     try {
-      const { content } = await renderer.render(entry.template, data);
+      const { content } = await renderer.render(await templates.current(entry.template), data);
       await writeFile(join(folder, `${entry.key}.docx`), content);
       io.out(`${entry.key}.docx  ${documentFileName(entry, data)}`);
     } catch (error) {
@@ -61,10 +68,11 @@ export async function runTemplatesPreview(
 if (import.meta.url === `file://${process.argv[1]}`) {
   const code = await runTool(async () => {
     const config = loadCliConfig();
-    const renderer = createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads });
+    const renderer = createRendererPool({ threads: config.renderThreads });
     try {
       const sources = {
         renderer,
+        templates: folderTemplates(config.templatesDir),
         companyData: await loadCompanyData(config.configDir),
         match: await richestDemoMatch(join(config.configDir, 'demo-matches.json')),
         today: new Date(),

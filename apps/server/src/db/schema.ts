@@ -7,6 +7,7 @@ import type {
   RecipientRole,
   RecipientStatus,
   ResolvedMatch,
+  TemplateCheckProblem,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 
@@ -82,6 +83,30 @@ export interface Database {
   access_requests: AccessRequestsTable;
   seal_certificate: SealCertificateTable;
   signing_link_key: SigningLinkKeyTable;
+  templates: TemplatesTable;
+  template_versions: TemplateVersionsTable;
+}
+
+/** A template file of the catalogue and the version documents are rendered from (migration 0013). */
+export interface TemplatesTable {
+  name: string;
+  published_version: number | null;
+}
+
+/** The versions of a template (migration 0013): content and check results never change. */
+export interface TemplateVersionsTable {
+  template: string;
+  version: number;
+  content: ColumnType<Uint8Array, Uint8Array, never>;
+  sha256: string;
+  size: number;
+  comment: string;
+  created_by: string;
+  created_at: CreatedAt;
+  problems: ColumnType<TemplateCheckProblem[], string, never>;
+  published_at: Date | null;
+  published_by: string | null;
+  publish_comment: string | null;
 }
 
 /** The key signers' link tokens are derived from (migration 0012): one row. */
@@ -202,6 +227,8 @@ export interface DocumentsTable {
   template_sha256: string | null;
   /** SHA-256 of the template data: the match values, dataList, company and signatory it was made of. */
   data_sha256: string;
+  /** The template version it was rendered from (migration 0013); null for documents made before. */
+  template_version: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The files of a document: version 1 is the rendered output, later versions are edits. */

@@ -3,7 +3,13 @@ import type { GenerationObserver } from '../operations/metrics.js';
 import { sha256Hex } from '../sha256.js';
 import type { DocumentsRepository } from './documents-repository.js';
 import { documentFileName } from './file-name.js';
-import { type RenderedDocument, type Renderer, TemplateError } from './renderer.js';
+import {
+  type RenderedDocument,
+  type Renderer,
+  TemplateError,
+  type TemplateSource,
+  type TemplateSources,
+} from './renderer.js';
 
 export interface DocumentOrder {
   entry: CatalogueEntry;
@@ -29,6 +35,9 @@ export class DocumentGenerator {
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly renderer: Renderer,
+    /** The published template versions (DESIGN §13): read for every document, so a publication in
+     * any process applies to the next document everywhere. */
+    private readonly templates: TemplateSources,
     /** Told of every document's outcome (the metrics, where METRICS_TOKEN is set). */
     private readonly observer?: GenerationObserver,
   ) {}
@@ -49,19 +58,17 @@ export class DocumentGenerator {
       dataSha256: sha256Hex(JSON.stringify(data)),
     });
     let rendered: RenderedDocument;
+    let template: TemplateSource | undefined;
     const started = performance.now();
     const renderSeconds = () => (performance.now() - started) / 1000;
     try {
-      rendered = await this.renderer.render(entry.template, data);
+      template = await this.templates.current(entry.template);
+      rendered = await this.renderer.render(template, data);
     } catch (error) {
       const result = error instanceof TemplateError ? 'template_error' : 'unavailable';
       this.observer?.documentGenerated(entry.params.family, result, renderSeconds());
       const reason = error instanceof Error ? error.message : String(error);
-      await this.documents.fail(
-        id,
-        reason,
-        error instanceof TemplateError ? error.templateSha256 : undefined,
-      );
+      await this.documents.fail(id, reason, template);
       throw error;
     }
     this.observer?.documentGenerated(entry.params.family, 'ok', renderSeconds());

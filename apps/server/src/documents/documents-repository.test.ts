@@ -58,6 +58,7 @@ describe.each(testDatabases())('documents left behind by a stopped server ($name
     await documents.complete(id, {
       content: new Uint8Array([1, 2, 3]),
       templateSha256: 'b'.repeat(64),
+      templateVersion: 1,
       createdBy: 'berater@demo.local',
     });
     await submittedAgo(id, 86_400);
@@ -88,6 +89,7 @@ describe.each(testDatabases())('stored document content ($name)', (database) => 
     await documents.complete(id, {
       content,
       templateSha256: 'd'.repeat(64),
+      templateVersion: 1,
       createdBy: 'berater@demo.local',
     });
 

@@ -72,7 +72,12 @@ export class DocumentsRepository {
    */
   async complete(
     id: string,
-    output: { content: Uint8Array; templateSha256: string; createdBy: string },
+    output: {
+      content: Uint8Array;
+      templateSha256: string;
+      templateVersion: number | null;
+      createdBy: string;
+    },
   ): Promise<void> {
     await this.db
       .with('first_version', (db) =>
@@ -86,15 +91,29 @@ export class DocumentsRepository {
         }),
       )
       .updateTable('documents')
-      .set({ status: 'ready', template_sha256: output.templateSha256 })
+      .set({
+        status: 'ready',
+        template_sha256: output.templateSha256,
+        template_version: output.templateVersion,
+      })
       .where('id', '=', id)
       .execute();
   }
 
-  async fail(id: string, error: string, templateSha256?: string): Promise<void> {
+  /** `template`: the version that was being rendered, when it was found. */
+  async fail(
+    id: string,
+    error: string,
+    template?: { sha256: string; version: number | null },
+  ): Promise<void> {
     await this.db
       .updateTable('documents')
-      .set({ status: 'failed', error, template_sha256: templateSha256 ?? null })
+      .set({
+        status: 'failed',
+        error,
+        template_sha256: template?.sha256 ?? null,
+        template_version: template?.version ?? null,
+      })
       .where('id', '=', id)
       .execute();
   }

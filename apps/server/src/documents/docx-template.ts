@@ -3,6 +3,9 @@ import { BLANK_LINE } from '@vertragsgenerator/domain';
 import Docxtemplater, { type DXT } from 'docxtemplater';
 import PizZip from 'pizzip';
 
+/** The largest part of a DOCX (its text, a header, an image) that is ever inflated: 64 MB. */
+export const MAX_PART_BYTES = 64 * 1024 * 1024;
+
 // pizzip deflates with its bundled JavaScript (pako); Node's zlib does the same in native code,
 // 2.8 → 1.3 ms for a contract (bench/, docs/performance.md). Same format, same level.
 (PizZip as unknown as { compressions: Record<string, unknown> }).compressions.DEFLATE = {
@@ -11,7 +14,8 @@ import PizZip from 'pizzip';
   uncompressInputType: 'uint8array',
   compress: (input: Uint8Array, options?: { level?: number }) =>
     deflateRawSync(input, { level: options?.level || constants.Z_DEFAULT_COMPRESSION }),
-  uncompress: (input: Uint8Array) => inflateRawSync(input),
+  // No part of a real template comes near this; a zip bomb stops here instead of filling the memory.
+  uncompress: (input: Uint8Array) => inflateRawSync(input, { maxOutputLength: MAX_PART_BYTES }),
 };
 
 /**

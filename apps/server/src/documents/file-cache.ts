@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 
 /**
  * What `derive` makes of a file, per path, as of the file's modification time and size: derived
- * once, and again when legal staff save a new version, so that edits go live without a restart.
+ * once, and again when the file is saved anew (a template edited while `templates:preview` runs).
  */
 export function cachedPerFile<T>(derive: (bytes: Buffer) => T): (path: string) => Promise<T> {
   const cache = new Map<string, { mtimeMs: number; size: number; value: T }>();

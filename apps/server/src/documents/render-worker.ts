@@ -1,15 +1,14 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import type Docxtemplater from 'docxtemplater';
 import type PizZip from 'pizzip';
-import { sha256Hex } from '../sha256.js';
 import { compileTemplate, renderParsed } from './docx-template.js';
-import { cachedPerFile } from './file-cache.js';
-import { type TemplateProblem, templateProblems, unreadableTemplate } from './template-problems.js';
+import { type TemplateProblem, templateProblems } from './template-problems.js';
 
 /** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
 
 export interface RenderTask {
-  templatePath: string;
+  /** One template version: its bytes, and their SHA-256 as the key of the parsed form. */
+  template: { sha256: string; content: Uint8Array };
   data: TemplateData;
 }
 
@@ -17,34 +16,31 @@ export interface RenderTask {
  * Template errors come back as a value, not as a thrown error: what crosses the thread boundary as
  * an exception loses its properties, and a rejected task means the pool itself failed.
  */
-export type RenderOutcome =
-  | { ok: true; content: Uint8Array; templateSha256: string }
-  | { ok: false; problems: TemplateProblem[]; templateSha256?: string };
+export type RenderOutcome = { ok: true; content: Uint8Array } | { ok: false; problems: TemplateProblem[] };
 
-interface LoadedTemplate {
-  bytes: Buffer;
-  sha256: string;
-  /** The parsed template, kept between documents; dropped after an error so no broken state is reused. */
-  parsed?: Docxtemplater<PizZip>;
-}
+/**
+ * Parsed templates by SHA-256, kept between documents: a version never changes, so nothing goes stale,
+ * and a newly published version is simply another entry. A few templates are in use at a time; the
+ * oldest entry goes when more than this many were parsed (a Map iterates in insertion order).
+ */
+const PARSED_TEMPLATES_KEPT = 32;
+const parsedTemplates = new Map<string, Docxtemplater<PizZip>>();
 
-/** Template files are read and parsed once per worker, and again when legal staff save a new version. */
-const load = cachedPerFile((bytes): LoadedTemplate => ({ bytes, sha256: sha256Hex(bytes) }));
-
-export default async function render({ templatePath, data }: RenderTask): Promise<RenderOutcome> {
-  let template: LoadedTemplate;
+export default async function render({ template, data }: RenderTask): Promise<RenderOutcome> {
   try {
-    template = await load(templatePath);
+    let parsed = parsedTemplates.get(template.sha256);
+    if (!parsed) {
+      parsed = compileTemplate(template.content);
+      parsedTemplates.set(template.sha256, parsed);
+      if (parsedTemplates.size > PARSED_TEMPLATES_KEPT) {
+        parsedTemplates.delete(parsedTemplates.keys().next().value as string);
+      }
+    }
+    return { ok: true, content: renderParsed(parsed, xmlSafe(data)) };
   } catch (error) {
-    return { ok: false, problems: [unreadableTemplate(error)] };
-  }
-  try {
-    template.parsed ??= compileTemplate(template.bytes);
-    const content = renderParsed(template.parsed, xmlSafe(data));
-    return { ok: true, content, templateSha256: template.sha256 };
-  } catch (error) {
-    template.parsed = undefined;
-    return { ok: false, problems: templateProblems(error), templateSha256: template.sha256 };
+    // Dropped after an error so that no broken state is reused.
+    parsedTemplates.delete(template.sha256);
+    return { ok: false, problems: templateProblems(error) };
   }
 }
 

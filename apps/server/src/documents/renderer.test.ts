@@ -3,7 +3,9 @@ import { join } from 'node:path';
 import { BLANK_LINE, type TemplateData } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { afterAll, describe, expect, it } from 'vitest';
+import { sha256Hex } from '../sha256.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
+import { folderTemplates } from './folder-templates.js';
 import { createRendererPool, RendererUnavailableError, TemplateError } from './renderer.js';
 
 const data = (fields: Record<string, unknown>) => fields as unknown as TemplateData;
@@ -24,8 +26,14 @@ const dir = templatesFolder({
   'kaputt.docx': docxFixture({ body: [paragraph('{#mitKunde}'), paragraph('ohne Ende')] }),
   'keine-docx.docx': Buffer.from('Das ist kein ZIP-Archiv.'),
 });
-const renderer = createRendererPool({ templatesDir: dir, threads: 1 });
-afterAll(() => renderer.close());
+const pool = createRendererPool({ threads: 1 });
+afterAll(() => pool.close());
+const folder = folderTemplates(dir);
+/** Renders a file of the folder, as the command-line tools do. */
+const renderer = {
+  render: async (file: string, templateData: TemplateData) =>
+    pool.render(await folder.current(file), templateData),
+};
 
 describe('the renderer pool', () => {
   it('fills placeholders, also those split over runs, in body and header', async () => {
@@ -58,20 +66,36 @@ describe('the renderer pool', () => {
     );
   });
 
-  it('reads a template again after its file changed', async () => {
-    const folder = templatesFolder({ 'a.docx': docxFixture({ body: [paragraph('Fassung 1 {firmaName}')] }) });
-    const local = createRendererPool({ templatesDir: folder, threads: 1 });
-    try {
-      const first = await local.render('a.docx', data({ firmaName: 'WM' }));
-      expect(documentXml(first.content)).toContain('Fassung 1 WM');
-      writeFileSync(join(folder, 'a.docx'), docxFixture({ body: [paragraph('Fassung 2 {firmaName}')] }));
-      // Far from the first write, as a save minutes later is: coarse file-system clocks cannot hide it.
-      utimesSync(join(folder, 'a.docx'), new Date(), new Date(Date.now() + 60_000));
-      const second = await local.render('a.docx', data({ firmaName: 'WM' }));
-      expect(documentXml(second.content)).toContain('Fassung 2 WM');
-      expect(second.templateSha256).not.toBe(first.templateSha256);
-    } finally {
-      await local.close();
+  it('reads a file of the folder again after it changed', async () => {
+    const changing = templatesFolder({
+      'a.docx': docxFixture({ body: [paragraph('Fassung 1 {firmaName}')] }),
+    });
+    const files = folderTemplates(changing);
+    const first = await pool.render(await files.current('a.docx'), data({ firmaName: 'WM' }));
+    expect(documentXml(first.content)).toContain('Fassung 1 WM');
+    writeFileSync(join(changing, 'a.docx'), docxFixture({ body: [paragraph('Fassung 2 {firmaName}')] }));
+    // Far from the first write, as a save minutes later is: coarse file-system clocks cannot hide it.
+    utimesSync(join(changing, 'a.docx'), new Date(), new Date(Date.now() + 60_000));
+    const second = await pool.render(await files.current('a.docx'), data({ firmaName: 'WM' }));
+    expect(documentXml(second.content)).toContain('Fassung 2 WM');
+    expect(second.templateSha256).not.toBe(first.templateSha256);
+  });
+
+  it('renders each version it is given, whatever the thread parsed before', async () => {
+    const version = (text: string, number: number) => {
+      const content = docxFixture({ body: [paragraph(`${text} {firmaName}`)] });
+      return { name: 'a.docx', version: number, sha256: sha256Hex(content), content };
+    };
+    const one = version('Fassung 1', 1);
+    const two = version('Fassung 2', 2);
+    for (const [template, text] of [
+      [one, 'Fassung 1 WM'],
+      [two, 'Fassung 2 WM'],
+      [one, 'Fassung 1 WM'],
+    ] as const) {
+      const rendered = await pool.render(template, data({ firmaName: 'WM' }));
+      expect(documentXml(rendered.content)).toContain(text);
+      expect(rendered).toMatchObject({ templateSha256: template.sha256, templateVersion: template.version });
     }
   });
 
@@ -99,9 +123,10 @@ describe('the renderer pool', () => {
     expect((error as TemplateError).message).toMatch(message);
   });
 
+  const brief = folder.current('brief.docx');
   it('refuses work beyond its queue with RendererUnavailableError instead of waiting for minutes', async () => {
     const results = await Promise.allSettled(
-      Array.from({ length: 80 }, () => renderer.render('brief.docx', data({}))),
+      Array.from({ length: 80 }, async () => pool.render(await brief, data({}))),
     );
     const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
     expect(refused.length).toBeGreaterThan(0);
@@ -110,8 +135,8 @@ describe('the renderer pool', () => {
   });
 
   it('refuses work once closed', async () => {
-    const local = createRendererPool({ templatesDir: dir, threads: 1 });
+    const local = createRendererPool({ threads: 1 });
     await local.close();
-    await expect(local.render('brief.docx', data({}))).rejects.toBeInstanceOf(RendererUnavailableError);
+    await expect(local.render(await brief, data({}))).rejects.toBeInstanceOf(RendererUnavailableError);
   });
 });

@@ -1,14 +1,28 @@
-import { join } from 'node:path';
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { Piscina } from 'piscina';
 import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
 import type { RenderOutcome, RenderTask } from './render-worker.js';
 import { formatProblem, type TemplateProblem } from './template-problems.js';
 
-/** Turns a template file and its data into a DOCX (DESIGN §2). */
+/** A template as rendered: one version of a catalogue entry's template file. */
+export interface TemplateSource {
+  /** The catalogue's file name, e.g. `rahmenvertrag-de.docx`. */
+  name: string;
+  /** The stored version (DESIGN §13); null for a file read from a folder (command-line tools). */
+  version: number | null;
+  sha256: string;
+  content: Uint8Array;
+}
+
+/** Where a key's template comes from: the published versions, or a folder of files. */
+export interface TemplateSources {
+  /** The version the next document of this template is rendered from; a `TemplateError` if none. */
+  current(name: string): Promise<TemplateSource>;
+}
+
+/** Turns a template and its data into a DOCX (DESIGN §2). */
 export interface Renderer {
-  /** `templateFile` is a catalogue entry's file name under the templates folder. */
-  render(templateFile: string, data: TemplateData): Promise<RenderedDocument>;
+  render(template: TemplateSource, data: TemplateData): Promise<RenderedDocument>;
   /** Documents taken and not yet answered: waiting for a thread or rendering. */
   pending(): number;
   /** Whether it takes no more documents (the server is stopping). */
@@ -18,8 +32,9 @@ export interface Renderer {
 
 export interface RenderedDocument {
   content: Buffer;
-  /** SHA-256 of the template file as rendered: a later edit of the file does not change history. */
+  /** SHA-256 of the template as rendered: history keeps it whatever is published later. */
   templateSha256: string;
+  templateVersion: number | null;
 }
 
 /** The template itself is broken (syntax, missing file): our fault, and retrying will not help. */
@@ -40,7 +55,6 @@ export class RendererUnavailableError extends Error {
 }
 
 export interface RendererPoolOptions {
-  templatesDir: string;
   threads: number;
   /** Longest a document may take from its submission, waiting in the queue included; default 20 s. */
   taskTimeoutMs?: number;
@@ -65,7 +79,6 @@ const DEFAULT_TASK_TIMEOUT_MS = 20_000;
  * that never render (CLIs, most tests) start no threads.
  */
 export function createRendererPool({
-  templatesDir,
   threads,
   taskTimeoutMs = DEFAULT_TASK_TIMEOUT_MS,
   worker = siblingWorkerModule(import.meta.url, 'render-worker'),
@@ -78,7 +91,7 @@ export function createRendererPool({
   const capacity = threads * (1 + QUEUED_TASKS_PER_THREAD);
 
   return {
-    async render(templateFile, data) {
+    async render(template, data) {
       if (closed) throw new RendererUnavailableError('the renderer has been closed');
       if (unfinished >= capacity) throw new RendererUnavailableError('render queue is full');
       pool ??= new Piscina({ ...workerStartOptions(worker), minThreads: threads, maxThreads: threads });
@@ -86,9 +99,10 @@ export function createRendererPool({
       unfinished++;
       try {
         // A worker that crashes rejects its task and is replaced by the pool; one that hangs is
-        // ended by the abort. Either way only this document fails.
+        // ended by the abort. Either way only this document fails. The template's bytes go along
+        // (a structured copy of tens of kilobytes); each thread keeps the parsed form by SHA-256.
         outcome = await pool.run(
-          { templatePath: join(templatesDir, templateFile), data },
+          { template: { sha256: template.sha256, content: template.content }, data },
           { signal: AbortSignal.timeout(taskTimeoutMs) },
         );
       } catch (error) {
@@ -96,11 +110,12 @@ export function createRendererPool({
       } finally {
         unfinished--;
       }
-      if (!outcome.ok) throw new TemplateError(templateFile, outcome.problems, outcome.templateSha256);
+      if (!outcome.ok) throw new TemplateError(template.name, outcome.problems, template.sha256);
       const { content } = outcome;
       return {
         content: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
-        templateSha256: outcome.templateSha256,
+        templateSha256: template.sha256,
+        templateVersion: template.version,
       };
     },
     pending: () => unfinished,

@@ -7,6 +7,7 @@ import {
   type TemplateFieldKind,
 } from '@vertragsgenerator/domain';
 import type { DXT } from 'docxtemplater';
+import { closest, distance } from 'fastest-levenshtein';
 import { compileTemplate } from './docx-template.js';
 import { formatProblem, type TemplateProblem, templateProblems } from './template-problems.js';
 
@@ -57,7 +58,7 @@ export function templateTags(bytes: Uint8Array): ReadonlyMap<string, DXT.Part[]>
 }
 
 /** The problems of one template file: syntax errors, placeholders that do not fit, split placeholders. */
-function lintTemplate(bytes: Uint8Array): TemplateProblem[] {
+export function lintTemplate(bytes: Uint8Array): TemplateProblem[] {
   const collector = new TagCollector();
   const problems: TemplateProblem[] = [];
   try {
@@ -102,7 +103,8 @@ function checkTags(parts: DXT.Part[], scopes: Scope[]): Omit<TemplateProblem, 'p
     if (part.module === 'rawxml') {
       problems.push({ tag, message: 'Platzhalter mit „@“ (rohes XML) werden nicht unterstützt.' });
     } else if (!kind) {
-      problems.push({ tag, message: unknownNameMessage(scopes) });
+      const meant = closestName(name, scopes, isSection);
+      problems.push({ tag, message: unknownNameMessage(scopes), ...(meant ? { suggestion: meant } : {}) });
     } else if (isSection && kind === 'text') {
       problems.push({
         tag,
@@ -126,6 +128,18 @@ function loopItemScope(name: string): Scope | undefined {
   const field = TEMPLATE_FIELDS[name as keyof typeof TEMPLATE_FIELDS];
   const item = 'item' in field ? field.item : undefined;
   return item && new Map(Object.keys(item).map((key) => [key, 'text' as const]));
+}
+
+/**
+ * The dictionary name an unknown one most likely means, written as the tag was (`{#…}` for a section):
+ * a typo a few letters off, or a name differing only in case. Further off, guessing would mislead.
+ */
+function closestName(name: string, scopes: Scope[], isSection: boolean): string | undefined {
+  const names = [...new Set(scopes.flatMap((scope) => [...scope.keys()]))];
+  const byCase = names.find((candidate) => candidate.toLowerCase() === name.toLowerCase());
+  const meant = byCase ?? closest(name, names);
+  if (!byCase && distance(name, meant) > Math.max(2, Math.floor(name.length / 4))) return undefined;
+  return isSection ? `{#${meant}}` : `{${meant}}`;
 }
 
 function unknownNameMessage(scopes: Scope[]): string {

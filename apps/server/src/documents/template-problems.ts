@@ -9,10 +9,12 @@ export interface TemplateProblem {
   tag?: string;
   /** German explanation. */
   message: string;
+  /** For an unknown placeholder: the closest name it may mean, as written, e.g. `{kundeName}`. */
+  suggestion?: string;
 }
 
 /** `word/header1.xml` → `Kopfzeile (header1.xml)`: where in Word to look. */
-function describePart(part: string): string {
+export function describePart(part: string): string {
   const name = part.slice(part.lastIndexOf('/') + 1);
   if (part === 'word/document.xml') return 'Haupttext';
   if (name.startsWith('header')) return `Kopfzeile (${name})`;
@@ -26,7 +28,8 @@ function describePart(part: string): string {
 /** One line per problem, naming file, part and tag: what the CLI prints and the documents table keeps. */
 export function formatProblem(templateFile: string, problem: TemplateProblem): string {
   const where = [templateFile, problem.part && describePart(problem.part)].filter(Boolean).join(', ');
-  return `${where}: ${problem.tag ? `${problem.tag} – ` : ''}${problem.message}`;
+  const meant = problem.suggestion ? ` Gemeint: ${problem.suggestion}?` : '';
+  return `${where}: ${problem.tag ? `${problem.tag} – ` : ''}${problem.message}${meant}`;
 }
 
 /** A template file that cannot be read: missing from the templates folder, or not readable. */

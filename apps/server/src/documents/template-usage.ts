@@ -1,34 +1,33 @@
-import { join } from 'node:path';
 import { TEMPLATE_FIELDS, type TemplateData, type TemplateFieldName } from '@vertragsgenerator/domain';
 import type { DXT } from 'docxtemplater';
-import { cachedPerFile } from './file-cache.js';
-import { TemplateError } from './renderer.js';
+import { LRUCache } from 'lru-cache';
+import { TemplateError, type TemplateSource } from './renderer.js';
 import { templateTags } from './template-lint.js';
-import { templateProblems, unreadableTemplate } from './template-problems.js';
+import { templateProblems } from './template-problems.js';
 
 /** Which fields of the dictionary a template shows: what the documentCheck compares with the match. */
 export interface TemplateUsage {
   /**
    * The placeholders of the template that a document with this data shows: a section whose
-   * condition does not hold hides its own. Throws a `TemplateError` for a missing or broken file.
+   * condition does not hold hides its own. Throws a `TemplateError` for a broken template.
    */
-  shownFields(templateFile: string, data: TemplateData): Promise<Set<TemplateFieldName>>;
+  shownFields(template: TemplateSource, data: TemplateData): Set<TemplateFieldName>;
 }
 
-export function createTemplateUsage(templatesDir: string): TemplateUsage {
-  // Parsing a template takes tens of milliseconds; a form asks again with every choice.
-  const tagsOf = cachedPerFile((bytes) => [...templateTags(bytes).values()]);
+export function createTemplateUsage(): TemplateUsage {
+  // Parsing a template takes tens of milliseconds; a form asks again with every choice. A version
+  // never changes, so its tags are kept by SHA-256 for as long as it is among the recent ones.
+  const tagsBySha256 = new LRUCache<string, DXT.Part[][]>({ max: 32 });
   return {
-    async shownFields(templateFile, data) {
-      let parts: DXT.Part[][];
-      try {
-        parts = await tagsOf(join(templatesDir, templateFile));
-      } catch (error) {
-        const fileError = (error as NodeJS.ErrnoException).syscall !== undefined;
-        throw new TemplateError(
-          templateFile,
-          fileError ? [unreadableTemplate(error)] : templateProblems(error),
-        );
+    shownFields(template, data) {
+      let parts = tagsBySha256.get(template.sha256);
+      if (!parts) {
+        try {
+          parts = [...templateTags(template.content).values()];
+        } catch (error) {
+          throw new TemplateError(template.name, templateProblems(error), template.sha256);
+        }
+        tagsBySha256.set(template.sha256, parts);
       }
       const shown = new Set<TemplateFieldName>();
       for (const part of parts) collectShown(part, data, new Set(), shown);

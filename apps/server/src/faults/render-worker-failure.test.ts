@@ -1,6 +1,5 @@
 import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { createRendererPool } from '../documents/renderer.js';
 import { MatchStore } from '../matches/match-store.js';
@@ -9,7 +8,6 @@ import { demoDataList, demoMatch as match } from '../test/demo-order.js';
 import { CRASH_MARKER, HANG_MARKER } from '../test/faulty-render-worker.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
-const { templatesDir } = loadConfig({}, '0');
 const docxKey = 'docx-de-wm-rv';
 
 /** Matches whose task description makes the test worker crash or hang. */
@@ -32,7 +30,6 @@ describe('a render worker that crashes or hangs', () => {
     db = await pgliteTestDatabase.open();
     await new MatchStore(db).upsertMany([match, crashing, hanging]);
     const renderer = createRendererPool({
-      templatesDir,
       threads: 1,
       taskTimeoutMs: TASK_TIMEOUT_MS,
       worker: new URL('../test/faulty-render-worker.ts', import.meta.url),

@@ -1,4 +1,4 @@
-import { copyFileSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CATALOGUE,
@@ -141,6 +141,7 @@ describe.each(testDatabases())('document generation on $name', (database) => {
       file_name: 'PL-10001 Rahmenvertrag Kunde Elbwerk Logistik AG.docx',
       data: { vertragspartner_type: 'k' },
       template_sha256: sha256Hex(readFileSync(join(templatesDir, 'rahmenvertrag-de.docx'))),
+      template_version: 1,
       data_sha256: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     const versions = await db
@@ -281,9 +282,33 @@ describe.each(testDatabases())('document generation on $name', (database) => {
 
   describe('when rendering fails', () => {
     it('keeps the submitted dataList, marks the document failed, and answers 500 render_failed', async () => {
-      const file = join(templatesDir, 'angebot-de.docx');
-      const original = readFileSync(file);
-      writeFileSync(file, docxFixture({ body: [paragraph('{#mitKunde}ohne Ende')] }));
+      // A published version that does not render: written past the library's check, as a bug would.
+      const broken = docxFixture({ body: [paragraph('{#mitKunde}ohne Ende')] });
+      const { published_version: before } = await db
+        .selectFrom('templates')
+        .select('published_version')
+        .where('name', '=', 'angebot-de.docx')
+        .executeTakeFirstOrThrow();
+      await db
+        .insertInto('template_versions')
+        .values({
+          template: 'angebot-de.docx',
+          version: 99,
+          content: broken,
+          sha256: sha256Hex(broken),
+          size: broken.length,
+          comment: 'kaputt',
+          created_by: 'test',
+          problems: '[]',
+        })
+        .execute();
+      const publish = (version: number | null) =>
+        db
+          .updateTable('templates')
+          .set({ published_version: version })
+          .where('name', '=', 'angebot-de.docx')
+          .execute();
+      await publish(99);
       const dataList = sample('angebot-wm');
       try {
         const response = await generate('angebot-wm', dataList);
@@ -305,7 +330,8 @@ describe.each(testDatabases())('document generation on $name', (database) => {
           status: 'failed',
           data: dataList,
           error: expect.stringContaining('{#mitKunde}'),
-          template_sha256: sha256Hex(readFileSync(file)),
+          template_sha256: sha256Hex(broken),
+          template_version: 99,
         });
         const versions = await db
           .selectFrom('document_versions')
@@ -314,11 +340,9 @@ describe.each(testDatabases())('document generation on $name', (database) => {
           .execute();
         expect(versions).toEqual([]);
       } finally {
-        writeFileSync(file, original);
-        // A later modification time than the broken file's, however coarse the file-system clock.
-        utimesSync(file, new Date(), new Date(Date.now() + 60_000));
+        await publish(before);
       }
-      // The worker reads the repaired file again: legal staff's fixes go live without a restart.
+      // The version published again renders at once: every document reads the published version.
       expect((await generate('angebot-wm', dataList)).statusCode).toBe(200);
     });
 

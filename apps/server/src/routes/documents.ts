@@ -21,7 +21,7 @@ import { type AuthGuards, currentUser } from '../auth/guards.js';
 import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../documents/companies.js';
 import type { DocumentGenerator, DocumentOrder, GeneratedDocument } from '../documents/document-generator.js';
 import { attachmentHeader } from '../documents/file-name.js';
-import { RendererUnavailableError, TemplateError } from '../documents/renderer.js';
+import { RendererUnavailableError, TemplateError, type TemplateSources } from '../documents/renderer.js';
 import type { TemplateUsage } from '../documents/template-usage.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
@@ -34,6 +34,8 @@ export interface DocumentRoutesDeps {
   companyData: CompanyData;
   generator: DocumentGenerator;
   templateUsage: TemplateUsage;
+  /** The published template versions: the check looks at the version the next document gets. */
+  templates: TemplateSources;
 }
 
 export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
@@ -134,7 +136,7 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
       );
       let shown: Set<TemplateFieldName>;
       try {
-        shown = await deps.templateUsage.shownFields(entry.template, data);
+        shown = deps.templateUsage.shownFields(await deps.templates.current(entry.template), data);
       } catch (error) {
         if (error instanceof TemplateError) throw brokenTemplate(error, entry, request.log);
         throw error;

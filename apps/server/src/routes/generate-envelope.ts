@@ -21,7 +21,7 @@ import {
   readGenerationRequest,
 } from './documents.js';
 
-export interface GenerateEnvelopeDeps extends Omit<DocumentRoutesDeps, 'templateUsage'> {
+export interface GenerateEnvelopeDeps extends Omit<DocumentRoutesDeps, 'templateUsage' | 'templates'> {
   guards: AuthGuards;
   envelopes: EnvelopesRepository;
   provider: SignatureProvider;

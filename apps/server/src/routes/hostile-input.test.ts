@@ -61,11 +61,11 @@ describe.each(testDatabases())('hostile input on $name', (database) => {
 
   /** The real renderer, recording which template files it was asked for. */
   function recordingRenderer(): Renderer {
-    const pool = createRendererPool({ templatesDir: config.templatesDir, threads: 1 });
+    const pool = createRendererPool({ threads: 1 });
     return {
-      render: (templateFile, data) => {
-        rendered.push(templateFile);
-        return pool.render(templateFile, data);
+      render: (template, data) => {
+        rendered.push(template.name);
+        return pool.render(template, data);
       },
       pending: () => pool.pending(),
       closed: () => pool.closed(),

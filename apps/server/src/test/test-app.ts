@@ -146,9 +146,7 @@ export async function createTestApp(
     tokenVerifier,
     mailer: options.mailer ?? mailer,
     matches: options.matches ?? new DatabaseMatchSource(db),
-    renderer:
-      options.renderer ??
-      createRendererPool({ templatesDir: config.templatesDir, threads: config.renderThreads }),
+    renderer: options.renderer ?? createRendererPool({ threads: config.renderThreads }),
     companyData: options.companyData ?? (await loadCompanyData(config.configDir)),
     pdfRenditions: options.pdfRenditions ?? NO_PDF_RENDITIONS,
     signatureProvider: options.signatureProvider,

@@ -11,6 +11,7 @@ import * as m0009 from './0009_administration.js';
 import * as m0010 from './0010_access_requests.js';
 import * as m0011 from './0011_sealed_envelopes.js';
 import * as m0012 from './0012_signing_follow_up.js';
+import * as m0013 from './0013_template_versions.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -29,6 +30,7 @@ const migrations: Record<string, Migration> = {
   '0010_access_requests': m0010,
   '0011_sealed_envelopes': m0011,
   '0012_signing_follow_up': m0012,
+  '0013_template_versions': m0013,
 };
 
 export const migrationProvider: MigrationProvider = {

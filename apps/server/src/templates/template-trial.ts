@@ -1,0 +1,104 @@
+import {
+  BLANK_LINE,
+  type CatalogueEntry,
+  keysOfTemplate,
+  type ResolvedMatch,
+  TEMPLATE_FIELDS,
+  type TemplateData,
+} from '@vertragsgenerator/domain';
+import PizZip from 'pizzip';
+import { type CompanyData, templateDataFor } from '../documents/companies.js';
+import { documentFileName } from '../documents/file-name.js';
+import { type Renderer, TemplateError, type TemplateSource } from '../documents/renderer.js';
+import { sampleDataList } from '../documents/samples.js';
+import type { TemplateUsage } from '../documents/template-usage.js';
+
+export interface TrialSources {
+  renderer: Renderer;
+  usage: TemplateUsage;
+  companyData: CompanyData;
+  today: Date;
+}
+
+/** One catalogue key rendered from a template version with a deal's data, as the form would fill it. */
+export interface TrialDocument {
+  entry: CatalogueEntry;
+  fileName: string;
+  /** Null when the key could not be rendered (`error` says why). */
+  content: Buffer | null;
+  /** The dictionary fields the document shows as a blank line: the deal has no value for them. */
+  blankFields: string[];
+  /** Signature anchors of the key's signing parties that the document lacks: it cannot be signed. */
+  missingAnchors: string[];
+  error: string | null;
+}
+
+/**
+ * Renders every catalogue key that uses a template version (or just `onlyKey`) with a match, one
+ * after the other through the render pool: what legal staff try a version on before publishing it,
+ * and how the upload check finds signature blocks that went missing.
+ */
+export async function tryTemplate(
+  template: TemplateSource,
+  match: ResolvedMatch,
+  sources: TrialSources,
+  onlyKey?: string,
+): Promise<TrialDocument[]> {
+  const entries = keysOfTemplate(template.name).filter((entry) => !onlyKey || entry.key === onlyKey);
+  const documents: TrialDocument[] = [];
+  for (const entry of entries) {
+    const data = templateDataFor(
+      entry,
+      match,
+      sampleDataList(entry, match, sources.companyData.signatories),
+      sources.companyData,
+      sources.today,
+    );
+    const fileName = documentFileName(entry, data);
+    try {
+      const { content } = await sources.renderer.render(template, data);
+      documents.push({
+        entry,
+        fileName,
+        content,
+        blankFields: blankFields(sources.usage, template, data),
+        missingAnchors: missingAnchors(content, data),
+        error: null,
+      });
+    } catch (error) {
+      if (!(error instanceof TemplateError)) throw error;
+      documents.push({
+        entry,
+        fileName,
+        content: null,
+        blankFields: [],
+        missingAnchors: [],
+        error: error.message,
+      });
+    }
+  }
+  return documents;
+}
+
+function blankFields(usage: TemplateUsage, template: TemplateSource, data: TemplateData): string[] {
+  const values = data as unknown as Record<string, unknown>;
+  return [...usage.shownFields(template, data)]
+    .filter((name) => TEMPLATE_FIELDS[name].kind === 'text' && values[name] === BLANK_LINE)
+    .sort();
+}
+
+/** Every anchor of the document's signature blocks must be in its text, or nobody can sign there. */
+function missingAnchors(content: Buffer, data: TemplateData): string[] {
+  const anchors = data.unterschriften.flatMap((block) => [
+    block.ankerSignatur,
+    block.ankerDatum,
+    block.ankerName,
+  ]);
+  if (anchors.length === 0) return [];
+  const zip = new PizZip(content);
+  const text = zip
+    .file(/^word\/[^/]+\.xml$/)
+    .map((part) => part.asText())
+    .join('');
+  return anchors.filter((anchor) => !text.includes(anchor));
+}

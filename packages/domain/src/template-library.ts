@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { CATALOGUE, type CatalogueEntry, type DocumentFamily } from './documents/catalogue.js';
+
+/**
+ * The template library (DESIGN §9, §13): every template file of the catalogue with numbered versions
+ * in the database. Legal staff upload a version, the server checks it at once, they try it against
+ * real deals and compare its text with the published one, then publish it or roll back.
+ */
+
+/** A version's state: derived from the template's published version, never stored twice. */
+export const TEMPLATE_VERSION_STATUSES = ['Entwurf', 'veröffentlicht', 'ersetzt'] as const;
+export type TemplateVersionStatus = (typeof TEMPLATE_VERSION_STATUSES)[number];
+
+export const FAMILY_TITLES: Record<DocumentFamily, string> = {
+  contract: 'Vertrag',
+  termination: 'Kündigung',
+  offer: 'Angebot',
+  agreement: 'Zusatzvereinbarung',
+};
+
+/** The catalogue keys rendered from a template file, in catalogue order. */
+export function keysOfTemplate(template: string): CatalogueEntry[] {
+  return [...CATALOGUE.values()].filter((entry) => entry.template === template);
+}
+
+/** What the server's check found in an uploaded version; any one of them blocks publishing. */
+export const templateCheckProblemSchema = z.object({
+  /** Where in Word: `Haupttext`, `Kopfzeile (header1.xml)`; absent when the whole file is the problem. */
+  place: z.string().nullable(),
+  /** The placeholder as written, e.g. `{kundeNmae}`. */
+  tag: z.string().nullable(),
+  message: z.string(),
+  /** For an unknown placeholder: the dictionary's closest name, e.g. `{kundeName}`. */
+  suggestion: z.string().nullable(),
+});
+export type TemplateCheckProblem = z.infer<typeof templateCheckProblemSchema>;
+
+export const templateVersionSchema = z.object({
+  version: z.number().int(),
+  status: z.enum(TEMPLATE_VERSION_STATUSES),
+  sha256: z.string(),
+  size: z.number().int(),
+  comment: z.string(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  /** When it was last made the published version; null for a draft never published. */
+  publishedAt: z.string().nullable(),
+  publishedBy: z.string().nullable(),
+  publishComment: z.string().nullable(),
+  problems: z.array(templateCheckProblemSchema),
+});
+export type TemplateVersion = z.infer<typeof templateVersionSchema>;
+
+export const templateSummarySchema = z.object({
+  /** The file name, e.g. `rahmenvertrag-de.docx`: the template's identity in the catalogue. */
+  name: z.string(),
+  families: z.array(z.string()),
+  keys: z.array(z.string()),
+  publishedVersion: z.number().int().nullable(),
+  publishedBy: z.string().nullable(),
+  publishedAt: z.string().nullable(),
+  /** Versions uploaded after the published one and not published: waiting for review. */
+  drafts: z.number().int(),
+});
+export type TemplateSummary = z.infer<typeof templateSummarySchema>;
+export const templateListSchema = z.array(templateSummarySchema);
+
+export const templateDetailSchema = templateSummarySchema.extend({
+  /** Newest first. */
+  versions: z.array(templateVersionSchema),
+});
+export type TemplateDetail = z.infer<typeof templateDetailSchema>;
+
+export const publishTemplateSchema = z.object({
+  comment: z.string().trim().min(1, 'Bitte kurz beschreiben, was sich ändert.').max(500),
+  /**
+   * The version published when the user looked: if someone else published meanwhile, the request is
+   * refused rather than replacing a version this user has not compared against.
+   */
+  replaces: z.number().int().nullable(),
+});
+export type PublishTemplate = z.infer<typeof publishTemplateSchema>;
+
+/** One catalogue key rendered from a version with a deal's data. */
+export const templateTrialDocumentSchema = z.object({
+  key: z.string(),
+  fileName: z.string(),
+  /** The dictionary fields the document shows as a blank line: the deal has no value for them. */
+  blankFields: z.array(z.object({ name: z.string(), description: z.string() })),
+  /** Why the key could not be rendered; null when it was. */
+  error: z.string().nullable(),
+});
+export const templateTrialSchema = z.object({
+  matchId: z.string(),
+  documents: z.array(templateTrialDocumentSchema),
+});
+export type TemplateTrial = z.infer<typeof templateTrialSchema>;
+
+/** A run of text in a compared paragraph: kept, added by the new version, or removed by it. */
+export const textChangeSchema = z.object({
+  text: z.string(),
+  change: z.enum(['kept', 'added', 'removed']),
+});
+export const paragraphChangeSchema = z.object({
+  change: z.enum(['kept', 'added', 'removed', 'changed']),
+  parts: z.array(textChangeSchema),
+});
+export type ParagraphChange = z.infer<typeof paragraphChangeSchema>;
+export const templateComparisonSchema = z.object({
+  /** The version compared against (the published one by default); null: there is none. */
+  base: z.number().int().nullable(),
+  version: z.number().int(),
+  paragraphs: z.array(paragraphChangeSchema),
+});
+export type TemplateComparison = z.infer<typeof templateComparisonSchema>;
+
+/** Template files are Word documents of tens of kilobytes; anything near this is not a contract text. */
+export const TEMPLATE_MAX_BYTES = 10 * 1024 * 1024;
