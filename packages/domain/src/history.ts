@@ -15,6 +15,8 @@ export const historyEntrySchema = z.object({
   status: z.enum(['rendering', 'ready', 'failed']),
   /** The latest stored version; null while rendering or after a failure. */
   version: z.number().int().nullable(),
+  /** The template version it was rendered from (DESIGN §13); null for documents made before versions. */
+  templateVersion: z.number().int().nullable(),
   envelope: z
     .object({
       id: z.string(),

@@ -448,6 +448,71 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'GET', url: '/backend/templates/placeholders' }),
   },
   {
+    route: 'GET /backend/templates',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/templates' }),
+  },
+  {
+    route: 'GET /backend/templates/:name',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/templates/angebot-de.docx' }),
+  },
+  {
+    // Not a DOCX: refused after every permission check, nothing stored.
+    route: 'POST /backend/templates/:name/versions',
+    access: { levels: [2, 'admin'] },
+    ok: [422],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/templates/angebot-de.docx/versions',
+      headers: { 'content-type': DOCX_MIME },
+      payload: Buffer.from('kein Word-Dokument'),
+    }),
+  },
+  {
+    route: 'GET /backend/templates/:name/versions/:version/file',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/templates/angebot-de.docx/versions/1/file' }),
+  },
+  {
+    route: 'GET /backend/templates/:name/versions/:version/trial',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({
+      method: 'GET',
+      url: `/backend/templates/angebot-de.docx/versions/1/trial?matchId=${match.matchId}`,
+    }),
+  },
+  {
+    route: 'GET /backend/templates/:name/versions/:version/trial/:key',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({
+      method: 'GET',
+      url: `/backend/templates/angebot-de.docx/versions/1/trial/angebot-wm?matchId=${match.matchId}`,
+    }),
+  },
+  {
+    route: 'GET /backend/templates/:name/versions/:version/comparison',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/templates/angebot-de.docx/versions/1/comparison' }),
+  },
+  {
+    // Without a comment: refused after every permission check, nothing published.
+    route: 'POST /backend/templates/:name/versions/:version/publish',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/templates/angebot-de.docx/versions/1/publish',
+      payload: { comment: '', replaces: 1 },
+    }),
+  },
+  {
     // Anyone signed in may check a PDF; this one is none.
     route: 'POST /backend/signature/check',
     access: EVERYONE,

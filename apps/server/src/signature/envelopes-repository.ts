@@ -350,6 +350,7 @@ export class EnvelopesRepository {
         'documents.file_name',
         'documents.created_by',
         'documents.created_at',
+        'documents.template_version',
         documentStatus,
         'latest.version',
       ])
@@ -397,6 +398,7 @@ export class EnvelopesRepository {
         createdAt: d.created_at.toISOString(),
         status: d.status,
         version: d.version === null ? null : Number(d.version),
+        templateVersion: d.template_version,
         envelope: envelope
           ? {
               id: envelope.id,
