@@ -2,16 +2,28 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EnvelopeView, SessionUser, StoredDocument } from '@vertragsgenerator/domain';
+import {
+  catalogueTemplates,
+  type EnvelopeView,
+  type SessionUser,
+  type StoredDocument,
+  type TemplateVersion,
+} from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
+import { DOCX_MIME } from './routes/documents.js';
 import { createPostgresDatabase } from './test/databases.js';
 import { demoDataList, demoMatch as match } from './test/demo-order.js';
+import { docxText } from './test/docx-text.js';
 import { freePort } from './test/postgres-global-setup.js';
 import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test/server-process.js';
+import { editedTemplate } from './test/template-edit.js';
+
+const OLD_TEXT = 'An dieses Angebot halten wir uns vier Wochen';
+const NEW_TEXT = 'An dieses Angebot halten wir uns sechs Wochen';
 
 /**
  * DESIGN §2: several server processes behind a load balancer share one PostgreSQL and nothing else.
@@ -22,7 +34,7 @@ import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test
 
 const postgresUrl = inject('postgresUrl');
 
-const { configDir } = loadConfig({}, '0');
+const { configDir, templatesDir } = loadConfig({}, '0');
 const demoUsers = JSON.parse(readFileSync(join(configDir, 'demo-users.json'), 'utf8')) as unknown[];
 
 /** A browser's cookie jar in front of a load balancer: every request may reach another process. */
@@ -164,6 +176,11 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
       .select(sql<number>`count(*)::int`.as('count'))
       .executeTakeFirst();
     expect(users?.count).toBe(demoUsers.length);
+
+    // The template files became version 1 of each template once, published.
+    const templates = await db.selectFrom('template_versions').select(['template', 'version']).execute();
+    expect(templates.length).toBe(catalogueTemplates().length);
+    expect(templates.every((row) => row.version === 1)).toBe(true);
   });
 
   it('signs in across both processes and shares the session, a document and an envelope', async () => {
@@ -225,5 +242,53 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
     const loggedOut = await call(b, 'POST', '/backend/private/deleteUser/legal@demo.local', token, {});
     expect(loggedOut.status).toBe(200);
     expect((await call(a, 'POST', '/backend/private/verifyUser', token, {})).status).toBe(401);
+  });
+
+  it('renders in one process the template version published through the other', async () => {
+    const token = await signInAcross(a, b, publicUrl, 'legal@demo.local');
+    expect((await call(a, 'POST', '/backend/private/saveUser', token, {})).status).toBe(200);
+    const offer = async (server: ServerProcess) => {
+      const response = await call(
+        server,
+        'POST',
+        `/backend/generateDocx/angebot-wm/${match.matchId}`,
+        token,
+        {
+          dataList: demoDataList('angebot-wm'),
+        },
+      );
+      expect(response.status).toBe(200);
+      return docxText(Buffer.from(await response.arrayBuffer()));
+    };
+    // B has rendered (and parsed) the published version before A publishes another.
+    expect(await offer(b)).toContain(OLD_TEXT);
+
+    const changed = editedTemplate(readFileSync(join(templatesDir, 'angebot-de.docx')), [
+      [OLD_TEXT, NEW_TEXT],
+    ]);
+    const uploaded = await fetch(
+      `${a.url}/backend/templates/angebot-de.docx/versions?comment=sechs%20Wochen`,
+      {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': DOCX_MIME },
+        body: changed,
+      },
+    );
+    expect(uploaded.status).toBe(201);
+    const { version } = (await uploaded.json()) as TemplateVersion;
+    const published = await call(
+      a,
+      'POST',
+      `/backend/templates/angebot-de.docx/versions/${version}/publish`,
+      token,
+      {
+        comment: 'Bindefrist sechs Wochen',
+        replaces: 1,
+      },
+    );
+    expect(published.status).toBe(200);
+
+    expect(await offer(b)).toContain(NEW_TEXT);
+    expect(await offer(a)).toContain(NEW_TEXT);
   });
 });
