@@ -37,8 +37,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const sealCheckPage = async () => ({
     Component: (await import('../features/seal-check')).SealCheckPage,
   });
-  const placeholdersPage = async () => ({
-    Component: (await import('../features/templates')).PlaceholdersPage,
+  const templatePage = (page: 'TemplatesPage' | 'TemplatePage' | 'PlaceholdersPage') => async () => ({
+    Component: (await import('../features/templates'))[page],
   });
   const administrationPage = async () => ({
     Component: (await import('../features/admin')).AdministrationPage,
@@ -74,7 +74,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
             { path: PATHS.sealCheck, lazy: sealCheckPage },
-            { path: PATHS.placeholders, lazy: placeholdersPage },
+            { path: PATHS.templates, lazy: templatePage('TemplatesPage') },
+            { path: PATHS.placeholders, lazy: templatePage('PlaceholdersPage') },
+            { path: PATHS.template, lazy: templatePage('TemplatePage') },
             { path: '*', Component: NotFoundPage },
           ],
         },

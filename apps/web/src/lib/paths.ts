@@ -12,6 +12,10 @@ export const PATHS = {
   signatureOverview: '/signaturen',
   /** PDF prüfen: is a PDF an unchanged sealed document of ours? */
   sealCheck: '/pruefen',
+  /** The template library (legal staff and administrators). */
+  templates: '/vorlagen',
+  /** One template with its versions; `name` is its file name. */
+  template: '/vorlagen/:name',
   /** The placeholders a template may use (legal staff and administrators). */
   placeholders: '/vorlagen/platzhalter',
   /** Team-Operations (administrators only). */
@@ -26,6 +30,11 @@ export const SESSION_ROUTE = 'session';
 /** The sender's view of one e-signature envelope. */
 export function envelopePath(envelopeId: string): string {
   return PATHS.envelope.replace(':envelopeId', encodeURIComponent(envelopeId));
+}
+
+/** The page of one template of the library. */
+export function templatePath(name: string): string {
+  return PATHS.template.replace(':name', encodeURIComponent(name));
 }
 
 /** The editor page of one stored document. */

@@ -32,8 +32,8 @@ export function AppLayout() {
               </>
             )}
             {(user?.permission === 2 || user?.administrator) && (
-              <Button component={Link} to={PATHS.placeholders} variant="subtle">
-                {texts.shell.placeholders}
+              <Button component={Link} to={PATHS.templates} variant="subtle">
+                {texts.shell.templates}
               </Button>
             )}
             {user?.administrator && (

@@ -13,6 +13,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.administration, texts.pageNames.administration],
   [PATHS.signatureOverview, texts.pageNames.signatureOverview],
   [PATHS.sealCheck, texts.pageNames.sealCheck],
+  [PATHS.templates, texts.pageNames.templates],
   [PATHS.placeholders, texts.pageNames.placeholders],
   ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(
     ([form, path]) => [path, texts.forms[form]] as const,

@@ -17,6 +17,7 @@ const signedContract: HistoryEntry = {
   createdAt: '2026-11-21T08:05:00Z',
   status: 'ready',
   version: 2,
+  templateVersion: 3,
   envelope: {
     id: 'env-1',
     provider: 'builtin',
@@ -38,6 +39,8 @@ const sentOffer: HistoryEntry = {
   fileName: 'Angebot PL-12345.docx',
   createdAt: '2026-11-20T16:30:00Z',
   version: 1,
+  // Made before templates had versions.
+  templateVersion: null,
   envelope: {
     id: 'env-0',
     provider: 'builtin',
@@ -100,7 +103,7 @@ function rowOf(table: HTMLElement, fileName: string): HTMLElement {
 const cellsOf = (row: HTMLElement) => within(row).getAllByRole('cell');
 
 describe('MatchHistory', () => {
-  it('lists the documents newest first with creator, time, status and version', async () => {
+  it('lists the documents newest first with creator, time, status, version and template version', async () => {
     const api = stubApi({ [HISTORY]: jsonResponse(200, history) });
     renderHistory();
     const table = await findTable();
@@ -120,14 +123,14 @@ describe('MatchHistory', () => {
       ),
     ).toEqual([
       [
-        'Kündigung PL-12345.docxkuendigung-de-wm',
+        'Kündigung PL-12345.docxkuendigung-de-wm · Vorlage Version 3',
         'sales@demo.local',
         '21.11.2026 11:00',
         'Wird erstellt',
         '',
       ],
       [
-        'Rahmenvertrag PL-12345.docxrv-de-wm-k',
+        'Rahmenvertrag PL-12345.docxrv-de-wm-k · Vorlage Version 3',
         'legal@demo.local',
         '21.11.2026 09:05',
         'AbgeschlossenKarl Kunde: UnterschriebenClara Kopie: Erhält Kopie',
@@ -141,7 +144,7 @@ describe('MatchHistory', () => {
         '1',
       ],
       [
-        'Zusatzvereinbarung PL-12345.docxzusatz-de-wm',
+        'Zusatzvereinbarung PL-12345.docxzusatz-de-wm · Vorlage Version 3',
         'sales@demo.local',
         '19.11.2026 08:00',
         'Fehlgeschlagen',

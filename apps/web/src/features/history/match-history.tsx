@@ -53,6 +53,8 @@ function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) {
                 <Text size="sm">{entry.fileName}</Text>
                 <Text size="xs" c="dimmed">
                   {entry.docKey}
+                  {entry.templateVersion !== null &&
+                    ` · ${texts.history.templateVersion(entry.templateVersion)}`}
                 </Text>
               </Table.Td>
               <Table.Td>{entry.createdBy}</Table.Td>

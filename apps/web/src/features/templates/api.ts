@@ -1,6 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
-import { placeholderDictionarySchema } from '@vertragsgenerator/domain';
-import { apiJson } from '../../lib/api';
+import {
+  type PublishTemplate,
+  placeholderDictionarySchema,
+  type TemplateDetail,
+  type TemplateVersion,
+  templateComparisonSchema,
+  templateDetailSchema,
+  templateListSchema,
+  templateTrialSchema,
+  templateVersionSchema,
+} from '@vertragsgenerator/domain';
+import { apiFetch, apiJson } from '../../lib/api';
+
+export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export const placeholdersQueryOptions = queryOptions({
   queryKey: ['template-placeholders'],
@@ -8,3 +20,76 @@ export const placeholdersQueryOptions = queryOptions({
     apiJson('/backend/templates/placeholders', placeholderDictionarySchema, { signal }),
   staleTime: 5 * 60_000,
 });
+
+const templatePath = (name: string) => `/backend/templates/${encodeURIComponent(name)}`;
+const versionPath = (name: string, version: number) => `${templatePath(name)}/versions/${version}`;
+
+export const templateListQueryOptions = queryOptions({
+  queryKey: ['templates'],
+  queryFn: ({ signal }) => apiJson('/backend/templates', templateListSchema, { signal }),
+});
+
+export const templateQueryOptions = (name: string) =>
+  queryOptions({
+    queryKey: ['templates', name],
+    queryFn: ({ signal }) => apiJson(templatePath(name), templateDetailSchema, { signal }),
+  });
+
+/** The version's text against the published one; a version never changes, but what is published may. */
+export const comparisonQueryOptions = (name: string, version: number, published: number | null) =>
+  queryOptions({
+    queryKey: ['templates', name, 'comparison', version, published],
+    queryFn: ({ signal }) =>
+      apiJson(`${versionPath(name, version)}/comparison`, templateComparisonSchema, { signal }),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** `matchId` empty: the server's default deal (the demo match with the most values). */
+export const trialQueryOptions = (name: string, version: number, matchId: string) =>
+  queryOptions({
+    queryKey: ['templates', name, 'trial', version, matchId],
+    queryFn: ({ signal }) =>
+      apiJson(`${versionPath(name, version)}/trial${matchQuery(matchId)}`, templateTrialSchema, { signal }),
+    // The deal may change in the CRM: asked again when the user tries again, not kept for long.
+    staleTime: 30_000,
+  });
+
+const matchQuery = (matchId: string) => (matchId ? `?matchId=${encodeURIComponent(matchId)}` : '');
+
+/** The file goes as a DOCX whatever type the browser guessed: the server looks at its bytes. */
+export function uploadVersion(name: string, file: Blob, comment: string): Promise<TemplateVersion> {
+  return apiJson(
+    `${templatePath(name)}/versions?comment=${encodeURIComponent(comment)}`,
+    templateVersionSchema,
+    {
+      method: 'POST',
+      body: new Blob([file], { type: DOCX_MIME }),
+    },
+  );
+}
+
+export function publishVersion(
+  name: string,
+  version: number,
+  publication: PublishTemplate,
+): Promise<TemplateDetail> {
+  return apiJson(`${versionPath(name, version)}/publish`, templateDetailSchema, {
+    method: 'POST',
+    body: publication,
+  });
+}
+
+export async function versionFile(name: string, version: number, signal?: AbortSignal): Promise<Blob> {
+  return (await apiFetch(`${versionPath(name, version)}/file`, signal ? { signal } : {})).blob();
+}
+
+export async function trialFile(
+  name: string,
+  version: number,
+  key: string,
+  matchId: string,
+  signal?: AbortSignal,
+): Promise<Blob> {
+  const path = `${versionPath(name, version)}/trial/${encodeURIComponent(key)}${matchQuery(matchId)}`;
+  return (await apiFetch(path, signal ? { signal } : {})).blob();
+}

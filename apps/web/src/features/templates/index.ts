@@ -1,2 +1,4 @@
-/** The template library: for now, the placeholders a template may use. */
+/** The template library (DESIGN §9, §13): templates, their versions, and the placeholders they may use. */
 export { PlaceholdersPage } from './placeholders-page';
+export { TemplatePage } from './template-page';
+export { TemplatesPage } from './templates-page';

@@ -1,0 +1,207 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { PATHS } from '../../lib/paths';
+import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { TemplatePage } from './template-page';
+import {
+  cleanDraft,
+  comparison,
+  offerWithCleanDraft,
+  offerWithDrafts,
+  publishedVersion,
+  trial,
+} from './test-fixtures';
+
+const BASE = '/backend/templates/angebot-de.docx';
+const routes = [{ path: PATHS.template, Component: TemplatePage }];
+/** Mantine's file input is a button in front of a hidden native input: the file goes to that. */
+const fileInput = () => document.querySelector('input[type="file"]') as HTMLInputElement;
+const open = (search = '') => renderRoutes(routes, `/vorlagen/angebot-de.docx${search}`);
+
+describe('TemplatePage', () => {
+  it('opens the newest draft and names its misspelt placeholder with place and suggestion; it cannot be published', async () => {
+    stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
+      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, { ...comparison, version: 2 }),
+    });
+    open();
+    expect(await screen.findByRole('heading', { name: 'Version 2' })).toBeInTheDocument();
+    const versions = screen.getByRole('table', { name: 'Versionen' });
+    const rows = within(versions).getAllByRole('row').slice(1);
+    expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
+      'Entwurf1 Problem',
+      'veröffentlicht',
+    ]);
+    expect(rows[0]).toHaveAttribute('aria-current', 'true');
+    const problems = screen.getByRole('alert');
+    expect(problems).toHaveTextContent('Ein Problem – so kann die Version nicht veröffentlicht werden');
+    expect(problems).toHaveTextContent(
+      'Haupttext: {angebotStundensaz} – Unbekannter Platzhalter: nicht im Feldverzeichnis (docs/templates.md). Gemeint: {angebotStundensatz}?',
+    );
+    expect(
+      screen.getByText('Erst eine Version ohne Probleme kann veröffentlicht werden.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Veröffentlichen' })).not.toBeInTheDocument();
+    // A version with problems is not tried: it would not render.
+    expect(screen.queryByRole('heading', { name: 'An einem Match ausprobieren' })).not.toBeInTheDocument();
+  });
+
+  it('shows what changed, tries the version on a deal, and publishes it with a comment', async () => {
+    const published = {
+      ...offerWithCleanDraft,
+      publishedVersion: 3,
+      versions: [
+        {
+          ...cleanDraft,
+          status: 'veröffentlicht',
+          publishedBy: 'legal@demo.local',
+          publishedAt: '2026-11-26T10:00:00Z',
+        },
+        ...offerWithCleanDraft.versions.slice(1, 2),
+        { ...publishedVersion, status: 'ersetzt' },
+      ],
+    };
+    const api = stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithCleanDraft),
+      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+      [`POST ${BASE}/versions/3/publish`]: jsonResponse(200, published),
+    });
+    open();
+    expect(
+      await screen.findByText(
+        'Keine Probleme gefunden: Platzhalter, Abschnitte und Unterschriftsanker passen.',
+      ),
+    ).toBeInTheDocument();
+
+    const changes = await screen.findByRole('region', { name: 'Was sich ändert' });
+    expect(changes).toHaveTextContent('… 2 unveränderte Absätze …');
+    expect(within(changes).getByText('vier').closest('del')).toHaveTextContent('gestrichen: vier');
+    expect(within(changes).getByText('sechs').closest('ins')).toHaveTextContent('eingefügt: sechs');
+    expect(changes).toHaveTextContent('eingefügt: Neuer Absatz zur Verfügbarkeit.');
+    expect(
+      screen.getByText(
+        'Der Text dieser Version gegenüber der veröffentlichten Version 1, Absatz für Absatz.',
+      ),
+    ).toBeInTheDocument();
+
+    const tried = await screen.findByRole('table', { name: 'Mit PL-10001:' });
+    const [first, second] = within(tried).getAllByRole('row').slice(1);
+    expect(first).toHaveTextContent(
+      'angebot-wmPL-10001 Angebot Elbwerk Logistik AG.docxeinsatzort (Einsatzort)',
+    );
+    expect(second).toHaveTextContent('angebot-we');
+    expect(within(second as HTMLElement).getAllByRole('cell')[1]).toHaveTextContent('–');
+    expect(api.callsTo(`GET ${BASE}/versions/3/trial`)[0]?.url).toBe(`${BASE}/versions/3/trial`);
+
+    await userEvent.type(screen.getByRole('textbox', { name: /Match-ID/ }), 'PL-10011');
+    await userEvent.click(screen.getByRole('button', { name: 'Ausprobieren' }));
+    await waitFor(() => expect(api.callsTo(`GET ${BASE}/versions/3/trial?matchId=PL-10011`)).toHaveLength(1));
+
+    await userEvent.click(screen.getByRole('button', { name: 'Veröffentlichen' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Version 3 veröffentlichen' });
+    expect(dialog).toHaveTextContent('Version 3 ersetzt Version 1');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
+    expect(await within(dialog).findByText('Bitte kurz beschreiben, was sich ändert.')).toBeInTheDocument();
+    expect(api.callsTo(`POST ${BASE}/versions/3/publish`)).toHaveLength(0);
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Kommentar/ }), 'Freigegeben');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
+    await waitFor(() =>
+      expect(api.callsTo(`POST ${BASE}/versions/3/publish`)[0]?.body).toEqual({
+        comment: 'Freigegeben',
+        replaces: 1,
+      }),
+    );
+    expect(await screen.findByText('Version 3 ist veröffentlicht.')).toBeInTheDocument();
+    expect(screen.getByText('Das ist die veröffentlichte Version.', { selector: 'p' })).toBeInTheDocument();
+  });
+
+  it("says in the server's words why publishing was refused", async () => {
+    stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithCleanDraft),
+      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+      [`POST ${BASE}/versions/3/publish`]: jsonResponse(409, {
+        error: 'conflict',
+        message: 'Inzwischen ist Version 4 veröffentlicht, nicht Version 1.',
+      }),
+    });
+    open();
+    await userEvent.click(await screen.findByRole('button', { name: 'Veröffentlichen' }));
+    const dialog = await screen.findByRole('dialog');
+    await userEvent.type(within(dialog).getByRole('textbox', { name: /Kommentar/ }), 'Freigegeben');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
+    expect(
+      await within(dialog).findByText('Inzwischen ist Version 4 veröffentlicht, nicht Version 1.'),
+    ).toBeInTheDocument();
+  });
+
+  it('offers an earlier version to publish again, and keeps the version under review in the address', async () => {
+    const rolledForward = {
+      ...offerWithCleanDraft,
+      publishedVersion: 3,
+      versions: [
+        { ...cleanDraft, status: 'veröffentlicht' },
+        { ...publishedVersion, status: 'ersetzt' },
+      ],
+    };
+    stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, rolledForward),
+      [`GET ${BASE}/versions/1/comparison`]: jsonResponse(200, { ...comparison, base: 3, version: 1 }),
+      [`GET ${BASE}/versions/1/trial`]: jsonResponse(200, trial),
+      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+    });
+    const { router } = open('?version=1');
+    expect(await screen.findByRole('heading', { name: 'Version 1' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Version 1 wieder veröffentlichen' })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Version 3 ansehen' }));
+    expect(router.state.location.search).toBe('?version=3');
+    expect(await screen.findByRole('heading', { name: 'Version 3' })).toBeInTheDocument();
+  });
+
+  it('uploads a new version with its comment and opens it', async () => {
+    const api = stubApi({
+      [`GET ${BASE}`]: [jsonResponse(200, offerWithDrafts), jsonResponse(200, offerWithCleanDraft)],
+      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+      [`POST ${BASE}/versions`]: jsonResponse(201, cleanDraft),
+    });
+    const { router } = open();
+    await screen.findByRole('heading', { name: 'Version 2' });
+    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    expect(screen.getByText('Bitte eine Word-Datei auswählen.')).toBeInTheDocument();
+    const file = new File(['PK'], 'angebot-de.docx', { type: 'application/octet-stream' });
+    await userEvent.upload(fileInput(), file);
+    await userEvent.type(
+      screen.getByRole('textbox', { name: 'Was ändert sich?' }),
+      'Bindefrist sechs Wochen',
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    await waitFor(() => expect(router.state.location.search).toBe('?version=3'));
+    const [upload] = api.callsTo(`POST ${BASE}/versions`);
+    expect(upload?.url).toBe(`${BASE}/versions?comment=Bindefrist%20sechs%20Wochen`);
+    expect(api.headersOf(`POST ${BASE}/versions`)[0]?.get('Content-Type')).toBe(
+      'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    );
+    expect(await screen.findByRole('heading', { name: 'Version 3' })).toBeInTheDocument();
+  });
+
+  it("shows the server's reason when a file is refused", async () => {
+    stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
+      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
+      [`POST ${BASE}/versions`]: jsonResponse(422, {
+        error: 'not_docx',
+        message: 'Die Datei enthält Makros (.docm).',
+      }),
+    });
+    open();
+    await screen.findByRole('heading', { name: 'Version 2' });
+    await userEvent.upload(fileInput(), new File(['x'], 'umbenannt.docx'));
+    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    expect(await screen.findByText('Die Datei enthält Makros (.docm).')).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,105 @@
+import type {
+  TemplateComparison,
+  TemplateDetail,
+  TemplateSummary,
+  TemplateTrial,
+  TemplateVersion,
+} from '@vertragsgenerator/domain';
+
+/** Templates and versions as the server answers them, for the template library's page tests. */
+
+export const offerSummary: TemplateSummary = {
+  name: 'angebot-de.docx',
+  families: ['Angebot'],
+  keys: ['angebot-wm', 'angebot-we'],
+  publishedVersion: 1,
+  publishedBy: 'Vorlagenordner',
+  publishedAt: '2026-11-20T08:00:00Z',
+  drafts: 2,
+};
+
+const version = (
+  fields: Partial<TemplateVersion> & Pick<TemplateVersion, 'version' | 'status'>,
+): TemplateVersion => ({
+  sha256: 'a'.repeat(64),
+  size: 14_235,
+  comment: '',
+  createdBy: 'legal@demo.local',
+  createdAt: '2026-11-24T09:00:00Z',
+  publishedAt: null,
+  publishedBy: null,
+  publishComment: null,
+  problems: [],
+  ...fields,
+});
+
+export const publishedVersion = version({
+  version: 1,
+  status: 'veröffentlicht',
+  comment: 'Aus dem Vorlagenordner übernommen',
+  createdBy: 'Vorlagenordner',
+  createdAt: '2026-11-20T08:00:00Z',
+  publishedAt: '2026-11-20T08:00:00Z',
+  publishedBy: 'Vorlagenordner',
+});
+export const misspeltDraft = version({
+  version: 2,
+  status: 'Entwurf',
+  comment: 'Tippfehler',
+  problems: [
+    {
+      place: 'Haupttext',
+      tag: '{angebotStundensaz}',
+      message: 'Unbekannter Platzhalter: nicht im Feldverzeichnis (docs/templates.md).',
+      suggestion: '{angebotStundensatz}',
+    },
+  ],
+});
+export const cleanDraft = version({ version: 3, status: 'Entwurf', comment: 'Bindefrist sechs Wochen' });
+
+export const offerWithDrafts: TemplateDetail = {
+  ...offerSummary,
+  versions: [misspeltDraft, publishedVersion],
+};
+export const offerWithCleanDraft: TemplateDetail = {
+  ...offerSummary,
+  versions: [cleanDraft, misspeltDraft, publishedVersion],
+};
+
+export const comparison: TemplateComparison = {
+  base: 1,
+  version: 3,
+  paragraphs: [
+    { change: 'kept', parts: [{ text: 'Sehr geehrte Damen und Herren,', change: 'kept' }] },
+    { change: 'kept', parts: [{ text: '1. Projekt und Leistungsumfang', change: 'kept' }] },
+    {
+      change: 'changed',
+      parts: [
+        { text: 'An dieses Angebot halten wir uns ', change: 'kept' },
+        { text: 'vier', change: 'removed' },
+        { text: 'sechs', change: 'added' },
+        { text: ' Wochen gebunden.', change: 'kept' },
+      ],
+    },
+    { change: 'added', parts: [{ text: 'Neuer Absatz zur Verfügbarkeit.', change: 'added' }] },
+    { change: 'kept', parts: [{ text: 'Mit freundlichen Grüßen', change: 'kept' }] },
+  ],
+};
+
+export const trial: TemplateTrial = {
+  matchId: 'PL-10001',
+  documents: [
+    {
+      key: 'angebot-wm',
+      fileName: 'PL-10001 Angebot Elbwerk Logistik AG.docx',
+      blankFields: [{ name: 'einsatzort', description: 'Einsatzort' }],
+      error: null,
+    },
+    {
+      key: 'angebot-we',
+      fileName: 'PL-10001 Angebot Elbwerk Logistik AG (WE).docx',
+      blankFields: [],
+      error: null,
+    },
+  ],
+};

@@ -1,0 +1,152 @@
+import { Alert, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { DocumentViewer } from '../../components/document-viewer';
+import { SectionLoader } from '../../components/section-loader';
+import { errorMessage } from '../../lib/api';
+import { downloadFile } from '../../lib/download';
+import { trialFile, trialQueryOptions } from './api';
+import { templateTexts } from './texts';
+
+const t = templateTexts.review;
+
+/**
+ * `An einem Match ausprobieren`: every key that uses the template, rendered from this version with a
+ * deal's values — shown in the built-in viewer, offered for download, with the values each would
+ * leave blank. Nothing is stored.
+ */
+export function VersionTrial({ name, version }: { name: string; version: number }) {
+  const [typed, setTyped] = useState('');
+  // Empty: the server's demo match with the most values, tried as soon as the version is opened.
+  const [matchId, setMatchId] = useState('');
+  const [viewing, setViewing] = useState<string | undefined>();
+  const trial = useQuery(trialQueryOptions(name, version, matchId));
+
+  function tryIt(event: FormEvent) {
+    event.preventDefault();
+    setViewing(undefined);
+    const next = typed.trim();
+    if (next === matchId) void trial.refetch();
+    else setMatchId(next);
+  }
+
+  const load = (key: string, signal?: AbortSignal) => trialFile(name, version, key, matchId, signal);
+  const download = async (key: string, fileName: string) => downloadFile(await load(key), fileName);
+
+  return (
+    <section aria-labelledby="trial-heading">
+      <Stack gap="sm">
+        <Title order={3} size="h4" id="trial-heading">
+          {t.trialHeading}
+        </Title>
+        <Text size="sm">{t.trialIntro}</Text>
+        <form onSubmit={tryIt} noValidate>
+          <Group align="flex-end">
+            <TextInput
+              label={t.matchId}
+              description={t.matchIdDescription}
+              placeholder="PL-10001"
+              value={typed}
+              onChange={(event) => setTyped(event.currentTarget.value)}
+              w={260}
+            />
+            <Button type="submit" variant="default" loading={trial.isFetching}>
+              {t.tryIt}
+            </Button>
+          </Group>
+        </form>
+        <div aria-live="polite">
+          {trial.isFetching && !trial.data && <SectionLoader height={80} />}
+          {trial.isError && (
+            <Alert color="red" title={t.trialFailed}>
+              {errorMessage(trial.error)}
+            </Alert>
+          )}
+          {trial.data && !trial.isError && (
+            <Stack gap="xs">
+              <Text fw={500}>{t.trialFor(trial.data.matchId)}</Text>
+              <Table.ScrollContainer minWidth={760}>
+                <Table verticalSpacing="xs" aria-label={t.trialFor(trial.data.matchId)}>
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t.document}</Table.Th>
+                      <Table.Th>{t.blank}</Table.Th>
+                      <Table.Th>{templateTexts.template.actions}</Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {trial.data.documents.map((document) => (
+                      <Table.Tr key={document.key}>
+                        <Table.Td>
+                          <Text size="sm" fw={500}>
+                            {document.key}
+                          </Text>
+                          <Text size="sm" c="dimmed">
+                            {document.fileName}
+                          </Text>
+                        </Table.Td>
+                        <Table.Td>
+                          {document.error ? (
+                            <Text size="sm" c="red.8">
+                              {t.notRendered}: {document.error}
+                            </Text>
+                          ) : document.blankFields.length > 0 ? (
+                            <Text size="sm">
+                              {document.blankFields
+                                .map((field) => `${field.name} (${field.description})`)
+                                .join(', ')}
+                            </Text>
+                          ) : (
+                            t.nothingBlank
+                          )}
+                        </Table.Td>
+                        <Table.Td>
+                          {!document.error && (
+                            <Group gap="xs" wrap="nowrap">
+                              <Button
+                                size="xs"
+                                variant={viewing === document.key ? 'filled' : 'default'}
+                                onClick={() => setViewing(document.key)}
+                                aria-label={t.showLabel(document.key)}
+                              >
+                                {t.show}
+                              </Button>
+                              <Button
+                                size="xs"
+                                variant="default"
+                                onClick={() => void download(document.key, document.fileName)}
+                                aria-label={t.downloadLabel(document.key)}
+                              >
+                                {templateTexts.template.download}
+                              </Button>
+                            </Group>
+                          )}
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Stack>
+          )}
+        </div>
+        {viewing && trial.data && (
+          <section aria-label={t.viewing(viewing)}>
+            <Text fw={500} mb="xs">
+              {t.viewing(viewing)}
+            </Text>
+            <DocumentViewer
+              documentKey={`template-trial:${name}:${version}:${trial.data.matchId}:${viewing}`}
+              load={(signal) => load(viewing, signal)}
+              pdf={false}
+              onDownload={() => {
+                const document = trial.data.documents.find((d) => d.key === viewing);
+                if (document) void download(document.key, document.fileName);
+              }}
+            />
+          </section>
+        )}
+      </Stack>
+    </section>
+  );
+}
