@@ -194,7 +194,8 @@ test('the sender view, the signing page, its end pages, and the match history', 
   await expect(page.getByText('Kein Siegel', { exact: true })).toBeVisible();
   await expectAccessible(page, 'PDF prüfen with its answer');
 
-  await page.getByRole('link', { name: 'Platzhalter' }).click();
+  await page.getByRole('link', { name: 'Vorlagen' }).click();
+  await page.getByRole('link', { name: 'Platzhalter ansehen' }).click();
   await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
   await expectAccessible(page, 'Platzhalter');
 });

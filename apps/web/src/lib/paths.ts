@@ -14,7 +14,7 @@ export const PATHS = {
   sealCheck: '/pruefen',
   /** The template library (legal staff and administrators). */
   templates: '/vorlagen',
-  /** One template with its versions; `name` is its file name. */
+  /** One template with its versions; `name` is its file name without `.docx`. */
   template: '/vorlagen/:name',
   /** The placeholders a template may use (legal staff and administrators). */
   placeholders: '/vorlagen/platzhalter',
@@ -32,9 +32,17 @@ export function envelopePath(envelopeId: string): string {
   return PATHS.envelope.replace(':envelopeId', encodeURIComponent(envelopeId));
 }
 
-/** The page of one template of the library. */
+/**
+ * The page of one template of the library. Without `.docx`: the server answers an address that ends
+ * in a file extension as a missing file, not with the SPA, so a reload or a shared link would fail.
+ */
 export function templatePath(name: string): string {
-  return PATHS.template.replace(':name', encodeURIComponent(name));
+  return PATHS.template.replace(':name', encodeURIComponent(name.replace(/\.docx$/, '')));
+}
+
+/** The template file a template page's address names. */
+export function templateOfPath(name: string): string {
+  return `${name}.docx`;
 }
 
 /** The editor page of one stored document. */

@@ -17,7 +17,7 @@ const BASE = '/backend/templates/angebot-de.docx';
 const routes = [{ path: PATHS.template, Component: TemplatePage }];
 /** Mantine's file input is a button in front of a hidden native input: the file goes to that. */
 const fileInput = () => document.querySelector('input[type="file"]') as HTMLInputElement;
-const open = (search = '') => renderRoutes(routes, `/vorlagen/angebot-de.docx${search}`);
+const open = (search = '') => renderRoutes(routes, `/vorlagen/angebot-de${search}`);
 
 describe('TemplatePage', () => {
   it('opens the newest draft and names its misspelt placeholder with place and suggestion; it cannot be published', async () => {

@@ -4,7 +4,7 @@ import type { TemplateDetail } from '@vertragsgenerator/domain';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { LoadFailed } from '../../components/load-failed';
 import { SectionLoader } from '../../components/section-loader';
-import { PATHS } from '../../lib/paths';
+import { PATHS, templateOfPath } from '../../lib/paths';
 import { templateQueryOptions } from './api';
 import { templateTexts } from './texts';
 import { VersionReview } from './version-review';
@@ -26,7 +26,7 @@ function defaultVersion(template: TemplateDetail): number | undefined {
  * under review is in the address (`?version=3`), so a reviewer can send the link to a colleague.
  */
 export function TemplatePage() {
-  const name = useParams().name ?? '';
+  const name = templateOfPath(useParams().name ?? '');
   const [search, setSearch] = useSearchParams();
   const template = useQuery(templateQueryOptions(name));
   const select = (version: number) =>

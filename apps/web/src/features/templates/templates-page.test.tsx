@@ -51,7 +51,7 @@ describe('TemplatesPage', () => {
       ],
     ]);
     await userEvent.click(screen.getByRole('link', { name: 'Vorlage rahmenvertrag-de.docx öffnen' }));
-    expect(router.state.location.pathname).toBe('/vorlagen/rahmenvertrag-de.docx');
+    expect(router.state.location.pathname).toBe('/vorlagen/rahmenvertrag-de');
   });
 
   it('links to the placeholders', async () => {
