@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
+import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { editorReady, typeAfterLine } from './editor-support.js';
 import {
   choose,
@@ -22,6 +24,8 @@ import {
   signAs,
 } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
+
+const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /**
  * Writes the screenshots under docs/screenshots/ (`npm run screenshots`). Skipped in the normal test
@@ -346,4 +350,40 @@ test('built-in editor: a generated contract with its versions, and a save confli
   await expect(outdated.getByRole('dialog', { name: 'Neuere Version vorhanden' })).toBeVisible();
   await outdated.waitForTimeout(500);
   await outdated.screenshot({ path: shot('editor-conflict') });
+});
+
+test('template library: the list, a version with a misspelt placeholder, and a corrected one under review', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+  await page.goto('/vorlagen');
+  await expect(page.getByRole('table', { name: 'Vorlagen' })).toBeVisible();
+  await page.screenshot({ path: shot('vorlagen') });
+
+  const offer = readFileSync('templates/angebot-de.docx');
+  const upload = async (content: Buffer, comment: string) => {
+    await page
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'angebot-de.docx', mimeType: DOCX_MIME, buffer: content });
+    await page.getByRole('textbox', { name: 'Was ändert sich?' }).fill(comment);
+    await page.getByRole('button', { name: 'Hochladen und prüfen' }).click();
+  };
+  await page.goto('/vorlagen/angebot-de');
+  await upload(editedTemplate(offer, [['{angebotStundensatz}', '{angebotStundensaz}']]), 'Stundensatz fett');
+  await expect(page.getByText('Gemeint: {angebotStundensatz}?')).toBeVisible();
+  await page.screenshot({ path: shot('vorlage-problem'), fullPage: true });
+
+  await upload(
+    editedTemplate(offer, [
+      ['An dieses Angebot halten wir uns vier Wochen', 'An dieses Angebot halten wir uns sechs Wochen'],
+    ]),
+    'Bindefrist sechs Wochen',
+  );
+  await expect(page.getByRole('region', { name: 'Was sich ändert' }).locator('ins')).toBeVisible();
+  await page.getByRole('textbox', { name: /Match-ID/ }).fill('PL-10011');
+  await page.getByRole('button', { name: 'Ausprobieren' }).click();
+  await expect(page.getByRole('table', { name: 'Mit PL-10011:' })).toBeVisible();
+  await page.screenshot({ path: shot('vorlage-pruefung'), fullPage: true });
 });
