@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +16,8 @@ import { documentText, firstDifference } from './docx-text.mjs';
  * Carbone rendering the same contract and against the floor, all in one run; then one family under
  * parallel requests.
  */
+
+const sha256Hex = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
 /** One representative key per document family (DESIGN §9). */
 const FAMILIES = [
@@ -80,7 +83,7 @@ export default {
     // The production default (apps/server/src/config.ts) unless RENDER_THREADS says otherwise.
     const { defaultRenderThreads } = await importServer('config.js');
     const threads = Number(process.env.RENDER_THREADS) || defaultRenderThreads(availableParallelism());
-    const pool = createRendererPool({ templatesDir, threads });
+    const pool = createRendererPool({ threads });
     const { Piscina } = serverRequire('piscina');
     const hopPool = new Piscina({
       filename: new URL('./hop-worker.mjs', import.meta.url).href,
@@ -104,12 +107,14 @@ export default {
           companyData,
           today,
         );
-        const templatePath = join(templatesDir, entry.template);
-        const bytes = await readFile(templatePath);
+        const bytes = await readFile(join(templatesDir, entry.template));
+        // A template as production hands it to the pool: one version, its bytes and their SHA-256.
+        const template = { name: entry.template, version: 1, sha256: sha256Hex(bytes), content: bytes };
+        const task = { template: { sha256: template.sha256, content: bytes }, data };
 
         // What production answers: the reference every other engine must reproduce.
-        const production = (await pool.render(entry.template, data)).content;
-        const inThisThread = await renderInThisThread({ templatePath, data });
+        const production = (await pool.render(template, data)).content;
+        const inThisThread = await renderInThisThread(task);
         if (!inThisThread.ok) throw new Error(`${family.key}: ${JSON.stringify(inThisThread.problems)}`);
         const expected = documentText(PizZip, production);
 
@@ -132,8 +137,8 @@ export default {
         const hop = () => hopPool.run({ data, size: production.length });
 
         const engines = {
-          pool: () => pool.render(entry.template, data),
-          inProcess: () => renderInThisThread({ templatePath, data }),
+          pool: () => pool.render(template, data),
+          inProcess: () => renderInThisThread(task),
           carbone: () => renderWithCarbone(carbone.file, data),
           floor,
         };
@@ -552,8 +557,9 @@ function report({ results, concurrency, machine, threads, settings, match, other
       `${settings.warmupRounds} warm-up rounds; a family gets up to ${settings.maxRounds} rounds, fewer ` +
       `(at least ${settings.minRounds}) when its ${settings.seconds} s are up. A time is wall-clock from ` +
       'the call to the finished DOCX bytes in memory. *Ours (pool)* is `createRendererPool` from ' +
-      'apps/server/dist, warm as in production (template read and parsed once per file and kept in the ' +
-      'worker, every document a new render of it), so it includes the hand-off to the worker thread and ' +
+      'apps/server/dist, warm as in production (the template version’s bytes handed over with every ' +
+      'document, parsed once per version and kept in the worker, every document a new render of it), so ' +
+      'it includes the hand-off to the worker thread and ' +
       'the copy of the result back; *in-process* calls the same worker function in the main thread, ' +
       'with its own cache. *Carbone* runs in the main thread (no thread hop: its best case) on a Carbone-syntax ' +
       'copy of the same template, made at bench time by rendering our template with docxtemplater where ' +

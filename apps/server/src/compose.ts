@@ -8,6 +8,7 @@ import { backupTool } from './cli/backup.js';
 import type { ToolContext } from './cli/command-line.js';
 import { type CommandServer, commandSocketPath, serveCommands } from './cli/command-socket.js';
 import { matchesImportTool } from './cli/matches-import.js';
+import { storedTemplatesLintTool, storedTemplatesPreviewTool } from './cli/templates-stored.js';
 import { usersTool } from './cli/users.js';
 import type { Config } from './config.js';
 import type { Db } from './db/database.js';
@@ -95,6 +96,7 @@ export async function composeApp(
       administrators: config.admin.administrators,
       productVersion: config.version,
       databaseKind: 'pglite',
+      configDir: config.configDir,
     });
   }
   return app;
@@ -111,7 +113,13 @@ function serveCommandLineTools(
     try {
       commands = await serveCommands({
         path: commandSocketPath(dataDir),
-        tools: [usersTool, matchesImportTool, backupTool],
+        tools: [
+          usersTool,
+          matchesImportTool,
+          backupTool,
+          storedTemplatesLintTool,
+          storedTemplatesPreviewTool,
+        ],
         context,
         log: app.log,
       });

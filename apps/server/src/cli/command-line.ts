@@ -19,6 +19,8 @@ export interface ToolContext {
   /** The product version and the kind of database: a backup records both. */
   productVersion: string;
   databaseKind: 'pglite' | 'postgres';
+  /** CONFIG_DIR: companies, signatories and demo matches, for tools that render documents. */
+  configDir: string;
   /** Reads a file the caller named: from disk, or as the caller sent it to the running server. */
   readText(path: string): Promise<string>;
 }
@@ -70,6 +72,7 @@ export async function runCommandLineTool(tool: CommandLineTool, args: string[]):
           administrators: config.admin.administrators,
           productVersion: config.version,
           databaseKind: config.database.kind,
+          configDir: config.configDir,
           readText: (path) => readFile(path, 'utf8'),
         },
         consoleOutput,

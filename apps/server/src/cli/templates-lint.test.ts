@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { catalogueTemplates } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.js';
@@ -125,6 +126,21 @@ describe('npm run templates:lint', () => {
       'rahmenvertrag-en.docx: Die Vorlage fehlt, gebraucht für 8 Dokumente (en-wm-k-rv-1, en-wm-k-rv-2, en-wm-pp-rv, …).',
       '6 Vorlagen geprüft: 2 Probleme.',
     ]);
+  });
+
+  it('checks a single file, and names what a misspelt placeholder likely means', async () => {
+    const dir = templatesFolder({
+      'neu.docx': docxFixture({ body: [paragraph('Sehr geehrte {ansprechpartnerKunbe}')] }),
+    });
+    const result = await lint(join(dir, 'neu.docx'));
+    expect(result).toEqual({
+      code: 1,
+      out: [
+        'neu.docx, Haupttext: {ansprechpartnerKunbe} – Unbekannter Platzhalter: nicht im Feldverzeichnis (docs/templates.md). Gemeint: {ansprechpartnerKunde}?',
+        '1 Vorlagen geprüft: 1 Problem.',
+      ],
+    });
+    expect((await lint(join(dir, 'fehlt.docx'))).out[0]).toMatch(/fehlt\.docx kann nicht gelesen werden/);
   });
 
   it('explains its usage', async () => {

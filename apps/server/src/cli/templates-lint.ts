@@ -1,12 +1,17 @@
 import { lintTemplates } from '../documents/template-lint.js';
 import type { CliOutput } from './command-line.js';
+import { runCommandLineTool } from './command-line.js';
 import { loadCliConfig, runTool } from './config.js';
+import { STORED_FLAG, storedTemplatesLintTool } from './templates-stored.js';
 
 const USAGE = `Verwendung:
-  npm run templates:lint -- [vorlagenordner]
+  npm run templates:lint -- [vorlagenordner | datei.docx]
+  npm run templates:lint -- --gespeichert
 
-Prüft jede .docx-Vorlage (Standard: TEMPLATES_DIR bzw. templates/) gegen das Feldverzeichnis und
-meldet unbekannte Platzhalter, falsch verwendete Bedingungen, offene Abschnitte und fehlende Vorlagen.`;
+Prüft jede .docx-Vorlage (Standard: TEMPLATES_DIR bzw. templates/) oder eine einzelne Datei gegen das
+Feldverzeichnis und meldet unbekannte Platzhalter (mit Vorschlag), falsch verwendete Bedingungen,
+offene Abschnitte und fehlende Vorlagen. Mit --gespeichert: die veröffentlichten Versionen und
+Entwürfe in der Datenbank (/vorlagen).`;
 
 /** `templates:lint` (DESIGN §9). Returns the exit code: 1 when any template has a problem. */
 export async function runTemplatesLint(args: string[], defaultDir: string, io: CliOutput): Promise<number> {
@@ -22,6 +27,15 @@ export async function runTemplatesLint(args: string[], defaultDir: string, io: C
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  if (args.includes(STORED_FLAG)) {
+    process.exit(
+      await runCommandLineTool(
+        storedTemplatesLintTool,
+        args.filter((arg) => arg !== STORED_FLAG),
+      ),
+    );
+  }
   const code = await runTool(() =>
     runTemplatesLint(process.argv.slice(2), loadCliConfig().templatesDir, {
       out: (line) => console.log(line),

@@ -12,13 +12,17 @@ import {
 } from '../documents/renderer.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import type { CliOutput } from './command-line.js';
-import { loadCliConfig, runTool } from './config.js';
+import { runCommandLineTool } from './command-line.js';
+import { argsFromCallersFolder, loadCliConfig, runTool } from './config.js';
+import { STORED_FLAG, storedTemplatesPreviewTool } from './templates-stored.js';
 
 const USAGE = `Verwendung:
   npm run templates:preview -- [zielordner]
+  npm run templates:preview -- --gespeichert [zielordner]
 
 Erstellt jedes Dokument des Katalogs mit einem Demo-Match als <schlüssel>.docx im Zielordner
-(Standard: ./data/preview), damit eine geänderte Vorlage in Word geprüft werden kann.`;
+(Standard: ./data/preview), damit eine geänderte Vorlage in Word geprüft werden kann: aus den Dateien
+in TEMPLATES_DIR, oder mit --gespeichert aus den veröffentlichten Versionen in der Datenbank.`;
 
 export interface PreviewSources {
   renderer: Renderer;
@@ -66,6 +70,14 @@ export async function runTemplatesPreview(
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = argsFromCallersFolder();
+  if (args.includes(STORED_FLAG)) {
+    // The folder as the caller means it, also when the running server writes the files.
+    const [folder = resolve(process.env.INIT_CWD ?? process.cwd(), 'data/preview'), ...more] = args.filter(
+      (arg) => arg !== STORED_FLAG,
+    );
+    process.exit(await runCommandLineTool(storedTemplatesPreviewTool, [folder, ...more]));
+  }
   const code = await runTool(async () => {
     const config = loadCliConfig();
     const renderer = createRendererPool({ threads: config.renderThreads });
@@ -77,7 +89,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
         match: await richestDemoMatch(join(config.configDir, 'demo-matches.json')),
         today: new Date(),
       };
-      return await runTemplatesPreview(process.argv.slice(2), sources, {
+      return await runTemplatesPreview(args, sources, {
         out: (line) => console.log(line),
         err: (line) => console.error(line),
       });

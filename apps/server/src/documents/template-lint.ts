@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   CATALOGUE,
   catalogueTemplates,
@@ -23,6 +23,21 @@ export interface LintResult {
  * own parser, which also finds a placeholder Word split over several runs, and reports that split.
  */
 export async function lintTemplates(templatesDir: string): Promise<LintResult> {
+  // One file, e.g. a new version before it is uploaded to /vorlagen.
+  if (templatesDir.endsWith('.docx')) {
+    try {
+      const problems = lintTemplate(await readFile(templatesDir));
+      return {
+        checked: 1,
+        problems: problems.map((problem) => formatProblem(basename(templatesDir), problem)),
+      };
+    } catch (error) {
+      return {
+        checked: 0,
+        problems: [`${templatesDir} kann nicht gelesen werden: ${(error as Error).message}`],
+      };
+    }
+  }
   let files: string[];
   try {
     // `~$…` are the owner files Word keeps beside a document while it is open.
