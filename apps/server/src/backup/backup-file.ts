@@ -91,6 +91,16 @@ export async function readBackup(
   let table: string | undefined;
   const rows: Record<string, number> = {};
   let end: z.infer<typeof endLineSchema> | undefined;
+  // What the caller's `onEntry` throws (a refused insert) is its own error, not a sign of a cut file.
+  let entryError: unknown;
+  const handOver = async (entry: BackupEntry) => {
+    try {
+      await onEntry(entry);
+    } catch (error) {
+      entryError = error;
+      throw error;
+    }
+  };
   try {
     for await (const line of lines) {
       if (end) throw new BackupRefusedError(`${file} hat Daten nach ihrem Ende: Sie wurde verändert.`);
@@ -106,7 +116,7 @@ export async function readBackup(
       if (row.success && table !== undefined) {
         rows[table] = (rows[table] ?? 0) + 1;
         digest.add(line);
-        await onEntry({ kind: 'row', table, row: row.data.r });
+        await handOver({ kind: 'row', table, row: row.data.r });
         continue;
       }
       const tableLine = tableLineSchema.safeParse(value);
@@ -116,7 +126,7 @@ export async function readBackup(
           throw new BackupRefusedError(`${file} nennt die Tabelle ${table} zweimal: Sie wurde verändert.`);
         rows[table] = 0;
         digest.add(line);
-        await onEntry({ kind: 'table', table });
+        await handOver({ kind: 'table', table });
         continue;
       }
       const endLine = endLineSchema.safeParse(value);
@@ -125,7 +135,7 @@ export async function readBackup(
       end = endLine.data;
     }
   } catch (error) {
-    if (error instanceof BackupRefusedError) throw error;
+    if (error instanceof BackupRefusedError || error === entryError) throw error;
     if (!header) throw notOurs();
     throw truncated(file);
   }

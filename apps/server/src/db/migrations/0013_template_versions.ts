@@ -38,6 +38,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   // Like document versions: a DOCX is already compressed (migration 0008).
   await sql`alter table template_versions alter column content set storage external`.execute(db);
+  // Checked at commit: the two tables point at each other, and a restore (one transaction, a table
+  // after the tables it references) writes `templates` before the versions its rows name.
   await db.schema
     .alterTable('templates')
     .addForeignKeyConstraint(
@@ -45,6 +47,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       ['name', 'published_version'],
       'template_versions',
       ['template', 'version'],
+      (constraint) => constraint.deferrable().initiallyDeferred(),
     )
     .execute();
   await db.schema.alterTable('documents').addColumn('template_version', 'integer').execute();
