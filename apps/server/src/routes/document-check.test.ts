@@ -1,4 +1,3 @@
-import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CATALOGUE,
@@ -9,11 +8,13 @@ import {
   TEMPLATE_FIELDS,
 } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AuditLog } from '../admin/audit-log.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData, templateDataFor } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
+import { TemplateVersions } from '../templates/template-versions.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
@@ -89,15 +90,18 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
     expect((await check('de-wm-k-ev-1', 'PL-20002')).json()).toEqual({ missing: [notice] });
   });
 
-  it('reads the template file, and again after it changed', async () => {
+  it('reads the published version of the template, and the next one once it is published', async () => {
     const template = (...body: string[]) => docxFixture({ body: body.map((text) => paragraph(text)) });
+    // A database of its own, so that its templates come from this folder, where the offer is missing.
+    const own = await database.open();
+    await new MatchStore(own).upsertMany([complete, incomplete]);
     const dir = templatesFolder({
       'rahmenvertrag-de.docx': template(
         '{partnerName}: ab {startdatum}',
         '{#mitProjektpartner}Stundensatz {stundensatzRemote}{/mitProjektpartner}',
       ),
     });
-    const fixture = await createTestApp(db, { env: { TEMPLATES_DIR: dir }, companyData });
+    const fixture = await createTestApp(own, { env: { TEMPLATES_DIR: dir }, companyData, demoStaff: true });
     try {
       const token = await fixture.signIn('legal@demo.local');
       expect((await check('docx-de-wm-rv', 'PL-20001', token, fixture.app)).json()).toEqual({
@@ -107,10 +111,19 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
         missing: [STARTDATUM, EK],
       });
 
-      const file = join(dir, 'rahmenvertrag-de.docx');
-      writeFileSync(file, template('{partnerName}: ab {startdatum} in {einsatzort}'));
-      // A later modification time than the first file's, however coarse the file-system clock.
-      utimesSync(file, new Date(), new Date(Date.now() + 60_000));
+      const templates = new TemplateVersions(own, new AuditLog(own));
+      const next = template('{partnerName}: ab {startdatum} in {einsatzort}');
+      await templates.add('rahmenvertrag-de.docx', {
+        content: next,
+        comment: '',
+        createdBy: 'legal@demo.local',
+        problems: [],
+      });
+      await templates.publish('rahmenvertrag-de.docx', 2, {
+        actor: 'legal@demo.local',
+        comment: 'Ort',
+        replaces: 1,
+      });
       expect((await check('de-wm-pp-rv', 'PL-20001', token, fixture.app)).json()).toEqual({
         missing: [STARTDATUM, EINSATZORT],
       });
@@ -119,10 +132,13 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
       expect(missingTemplate.statusCode).toBe(500);
       expect(missingTemplate.json()).toEqual({
         error: 'render_failed',
-        message: expect.stringContaining('angebot-de.docx: Die Vorlagendatei fehlt im Vorlagenordner.'),
+        message: expect.stringContaining(
+          'angebot-de.docx: Von dieser Vorlage ist keine Version veröffentlicht',
+        ),
       });
     } finally {
       await fixture.app.close();
+      await own.destroy();
     }
   });
 

@@ -77,6 +77,8 @@ export const adminTexts = {
       'access.grant': 'Zugang freigegeben',
       'access.decline': 'Zugang abgelehnt',
       'matches.import': 'Matches importiert',
+      'template.publish': 'Vorlage veröffentlicht',
+      'template.rollback': 'Vorlage zurückgerollt',
     } as Record<string, string>,
   },
   import: {

@@ -204,4 +204,20 @@ describe('TemplatePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
     expect(await screen.findByText('Die Datei enthält Makros (.docm).')).toBeInTheDocument();
   });
+
+  it('refuses a file over 10 MB before sending it', async () => {
+    const api = stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
+      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
+      [`POST ${BASE}/versions`]: jsonResponse(201, cleanDraft),
+    });
+    open();
+    await screen.findByRole('heading', { name: 'Version 2' });
+    const huge = new File(['x'], 'riesig.docx');
+    Object.defineProperty(huge, 'size', { value: 30 * 1024 * 1024 });
+    await userEvent.upload(fileInput(), huge);
+    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    expect(screen.getByText(/Die Datei ist größer als 10 MB/)).toBeInTheDocument();
+    expect(api.callsTo(`POST ${BASE}/versions`)).toHaveLength(0);
+  });
 });
