@@ -330,7 +330,7 @@ function whereTheTimeGoes(results) {
   const lines = [
     '### Where the time goes',
     '',
-    'The renderer keeps the parsed template per file in its worker and renders it again for every ' +
+    'The renderer keeps the parsed template per version (by SHA-256) in its worker and renders it again for every ' +
       'document (`renderParsed`), and pizzip deflates with node:zlib instead of its bundled pako ' +
       '(apps/server/src/documents/docx-template.ts, render-worker.ts); the floor zips with that same ' +
       'zlib DEFLATE (checked before timing). "Pool overhead" is ours (pool) minus ours (in-process); ' +
