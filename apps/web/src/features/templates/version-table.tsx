@@ -1,9 +1,10 @@
-import { Badge, Button, Group, Table, Text, Title } from '@mantine/core';
+import { Badge, Group, Table, Text, Title } from '@mantine/core';
 import { formatDateTime, type TemplateDetail } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { downloadFile } from '../../lib/download';
 import { versionFile } from './api';
 import { templateTexts } from './texts';
+import { ViewAndDownload } from './view-and-download';
 
 const t = templateTexts.template;
 
@@ -87,24 +88,14 @@ export function VersionTable({
                   )}
                 </Table.Td>
                 <Table.Td>
-                  <Group gap="xs" wrap="nowrap">
-                    <Button
-                      size="xs"
-                      variant={version.version === selected ? 'filled' : 'default'}
-                      onClick={() => onSelect(version.version)}
-                      aria-label={t.reviewLabel(version.version)}
-                    >
-                      {t.review}
-                    </Button>
-                    <Button
-                      size="xs"
-                      variant="default"
-                      onClick={() => void download(version.version)}
-                      aria-label={t.downloadLabel(version.version)}
-                    >
-                      {t.download}
-                    </Button>
-                  </Group>
+                  <ViewAndDownload
+                    viewing={version.version === selected}
+                    viewText={t.review}
+                    viewLabel={t.reviewLabel(version.version)}
+                    onView={() => onSelect(version.version)}
+                    downloadLabel={t.downloadLabel(version.version)}
+                    onDownload={() => void download(version.version)}
+                  />
                 </Table.Td>
               </Table.Tr>
             ))}

@@ -7,6 +7,7 @@ import { errorMessage } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { trialFile, trialQueryOptions } from './api';
 import { templateTexts } from './texts';
+import { ViewAndDownload } from './view-and-download';
 
 const t = templateTexts.review;
 
@@ -102,24 +103,14 @@ export function VersionTrial({ name, version }: { name: string; version: number 
                         </Table.Td>
                         <Table.Td>
                           {!document.error && (
-                            <Group gap="xs" wrap="nowrap">
-                              <Button
-                                size="xs"
-                                variant={viewing === document.key ? 'filled' : 'default'}
-                                onClick={() => setViewing(document.key)}
-                                aria-label={t.showLabel(document.key)}
-                              >
-                                {t.show}
-                              </Button>
-                              <Button
-                                size="xs"
-                                variant="default"
-                                onClick={() => void download(document.key, document.fileName)}
-                                aria-label={t.downloadLabel(document.key)}
-                              >
-                                {templateTexts.template.download}
-                              </Button>
-                            </Group>
+                            <ViewAndDownload
+                              viewing={viewing === document.key}
+                              viewText={t.show}
+                              viewLabel={t.showLabel(document.key)}
+                              onView={() => setViewing(document.key)}
+                              downloadLabel={t.downloadLabel(document.key)}
+                              onDownload={() => void download(document.key, document.fileName)}
+                            />
                           )}
                         </Table.Td>
                       </Table.Tr>
