@@ -178,3 +178,37 @@ test('keyboard only: Offene Signaturen filtered and searched, a PDF checked', as
   });
   await expect(page.getByText(/Diese Datei ist kein PDF/)).toBeVisible();
 });
+
+test('keyboard only: a template version uploaded, checked and published', async ({ browser }) => {
+  test.setTimeout(90_000);
+  const page = await newUserPage(browser);
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+
+  await tabTo(page, page.getByRole('link', { name: 'Vorlagen' }));
+  await page.keyboard.press('Enter');
+  await tabTo(page, page.getByRole('link', { name: 'Vorlage kuendigung-de.docx öffnen' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/vorlagen\/kuendigung-de$/);
+
+  // The same text again: publishing it changes no document of the other tests.
+  await tabTo(page, page.getByRole('button', { name: /Word-Datei/ }));
+  const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.keyboard.press('Enter')]);
+  await chooser.setFiles('templates/kuendigung-de.docx');
+  await tabTo(page, page.getByRole('textbox', { name: 'Was ändert sich?' }));
+  await page.keyboard.type('Unverändert, neu gespeichert');
+  await tabTo(page, page.getByRole('button', { name: 'Hochladen und prüfen' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Keine Probleme gefunden', { exact: false })).toBeVisible();
+  await expect(page.getByText(/^Der Text ist unverändert/)).toBeVisible();
+  await expect(page.getByRole('table', { name: /^Mit PL-/ })).toBeVisible();
+
+  await tabTo(page, page.getByRole('button', { name: 'Veröffentlichen' }), 80);
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByRole('textbox', { name: /Kommentar/ })).toBeFocused();
+  await page.keyboard.type('Nur neu gespeichert');
+  await tabTo(page, dialog.getByRole('button', { name: 'Veröffentlichen' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(/^Version \d+ ist veröffentlicht\.$/)).toBeVisible();
+});
