@@ -137,7 +137,10 @@ describe.each(testDatabases())('the template library on $name', (database) => {
     ]);
     const refused = await publish('angebot-de.docx', 2, 1);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().message).toBe('Version 2 hat ein Problem und kann nicht veröffentlicht werden.');
+    expect(refused.json().message).toBe(
+      'Version 2 hat ein Problem und kann nicht veröffentlicht werden: Haupttext: {angebotStundensaz} – ' +
+        'Unbekannter Platzhalter: nicht im Feldverzeichnis (docs/templates.md). Gemeint: {angebotStundensatz}?',
+    );
   });
 
   it('finds signature anchors a contract lost', async () => {

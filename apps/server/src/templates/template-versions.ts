@@ -217,7 +217,7 @@ export class TemplateVersions implements TemplateSources {
         throw new HttpError(
           409,
           'conflict',
-          `Version ${version} hat ${target.problems.length === 1 ? 'ein Problem' : `${target.problems.length} Probleme`} und kann nicht veröffentlicht werden.`,
+          `Version ${version} hat ${target.problems.length === 1 ? 'ein Problem' : `${target.problems.length} Probleme`} und kann nicht veröffentlicht werden: ${target.problems.map(describeProblem).join(' · ')}`,
         );
       }
       const rollback = target.published_at !== null;
@@ -298,6 +298,14 @@ async function lockTemplate(trx: Kysely<Database>, name: string) {
     .executeTakeFirst();
   if (!template) throw unknownTemplate(name);
   return template;
+}
+
+/** A problem in one line, as the refusal names it: `Haupttext: {kundeNmae} – … Gemeint: {kundeName}?` */
+function describeProblem(problem: TemplateCheckProblem): string {
+  const where = problem.place ? `${problem.place}: ` : '';
+  const tag = problem.tag ? `${problem.tag} – ` : '';
+  const meant = problem.suggestion ? ` Gemeint: ${problem.suggestion}?` : '';
+  return `${where}${tag}${problem.message}${meant}`;
 }
 
 const unknownTemplate = (name: string) => notFound(`Eine Vorlage ${name} gibt es nicht.`);
