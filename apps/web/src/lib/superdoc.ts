@@ -1,5 +1,6 @@
 import 'superdoc/style.css';
 import { type Config, SuperDoc } from 'superdoc';
+import { keepTextAreasAccessible } from './superdoc-aria';
 
 /**
  * superdoc neither finishes nor reports an error for some broken files; past this the caller gives up
@@ -58,6 +59,7 @@ export async function openSuperdoc(
         if (state.outcome !== 'pending') return;
         state.outcome = 'ready';
         clearTimeout(timeout);
+        keepTextAreasAccessible();
         resolve(superdoc);
       },
       onContentError: ({ error }) => fail(error),
