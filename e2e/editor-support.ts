@@ -6,7 +6,8 @@ export async function editorReady(editor: Page): Promise<void> {
 }
 
 /** The document as superdoc paints it, page by page. */
-export const editedDocument = (editor: Page) => editor.getByRole('document', { name: 'Dokument' });
+export const editedDocument = (editor: Page) =>
+  editor.getByRole('document', { name: 'Dokument', exact: true });
 
 /**
  * Types `text` at the end of the line that reads exactly `line`, as a user does: a click into the
