@@ -39,9 +39,9 @@ describe('keepTextAreasAccessible', () => {
       'aria-label': 'Dokumenttext',
       'aria-description': null,
     });
-    // One added later, as when the editor opens after the viewer.
+    // Another instance ready later, as when the editor opens another version.
     const edited = superdocTextArea(true);
-    await settled();
+    keepTextAreasAccessible();
     expect(attributesOf(edited)).toEqual({
       role: 'textbox',
       'aria-multiline': 'true',
