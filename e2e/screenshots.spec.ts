@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
+import { DOCX_MIME_TYPE } from './drive-fake.js';
 import { editorReady, typeAfterLine } from './editor-support.js';
 import {
   choose,
@@ -24,8 +25,6 @@ import {
   signAs,
 } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
-
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /**
  * Writes the screenshots under docs/screenshots/ (`npm run screenshots`). Skipped in the normal test
@@ -366,7 +365,7 @@ test('template library: the list, a version with a misspelt placeholder, and a c
   const upload = async (content: Buffer, comment: string) => {
     await page
       .locator('input[type="file"]')
-      .setInputFiles({ name: 'angebot-de.docx', mimeType: DOCX_MIME, buffer: content });
+      .setInputFiles({ name: 'angebot-de.docx', mimeType: DOCX_MIME_TYPE, buffer: content });
     await page.getByRole('textbox', { name: 'Was ändert sich?' }).fill(comment);
     await page.getByRole('button', { name: 'Hochladen und prüfen' }).click();
   };

@@ -2,18 +2,18 @@ import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { expectAccessible } from './axe.js';
+import { DOCX_MIME_TYPE } from './drive-fake.js';
 import { documentText, fillOffer, loadMatch, openForm, submitForDownload } from './forms-support.js';
 import { DEMO_ACCOUNTS, signIn } from './support.js';
 
 const OLD_TEXT = 'An dieses Angebot halten wir uns vier Wochen';
 const NEW_TEXT = 'An dieses Angebot halten wir uns sechs Wochen';
 const offer = readFileSync('templates/angebot-de.docx');
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 async function uploadVersion(page: Page, fileName: string, content: Buffer, comment: string) {
   await page
     .locator('input[type="file"]')
-    .setInputFiles({ name: fileName, mimeType: DOCX_MIME, buffer: content });
+    .setInputFiles({ name: fileName, mimeType: DOCX_MIME_TYPE, buffer: content });
   await page.getByRole('textbox', { name: 'Was ändert sich?' }).fill(comment);
   await page.getByRole('button', { name: 'Hochladen und prüfen' }).click();
 }

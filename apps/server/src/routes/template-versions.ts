@@ -248,7 +248,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
       const template = await requestedVersion(request.params);
       const baseNumber =
         request.query.base === undefined
-          ? (await deps.templates.detail(template.name)).publishedVersion
+          ? await deps.templates.publishedVersion(template.name)
           : versionNumber(request.query.base);
       const base = baseNumber === null ? null : await deps.templates.version(template.name, baseNumber);
       const paragraphs = (source: TemplateSource | null) => (source ? bodyParagraphs(source.content) : []);

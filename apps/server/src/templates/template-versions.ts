@@ -139,6 +139,17 @@ export class TemplateVersions implements TemplateSources {
     return this.source(name, row.version, row.sha256);
   }
 
+  /** The version documents are rendered from now; null when none is published. 404 for no such template. */
+  async publishedVersion(name: string): Promise<number | null> {
+    const template = await this.db
+      .selectFrom('templates')
+      .select('published_version')
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (!template) throw unknownTemplate(name);
+    return template.published_version;
+  }
+
   async list(): Promise<TemplateSummary[]> {
     const templates = await this.db.selectFrom('templates').selectAll().orderBy('name').execute();
     const versions = await this.db
