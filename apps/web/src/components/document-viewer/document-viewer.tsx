@@ -5,6 +5,7 @@ import { texts } from '../../texts';
 import { DownloadInstead } from '../download-instead';
 import { SectionLoader } from '../section-loader';
 import { SuperdocFrame } from '../superdoc-frame';
+import { loadDocxRenderer } from './load-renderer';
 import { markViewerShown } from './viewer-timing';
 
 export interface DocumentViewerProps {
@@ -34,6 +35,11 @@ export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentV
     gcTime: 0,
   });
   const [renderFailed, setRenderFailed] = useState(false);
+  // superdoc (5.6 MB) loads while the bytes are on their way, not after they have arrived.
+  useEffect(() => {
+    // A failure shows where the frame opens the document with it.
+    if (!pdf) loadDocxRenderer().catch(() => {});
+  }, [pdf]);
 
   if (document.isError || renderFailed) {
     return (
@@ -92,9 +98,7 @@ function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
     let unmounted = false;
     let remove: (() => void) | undefined;
     setReady(false);
-    // The renderer is a chunk of its own, loaded only when a DOCX is shown (it is large, and /login
-    // and /start must stay small).
-    import('./docx-renderer')
+    loadDocxRenderer()
       .then(({ renderDocx }) => renderDocx(element, docx))
       .then(
         (removeRendering) => {
