@@ -6,8 +6,9 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { z } from 'zod';
+import { preloadForPage } from './app/page-preload';
 import { StartupErrorPage } from './app/pages';
-import { AppProviders } from './app/providers';
+import { AppProviders, createQueryClient } from './app/providers';
 import { createAppRouter } from './app/router';
 import { createAuthService, createUserManager } from './features/auth/auth-service';
 import { setIdTokenSource } from './lib/api';
@@ -15,6 +16,9 @@ import { loadRuntimeConfig } from './lib/runtime-config';
 
 // Under the server's CSP (no 'unsafe-eval') zod's probe for `new Function` would raise a CSP violation report.
 z.config({ jitless: true });
+
+const queryClient = createQueryClient();
+preloadForPage(window.location, queryClient);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
@@ -28,7 +32,7 @@ loadRuntimeConfig().then(
     setIdTokenSource(() => auth.currentIdToken());
     root.render(
       <StrictMode>
-        <AppProviders config={config} auth={auth}>
+        <AppProviders config={config} auth={auth} queryClient={queryClient}>
           <RouterProvider router={createAppRouter(auth)} />
         </AppProviders>
       </StrictMode>,

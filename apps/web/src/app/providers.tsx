@@ -12,19 +12,28 @@ import { cssVariablesResolver, theme } from './theme';
 export interface AppProvidersProps {
   config: RuntimeConfig;
   auth: AuthService;
+  /** The app's one query cache; main.tsx makes it before the shell to fill it early (page-preload.ts). */
+  queryClient?: QueryClient;
   /** 'test' turns off Mantine's transitions and portals. */
   env?: 'default' | 'test';
   children: ReactNode;
 }
 
-export function AppProviders({ config, auth, env = 'default', children }: AppProvidersProps) {
-  const [queryClient] = useState(
-    () =>
-      new QueryClient({
-        // A failed call is answered by the UI; a silent retry would only delay that answer.
-        defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
-      }),
-  );
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    // A failed call is answered by the UI; a silent retry would only delay that answer.
+    defaultOptions: { queries: { retry: false }, mutations: { retry: false } },
+  });
+}
+
+export function AppProviders({
+  config,
+  auth,
+  queryClient: given,
+  env = 'default',
+  children,
+}: AppProvidersProps) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
 
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} env={env}>

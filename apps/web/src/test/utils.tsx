@@ -1,3 +1,4 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
@@ -40,11 +41,12 @@ export function renderRoutes(
   routes: RouteObject[],
   initialPath: string,
   auth: AuthService = fakeAuthService(),
+  queryClient?: QueryClient,
 ) {
   setIdTokenSource(() => auth.currentIdToken());
   const router = createMemoryRouter(routes, { initialEntries: [initialPath] });
   const view = render(
-    <AppProviders config={testConfig} auth={auth} env="test">
+    <AppProviders config={testConfig} auth={auth} queryClient={queryClient} env="test">
       <RouterProvider router={router} />
     </AppProviders>,
   );

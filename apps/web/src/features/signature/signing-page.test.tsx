@@ -1,9 +1,12 @@
+import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createQueryClient } from '../../app/providers';
 import type { DocumentViewerProps } from '../../components/document-viewer';
 import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
 import { SigningPage } from './signing-page';
+import { preloadSigningPage } from './signing-preload';
 import { signingView } from './test-fixtures';
 
 const viewer = vi.hoisted(() => ({ props: null as DocumentViewerProps | null }));
@@ -60,8 +63,13 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderSigning(hash = `#${TOKEN}`) {
-  return renderRoutes([{ path: '/unterschreiben', element: <SigningPage /> }], `/unterschreiben${hash}`);
+function renderSigning(hash = `#${TOKEN}`, queryClient?: QueryClient) {
+  return renderRoutes(
+    [{ path: '/unterschreiben', element: <SigningPage /> }],
+    `/unterschreiben${hash}`,
+    undefined,
+    queryClient,
+  );
 }
 
 const signButton = () => screen.getByRole('button', { name: 'Unterschreiben' });
@@ -114,6 +122,19 @@ describe('SigningPage: the document', () => {
     expect(await blob?.text()).toBe('%PDF');
     expect(api.callsTo('GET /backend/signing/document.pdf')).toHaveLength(1);
     expectSignerRequests(api.fetchMock);
+  });
+
+  it('shows the view the link asked for before the page was there, without asking again', async () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    const queryClient = createQueryClient();
+    preloadSigningPage(queryClient, TOKEN);
+    await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    renderSigning(`#${TOKEN}`, queryClient);
+
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
+      'Rahmenvertrag zur Unterschrift',
+    );
+    expect(api.callsTo(VIEW)).toHaveLength(1);
   });
 });
 

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { signingQueryOptions } from '../features/signature/signing-api';
+import { signingView } from '../features/signature/test-fixtures';
+import { jsonResponse, stubApi } from '../test/utils';
+import { preloadForPage } from './page-preload';
+import { createQueryClient } from './providers';
+
+const loads = vi.hoisted(() => ({ editor: vi.fn(), renderer: vi.fn() }));
+// Both stand for `import()` of superdoc's chunks, which vitest would load for real.
+vi.mock('../features/editor/preload', () => ({ preloadDocxEditor: loads.editor }));
+vi.mock('../components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loads.renderer }));
+
+const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
+const VIEW = 'GET /backend/signing';
+const docxView = { ...signingView, pdfAvailable: false };
+
+beforeEach(() => {
+  loads.editor.mockReset();
+  loads.renderer.mockReset().mockResolvedValue({});
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** Until the prefetch has settled: it runs detached, as main.tsx starts it. */
+async function settled(queryClient: ReturnType<typeof createQueryClient>) {
+  await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
+  await new Promise((resolve) => setTimeout(resolve));
+}
+
+describe('preloadForPage', () => {
+  it('starts superdoc for the editor tab of a document, and asks the server nothing', () => {
+    const api = stubApi({});
+    preloadForPage({ pathname: '/dokumente/3f2a', hash: '' }, createQueryClient());
+    expect(loads.editor).toHaveBeenCalledTimes(1);
+    expect(loads.renderer).not.toHaveBeenCalled();
+    expect(api.fetchMock).not.toHaveBeenCalled();
+  });
+
+  it.each(['/start', '/login', '/dokumente', '/vorlagen/angebot-de', '/contract/docx'])(
+    'starts nothing on %s',
+    (pathname) => {
+      const api = stubApi({});
+      preloadForPage({ pathname, hash: `#${TOKEN}` }, createQueryClient());
+      expect(loads.editor).not.toHaveBeenCalled();
+      expect(loads.renderer).not.toHaveBeenCalled();
+      expect(api.fetchMock).not.toHaveBeenCalled();
+    },
+  );
+
+  it('asks for the signing view with the link token, keeps it for the page and starts superdoc for a DOCX', async () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, docxView) });
+    const queryClient = createQueryClient();
+    preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
+    await settled(queryClient);
+
+    expect(api.callsTo(VIEW)).toHaveLength(1);
+    expect(api.headersOf(VIEW)[0]?.get('x-signing-token')).toBe(TOKEN);
+    expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(docxView);
+    expect(loads.renderer).toHaveBeenCalledTimes(1);
+    expect(loads.editor).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['the document comes as PDF', { ...signingView, pdfAvailable: true }],
+    ['the envelope is signed already', { ...docxView, state: 'signed' }],
+    ['it was declined', { ...docxView, state: 'declined' }],
+  ])('does not load superdoc when %s', async (_case, view) => {
+    stubApi({ [VIEW]: jsonResponse(200, view) });
+    const queryClient = createQueryClient();
+    preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
+    await settled(queryClient);
+    expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(view);
+    expect(loads.renderer).not.toHaveBeenCalled();
+  });
+
+  it('leaves a link the server refuses to the page, which asks again and says so', async () => {
+    const api = stubApi({
+      [VIEW]: jsonResponse(410, { code: 'link_expired', message: 'Der Link ist abgelaufen.' }),
+    });
+    const queryClient = createQueryClient();
+    preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
+    await settled(queryClient);
+    expect(api.callsTo(VIEW)).toHaveLength(1);
+    expect(queryClient.getQueryState(signingQueryOptions(TOKEN).queryKey)?.status).toBe('error');
+    expect(loads.renderer).not.toHaveBeenCalled();
+  });
+
+  it('asks nothing for a signing page without a token', () => {
+    const api = stubApi({});
+    preloadForPage({ pathname: '/unterschreiben', hash: '' }, createQueryClient());
+    expect(api.fetchMock).not.toHaveBeenCalled();
+  });
+});

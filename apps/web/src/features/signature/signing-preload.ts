@@ -1,0 +1,19 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { loadDocxRenderer } from '../../components/document-viewer/load-renderer';
+import { signingQueryOptions } from './signing-api';
+
+/**
+ * A signing link is often a customer's first visit, with nothing cached: the page's view is asked for
+ * at once, beside the runtime configuration and the page's own code instead of after them, and as soon
+ * as it says the document comes as DOCX, superdoc starts loading too (DESIGN §12). The page then finds
+ * the view in the query cache; a failed answer is asked for again when the page shows.
+ */
+export function preloadSigningPage(queryClient: QueryClient, token: string): void {
+  if (!token) return;
+  const options = signingQueryOptions(token);
+  void queryClient.prefetchQuery(options).then(() => {
+    const view = queryClient.getQueryData(options.queryKey);
+    // A failure shows where the page opens the document with it.
+    if (view && view.state === 'open' && !view.pdfAvailable) loadDocxRenderer().catch(() => {});
+  });
+}
