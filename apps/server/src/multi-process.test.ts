@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   catalogueTemplates,
+  DOCX_MIME_TYPE,
   type EnvelopeView,
   type SessionUser,
   type StoredDocument,
@@ -14,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
-import { DOCX_MIME } from './routes/documents.js';
 import { createPostgresDatabase } from './test/databases.js';
 import { demoDataList, demoMatch as match } from './test/demo-order.js';
 import { docxText } from './test/docx-text.js';
@@ -270,7 +270,7 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
       `${a.url}/backend/templates/angebot-de.docx/versions?comment=sechs%20Wochen`,
       {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': DOCX_MIME },
+        headers: { authorization: `Bearer ${token}`, 'content-type': DOCX_MIME_TYPE },
         body: changed,
       },
     );

@@ -2,6 +2,7 @@ import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import {
   catalogueEntry,
+  DOCX_MIME_TYPE,
   type EnvelopeView,
   type PermissionLevel,
   type ResolvedMatch,
@@ -19,7 +20,6 @@ import { createDocusignProvider } from '../signature/docusign/docusign-provider.
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { testDatabases } from '../test/databases.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 
 /**
  * Who may call what (DESIGN §6, §7, §11): every route of the API against every way of calling it
@@ -255,7 +255,7 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: (r) => ({
       method: 'PUT',
       url: `/backend/documents/${r.customerDocument}`,
-      headers: { 'content-type': DOCX_MIME, 'if-match': '"1"' },
+      headers: { 'content-type': DOCX_MIME_TYPE, 'if-match': '"1"' },
       payload: Buffer.from('kein Word-Dokument'),
     }),
   },
@@ -467,7 +467,7 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({
       method: 'POST',
       url: '/backend/templates/angebot-de.docx/versions',
-      headers: { 'content-type': DOCX_MIME },
+      headers: { 'content-type': DOCX_MIME_TYPE },
       payload: Buffer.from('kein Word-Dokument'),
     }),
   },

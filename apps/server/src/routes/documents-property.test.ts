@@ -2,6 +2,7 @@ import {
   CATALOGUE,
   type CatalogueEntry,
   catalogueEntry,
+  DOCX_MIME_TYPE,
   MATCH_NUMERIC_FIELDS,
   MATCH_TEXT_FIELDS,
   type MatchRecord,
@@ -17,7 +18,6 @@ import type { MatchSource } from '../matches/match-source.js';
 import { testDatabases } from '../test/databases.js';
 import { docxParts, docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 
 const companyData: CompanyData = await loadCompanyData(loadConfig({}, '0').configDir);
 
@@ -172,7 +172,7 @@ describe.each(testDatabases())('document generation with unusual matches on $nam
           const dataList = withOverrides && typeof start === 'object' ? { ...start, ...changes } : start;
           const response = await generate(key, requested, dataList);
           if (response.statusCode === 200) {
-            expect(response.headers['content-type']).toBe(DOCX_MIME);
+            expect(response.headers['content-type']).toBe(DOCX_MIME_TYPE);
             for (const part of docxParts(response.rawPayload)) docxText(response.rawPayload, part);
           } else {
             expect([400, 404], response.body).toContain(response.statusCode);

@@ -5,6 +5,7 @@ import {
   type CatalogueEntry,
   catalogueEntry,
   type DataList,
+  DOCX_MIME_TYPE,
   formatCalendarDate,
   formatGermanNumber,
   formatPaymentTerm,
@@ -24,7 +25,6 @@ import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 import { UNKNOWN_MATCH_MESSAGE } from './match-lookup.js';
 
 const { configDir, templatesDir: repositoryTemplates } = loadConfig({}, '0');
@@ -85,7 +85,7 @@ describe.each(testDatabases())('document generation on $name', (database) => {
     it('renders every value of the demo match, formatted, with the signature blocks the key needs', async () => {
       const response = await generate(key, sample(key));
       expect(response.statusCode, response.body).toBe(200);
-      expect(response.headers['content-type']).toBe(DOCX_MIME);
+      expect(response.headers['content-type']).toBe(DOCX_MIME_TYPE);
       const text = docxText(response.rawPayload);
       const { params } = entry(key);
 

@@ -3,6 +3,7 @@ import {
   catalogueEntry,
   checkDataList,
   type DataList,
+  DOCX_MIME_TYPE,
   type DocumentCheck,
   documentCheckSchema,
   esignatureDataListSchema,
@@ -37,8 +38,6 @@ export interface DocumentRoutesDeps {
   /** The published template versions: the check looks at the version the next document gets. */
   templates: TemplateSources;
 }
-
-export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 type DocumentRequest = FastifyRequest<{ Params: { docId: string; matchId: string } }>;
 
@@ -87,7 +86,7 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
             ]),
           }),
           response: {
-            200: fileAnswer(DOCX_MIME, 'The generated document'),
+            200: fileAnswer(DOCX_MIME_TYPE, 'The generated document'),
             ...errorAnswers([400, 401, 403, 404, 500, 503], generationErrors),
           },
         },
@@ -96,7 +95,7 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
         const order = await readGenerationRequest(request, deps);
         const { id, fileName, content } = await generateDocument(deps.generator, order, request.log);
         return reply
-          .header('content-type', DOCX_MIME)
+          .header('content-type', DOCX_MIME_TYPE)
           .header('content-disposition', attachmentHeader(fileName))
           .header('x-document-id', id)
           .send(content);

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import {
   catalogueEntry,
   catalogueTemplates,
+  DOCX_MIME_TYPE,
   type EnvelopeView,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
@@ -22,7 +23,6 @@ import { MatchStore } from '../matches/match-store.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxParts, docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 
 const config = loadConfig({}, '0');
 const demo: ResolvedMatch = await richestDemoMatch(join(config.configDir, 'demo-matches.json'));
@@ -270,7 +270,7 @@ describe.each(testDatabases())('hostile input on $name', (database) => {
         415,
         'bad_request',
       ],
-      ['a DOCX', { headers: { 'content-type': DOCX_MIME }, payload: 'PK' }, 415, 'bad_request'],
+      ['a DOCX', { headers: { 'content-type': DOCX_MIME_TYPE }, payload: 'PK' }, 415, 'bad_request'],
     ];
 
     it.each(routes.flatMap((route) => bodies.map((body) => [route.name, ...body, route.url] as const)))(
@@ -378,7 +378,7 @@ describe.each(testDatabases())('limits on $name', (database) => {
       t.app.inject({
         method: 'PUT',
         url: `/backend/documents/${id}`,
-        headers: { ...(token ? bearer(token) : {}), 'content-type': DOCX_MIME, 'if-match': '"1"' },
+        headers: { ...(token ? bearer(token) : {}), 'content-type': DOCX_MIME_TYPE, 'if-match': '"1"' },
         payload: body,
       });
     const docx = generated.rawPayload;

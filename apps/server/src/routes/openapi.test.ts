@@ -1,13 +1,13 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp } from '../compose.js';
 import { loadConfig } from '../config.js';
 import type { Db } from '../db/database.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 
 /** The parts of OpenAPI 3.1 these tests read. */
 interface Schema {
@@ -226,10 +226,10 @@ describe('the OpenAPI description at /backend/docs', () => {
     expect(header(generateEnvelope, 'idempotency-key')).toMatchObject({ required: false });
     const save = document.paths['/backend/documents/{id}']?.put;
     expect(header(save, 'if-match')).toMatchObject({ required: true });
-    expect(Object.keys(save?.requestBody?.content ?? {})).toEqual([DOCX_MIME]);
+    expect(Object.keys(save?.requestBody?.content ?? {})).toEqual([DOCX_MIME_TYPE]);
 
     const generated = document.paths['/backend/generateDocx/{docId}/{matchId}']?.post?.responses['200'];
-    expect(Object.keys(generated?.content ?? {})).toEqual([DOCX_MIME]);
+    expect(Object.keys(generated?.content ?? {})).toEqual([DOCX_MIME_TYPE]);
     const noLevel = document.paths['/backend/private/getPermission/{email}']?.post?.responses['204'];
     expect(noLevel).not.toHaveProperty('content');
   });

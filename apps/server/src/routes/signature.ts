@@ -1,5 +1,6 @@
 import {
   catalogueEntry,
+  DOCX_MIME_TYPE,
   type EnvelopeView,
   envelopeViewSchema,
   matchHistorySchema,
@@ -19,7 +20,6 @@ import type { Actor, EnvelopesRepository } from '../signature/envelopes-reposito
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { sealedFileName } from '../signature/seal/completion-mail.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
-import { DOCX_MIME } from './documents.js';
 import { clientActor, PDF_MIME, sendPdf } from './envelope-http.js';
 import { mayRead, sendFile, UUID } from './stored-documents.js';
 
@@ -117,7 +117,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         security: BEARER,
         params: envelopeParams,
         response: {
-          200: fileAnswer(DOCX_MIME, 'The document version the envelope carries'),
+          200: fileAnswer(DOCX_MIME_TYPE, 'The document version the envelope carries'),
           ...errorAnswers([401, 403, 404], envelopeErrors),
         },
       },
@@ -125,7 +125,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
       const content = await envelopeDocument(deps.documents, envelope);
-      return sendFile(reply, content, envelope.file_name, DOCX_MIME);
+      return sendFile(reply, content, envelope.file_name, DOCX_MIME_TYPE);
     },
   );
 

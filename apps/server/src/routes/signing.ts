@@ -1,4 +1,5 @@
 import {
+  DOCX_MIME_TYPE,
   declineEnvelopeSchema,
   SIGNING_LINK_ERRORS,
   SIGNING_TOKEN_HEADER,
@@ -13,7 +14,6 @@ import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import { SigningInputProblem, SigningLinkProblem } from '../signature/signing-problems.js';
-import { DOCX_MIME } from './documents.js';
 import { clientActor, PDF_MIME, sendPdf } from './envelope-http.js';
 import { sendFile } from './stored-documents.js';
 
@@ -76,14 +76,14 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
         security: PUBLIC,
         headers: signerHeaders,
         response: {
-          200: fileAnswer(DOCX_MIME, 'The document'),
+          200: fileAnswer(DOCX_MIME_TYPE, 'The document'),
           ...errorAnswers([404, 409, 410, 429], linkErrors),
         },
       },
     },
     async (request, reply) => {
       const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-      return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME);
+      return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME_TYPE);
     },
   );
 

@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import {
   catalogueEntry,
+  DOCX_MIME_TYPE,
   formatDateTime,
   type ResolvedMatch,
   type StoredDocument,
@@ -18,7 +19,6 @@ import { sha256Hex } from '../sha256.js';
 import { testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 
 const { configDir } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
@@ -81,7 +81,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
       url: `/backend/documents/${id}`,
       headers: {
         ...bearer(token),
-        'content-type': DOCX_MIME,
+        'content-type': DOCX_MIME_TYPE,
         ...(ifMatch === undefined ? {} : { 'if-match': ifMatch }),
       },
       payload: body,
@@ -118,7 +118,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
 
     const download = await file(id);
     expect(download.statusCode).toBe(200);
-    expect(download.headers['content-type']).toBe(DOCX_MIME);
+    expect(download.headers['content-type']).toBe(DOCX_MIME_TYPE);
     expect(download.headers['content-disposition']).toMatch(/^attachment; filename="PL-/);
     expect(download.headers['cache-control']).toBe('private, no-store');
     expect(download.headers['x-document-version']).toBe('1');
@@ -300,7 +300,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
       t.app.inject({
         method: 'PUT',
         url: `/backend/documents/${documentId}`,
-        headers: { ...headers, 'content-type': DOCX_MIME, 'if-match': '"1"' },
+        headers: { ...headers, 'content-type': DOCX_MIME_TYPE, 'if-match': '"1"' },
         payload: edited(docx, 'Unbefugt.'),
       }),
     ];

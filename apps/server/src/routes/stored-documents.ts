@@ -1,5 +1,6 @@
 import {
   catalogueEntry,
+  DOCX_MIME_TYPE,
   formatDateTime,
   mayGenerate,
   type StoredDocument,
@@ -19,7 +20,6 @@ import { attachmentHeader } from '../documents/file-name.js';
 import { forbidden, HttpError, notFound } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import type { StaffMember } from '../users/users-repository.js';
-import { DOCX_MIME } from './documents.js';
 
 export interface StoredDocumentRoutesDeps {
   guards: AuthGuards;
@@ -57,7 +57,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
   const staff = { onRequest: guards.session('staff') };
 
   // Only in this plugin: elsewhere a DOCX body stays an unsupported media type.
-  app.addContentTypeParser(DOCX_MIME, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(DOCX_MIME_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   /** The document if the user may open and change it (DESIGN §6); a malformed id is just unknown. */
   async function permittedDocument(request: DocumentRequest): Promise<DocumentSummary> {
@@ -118,7 +118,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
         security: BEARER,
         params: documentParams,
         response: {
-          200: fileAnswer(DOCX_MIME, 'The newest version'),
+          200: fileAnswer(DOCX_MIME_TYPE, 'The newest version'),
           ...errorAnswers([401, 403, 404], documentErrors),
         },
       },
@@ -143,7 +143,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
           version: z.string().regex(/^\d+$/).describe('The version number, from 1'),
         }),
         response: {
-          200: fileAnswer(DOCX_MIME, 'The version'),
+          200: fileAnswer(DOCX_MIME_TYPE, 'The version'),
           ...errorAnswers([400, 401, 403, 404], {
             ...documentErrors,
             400: 'The version is not a positive whole number',
@@ -178,8 +178,8 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
         headers: z.object({
           'if-match': z.string().describe('The version the edit started from, e.g. `"3"`'),
         }),
-        consumes: [DOCX_MIME],
-        body: z.file().mime(DOCX_MIME),
+        consumes: [DOCX_MIME_TYPE],
+        body: z.file().mime(DOCX_MIME_TYPE),
         response: {
           200: storedDocumentSchema.describe('The document with the new version'),
           ...errorAnswers([400, 401, 403, 404, 409, 413, 428], {
@@ -249,7 +249,7 @@ export function sendFile(reply: FastifyReply, content: Buffer, fileName: string,
 /** The editor reads which version it got, to name it in `If-Match` when it saves. */
 function sendVersion(reply: FastifyReply, document: DocumentSummary, version: number, content: Uint8Array) {
   reply.header('x-document-version', String(version));
-  return sendFile(reply, Buffer.from(content), document.file_name, DOCX_MIME);
+  return sendFile(reply, Buffer.from(content), document.file_name, DOCX_MIME_TYPE);
 }
 
 function versionNumber(text: string): number | undefined {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   type CatalogueEntry,
   catalogueEntry,
+  DOCX_MIME_TYPE,
   type TemplateComparison,
   type TemplateDetail,
   type TemplateSummary,
@@ -22,7 +23,6 @@ import { testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { editedTemplate, withPart } from '../test/template-edit.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
-import { DOCX_MIME } from './documents.js';
 
 const { configDir, templatesDir } = loadConfig({}, '0');
 const match = await richestDemoMatch(join(configDir, 'demo-matches.json'));
@@ -57,7 +57,7 @@ describe.each(testDatabases())('the template library on $name', (database) => {
     t.app.inject({
       method: 'POST',
       url: `/backend/templates/${name}/versions?comment=${encodeURIComponent(comment)}`,
-      headers: { ...(token ? bearer(token) : {}), 'content-type': DOCX_MIME },
+      headers: { ...(token ? bearer(token) : {}), 'content-type': DOCX_MIME_TYPE },
       payload: content,
     });
   const publish = (
@@ -114,7 +114,7 @@ describe.each(testDatabases())('the template library on $name', (database) => {
       }),
     ]);
     const file = await get('/backend/templates/angebot-de.docx/versions/1/file');
-    expect(file.headers['content-type']).toBe(DOCX_MIME);
+    expect(file.headers['content-type']).toBe(DOCX_MIME_TYPE);
     expect(sha256Hex(file.rawPayload)).toBe(sha256Hex(offer));
   });
 

@@ -1,5 +1,6 @@
 import {
   catalogueTemplates,
+  DOCX_MIME_TYPE,
   publishTemplateSchema,
   type ResolvedMatch,
   TEMPLATE_FIELDS,
@@ -25,7 +26,6 @@ import { bodyParagraphs, compareParagraphs } from '../templates/paragraph-diff.j
 import { checkTemplate } from '../templates/template-check.js';
 import { type TrialSources, tryTemplate } from '../templates/template-trial.js';
 import type { TemplateVersions } from '../templates/template-versions.js';
-import { DOCX_MIME } from './documents.js';
 import { requireMatch } from './match-lookup.js';
 import { sendFile } from './stored-documents.js';
 
@@ -63,7 +63,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
   // Only in this plugin: elsewhere a DOCX body stays an unsupported media type. Sent as anything
   // else (a .docm's own type, octet-stream), the file is still read, so the check can say what it is.
   app.addContentTypeParser(
-    [DOCX_MIME, 'application/octet-stream', 'application/vnd.ms-word.document.macroenabled.12'],
+    [DOCX_MIME_TYPE, 'application/octet-stream', 'application/vnd.ms-word.document.macroenabled.12'],
     { parseAs: 'buffer' },
     (_request, body, done) => done(null, body),
   );
@@ -150,7 +150,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
         security: BEARER,
         params: versionParams,
         response: {
-          200: fileAnswer(DOCX_MIME, 'The version as uploaded'),
+          200: fileAnswer(DOCX_MIME_TYPE, 'The version as uploaded'),
           ...errorAnswers([401, 403, 404], NO_TEMPLATE),
         },
       },
@@ -158,7 +158,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
     async (request, reply) => {
       const template = await requestedVersion(request.params);
       const fileName = template.name.replace(/\.docx$/, `-v${template.version}.docx`);
-      return sendFile(reply, Buffer.from(template.content), fileName, DOCX_MIME);
+      return sendFile(reply, Buffer.from(template.content), fileName, DOCX_MIME_TYPE);
     },
   );
 
@@ -211,7 +211,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
         params: versionParams.extend({ key: z.string() }),
         querystring: trialQuery,
         response: {
-          200: fileAnswer(DOCX_MIME, 'The trial document'),
+          200: fileAnswer(DOCX_MIME_TYPE, 'The trial document'),
           ...errorAnswers([400, 401, 403, 404, 422], {
             400: 'A malformed match ID',
             404: 'No such template, version, key or match',
@@ -227,7 +227,12 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
       if (!document)
         throw notFound(`Die Vorlage ${template.name} wird für ${request.params.key} nicht verwendet.`);
       if (!document.content) throw new HttpError(422, 'template_error', document.error ?? 'Nicht erstellt.');
-      return sendFile(reply, document.content, `Probe v${template.version} ${document.fileName}`, DOCX_MIME);
+      return sendFile(
+        reply,
+        document.content,
+        `Probe v${template.version} ${document.fileName}`,
+        DOCX_MIME_TYPE,
+      );
     },
   );
 

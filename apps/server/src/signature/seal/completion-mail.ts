@@ -1,7 +1,6 @@
+import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import type { OutgoingMail } from '../../mail/mail-outbox.js';
 import { staffAddresses, uniqueByEmail } from '../mail-parties.js';
-
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export interface CompletedEnvelope {
   id: string;
@@ -27,7 +26,7 @@ export function completionMails(
 ): OutgoingMail[] {
   const signers = recipients.filter((r) => r.role !== 'CC');
   const attachments = [
-    { filename: envelope.file_name, contentType: DOCX_MIME, content: files.document },
+    { filename: envelope.file_name, contentType: DOCX_MIME_TYPE, content: files.document },
     {
       filename: sealedFileName(envelope.file_name),
       contentType: 'application/pdf',

@@ -1,8 +1,7 @@
+import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { PDFDocument } from 'pdf-lib';
 import type { SealCertificate } from './seal-certificate.js';
 import { sealPdf } from './seal-pdf.js';
-
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export interface EnvelopeToSeal {
   envelopeId: string;
@@ -33,7 +32,7 @@ export async function sealedEnvelopePdf(
   pdf.setKeywords([`envelope:${envelope.envelopeId}`, `match:${envelope.matchId}`]);
   pdf.setProducer('Vertragsgenerator');
   await pdf.attach(envelope.document.content, envelope.document.fileName, {
-    mimeType: DOCX_MIME,
+    mimeType: DOCX_MIME_TYPE,
     description: 'Das unterschriebene Dokument',
     creationDate: envelope.completedAt,
     modificationDate: envelope.completedAt,

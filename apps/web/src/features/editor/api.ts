@@ -1,10 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { type StoredDocument, storedDocumentSchema } from '@vertragsgenerator/domain';
+import { DOCX_MIME_TYPE, type StoredDocument, storedDocumentSchema } from '@vertragsgenerator/domain';
 import { ApiRequestError, apiFetch, apiJson } from '../../lib/api';
 import { downloadFile } from '../../lib/download';
 import { texts } from '../../texts';
-
-const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 function documentUrl(documentId: string, suffix = ''): string {
   return `/backend/documents/${encodeURIComponent(documentId)}${suffix}`;
@@ -62,7 +60,7 @@ export async function saveDocument(
   const document = await apiJson(documentUrl(documentId), storedDocumentSchema, {
     method: 'PUT',
     // The editor's export may carry no type; the server takes only DOCX.
-    body: new Blob([docx], { type: DOCX_MIME }),
+    body: new Blob([docx], { type: DOCX_MIME_TYPE }),
     headers: { 'If-Match': `"${baseVersion}"` },
   });
   const version = document.versions[0]?.version;

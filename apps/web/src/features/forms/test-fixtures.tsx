@@ -1,6 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  DOCX_MIME_TYPE,
   FORM_ROUTES,
   type FormName,
   type PermissionLevel,
@@ -79,7 +80,7 @@ export function docxResponse(fileHeader: string) {
   return new Response(new Blob(['PK docx']), {
     status: 200,
     headers: {
-      'Content-Type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      'Content-Type': DOCX_MIME_TYPE,
       'Content-Disposition': fileHeader,
     },
   });

@@ -1,7 +1,7 @@
+import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import { delay } from '../../lib/delay';
 
-export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 export const GOOGLE_DOCS_MIME_TYPE = 'application/vnd.google-apps.document';
 
 /** Longest wait for one Drive call: a hanging Drive must end in the download, not in a spinner. */

@@ -1,6 +1,7 @@
+import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type ApiAnswer, jsonResponse, stubApi } from '../../test/utils';
-import { createDriveApi, DOCX_MIME_TYPE, GOOGLE_DOCS_MIME_TYPE } from './drive-api';
+import { createDriveApi, GOOGLE_DOCS_MIME_TYPE } from './drive-api';
 import { type GoogleDocsHandOverDeps, handOverToGoogleDocs } from './hand-over';
 
 const API = 'https://drive.example';

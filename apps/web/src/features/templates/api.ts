@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  DOCX_MIME_TYPE,
   type PublishTemplate,
   placeholderDictionarySchema,
   type TemplateDetail,
@@ -11,8 +12,6 @@ import {
   templateVersionSchema,
 } from '@vertragsgenerator/domain';
 import { apiFetch, apiJson } from '../../lib/api';
-
-export const DOCX_MIME = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 export const placeholdersQueryOptions = queryOptions({
   queryKey: ['template-placeholders'],
@@ -63,7 +62,7 @@ export function uploadVersion(name: string, file: Blob, comment: string): Promis
     templateVersionSchema,
     {
       method: 'POST',
-      body: new Blob([file], { type: DOCX_MIME }),
+      body: new Blob([file], { type: DOCX_MIME_TYPE }),
     },
   );
 }

@@ -1,6 +1,6 @@
 import { Alert, Button, FileInput, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { TEMPLATE_MAX_BYTES, type TemplateVersion } from '@vertragsgenerator/domain';
+import { DOCX_MIME_TYPE, TEMPLATE_MAX_BYTES, type TemplateVersion } from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../lib/api';
 import { uploadVersion } from './api';
@@ -53,7 +53,7 @@ export function VersionUpload({
             <FileInput
               label={t.file}
               description={t.fileDescription}
-              accept=".docx,application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+              accept={`.docx,${DOCX_MIME_TYPE}`}
               value={file}
               onChange={(chosen) => {
                 setFile(chosen);
