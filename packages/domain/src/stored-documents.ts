@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The media type of every document the app generates, stores, edits and has signed: a Word document. */
+export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
+
 /**
  * The built-in editor's view of a stored document (DESIGN §7 `GET, PUT /backend/documents/:id`):
  * version 1 is the generated file, every `Speichern` adds the next version.

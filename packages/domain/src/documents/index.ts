@@ -1,6 +1,5 @@
 export * from './catalogue.js';
 export * from './data-lists.js';
-export * from './docx.js';
 export * from './field-sources.js';
 export * from './template-data.js';
 export * from './template-fields.js';
