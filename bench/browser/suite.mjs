@@ -29,8 +29,9 @@ const ENTRIES = {
   documentShown: DOCUMENT_SHOWN,
 };
 
-const FULL = { runs: 20, warmupRounds: 2 };
-const QUICK = { runs: 3, warmupRounds: 1 };
+/** `freshRuns`: first documents of a fresh browser, each signing in anew in a context of its own. */
+const FULL = { runs: 20, warmupRounds: 2, freshRuns: 7 };
+const QUICK = { runs: 3, warmupRounds: 1, freshRuns: 2 };
 
 const BUDGET = { confirmToTableMs: 300, signingFreshMs: 1500, editorWarmMs: 500, editorFreshMs: 1500 };
 
@@ -50,12 +51,14 @@ export default {
       submitToOpen: [],
       openToShown: [],
       editorSuperdocOpening: [],
+      freshSubmitToShown: [],
+      freshOpenToShown: [],
+      freshSuperdocOpening: [],
       signingFresh: [],
       signingFreshSuperdocOpening: [],
       signingWarm: [],
       senderViewWarm: [],
     };
-    let coldOpening;
     try {
       // Two people, so that the match confirmed on /start is not the one the form works on.
       const startPage = await app.newPage();
@@ -70,7 +73,6 @@ export default {
       for (let round = 0; round < rounds; round++) {
         const confirmToTable = await timeConfirmation(startPage, matchIds[round % matchIds.length]);
         const opening = await timeOpening(formPage);
-        if (round === 0) coldOpening = opening;
         if (round < settings.warmupRounds) continue;
         samples.confirmToTable.push(confirmToTable);
         for (const [key, value] of Object.entries(opening)) samples[key].push(value);
@@ -106,6 +108,22 @@ export default {
             `warm ${ms(warmMs)} ms · sender view ${ms(senderMs)} ms`,
         );
       }
+
+      // The first document of a fresh browser: a person in a context of their own (empty HTTP cache, no
+      // compiled code), signed in and on the form, then the editor tab with superdoc never loaded before.
+      for (let run = 0; run < settings.freshRuns; run++) {
+        const page = await app.newPage();
+        await signIn(page, USER);
+        await openFilledContractForm(page);
+        const opening = await timeOpening(page);
+        await page.context().close();
+        samples.freshSubmitToShown.push(opening.submitToShown);
+        samples.freshOpenToShown.push(opening.openToShown);
+        samples.freshSuperdocOpening.push(opening.editorSuperdocOpening);
+        log(
+          `fresh browser ${run + 1} of ${settings.freshRuns}: Dokument erstellen → document shown ${ms(opening.submitToShown)} ms`,
+        );
+      }
     } finally {
       await app.close();
     }
@@ -114,7 +132,7 @@ export default {
       Object.entries(samples).map(([key, values]) => [key, summarize(values)]),
     );
     return {
-      markdown: report({ timing, coldOpening, machine, settings, chromiumVersion: app.chromiumVersion }),
+      markdown: report({ timing, machine, settings, chromiumVersion: app.chromiumVersion }),
     };
   },
 };
@@ -193,12 +211,13 @@ function superdocFloor(timing) {
   );
 }
 
-function report({ timing, coldOpening, machine, settings, chromiumVersion }) {
+function report({ timing, machine, settings, chromiumVersion }) {
   const confirm = timing.confirmToTable;
   const met = confirm.median <= BUDGET.confirmToTableMs;
   const signingMet = timing.signingFresh.median <= BUDGET.signingFreshMs;
   const editorMet =
-    timing.submitToShown.median <= BUDGET.editorWarmMs && coldOpening.submitToShown <= BUDGET.editorFreshMs;
+    timing.submitToShown.median <= BUDGET.editorWarmMs &&
+    timing.freshSubmitToShown.median <= BUDGET.editorFreshMs;
   const row = (label, t) => [label, `${ms(t.median)} ms`, `${ms(t.p10)} – ${ms(t.p90)} ms`, String(t.n)];
   return [
     '## Browser: what the user waits for',
@@ -211,7 +230,7 @@ function report({ timing, coldOpening, machine, settings, chromiumVersion }) {
     '',
     `**Budget: Dokument erstellen → document shown in the editor tab ≤ ${BUDGET.editorWarmMs} ms median with a ` +
       `warm cache, ≤ ${BUDGET.editorFreshMs} ms in a fresh browser — ${editorMet ? 'met' : '**missed**'}** ` +
-      `(median ${ms(timing.submitToShown.median)} ms, fresh ${ms(coldOpening.submitToShown)} ms).`,
+      `(median ${ms(timing.submitToShown.median)} ms, fresh ${ms(timing.freshSubmitToShown.median)} ms).`,
     '',
     `**Budget: the signing page to its document in a fresh browser ≤ ${BUDGET.signingFreshMs} ms median — ` +
       `${signingMet ? 'met' : '**missed**'}** (median ${ms(timing.signingFresh.median)} ms, p90 ${ms(timing.signingFresh.p90)} ms).`,
@@ -231,6 +250,12 @@ function report({ timing, coldOpening, machine, settings, chromiumVersion }) {
           timing.editorSuperdocOpening,
         ),
         row(
+          'Dokument erstellen → document shown, the first document of a fresh browser',
+          timing.freshSubmitToShown,
+        ),
+        row('… of it: editor tab opened → document shown', timing.freshOpenToShown),
+        row('… of that: superdoc opening the document', timing.freshSuperdocOpening),
+        row(
           'Signing link opened in a fresh browser → document shown (a customer’s first visit)',
           timing.signingFresh,
         ),
@@ -244,11 +269,6 @@ function report({ timing, coldOpening, machine, settings, chromiumVersion }) {
         ),
       ],
     ),
-    '',
-    `The very first document of a fresh browser (empty HTTP cache, the editor chunks loaded for the first ` +
-      `time; a warm-up round, not in the table): ${ms(coldOpening.submitToShown)} ms, of it ` +
-      `${ms(coldOpening.openToShown)} ms in the editor tab and ${ms(coldOpening.editorSuperdocOpening)} ms ` +
-      'superdoc opening the document.',
     '',
     superdocFloor(timing),
     '',
@@ -265,7 +285,9 @@ function report({ timing, coldOpening, machine, settings, chromiumVersion }) {
       `contract of ${CONTRACT_MATCH} on /contract/docx again and again, each opening a new tab that is ` +
       `closed afterwards. Each round runs both once; ${settings.warmupRounds} warm-up round(s), then ` +
       `${settings.runs} measured; medians with p10 – p90 (the medians of the two parts need not add up ` +
-      'to the median of the whole). The signing page and the sender view mark ' +
+      'to the median of the whole). The first document of a fresh browser: after those rounds, ' +
+      `${settings.freshRuns} times a new browser context (empty HTTP cache, nothing compiled) signs in, ` +
+      'opens the same form and submits it once. The signing page and the sender view mark ' +
       `\`${VIEWER_SHOWN}\` when their document shows (the PDF frame loaded, or the DOCX laid out without ` +
       'LibreOffice; components/document-viewer/viewer-timing.ts), timed from the navigation to the page: ' +
       'a project partner contract sent through the API, its link from the mail the embedded mailer wrote, ' +
