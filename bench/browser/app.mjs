@@ -30,6 +30,8 @@ export const USER = 'legal@demo.local';
 export const CONTRACT_MATCH = 'PL-10005';
 /** What the editor tab marks once the document shows (apps/web/src/features/editor/editor-timing.ts). */
 export const DOCUMENT_SHOWN = 'editor:document-shown';
+/** What the SPA measures for superdoc opening a DOCX, in the editor and the viewer (apps/web/src/lib/superdoc.ts). */
+export const SUPERDOC_OPENING = 'superdoc:opening';
 
 /** How long a step of the flow may take before the run stops: far above any figure worth reporting. */
 const STEP_TIMEOUT_MS = 60_000;

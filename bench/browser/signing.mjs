@@ -3,12 +3,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { simpleParser } from 'mailparser';
 import { signInDemoAccount } from '../lib/sign-in.mjs';
-import { CONTRACT_MATCH, USER } from './app.mjs';
+import { CONTRACT_MATCH, SUPERDOC_OPENING, USER } from './app.mjs';
 
 /** What the sender view and the signing page mark once their document shows (components/document-viewer). */
 export const VIEWER_SHOWN = 'viewer:document-shown';
-/** What the SPA measures for superdoc opening a DOCX (apps/web/src/lib/superdoc.ts). */
-export const SUPERDOC_OPENING = 'superdoc:opening';
 
 const PARTNER = { name: 'Paula Partner', email: 'paula.partner@bench.example' };
 

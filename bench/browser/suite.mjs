@@ -10,12 +10,13 @@ import {
   DOCUMENT_SHOWN,
   documentShown,
   openFilledContractForm,
+  SUPERDOC_OPENING,
   signIn,
   startBrowserApp,
   submitForEditor,
   USER,
 } from './app.mjs';
-import { SUPERDOC_OPENING, sentEnvelope, timeToDocument, VIEWER_SHOWN } from './signing.mjs';
+import { sentEnvelope, timeToDocument, VIEWER_SHOWN } from './signing.mjs';
 
 /**
  * What the user waits for in the browser (DESIGN §12), read from the performance entries the app itself

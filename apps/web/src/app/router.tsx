@@ -5,6 +5,7 @@ import { MatchDocumentsProvider } from '../components/match-documents';
 import { AuthCallbackPage } from '../features/auth/auth-callback-page';
 import type { AuthService } from '../features/auth/auth-service';
 import { LoginPage } from '../features/auth/login-page';
+import { preloadDocxEditor } from '../features/editor/preload';
 import { FormatPage } from '../features/format/format-page';
 import { MatchHistory } from '../features/history';
 import { StartPage } from '../features/match/start-page';
@@ -25,11 +26,11 @@ export function appRoutes(auth: AuthService): RouteObject[] {
     Component: (await import('../features/signature'))[page],
   });
 
-  // Like the forms, not needed for /login and /start; superdoc follows only once it opens a document.
+  // Like the forms, not needed for /login and /start. superdoc starts loading beside the page's code,
+  // as in a tab opened on a document (page-preload.ts), and not only once the page opens the file.
   const editorPage = async () => {
-    const editor = await import('../features/editor');
-    editor.preloadDocxEditor();
-    return { Component: editor.EditorPage };
+    preloadDocxEditor();
+    return { Component: (await import('../features/editor')).EditorPage };
   };
   const signatureOverviewPage = async () => ({
     Component: (await import('../features/signature-overview')).SignatureOverviewPage,
