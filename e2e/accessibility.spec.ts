@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { expectAccessible } from './axe.js';
-import { editorReady, typeAfterLine } from './editor-support.js';
+import { editorReady, firstShownDocument, firstViewReplaced, typeAfterLine } from './editor-support.js';
 import {
   editorOpenedBy,
   fillAgreement,
@@ -126,6 +126,8 @@ test('the editor with its version list and the conflict dialog', async ({ page }
   await openForm(page, '/contract/docx', 'PL-10001');
   await fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
   const editor = await editorOpenedBy(page, () => submitButton(page).click());
+  await expect(firstShownDocument(editor)).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(editor, 'the editor while superdoc opens the document', { exceptSuperdoc: true });
   await editorReady(editor);
   await expectAccessible(editor, 'the editor', { exceptSuperdoc: true });
   const outdated = await page.context().newPage();
@@ -150,7 +152,12 @@ test('the sender view, the signing page, its end pages, and the match history', 
   await fillCustomerContract(page);
   const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
   await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
-  await expect(senderView.locator('.superdoc, iframe').first()).toBeVisible({ timeout: 15_000 });
+  await expect(firstShownDocument(senderView)).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(senderView, 'the sender view while superdoc opens the document', {
+    exceptSuperdoc: true,
+  });
+  await firstViewReplaced(senderView);
+  await expect(senderView.locator('.superdoc')).toBeVisible();
   await expectAccessible(senderView, 'the sender view', { exceptSuperdoc: true });
   const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
@@ -161,7 +168,12 @@ test('the sender view, the signing page, its end pages, and the match history', 
   const signer = await newUserPage(browser);
   const link = await invitationLink('klara@kunde.example', sent);
   await signer.goto(link);
+  await expect(firstShownDocument(signer)).toBeVisible({ timeout: 15_000 });
+  await expectAccessible(signer, 'the signing page while superdoc opens the document', {
+    exceptSuperdoc: true,
+  });
   await expect(signer.getByLabel(/Ich stimme zu/)).toBeVisible();
+  await firstViewReplaced(signer);
   await expectAccessible(signer, 'the signing page', { exceptSuperdoc: true });
   await signer.getByLabel(/Ich stimme zu/).check();
   await drawSignature(signer);

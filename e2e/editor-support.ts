@@ -5,6 +5,23 @@ export async function editorReady(editor: Page): Promise<void> {
   await expect(editor.getByRole('button', { name: 'Speichern' })).toBeEnabled({ timeout: 20_000 });
 }
 
+/**
+ * The document as it shows first: its first view while superdoc opens it, or superdoc's rendering if
+ * that came first (both name themselves „Dokument …“).
+ */
+export const firstShownDocument = (page: Page) =>
+  page
+    .getByRole('document', { name: /^Dokument: Vorschau/ })
+    .or(page.getByRole('document', { name: 'Dokument', exact: true }))
+    .first();
+
+/** Waits until superdoc has replaced the first view of the document. */
+export async function firstViewReplaced(page: Page): Promise<void> {
+  await expect(page.getByRole('document', { name: /^Dokument: Vorschau/ })).toHaveCount(0, {
+    timeout: 20_000,
+  });
+}
+
 /** The document as superdoc paints it, page by page. */
 export const editedDocument = (editor: Page) =>
   editor.getByRole('document', { name: 'Dokument', exact: true });

@@ -28,8 +28,12 @@ const DEMO_PASSWORD = 'demo';
 export const USER = 'legal@demo.local';
 /** The match of the contract the benchmarks generate. */
 export const CONTRACT_MATCH = 'PL-10005';
-/** What the editor tab marks once the document shows (apps/web/src/features/editor/editor-timing.ts). */
+/**
+ * What the editor tab marks once the document shows (its first view, or superdoc if that is first), and
+ * once superdoc is ready to edit it (apps/web/src/features/editor/editor-timing.ts).
+ */
 export const DOCUMENT_SHOWN = 'editor:document-shown';
+export const DOCUMENT_EDITABLE = 'editor:document-editable';
 /** What the SPA measures for superdoc opening a DOCX, in the editor and the viewer (apps/web/src/lib/superdoc.ts). */
 export const SUPERDOC_OPENING = 'superdoc:opening';
 
@@ -129,10 +133,10 @@ export async function submitForEditor(page) {
   return editor;
 }
 
-/** Waits until the editor tab shows the document. */
-export async function documentShown(editor) {
+/** Waits until the editor tab can edit the document (and so has shown it). */
+export async function documentEditable(editor) {
   await editor.waitForFunction(
-    (name) => performance.getEntriesByName(name, 'mark').length > 0,
-    DOCUMENT_SHOWN,
+    (names) => names.every((name) => performance.getEntriesByName(name, 'mark').length > 0),
+    [DOCUMENT_SHOWN, DOCUMENT_EDITABLE],
   );
 }

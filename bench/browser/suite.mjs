@@ -7,8 +7,9 @@ import { ms, summarize } from '../lib/stats.mjs';
 import {
   CONTRACT_MATCH,
   confirmMatch,
+  DOCUMENT_EDITABLE,
   DOCUMENT_SHOWN,
-  documentShown,
+  documentEditable,
   openFilledContractForm,
   SUPERDOC_OPENING,
   signIn,
@@ -28,6 +29,7 @@ const ENTRIES = {
   submit: 'generation:submit',
   submitToOpen: 'generation:submit-to-open',
   documentShown: DOCUMENT_SHOWN,
+  documentEditable: DOCUMENT_EDITABLE,
 };
 
 /** `freshRuns`: first documents of a fresh browser, each signing in anew in a context of its own. */
@@ -51,11 +53,14 @@ export default {
       submitToShown: [],
       submitToOpen: [],
       openToShown: [],
+      submitToEditable: [],
       editorSuperdocOpening: [],
       freshSubmitToShown: [],
       freshOpenToShown: [],
+      freshSubmitToEditable: [],
       freshSuperdocOpening: [],
       signingFresh: [],
+      signingFreshExact: [],
       signingFreshSuperdocOpening: [],
       signingWarm: [],
       senderViewWarm: [],
@@ -79,7 +84,7 @@ export default {
         for (const [key, value] of Object.entries(opening)) samples[key].push(value);
         log(
           `run ${round - settings.warmupRounds + 1} of ${settings.runs}: Bestätigen → table ${ms(confirmToTable)} ms · ` +
-            `Dokument erstellen → document shown ${ms(opening.submitToShown)} ms`,
+            `Dokument erstellen → document shown ${ms(opening.submitToShown)} ms, editable ${ms(opening.submitToEditable)} ms`,
         );
       }
 
@@ -99,9 +104,8 @@ export default {
         const senderMs = (await timeToDocument(formPage, senderView)).shownMs;
         if (round < settings.warmupRounds) continue;
         samples.signingFresh.push(freshMs);
-        if (freshVisit.superdocOpeningMs !== undefined) {
-          samples.signingFreshSuperdocOpening.push(freshVisit.superdocOpeningMs);
-        }
+        samples.signingFreshExact.push(freshVisit.exactMs);
+        samples.signingFreshSuperdocOpening.push(freshVisit.superdocOpeningMs);
         samples.signingWarm.push(warmMs);
         samples.senderViewWarm.push(senderMs);
         log(
@@ -120,9 +124,11 @@ export default {
         await page.context().close();
         samples.freshSubmitToShown.push(opening.submitToShown);
         samples.freshOpenToShown.push(opening.openToShown);
+        samples.freshSubmitToEditable.push(opening.submitToEditable);
         samples.freshSuperdocOpening.push(opening.editorSuperdocOpening);
         log(
-          `fresh browser ${run + 1} of ${settings.freshRuns}: Dokument erstellen → document shown ${ms(opening.submitToShown)} ms`,
+          `fresh browser ${run + 1} of ${settings.freshRuns}: Dokument erstellen → document shown ` +
+            `${ms(opening.submitToShown)} ms, editable ${ms(opening.submitToEditable)} ms`,
         );
       }
     } finally {
@@ -153,19 +159,20 @@ async function timeConfirmation(page, matchId) {
 }
 
 /**
- * Dokument erstellen until the editor tab shows the document. The two marks are in two tabs, each
- * relative to its own time origin: `timeOrigin + startTime` puts both on the browser's one clock.
+ * Dokument erstellen until the editor tab shows the document, and until it can edit it. The marks are in
+ * two tabs, each relative to its own time origin: `timeOrigin + startTime` puts them on one clock.
  */
 async function timeOpening(formPage) {
   const editor = await submitForEditor(formPage);
   try {
-    await documentShown(editor);
-    const { shownAt, superdocOpening } = await editor.evaluate(
-      ([shown, opening]) => ({
+    await documentEditable(editor);
+    const { shownAt, editableAt, superdocOpening } = await editor.evaluate(
+      ([shown, editable, opening]) => ({
         shownAt: performance.timeOrigin + performance.getEntriesByName(shown, 'mark')[0].startTime,
+        editableAt: performance.timeOrigin + performance.getEntriesByName(editable, 'mark')[0].startTime,
         superdocOpening: performance.getEntriesByName(opening, 'measure')[0].duration,
       }),
-      [ENTRIES.documentShown, SUPERDOC_OPENING],
+      [ENTRIES.documentShown, ENTRIES.documentEditable, SUPERDOC_OPENING],
     );
     const heading = await editor.getByRole('heading', { level: 1 }).textContent();
     if (!heading?.startsWith(CONTRACT_MATCH)) throw new Error(`the editor tab shows "${heading}"`);
@@ -179,6 +186,7 @@ async function timeOpening(formPage) {
     const submitToShown = shownAt - form.submittedAt;
     return {
       submitToShown,
+      submitToEditable: editableAt - form.submittedAt,
       submitToOpen: form.submitToOpen,
       openToShown: submitToShown - form.submitToOpen,
       editorSuperdocOpening: superdocOpening,

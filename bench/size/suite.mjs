@@ -2,7 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import {
   CONTRACT_MATCH,
-  documentShown,
+  documentEditable,
   openFilledContractForm,
   signIn,
   startBrowserApp,
@@ -54,7 +54,7 @@ export default {
       });
       loads.editor = await recorder.during(async () => {
         const editor = await submitForEditor(page);
-        await documentShown(editor);
+        await documentEditable(editor);
         await editor.waitForLoadState('networkidle');
         await editor.close();
       });

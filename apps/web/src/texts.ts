@@ -211,6 +211,7 @@ export const texts = {
   documentViewer: {
     title: 'Dokument',
     loading: 'Dokument wird geladen …',
+    firstView: 'Vorschau – die genaue Darstellung wird geladen …',
     failedTitle: 'Das Dokument kann hier nicht angezeigt werden',
     failed: 'Lade es herunter und öffne es auf deinem Gerät.',
     download: 'Dokument herunterladen',
@@ -325,6 +326,7 @@ export const texts = {
     saveFailedTitle: 'Speichern fehlgeschlagen',
     download: 'Herunterladen',
     loading: 'Dokument wird geladen …',
+    firstView: 'Vorschau – der Editor wird geladen …',
     loadFailedTitle: 'Das Dokument konnte nicht geladen werden',
     retry: 'Erneut versuchen',
     openFailedTitle: 'Das Dokument kann hier nicht bearbeitet werden',

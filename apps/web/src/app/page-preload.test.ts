@@ -5,18 +5,16 @@ import { jsonResponse, stubApi } from '../test/utils';
 import { preloadForPage } from './page-preload';
 import { createQueryClient } from './providers';
 
-const loads = vi.hoisted(() => ({ editor: vi.fn(), renderer: vi.fn() }));
-// Both stand for `import()` of superdoc's chunks, which vitest would load for real.
-vi.mock('../features/editor/preload', () => ({ preloadDocxEditor: loads.editor }));
-vi.mock('../components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loads.renderer }));
+const loadFirstView = vi.hoisted(() => vi.fn());
+// Stands for `import()` of the first view's chunk, which vitest would load for real.
+vi.mock('../components/docx-first-view/load-first-view', () => ({ loadFirstViewRenderer: loadFirstView }));
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';
 const docxView = { ...signingView, pdfAvailable: false };
 
 beforeEach(() => {
-  loads.editor.mockReset();
-  loads.renderer.mockReset().mockResolvedValue({});
+  loadFirstView.mockReset().mockResolvedValue({});
 });
 
 afterEach(() => {
@@ -30,11 +28,10 @@ async function settled(queryClient: ReturnType<typeof createQueryClient>) {
 }
 
 describe('preloadForPage', () => {
-  it('starts superdoc for the editor tab of a document, and asks the server nothing', () => {
+  it('starts the first view for the editor tab of a document, and asks the server nothing', () => {
     const api = stubApi({});
     preloadForPage({ pathname: '/dokumente/3f2a', hash: '' }, createQueryClient());
-    expect(loads.editor).toHaveBeenCalledTimes(1);
-    expect(loads.renderer).not.toHaveBeenCalled();
+    expect(loadFirstView).toHaveBeenCalledTimes(1);
     expect(api.fetchMock).not.toHaveBeenCalled();
   });
 
@@ -43,13 +40,12 @@ describe('preloadForPage', () => {
     (pathname) => {
       const api = stubApi({});
       preloadForPage({ pathname, hash: `#${TOKEN}` }, createQueryClient());
-      expect(loads.editor).not.toHaveBeenCalled();
-      expect(loads.renderer).not.toHaveBeenCalled();
+      expect(loadFirstView).not.toHaveBeenCalled();
       expect(api.fetchMock).not.toHaveBeenCalled();
     },
   );
 
-  it('asks for the signing view with the link token, keeps it for the page and starts superdoc for a DOCX', async () => {
+  it('asks for the signing view with the link token, keeps it for the page and starts the first view for a DOCX', async () => {
     const api = stubApi({ [VIEW]: jsonResponse(200, docxView) });
     const queryClient = createQueryClient();
     preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
@@ -58,21 +54,20 @@ describe('preloadForPage', () => {
     expect(api.callsTo(VIEW)).toHaveLength(1);
     expect(api.headersOf(VIEW)[0]?.get('x-signing-token')).toBe(TOKEN);
     expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(docxView);
-    expect(loads.renderer).toHaveBeenCalledTimes(1);
-    expect(loads.editor).not.toHaveBeenCalled();
+    expect(loadFirstView).toHaveBeenCalledTimes(1);
   });
 
   it.each([
     ['the document comes as PDF', { ...signingView, pdfAvailable: true }],
     ['the envelope is signed already', { ...docxView, state: 'signed' }],
     ['it was declined', { ...docxView, state: 'declined' }],
-  ])('does not load superdoc when %s', async (_case, view) => {
+  ])('does not load the first view when %s', async (_case, view) => {
     stubApi({ [VIEW]: jsonResponse(200, view) });
     const queryClient = createQueryClient();
     preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
     await settled(queryClient);
     expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(view);
-    expect(loads.renderer).not.toHaveBeenCalled();
+    expect(loadFirstView).not.toHaveBeenCalled();
   });
 
   it('leaves a link the server refuses to the page, which asks again and says so', async () => {
@@ -84,7 +79,7 @@ describe('preloadForPage', () => {
     await settled(queryClient);
     expect(api.callsTo(VIEW)).toHaveLength(1);
     expect(queryClient.getQueryState(signingQueryOptions(TOKEN).queryKey)?.status).toBe('error');
-    expect(loads.renderer).not.toHaveBeenCalled();
+    expect(loadFirstView).not.toHaveBeenCalled();
   });
 
   it('asks nothing for a signing page without a token', () => {

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
-import { preloadDocxEditor } from '../features/editor/preload';
+import { loadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
 import { preloadSigningPage } from '../features/signature/signing-preload';
 import { PATHS } from '../lib/paths';
 
@@ -14,6 +14,7 @@ export function preloadForPage(
   { pathname, hash }: Pick<Location, 'pathname' | 'hash'>,
   queryClient: QueryClient,
 ) {
-  if (matchPath(PATHS.document, pathname)) preloadDocxEditor();
+  // A failure shows where the editor opens the document with it.
+  if (matchPath(PATHS.document, pathname)) loadFirstViewRenderer().catch(() => {});
   else if (matchPath(PATHS.signing, pathname)) preloadSigningPage(queryClient, hash.replace(/^#/, ''));
 }

@@ -1,11 +1,11 @@
 import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { loadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
 import { FullPageLoader } from '../components/full-page-loader';
 import { MatchDocumentsProvider } from '../components/match-documents';
 import { AuthCallbackPage } from '../features/auth/auth-callback-page';
 import type { AuthService } from '../features/auth/auth-service';
 import { LoginPage } from '../features/auth/login-page';
-import { preloadDocxEditor } from '../features/editor/preload';
 import { FormatPage } from '../features/format/format-page';
 import { MatchHistory } from '../features/history';
 import { StartPage } from '../features/match/start-page';
@@ -26,10 +26,11 @@ export function appRoutes(auth: AuthService): RouteObject[] {
     Component: (await import('../features/signature'))[page],
   });
 
-  // Like the forms, not needed for /login and /start. superdoc starts loading beside the page's code,
-  // as in a tab opened on a document (page-preload.ts), and not only once the page opens the file.
+  // Like the forms, not needed for /login and /start. The document's first view starts loading beside
+  // the page's code, as in a tab opened on a document (page-preload.ts), not only once the file is there.
   const editorPage = async () => {
-    preloadDocxEditor();
+    // A failure shows where the editor opens the document with it.
+    loadFirstViewRenderer().catch(() => {});
     return { Component: (await import('../features/editor')).EditorPage };
   };
   const signatureOverviewPage = async () => ({

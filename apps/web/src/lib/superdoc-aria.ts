@@ -2,10 +2,11 @@
  * superdoc marks its text area `role="document"` with `aria-multiline` and an English label („Main
  * content area, start typing …"): ARIA allows `aria-multiline` and `aria-readonly` only on a text box,
  * so axe reports it as critical, and a screen reader announces English on a German page. Shown
- * read-only it is a document without those attributes; editable, a multi-line text box. Called when an
- * instance is ready (its text area is not always inside the element superdoc was given); superdoc sets
- * the attributes again when it lays the document out anew, so one observer of those attributes — not of
- * every node superdoc paints, which would cost time while a document is laid out — repairs them.
+ * read-only it is a document without those attributes; editable, a multi-line text box. Called before
+ * an instance opens and again when it is ready (its text area is not always inside the element superdoc
+ * was given, so it is looked for in the whole page); superdoc sets the attributes again when it lays
+ * the document out anew, so one observer of those attributes — not of every node superdoc paints, which
+ * would cost time while a document is laid out — repairs them.
  */
 let repairing: MutationObserver | undefined;
 

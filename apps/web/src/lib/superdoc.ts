@@ -52,6 +52,8 @@ export async function openSuperdoc(
     };
     const timeout = setTimeout(() => fail(new Error('superdoc did not finish opening')), OPEN_TIMEOUT_MS);
     const openingStarted = performance.now();
+    // From the start: superdoc builds its text area while the first view still stands for it.
+    keepTextAreasAccessible();
     instance = new SuperDoc({
       ...options,
       selector: container,

@@ -117,11 +117,14 @@ export function stubApi(routes: Record<string, ApiAnswer | ApiAnswer[]>) {
   };
 }
 
-/** Renders a component inside the app's providers, without a router. */
+/** Renders a component inside the app's providers, without a router; `rerender` keeps the providers. */
 export function renderWithProviders(ui: ReactNode) {
-  return render(
-    <AppProviders config={testConfig} auth={fakeAuthService()} env="test">
-      {ui}
-    </AppProviders>,
-  );
+  const auth = fakeAuthService();
+  return render(ui, {
+    wrapper: ({ children }) => (
+      <AppProviders config={testConfig} auth={auth} env="test">
+        {children}
+      </AppProviders>
+    ),
+  });
 }

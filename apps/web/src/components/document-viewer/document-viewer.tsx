@@ -2,11 +2,11 @@ import { Box } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { texts } from '../../texts';
+import { loadFirstViewRenderer } from '../docx-first-view';
 import { DownloadInstead } from '../download-instead';
 import { SectionLoader } from '../section-loader';
 import { SuperdocFrame } from '../superdoc-frame';
-import { loadDocxRenderer } from './load-renderer';
-import { markViewerShown } from './viewer-timing';
+import { markViewerExact, markViewerShown } from './viewer-timing';
 
 export interface DocumentViewerProps {
   /** Names the document; another key loads another document. */
@@ -35,10 +35,10 @@ export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentV
     gcTime: 0,
   });
   const [renderFailed, setRenderFailed] = useState(false);
-  // superdoc (5.6 MB) loads while the bytes are on their way, not after they have arrived.
+  // The first view's renderer loads while the bytes are on their way, not after they have arrived.
   useEffect(() => {
     // A failure shows where the frame opens the document with it.
-    if (!pdf) loadDocxRenderer().catch(() => {});
+    if (!pdf) loadFirstViewRenderer().catch(() => {});
   }, [pdf]);
 
   if (document.isError || renderFailed) {
@@ -98,14 +98,15 @@ function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
     let unmounted = false;
     let remove: (() => void) | undefined;
     setReady(false);
-    loadDocxRenderer()
+    // superdoc (5.6 MB) only now: compiled while the bytes were on their way, it held up the first view.
+    import('./docx-renderer')
       .then(({ renderDocx }) => renderDocx(element, docx))
       .then(
         (removeRendering) => {
           if (unmounted) return removeRendering();
           remove = removeRendering;
           setReady(true);
-          markViewerShown();
+          markViewerExact();
         },
         (error: unknown) => {
           if (unmounted) return;
@@ -124,8 +125,11 @@ function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
       containerRef={container}
       height={VIEWER_HEIGHT}
       label={texts.documentViewer.title}
+      docx={docx}
       ready={ready}
       loader={<ViewerLoader />}
+      firstViewNotice={texts.documentViewer.firstView}
+      onShown={markViewerShown}
     />
   );
 }

@@ -4,7 +4,7 @@ import { SectionLoader } from '../../components/section-loader';
 import { SuperdocFrame } from '../../components/superdoc-frame';
 import { texts } from '../../texts';
 import type { DocxEditor } from './docx-editor';
-import { markDocumentShown } from './editor-timing';
+import { markDocumentEditable, markDocumentShown } from './editor-timing';
 
 export interface DocxEditorFrameProps {
   docx: Blob;
@@ -65,9 +65,8 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
     };
   }, [docx, readOnly, toolbarId]);
 
-  // Once the loader is gone: from then on the user sees the document.
   useEffect(() => {
-    if (ready) markDocumentShown();
+    if (ready) markDocumentEditable();
   }, [ready]);
 
   return (
@@ -78,8 +77,11 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
         containerRef={container}
         height={EDITOR_HEIGHT}
         label={texts.editor.documentLabel}
+        docx={docx}
         ready={ready}
         loader={<EditorLoader />}
+        firstViewNotice={texts.editor.firstView}
+        onShown={markDocumentShown}
       />
     </Stack>
   );

@@ -1,12 +1,12 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { loadDocxRenderer } from '../../components/document-viewer/load-renderer';
+import { loadFirstViewRenderer } from '../../components/docx-first-view/load-first-view';
 import { signingQueryOptions } from './signing-api';
 
 /**
  * A signing link is often a customer's first visit, with nothing cached: the page's view is asked for
  * at once, beside the runtime configuration and the page's own code instead of after them, and as soon
- * as it says the document comes as DOCX, superdoc starts loading too (DESIGN §12). The page then finds
- * the view in the query cache; a failed answer is asked for again when the page shows.
+ * as it says the document comes as DOCX, the renderer of its first view starts loading too (DESIGN §12).
+ * The page then finds the view in the query cache; a failed answer is asked for again when the page shows.
  */
 export function preloadSigningPage(queryClient: QueryClient, token: string): void {
   if (!token) return;
@@ -14,6 +14,6 @@ export function preloadSigningPage(queryClient: QueryClient, token: string): voi
   void queryClient.prefetchQuery(options).then(() => {
     const view = queryClient.getQueryData(options.queryKey);
     // A failure shows where the page opens the document with it.
-    if (view && view.state === 'open' && !view.pdfAvailable) loadDocxRenderer().catch(() => {});
+    if (view && view.state === 'open' && !view.pdfAvailable) loadFirstViewRenderer().catch(() => {});
   });
 }

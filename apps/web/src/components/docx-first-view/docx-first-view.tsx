@@ -1,0 +1,92 @@
+import { Box, Group, Loader, Text } from '@mantine/core';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { loadFirstViewRenderer } from './load-first-view';
+
+export interface DocxFirstViewProps {
+  docx: Blob;
+  /** Accessible name of the document. */
+  label: string;
+  /** Said above the rendering (and to screen readers): what is still loading. */
+  notice: string;
+  /** Covers the view until it shows the document, and stays if it cannot. */
+  loader: ReactNode;
+  /** Called once the document shows. */
+  onShown: () => void;
+  /** Called with the share of the rendering scrolled past (0–1) as the reader scrolls. */
+  onScroll: (share: number) => void;
+}
+
+/**
+ * The document rendered at once as plain HTML pages, to be read while superdoc (which edits and shows it
+ * exactly) still loads; its owner replaces it with superdoc's rendering as soon as that is ready. If
+ * this renderer cannot read the file, the loader simply stays: superdoc decides whether the file opens.
+ */
+export function DocxFirstView({ docx, label, notice, loader, onShown, onScroll }: DocxFirstViewProps) {
+  const container = useRef<HTMLDivElement>(null);
+  const [shown, setShown] = useState(false);
+  const onShownRef = useRef(onShown);
+  onShownRef.current = onShown;
+
+  useEffect(() => {
+    const element = container.current;
+    if (!element) return;
+    let unmounted = false;
+    loadFirstViewRenderer()
+      .then(({ renderFirstView }) => renderFirstView(element, docx))
+      .then(
+        () => {
+          if (unmounted) return;
+          setShown(true);
+          onShownRef.current();
+        },
+        (error: unknown) => console.warn('The first view of the DOCX failed; waiting for superdoc', error),
+      );
+    return () => {
+      unmounted = true;
+      element.replaceChildren();
+    };
+  }, [docx]);
+
+  return (
+    <Box h="100%" pos="relative">
+      <Box
+        h="100%"
+        style={{ overflow: 'auto' }}
+        // Scrollable, so it must be reachable by keyboard (arrow keys and page keys scroll it); until it
+        // shows anything, the loader speaks for it.
+        tabIndex={shown ? 0 : -1}
+        aria-hidden={shown ? undefined : true}
+        role="document"
+        aria-label={`${label}: ${notice}`}
+        onScroll={(event) => {
+          const { scrollTop, scrollHeight, clientHeight } = event.currentTarget;
+          const range = scrollHeight - clientHeight;
+          onScroll(range > 0 ? scrollTop / range : 0);
+        }}
+      >
+        {shown && (
+          <Group
+            gap="xs"
+            px="sm"
+            py={6}
+            pos="sticky"
+            top={0}
+            bg="var(--mantine-color-body)"
+            style={{ zIndex: 1 }}
+          >
+            <Loader size="xs" />
+            <Text size="sm" role="status">
+              {notice}
+            </Text>
+          </Group>
+        )}
+        <div ref={container} />
+      </Box>
+      {!shown && (
+        <Box pos="absolute" inset={0} bg="var(--mantine-color-body)">
+          {loader}
+        </Box>
+      )}
+    </Box>
+  );
+}

@@ -1,0 +1,2 @@
+export { DocxFirstView } from './docx-first-view';
+export { loadFirstViewRenderer } from './load-first-view';

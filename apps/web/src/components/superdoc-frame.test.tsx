@@ -1,0 +1,70 @@
+import { screen } from '@testing-library/react';
+import { createRef } from 'react';
+import { describe, expect, it, vi } from 'vitest';
+import { docxWithParagraphs } from '../test/docx';
+import { renderWithProviders } from '../test/utils';
+import { SuperdocFrame } from './superdoc-frame';
+
+const NOTICE = 'Vorschau – der Editor wird geladen …';
+const FIRST_VIEW = `Dokument: ${NOTICE}`;
+
+async function renderFrame(ready: boolean) {
+  const container = createRef<HTMLDivElement>();
+  const onShown = vi.fn();
+  const docx = await docxWithParagraphs(['Rahmenvertrag', 'zwischen der Kundin AG']);
+  const frame = (isReady: boolean) => (
+    <SuperdocFrame
+      containerRef={container}
+      height={600}
+      label="Dokument"
+      docx={docx}
+      ready={isReady}
+      loader={<p>Wird geladen</p>}
+      firstViewNotice={NOTICE}
+      onShown={onShown}
+    />
+  );
+  const view = renderWithProviders(frame(ready));
+  return { container, onShown, setReady: (isReady: boolean) => view.rerender(frame(isReady)) };
+}
+
+describe('SuperdocFrame', () => {
+  it('shows the first view while superdoc opens, then superdoc alone, and reports the document shown once', async () => {
+    const { container, onShown, setReady } = await renderFrame(false);
+    // superdoc's element is laid out for it to measure, but out of reach until it is ready.
+    expect(container.current).toHaveAttribute('inert');
+
+    expect(await screen.findByRole('document', { name: FIRST_VIEW })).toHaveTextContent(
+      'zwischen der Kundin AG',
+    );
+    expect(onShown).toHaveBeenCalledTimes(1);
+
+    setReady(true);
+    expect(screen.queryByRole('document', { name: FIRST_VIEW })).not.toBeInTheDocument();
+    expect(screen.getByRole('document', { name: 'Dokument' })).toBe(container.current);
+    expect(container.current).not.toHaveAttribute('inert');
+    expect(onShown).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports the document shown when superdoc is ready first', async () => {
+    const { onShown, setReady } = await renderFrame(false);
+    setReady(true);
+    expect(onShown).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('document', { name: FIRST_VIEW })).not.toBeInTheDocument();
+  });
+
+  it('lets superdoc take over where the reader of the first view had scrolled to', async () => {
+    const { container, setReady } = await renderFrame(false);
+    const firstView = await screen.findByRole('document', { name: FIRST_VIEW });
+    const frame = container.current?.parentElement;
+    if (!frame) throw new Error('superdoc’s element has no frame');
+    // jsdom lays nothing out: a first view and a superdoc rendering of different heights.
+    Object.defineProperties(firstView, { scrollHeight: { value: 1500 }, clientHeight: { value: 500 } });
+    Object.defineProperties(frame, { scrollHeight: { value: 2600 }, clientHeight: { value: 600 } });
+    firstView.scrollTop = 500;
+    firstView.dispatchEvent(new Event('scroll'));
+
+    setReady(true);
+    expect(frame.scrollTop).toBe(1000);
+  });
+});
