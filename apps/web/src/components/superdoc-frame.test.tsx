@@ -67,4 +67,19 @@ describe('SuperdocFrame', () => {
     setReady(true);
     expect(frame.scrollTop).toBe(1000);
   });
+
+  it('hands the keyboard focus on to superdoc’s frame when it replaces the first view the reader was in', async () => {
+    const { container, setReady } = await renderFrame(false);
+    const firstView = await screen.findByRole('document', { name: FIRST_VIEW });
+    firstView.focus();
+    setReady(true);
+    expect(document.activeElement).toBe(container.current?.parentElement);
+  });
+
+  it('leaves the focus where it is when the reader was elsewhere', async () => {
+    const { setReady } = await renderFrame(false);
+    await screen.findByRole('document', { name: FIRST_VIEW });
+    setReady(true);
+    expect(document.activeElement).toBe(document.body);
+  });
 });

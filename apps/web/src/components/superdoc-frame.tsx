@@ -38,6 +38,7 @@ export function SuperdocFrame({
   const frame = useRef<HTMLDivElement>(null);
   const shown = useRef(false);
   const firstViewScrolled = useRef(0);
+  const firstViewHadFocus = useRef(false);
   const onShownRef = useRef(onShown);
   onShownRef.current = onShown;
   const showOnce = useRef(() => {
@@ -51,13 +52,17 @@ export function SuperdocFrame({
     showOnce();
     // superdoc takes over where the reader of the first view had scrolled to, not at the top again.
     const element = frame.current;
-    if (element)
-      element.scrollTop = firstViewScrolled.current * (element.scrollHeight - element.clientHeight);
+    if (!element) return;
+    element.scrollTop = firstViewScrolled.current * (element.scrollHeight - element.clientHeight);
+    // …and the reader who was in the first view is in superdoc's frame now, where the keys scroll on.
+    if (firstViewHadFocus.current) element.focus({ preventScroll: true });
   }, [ready, showOnce]);
 
   return (
     <Box
       ref={frame}
+      // Focused only from here, when the first view it replaces had the focus.
+      tabIndex={-1}
       h={height}
       pos="relative"
       style={{
@@ -81,6 +86,9 @@ export function SuperdocFrame({
             onShown={showOnce}
             onScroll={(share) => {
               firstViewScrolled.current = share;
+            }}
+            onRemovedWithFocus={() => {
+              firstViewHadFocus.current = true;
             }}
           />
         </Box>

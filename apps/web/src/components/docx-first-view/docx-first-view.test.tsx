@@ -17,6 +17,7 @@ function renderFirstView(docx: Blob) {
       loader={<p>Wird geladen</p>}
       onShown={onShown}
       onScroll={onScroll}
+      onRemovedWithFocus={() => {}}
     />,
   );
   return { onShown, onScroll };

@@ -1,5 +1,5 @@
 import { Box, Group, Loader, Text } from '@mantine/core';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { loadFirstViewRenderer } from './load-first-view';
 
 export interface DocxFirstViewProps {
@@ -14,6 +14,8 @@ export interface DocxFirstViewProps {
   onShown: () => void;
   /** Called with the share of the rendering scrolled past (0–1) as the reader scrolls. */
   onScroll: (share: number) => void;
+  /** Called when the view goes away while it has the keyboard focus, to hand the focus on. */
+  onRemovedWithFocus: () => void;
 }
 
 /**
@@ -21,11 +23,31 @@ export interface DocxFirstViewProps {
  * exactly) still loads; its owner replaces it with superdoc's rendering as soon as that is ready. If
  * this renderer cannot read the file, the loader simply stays: superdoc decides whether the file opens.
  */
-export function DocxFirstView({ docx, label, notice, loader, onShown, onScroll }: DocxFirstViewProps) {
+export function DocxFirstView({
+  docx,
+  label,
+  notice,
+  loader,
+  onShown,
+  onScroll,
+  onRemovedWithFocus,
+}: DocxFirstViewProps) {
   const container = useRef<HTMLDivElement>(null);
+  const scroller = useRef<HTMLDivElement>(null);
   const [shown, setShown] = useState(false);
   const onShownRef = useRef(onShown);
   onShownRef.current = onShown;
+  const onRemovedWithFocusRef = useRef(onRemovedWithFocus);
+  onRemovedWithFocusRef.current = onRemovedWithFocus;
+
+  // A layout effect's cleanup runs while the view is still in the page: the last moment to see whether
+  // the reader was in it, whose focus would otherwise fall back to the start of the page.
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    return () => {
+      if (element?.contains(document.activeElement)) onRemovedWithFocusRef.current();
+    };
+  }, []);
 
   useEffect(() => {
     const element = container.current;
@@ -50,6 +72,7 @@ export function DocxFirstView({ docx, label, notice, loader, onShown, onScroll }
   return (
     <Box h="100%" pos="relative">
       <Box
+        ref={scroller}
         h="100%"
         style={{ overflow: 'auto' }}
         // Scrollable, so it must be reachable by keyboard (arrow keys and page keys scroll it); until it
