@@ -5,15 +5,15 @@ export async function editorReady(editor: Page): Promise<void> {
   await expect(editor.getByRole('button', { name: 'Speichern' })).toBeEnabled({ timeout: 20_000 });
 }
 
+/** The document's first view, which stands for superdoc's rendering while superdoc opens it. */
+export const firstView = (page: Page) => page.getByRole('document', { name: /^Dokument: Vorschau/ });
+
 /**
- * The document as it shows first: its first view while superdoc opens it, or superdoc's rendering if
- * that came first (both name themselves „Dokument …“).
+ * The document as it shows first: its first view, or superdoc's rendering if that came first. Playwright
+ * counts inert elements among the roles, so superdoc's element is taken only once it is no longer inert.
  */
 export const firstShownDocument = (page: Page) =>
-  page
-    .getByRole('document', { name: /^Dokument: Vorschau/ })
-    .or(page.getByRole('document', { name: 'Dokument', exact: true }))
-    .first();
+  firstView(page).or(page.locator('[role="document"][aria-label="Dokument"]:not([inert])')).first();
 
 /** Waits until superdoc has replaced the first view of the document. */
 export async function firstViewReplaced(page: Page): Promise<void> {

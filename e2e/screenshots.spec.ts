@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { DOCX_MIME_TYPE } from './drive-fake.js';
-import { editorReady, typeAfterLine } from './editor-support.js';
+import { editorReady, firstView, typeAfterLine } from './editor-support.js';
 import {
   choose,
   editorOpenedBy,
@@ -328,9 +328,23 @@ test('built-in editor: a generated contract with its versions, and a save confli
   await loadMatch(page, 'PL-10001');
   await openForm(page, '/contract/docx', 'PL-10001');
   await fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
+  // superdoc's chunk is held back until the first view, which shows the document meanwhile, is taken.
+  const superdocChunk = /\/assets\/superdoc-[\w-]{8}\.js$/;
+  let releaseSuperdoc = () => {};
+  const superdocHeld = new Promise<void>((resolve) => {
+    releaseSuperdoc = resolve;
+  });
+  await page.context().route(superdocChunk, async (route) => {
+    await superdocHeld;
+    await route.continue();
+  });
   const editor = await editorOpenedBy(page, () => submitButton(page).click());
   // Tall enough for the editor (70 % of the height) and the version list below it.
   await editor.setViewportSize({ width: 1280, height: 1650 });
+  await expect(firstView(editor)).toContainText('Rahmenvertrag');
+  await editor.screenshot({ path: shot('editor-first-view') });
+  // From here on the route lets every request through at once.
+  releaseSuperdoc();
   await editorReady(editor);
   const outdated = await page.context().newPage();
   await outdated.goto(editor.url());
