@@ -36,6 +36,8 @@ export const DOCUMENT_SHOWN = 'editor:document-shown';
 export const DOCUMENT_EDITABLE = 'editor:document-editable';
 /** What the SPA measures for superdoc opening a DOCX, in the editor and the viewer (apps/web/src/lib/superdoc.ts). */
 export const SUPERDOC_OPENING = 'superdoc:opening';
+/** What the SPA measures for the first view rendering a DOCX (apps/web/src/components/docx-first-view). */
+export const FIRST_VIEW_RENDERING = 'first-view:rendering';
 
 /** How long a step of the flow may take before the run stops: far above any figure worth reporting. */
 const STEP_TIMEOUT_MS = 60_000;

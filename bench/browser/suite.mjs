@@ -10,6 +10,7 @@ import {
   DOCUMENT_EDITABLE,
   DOCUMENT_SHOWN,
   documentEditable,
+  FIRST_VIEW_RENDERING,
   openFilledContractForm,
   SUPERDOC_OPENING,
   signIn,
@@ -17,7 +18,7 @@ import {
   submitForEditor,
   USER,
 } from './app.mjs';
-import { sentEnvelope, timeToDocument, VIEWER_SHOWN } from './signing.mjs';
+import { sentEnvelope, timeToDocument, VIEWER_EXACT, VIEWER_SHOWN } from './signing.mjs';
 
 /**
  * What the user waits for in the browser (DESIGN §12), read from the performance entries the app itself
@@ -55,10 +56,12 @@ export default {
       openToShown: [],
       submitToEditable: [],
       editorSuperdocOpening: [],
+      editorFirstViewRendering: [],
       freshSubmitToShown: [],
       freshOpenToShown: [],
       freshSubmitToEditable: [],
       freshSuperdocOpening: [],
+      freshFirstViewRendering: [],
       signingFresh: [],
       signingFreshExact: [],
       signingFreshSuperdocOpening: [],
@@ -126,6 +129,7 @@ export default {
         samples.freshOpenToShown.push(opening.openToShown);
         samples.freshSubmitToEditable.push(opening.submitToEditable);
         samples.freshSuperdocOpening.push(opening.editorSuperdocOpening);
+        samples.freshFirstViewRendering.push(opening.editorFirstViewRendering);
         log(
           `fresh browser ${run + 1} of ${settings.freshRuns}: Dokument erstellen → document shown ` +
             `${ms(opening.submitToShown)} ms, editable ${ms(opening.submitToEditable)} ms`,
@@ -166,14 +170,17 @@ async function timeOpening(formPage) {
   const editor = await submitForEditor(formPage);
   try {
     await documentEditable(editor);
-    const { shownAt, editableAt, superdocOpening } = await editor.evaluate(
-      ([shown, editable, opening]) => ({
+    const { shownAt, editableAt, superdocOpening, firstViewRendering } = await editor.evaluate(
+      ([shown, editable, opening, rendering]) => ({
         shownAt: performance.timeOrigin + performance.getEntriesByName(shown, 'mark')[0].startTime,
         editableAt: performance.timeOrigin + performance.getEntriesByName(editable, 'mark')[0].startTime,
         superdocOpening: performance.getEntriesByName(opening, 'measure')[0].duration,
+        firstViewRendering: performance.getEntriesByName(rendering, 'measure')[0]?.duration,
       }),
-      [ENTRIES.documentShown, ENTRIES.documentEditable, SUPERDOC_OPENING],
+      [ENTRIES.documentShown, ENTRIES.documentEditable, SUPERDOC_OPENING, FIRST_VIEW_RENDERING],
     );
+    // The first view never rendered (superdoc was first): the benchmark measures something else then.
+    if (firstViewRendering === undefined) throw new Error('the editor tab showed no first view');
     const heading = await editor.getByRole('heading', { level: 1 }).textContent();
     if (!heading?.startsWith(CONTRACT_MATCH)) throw new Error(`the editor tab shows "${heading}"`);
     const form = await formPage.evaluate(({ submit, submitToOpen }) => {
@@ -190,6 +197,7 @@ async function timeOpening(formPage) {
       submitToOpen: form.submitToOpen,
       openToShown: submitToShown - form.submitToOpen,
       editorSuperdocOpening: superdocOpening,
+      editorFirstViewRendering: firstViewRendering,
     };
   } finally {
     await editor.close();
@@ -201,22 +209,19 @@ function entryCount(page, name) {
 }
 
 /**
- * What the editor tab's warm budget meets: superdoc's own opening of the document, which starts only
- * once its 5.6 MB are loaded and compiled, and which no order of loading shortens.
+ * What the editor tab's figures mean: the document shows in its first view while superdoc loads; only
+ * editing waits for superdoc, whose own opening of the document no order of loading shortens.
  */
-function superdocFloor(timing) {
+function firstViewAndEditor(timing) {
   const opening = timing.editorSuperdocOpening.median;
-  const rest = timing.openToShown.median - opening;
-  const share = `${Math.round((opening / timing.submitToShown.median) * 100)} %`;
-  const verdict =
-    opening >= BUDGET.editorWarmMs
-      ? `on its own already ${(opening / BUDGET.editorWarmMs).toFixed(2)}× the warm budget of ${BUDGET.editorWarmMs} ms`
-      : `${ms(BUDGET.editorWarmMs - opening)} ms below the warm budget of ${BUDGET.editorWarmMs} ms`;
   return (
-    `Where the editor tab's time goes: superdoc opening the contract (\`${SUPERDOC_OPENING}\`, from handing it ` +
-    `the file until it shows it) takes ${ms(opening)} ms median, ${share} of the whole wait and ${verdict}; ` +
-    `the other ${ms(rest)} ms of the tab (medians) are the SPA, the sign-in check, the document's data and ` +
-    'file, and loading and compiling superdoc, which the tab starts before its shell (app/page-preload.ts).'
+    `The document shows in its first view (docx-preview, \`${FIRST_VIEW_RENDERING}\` ` +
+    `${ms(timing.editorFirstViewRendering.median)} ms median) while superdoc loads; editing waits for superdoc: ` +
+    `${ms(timing.submitToEditable.median)} ms after Dokument erstellen with a warm cache ` +
+    `(${ms(timing.freshSubmitToEditable.median)} ms in a fresh browser), of it superdoc's own opening of the ` +
+    `contract (\`${SUPERDOC_OPENING}\`, from handing it the file until it shows it) ${ms(opening)} ms — ` +
+    `${(opening / BUDGET.editorWarmMs).toFixed(2)}× the warm budget on its own, which is why the budget is met by ` +
+    'the first view and not by superdoc.'
   );
 }
 
@@ -248,14 +253,16 @@ function report({ timing, machine, settings, chromiumVersion }) {
       ['step', 'median', 'p10 – p90', 'runs'],
       [
         row('Bestätigen → filled info table', confirm),
-        row('Dokument erstellen → document shown in the editor tab', timing.submitToShown),
+        row('Dokument erstellen → document shown in the editor tab (its first view)', timing.submitToShown),
         row('… of it: submit → editor tab opened (request, rendering, hand-over)', timing.submitToOpen),
         row(
-          '… of it: editor tab opened → document shown (SPA, editor chunks, file, layout)',
+          '… of it: editor tab opened → document shown (SPA, sign-in check, file, first view)',
           timing.openToShown,
         ),
+        row('… of that: the first view rendering the document', timing.editorFirstViewRendering),
+        row('Dokument erstellen → document editable in superdoc', timing.submitToEditable),
         row(
-          '… of that: superdoc opening the document (its DOCX import, editor state, page layout)',
+          '… of it: superdoc opening the document (its DOCX import, editor state, page layout)',
           timing.editorSuperdocOpening,
         ),
         row(
@@ -263,14 +270,21 @@ function report({ timing, machine, settings, chromiumVersion }) {
           timing.freshSubmitToShown,
         ),
         row('… of it: editor tab opened → document shown', timing.freshOpenToShown),
-        row('… of that: superdoc opening the document', timing.freshSuperdocOpening),
+        row('… of that: the first view rendering the document', timing.freshFirstViewRendering),
+        row(
+          'Dokument erstellen → document editable, the first document of a fresh browser',
+          timing.freshSubmitToEditable,
+        ),
+        row('… of it: superdoc opening the document', timing.freshSuperdocOpening),
         row(
           'Signing link opened in a fresh browser → document shown (a customer’s first visit)',
           timing.signingFresh,
         ),
-        ...(timing.signingFreshSuperdocOpening.n > 0
-          ? [row('… of it: superdoc opening the document', timing.signingFreshSuperdocOpening)]
-          : []),
+        row(
+          'Signing link opened in a fresh browser → document rendered by superdoc',
+          timing.signingFreshExact,
+        ),
+        row('… of it: superdoc opening the document', timing.signingFreshSuperdocOpening),
         row('Signing link opened again in the same browser → document shown', timing.signingWarm),
         row(
           'Sender view of the sent envelope opened → document shown (signed in, warm cache)',
@@ -279,7 +293,7 @@ function report({ timing, machine, settings, chromiumVersion }) {
       ],
     ),
     '',
-    superdocFloor(timing),
+    firstViewAndEditor(timing),
     '',
     '### How measured',
     '',
@@ -288,7 +302,8 @@ function report({ timing, machine, settings, chromiumVersion }) {
       `that match (features/match/confirm-timing.ts); \`${ENTRIES.submit}\` is marked when a form starts ` +
       `generating, \`${ENTRIES.submitToOpen}\` ends when the editor tab is opened ` +
       `(features/generation/use-generation.ts), and the new tab marks \`${ENTRIES.documentShown}\` once ` +
-      'superdoc shows the document and the loader is gone (features/editor/editor-timing.ts); the two ' +
+      'the document shows — in its first view, or in superdoc if that is first — and ' +
+      `\`${ENTRIES.documentEditable}\` once superdoc is ready to edit it (features/editor/editor-timing.ts); the two ` +
       'tabs are compared as `performance.timeOrigin + startTime`. Two signed-in browser contexts of ' +
       `legal: one confirms the demo matches on /start in turn, the other submits the German framework ` +
       `contract of ${CONTRACT_MATCH} on /contract/docx again and again, each opening a new tab that is ` +
@@ -297,8 +312,9 @@ function report({ timing, machine, settings, chromiumVersion }) {
       'to the median of the whole). The first document of a fresh browser: after those rounds, ' +
       `${settings.freshRuns} times a new browser context (empty HTTP cache, nothing compiled) signs in, ` +
       'opens the same form and submits it once. The signing page and the sender view mark ' +
-      `\`${VIEWER_SHOWN}\` when their document shows (the PDF frame loaded, or the DOCX laid out without ` +
-      'LibreOffice; components/document-viewer/viewer-timing.ts), timed from the navigation to the page: ' +
+      `\`${VIEWER_SHOWN}\` when their document shows (the PDF frame loaded, or the DOCX in its first view) ` +
+      `and \`${VIEWER_EXACT}\` when superdoc has replaced the first view (components/document-viewer/viewer-timing.ts), ` +
+      'timed from the navigation to the page: ' +
       'a project partner contract sent through the API, its link from the mail the embedded mailer wrote, ' +
       'opened once per round in a new browser context (empty cache), once again in one that has been ' +
       'there, and the sender view by the signed-in sender.',
