@@ -5,9 +5,10 @@ import { jsonResponse, stubApi } from '../test/utils';
 import { preloadForPage } from './page-preload';
 import { createQueryClient } from './providers';
 
-const loadFirstView = vi.hoisted(() => vi.fn());
-// Stands for `import()` of the first view's chunk, which vitest would load for real.
+const { loadFirstView, loadSuperdoc } = vi.hoisted(() => ({ loadFirstView: vi.fn(), loadSuperdoc: vi.fn() }));
+// Both stand for `import()` of a renderer's chunks, which vitest would load for real.
 vi.mock('../components/docx-first-view/load-first-view', () => ({ loadFirstViewRenderer: loadFirstView }));
+vi.mock('../components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loadSuperdoc }));
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';
@@ -15,6 +16,7 @@ const docxView = { ...signingView, pdfAvailable: false };
 
 beforeEach(() => {
   loadFirstView.mockReset().mockResolvedValue({});
+  loadSuperdoc.mockReset().mockResolvedValue({});
 });
 
 afterEach(() => {
@@ -32,6 +34,8 @@ describe('preloadForPage', () => {
     const api = stubApi({});
     preloadForPage({ pathname: '/dokumente/3f2a', hash: '' }, createQueryClient());
     expect(loadFirstView).toHaveBeenCalledTimes(1);
+    // superdoc, cached in that browser, would hold up the first view while it compiles.
+    expect(loadSuperdoc).not.toHaveBeenCalled();
     expect(api.fetchMock).not.toHaveBeenCalled();
   });
 
@@ -41,11 +45,12 @@ describe('preloadForPage', () => {
       const api = stubApi({});
       preloadForPage({ pathname, hash: `#${TOKEN}` }, createQueryClient());
       expect(loadFirstView).not.toHaveBeenCalled();
+      expect(loadSuperdoc).not.toHaveBeenCalled();
       expect(api.fetchMock).not.toHaveBeenCalled();
     },
   );
 
-  it('asks for the signing view with the link token, keeps it for the page and starts the first view for a DOCX', async () => {
+  it('asks for the signing view with the link token, keeps it for the page and starts the first view and superdoc for a DOCX', async () => {
     const api = stubApi({ [VIEW]: jsonResponse(200, docxView) });
     const queryClient = createQueryClient();
     preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
@@ -55,19 +60,21 @@ describe('preloadForPage', () => {
     expect(api.headersOf(VIEW)[0]?.get('x-signing-token')).toBe(TOKEN);
     expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(docxView);
     expect(loadFirstView).toHaveBeenCalledTimes(1);
+    expect(loadSuperdoc).toHaveBeenCalledTimes(1);
   });
 
   it.each([
     ['the document comes as PDF', { ...signingView, pdfAvailable: true }],
     ['the envelope is signed already', { ...docxView, state: 'signed' }],
     ['it was declined', { ...docxView, state: 'declined' }],
-  ])('does not load the first view when %s', async (_case, view) => {
+  ])('loads neither renderer when %s', async (_case, view) => {
     stubApi({ [VIEW]: jsonResponse(200, view) });
     const queryClient = createQueryClient();
     preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
     await settled(queryClient);
     expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(view);
     expect(loadFirstView).not.toHaveBeenCalled();
+    expect(loadSuperdoc).not.toHaveBeenCalled();
   });
 
   it('leaves a link the server refuses to the page, which asks again and says so', async () => {

@@ -6,6 +6,7 @@ import { loadFirstViewRenderer } from '../docx-first-view';
 import { DownloadInstead } from '../download-instead';
 import { SectionLoader } from '../section-loader';
 import { SuperdocFrame } from '../superdoc-frame';
+import { loadDocxRenderer } from './load-renderer';
 import { markViewerExact, markViewerShown } from './viewer-timing';
 
 export interface DocumentViewerProps {
@@ -98,8 +99,9 @@ function DocxFrame({ docx, onFailed }: { docx: Blob; onFailed: () => void }) {
     let unmounted = false;
     let remove: (() => void) | undefined;
     setReady(false);
-    // superdoc (5.6 MB) only now: compiled while the bytes were on their way, it held up the first view.
-    import('./docx-renderer')
+    // superdoc (5.6 MB) only now, unless the signing page started it early: compiled while the bytes
+    // were on their way, it held up the first view of a signed-in sender, whose browser has it cached.
+    loadDocxRenderer()
       .then(({ renderDocx }) => renderDocx(element, docx))
       .then(
         (removeRendering) => {
