@@ -71,8 +71,12 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
 
   return (
     <Stack gap={0}>
-      {/* superdoc renders its toolbar (role toolbar) into this element by ID and owns its content. */}
-      {!readOnly && <div id={toolbarId} />}
+      {/* superdoc renders its toolbar (role toolbar) into this element by ID and owns its content. Until
+          the editor is ready the toolbar is laid out (superdoc fits its buttons to the width) but hidden
+          and out of reach: half-built it is English, pale while it fades in, and acts on nothing. */}
+      {!readOnly && (
+        <div id={toolbarId} inert={!ready} style={ready ? undefined : { visibility: 'hidden' }} />
+      )}
       <SuperdocFrame
         containerRef={container}
         height={EDITOR_HEIGHT}

@@ -16,7 +16,12 @@ interface OpenedEditor {
   shownAt: number;
 }
 
-const editors = vi.hoisted(() => ({ opened: [] as OpenedEditor[], failNext: false }));
+const editors = vi.hoisted(() => ({
+  opened: [] as OpenedEditor[],
+  failNext: false,
+  /** While set, an opened editor is not ready until it resolves. */
+  held: undefined as Promise<void> | undefined,
+}));
 
 // jsdom cannot run superdoc; the browser test (e2e/editor.spec.ts) covers the real editor.
 vi.mock('./docx-editor', () => ({
@@ -30,6 +35,7 @@ vi.mock('./docx-editor', () => ({
       shownAt: performance.now(),
     };
     editors.opened.push(opened);
+    await editors.held;
     return {
       exportDocx: async () => new Blob([opened.exported || `${opened.docx} bearbeitet`]),
       destroy: () => {
@@ -37,6 +43,12 @@ vi.mock('./docx-editor', () => ({
       },
     };
   },
+}));
+
+// The first view has tests of its own (components/docx-first-view); here it never gets to show, so
+// that superdoc's fake decides what the page shows.
+vi.mock('../../components/docx-first-view/load-first-view', () => ({
+  loadFirstViewRenderer: async () => ({ renderFirstView: () => new Promise(() => {}) }),
 }));
 
 const DOCUMENT = 'GET /backend/documents/doc-1';
@@ -80,6 +92,7 @@ let downloads: string[];
 beforeEach(() => {
   editors.opened = [];
   editors.failNext = false;
+  editors.held = undefined;
   downloads = [];
   URL.createObjectURL = vi.fn(() => 'blob:file');
   URL.revokeObjectURL = vi.fn();
@@ -401,6 +414,24 @@ describe('EditorPage', () => {
     expect(saveButton()).toBeEnabled();
   });
 
+  it('keeps superdoc’s toolbar hidden and out of reach until the editor is ready', async () => {
+    let ready = () => {};
+    editors.held = new Promise((resolve) => {
+      ready = resolve;
+    });
+    stubApi({ [DOCUMENT]: jsonResponse(200, storedDocument), [LATEST_FILE]: docxFile('DOCX v2', 2) });
+    renderEditor();
+    await waitFor(() => expect(editors.opened).toHaveLength(1));
+    const toolbar = document.getElementById(lastEditor().options.toolbarId);
+    expect(toolbar).toHaveAttribute('inert');
+    expect(toolbar).toHaveStyle({ visibility: 'hidden' });
+
+    await act(async () => ready());
+    await editorReady();
+    expect(toolbar).not.toHaveAttribute('inert');
+    expect(toolbar).toHaveStyle({ visibility: 'visible' });
+  });
+
   it('offers the download when the editor cannot open the file', async () => {
     editors.failNext = true;
     vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -472,6 +503,15 @@ describe('timing of the opened document', () => {
     await waitFor(() => expect(editors.opened).toHaveLength(2));
     await waitFor(() => expect(shownMarks()).toHaveLength(2));
     expect(shownMarks()[1]?.startTime).toBeGreaterThanOrEqual(lastEditor().shownAt);
+  });
+
+  it('marks the document editable once the editor is ready', async () => {
+    stubApi({ [DOCUMENT]: jsonResponse(200, storedDocument), [LATEST_FILE]: docxFile('DOCX v2', 2) });
+    renderEditor();
+    await editorReady();
+    await waitFor(() =>
+      expect(performance.getEntriesByName('editor:document-editable', 'mark')).toHaveLength(1),
+    );
   });
 
   it('marks nothing when the editor cannot open the file', async () => {
