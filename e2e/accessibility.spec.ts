@@ -1,7 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import { PDFDocument } from 'pdf-lib';
 import { expectAccessible } from './axe.js';
-import { editorReady, firstShownDocument, firstViewReplaced, typeAfterLine } from './editor-support.js';
+import { documentRendered, editorReady, firstShownDocument, typeAfterLine } from './editor-support.js';
 import {
   editorOpenedBy,
   fillAgreement,
@@ -156,8 +156,7 @@ test('the sender view, the signing page, its end pages, and the match history', 
   await expectAccessible(senderView, 'the sender view while superdoc opens the document', {
     exceptSuperdoc: true,
   });
-  await firstViewReplaced(senderView);
-  await expect(senderView.locator('.superdoc')).toBeVisible();
+  await documentRendered(senderView);
   await expectAccessible(senderView, 'the sender view', { exceptSuperdoc: true });
   const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
@@ -173,7 +172,7 @@ test('the sender view, the signing page, its end pages, and the match history', 
     exceptSuperdoc: true,
   });
   await expect(signer.getByLabel(/Ich stimme zu/)).toBeVisible();
-  await firstViewReplaced(signer);
+  await documentRendered(signer);
   await expectAccessible(signer, 'the signing page', { exceptSuperdoc: true });
   await signer.getByLabel(/Ich stimme zu/).check();
   await drawSignature(signer);

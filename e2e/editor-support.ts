@@ -15,9 +15,12 @@ export const firstView = (page: Page) => page.getByRole('document', { name: /^Do
 export const firstShownDocument = (page: Page) =>
   firstView(page).or(page.locator('[role="document"][aria-label="Dokument"]:not([inert])')).first();
 
-/** Waits until superdoc has replaced the first view of the document. */
-export async function firstViewReplaced(page: Page): Promise<void> {
-  await expect(page.getByRole('document', { name: /^Dokument: Vorschau/ })).toHaveCount(0, {
+/**
+ * Waits until the page shows its document for good: superdoc's rendering, no longer inert behind the
+ * first view, or the browser's PDF frame.
+ */
+export async function documentRendered(page: Page): Promise<void> {
+  await expect(page.locator('[role="document"]:not([inert]) .superdoc, iframe').first()).toBeVisible({
     timeout: 20_000,
   });
 }

@@ -137,8 +137,11 @@ test.describe('built-in editor', () => {
   });
 });
 
-/** The file names the build gave the editor's and the viewer's chunks (apps/web/dist/assets). */
-const LAZY_CHUNKS = /^(?:editor|docx-editor|docx-renderer|superdoc)-[\w-]+\.(?:js|css)$/;
+/**
+ * The file names the build gave the editor's and the viewer's chunks, superdoc's and the first view's
+ * renderers among them (apps/web/dist/assets).
+ */
+const LAZY_CHUNKS = /^(?:editor|docx-editor|docx-renderer|superdoc|render-first-view)-[\w-]+\.(?:js|css)$/;
 
 function assetName(url: string): string {
   return new URL(url).pathname.split('/').pop() ?? '';
@@ -159,7 +162,7 @@ test('/login and /start load neither the editor nor the viewer, the editor page 
   test.setTimeout(90_000);
   // The check below only means something if the build still names the chunks this way.
   const built = readdirSync('apps/web/dist/assets');
-  for (const prefix of ['editor-', 'docx-editor-', 'docx-renderer-', 'superdoc-']) {
+  for (const prefix of ['editor-', 'docx-editor-', 'docx-renderer-', 'superdoc-', 'render-first-view-']) {
     expect(built.some((name) => name.startsWith(prefix) && name.endsWith('.js'))).toBe(true);
   }
 
@@ -183,7 +186,7 @@ test('/login and /start load neither the editor nor the viewer, the editor page 
   const editorAssets = recordAssets(editor);
   await editor.reload();
   await editorReady(editor);
-  for (const prefix of ['editor-', 'docx-editor-', 'superdoc-']) {
+  for (const prefix of ['editor-', 'docx-editor-', 'superdoc-', 'render-first-view-']) {
     expect(editorAssets.some((name) => name.startsWith(prefix))).toBe(true);
   }
   await page.context().close();

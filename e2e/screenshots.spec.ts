@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { DOCX_MIME_TYPE } from './drive-fake.js';
-import { editorReady, firstView, typeAfterLine } from './editor-support.js';
+import { documentRendered, editorReady, firstView, typeAfterLine } from './editor-support.js';
 import {
   choose,
   editorOpenedBy,
@@ -238,7 +238,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await senderView.setViewportSize({ width: 1280, height: 1700 });
   await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
   await senderView.getByLabel('Nachricht').fill('Hallo zusammen, bitte bis Freitag unterschreiben. Danke!');
-  await expect(senderView.locator('.superdoc, iframe').first()).toBeVisible({ timeout: 15_000 });
+  await documentRendered(senderView);
   await senderView.waitForTimeout(1500);
   await senderView.evaluate(() => {
     (document.activeElement as HTMLElement | null)?.blur();
@@ -254,6 +254,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await signer.goto(await invitationLink('klara@kunde.example', sent));
   await signer.getByLabel(/Ich stimme zu/).check();
   await drawSignature(signer);
+  await documentRendered(signer);
   await signer.waitForTimeout(1500);
   await signer.screenshot({ path: shot('signature-signing-page') });
   await signer.getByRole('button', { name: 'Unterschreiben' }).click();
@@ -263,6 +264,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   // Karl's turn: the sender view offers to remind him; the overview shows the envelope half signed.
   await senderView.reload();
   await expect(senderView.getByRole('button', { name: 'Karl Zweit erinnern' })).toBeVisible();
+  await documentRendered(senderView);
   await senderView.getByRole('table', { name: 'Empfänger' }).scrollIntoViewIfNeeded();
   await senderView.screenshot({ path: shot('signature-sender-view-sent') });
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -274,7 +276,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
 
   await senderView.reload();
   await expect(senderView.getByText('Abgeschlossen').first()).toBeVisible();
-  await expect(senderView.locator('.superdoc, iframe').first()).toBeVisible({ timeout: 15_000 });
+  await documentRendered(senderView);
   await senderView.waitForTimeout(1500);
   await senderView.screenshot({ path: shot('signature-completed') });
   await page.goto('/start');
