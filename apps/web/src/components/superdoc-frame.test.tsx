@@ -11,7 +11,7 @@ const FIRST_VIEW = `Dokument: ${NOTICE}`;
 async function renderFrame(ready: boolean) {
   const container = createRef<HTMLDivElement>();
   const onShown = vi.fn();
-  const docx = await docxWithParagraphs(['Rahmenvertrag', 'zwischen der Kundin AG']);
+  let docx = await docxWithParagraphs(['Rahmenvertrag', 'zwischen der Kundin AG']);
   const frame = (isReady: boolean) => (
     <SuperdocFrame
       containerRef={container}
@@ -25,7 +25,16 @@ async function renderFrame(ready: boolean) {
     />
   );
   const view = renderWithProviders(frame(ready));
-  return { container, onShown, setReady: (isReady: boolean) => view.rerender(frame(isReady)) };
+  return {
+    container,
+    onShown,
+    setReady: (isReady: boolean) => view.rerender(frame(isReady)),
+    /** Another file in the same frame, as a viewer shows the next document while superdoc opens it. */
+    openAnother: (another: Blob) => {
+      docx = another;
+      view.rerender(frame(false));
+    },
+  };
 }
 
 describe('SuperdocFrame', () => {
@@ -44,6 +53,17 @@ describe('SuperdocFrame', () => {
     expect(screen.getByRole('document', { name: 'Dokument' })).toBe(container.current);
     expect(container.current).not.toHaveAttribute('inert');
     expect(onShown).toHaveBeenCalledTimes(1);
+  });
+
+  it('reports another file in the same frame shown anew', async () => {
+    const { onShown, setReady, openAnother } = await renderFrame(false);
+    await screen.findByRole('document', { name: FIRST_VIEW });
+    setReady(true);
+    expect(onShown).toHaveBeenCalledTimes(1);
+
+    openAnother(await docxWithParagraphs(['Kündigung']));
+    expect(await screen.findByRole('document', { name: FIRST_VIEW })).toHaveTextContent('Kündigung');
+    expect(onShown).toHaveBeenCalledTimes(2);
   });
 
   it('reports the document shown when superdoc is ready first', async () => {

@@ -1,5 +1,5 @@
 import { Box } from '@mantine/core';
-import { type ReactNode, type Ref, useEffect, useRef } from 'react';
+import { type ReactNode, type Ref, useEffect, useLayoutEffect, useRef } from 'react';
 import { DocxFirstView } from './docx-first-view';
 
 export interface SuperdocFrameProps {
@@ -46,6 +46,13 @@ export function SuperdocFrame({
     shown.current = true;
     onShownRef.current();
   }).current;
+
+  // Another file in the same frame is another opening: shown anew, from its top.
+  useLayoutEffect(() => {
+    shown.current = false;
+    firstViewScrolled.current = 0;
+    firstViewHadFocus.current = false;
+  }, [docx]);
 
   useEffect(() => {
     if (!ready) return;
