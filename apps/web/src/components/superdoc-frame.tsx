@@ -21,6 +21,22 @@ export interface SuperdocFrameProps {
 }
 
 /**
+ * What the frame knows of the file it shows: whether it was reported shown, and how the reader left its
+ * first view.
+ */
+interface Opening {
+  docx: Blob;
+  shown: boolean;
+  /** The share of the first view scrolled past (0–1). */
+  firstViewScrolled: number;
+  firstViewHadFocus: boolean;
+}
+
+function newOpening(docx: Blob): Opening {
+  return { docx, shown: false, firstViewScrolled: 0, firstViewHadFocus: false };
+}
+
+/**
  * The scrolling frame the DOCX viewer and the editor give superdoc. superdoc takes about a second to
  * load and open a contract; until it is ready, a lighter renderer shows the same file (DocxFirstView),
  * so that people read their document at once and only editing waits.
@@ -36,22 +52,18 @@ export function SuperdocFrame({
   onShown,
 }: SuperdocFrameProps) {
   const frame = useRef<HTMLDivElement>(null);
-  const shown = useRef(false);
-  const firstViewScrolled = useRef(0);
-  const firstViewHadFocus = useRef(false);
+  const opening = useRef<Opening>(newOpening(docx));
   const onShownRef = useRef(onShown);
   onShownRef.current = onShown;
   const showOnce = useRef(() => {
-    if (shown.current) return;
-    shown.current = true;
+    if (opening.current.shown) return;
+    opening.current.shown = true;
     onShownRef.current();
   }).current;
 
   // Another file in the same frame is another opening: shown anew, from its top.
   useLayoutEffect(() => {
-    shown.current = false;
-    firstViewScrolled.current = 0;
-    firstViewHadFocus.current = false;
+    if (opening.current.docx !== docx) opening.current = newOpening(docx);
   }, [docx]);
 
   useEffect(() => {
@@ -60,9 +72,10 @@ export function SuperdocFrame({
     // superdoc takes over where the reader of the first view had scrolled to, not at the top again.
     const element = frame.current;
     if (!element) return;
-    element.scrollTop = firstViewScrolled.current * (element.scrollHeight - element.clientHeight);
+    const { firstViewScrolled, firstViewHadFocus } = opening.current;
+    element.scrollTop = firstViewScrolled * (element.scrollHeight - element.clientHeight);
     // …and the reader who was in the first view is in superdoc's frame now, where the keys scroll on.
-    if (firstViewHadFocus.current) element.focus({ preventScroll: true });
+    if (firstViewHadFocus) element.focus({ preventScroll: true });
   }, [ready, showOnce]);
 
   return (
@@ -92,10 +105,10 @@ export function SuperdocFrame({
             loader={loader}
             onShown={showOnce}
             onScroll={(share) => {
-              firstViewScrolled.current = share;
+              opening.current.firstViewScrolled = share;
             }}
             onRemovedWithFocus={() => {
-              firstViewHadFocus.current = true;
+              opening.current.firstViewHadFocus = true;
             }}
           />
         </Box>
