@@ -112,6 +112,8 @@ test('start page with a loaded match, and the format page', async ({ page }) => 
   await page.setViewportSize({ width: 1280, height: 860 });
   await page.getByRole('button', { name: 'Weiter' }).click();
   await expect(page.getByRole('heading', { name: 'Format wählen' })).toBeVisible();
+  // The cards come with the templates' catalogue, after the heading.
+  await expect(page.getByRole('link', { name: 'DOCX-Kunde-Verträge' })).toBeVisible();
   await page.screenshot({ path: shot('format') });
 });
 

@@ -135,10 +135,15 @@ export async function submitForEditor(page) {
   return editor;
 }
 
+/** Waits until the page has set every one of the performance marks `names`. */
+export async function marksSet(page, names) {
+  await page.waitForFunction(
+    (marks) => marks.every((name) => performance.getEntriesByName(name, 'mark').length > 0),
+    names,
+  );
+}
+
 /** Waits until the editor tab can edit the document (and so has shown it). */
 export async function documentEditable(editor) {
-  await editor.waitForFunction(
-    (names) => names.every((name) => performance.getEntriesByName(name, 'mark').length > 0),
-    [DOCUMENT_SHOWN, DOCUMENT_EDITABLE],
-  );
+  await marksSet(editor, [DOCUMENT_SHOWN, DOCUMENT_EDITABLE]);
 }

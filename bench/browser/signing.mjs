@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { simpleParser } from 'mailparser';
 import { signInDemoAccount } from '../lib/sign-in.mjs';
-import { CONTRACT_MATCH, SUPERDOC_OPENING, USER } from './app.mjs';
+import { CONTRACT_MATCH, marksSet, SUPERDOC_OPENING, USER } from './app.mjs';
 
 /**
  * What the sender view and the signing page mark once their document shows (a DOCX in its first view),
@@ -76,10 +76,7 @@ async function invitationLink(mailDir, to) {
  */
 export async function timeToDocument(page, url) {
   await page.goto(url);
-  await page.waitForFunction(
-    (names) => names.every((name) => performance.getEntriesByName(name, 'mark').length > 0),
-    [VIEWER_SHOWN, VIEWER_EXACT],
-  );
+  await marksSet(page, [VIEWER_SHOWN, VIEWER_EXACT]);
   return page.evaluate(
     ([shown, exact, opening]) => ({
       shownMs: performance.getEntriesByName(shown, 'mark')[0].startTime,

@@ -7,7 +7,7 @@ import { createQueryClient } from './providers';
 
 const { loadFirstView, loadSuperdoc } = vi.hoisted(() => ({ loadFirstView: vi.fn(), loadSuperdoc: vi.fn() }));
 // Both stand for `import()` of a renderer's chunks, which vitest would load for real.
-vi.mock('../components/docx-first-view/load-first-view', () => ({ loadFirstViewRenderer: loadFirstView }));
+vi.mock('../components/docx-first-view/load-first-view', () => ({ preloadFirstViewRenderer: loadFirstView }));
 vi.mock('../components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loadSuperdoc }));
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';

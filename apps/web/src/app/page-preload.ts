@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
-import { loadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
+import { preloadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
 import { preloadSigningPage } from '../features/signature/signing-preload';
 import { PATHS } from '../lib/paths';
 
@@ -14,7 +14,6 @@ export function preloadForPage(
   { pathname, hash }: Pick<Location, 'pathname' | 'hash'>,
   queryClient: QueryClient,
 ) {
-  // A failure shows where the editor opens the document with it.
-  if (matchPath(PATHS.document, pathname)) loadFirstViewRenderer().catch(() => {});
+  if (matchPath(PATHS.document, pathname)) preloadFirstViewRenderer();
   else if (matchPath(PATHS.signing, pathname)) preloadSigningPage(queryClient, hash.replace(/^#/, ''));
 }

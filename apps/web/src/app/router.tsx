@@ -1,6 +1,6 @@
 import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { loadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
+import { preloadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
 import { FullPageLoader } from '../components/full-page-loader';
 import { MatchDocumentsProvider } from '../components/match-documents';
 import { AuthCallbackPage } from '../features/auth/auth-callback-page';
@@ -29,8 +29,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   // Like the forms, not needed for /login and /start. The document's first view starts loading beside
   // the page's code, as in a tab opened on a document (page-preload.ts), not only once the file is there.
   const editorPage = async () => {
-    // A failure shows where the editor opens the document with it.
-    loadFirstViewRenderer().catch(() => {});
+    preloadFirstViewRenderer();
     return { Component: (await import('../features/editor')).EditorPage };
   };
   const signatureOverviewPage = async () => ({

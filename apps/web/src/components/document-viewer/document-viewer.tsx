@@ -2,7 +2,7 @@ import { Box } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { texts } from '../../texts';
-import { loadFirstViewRenderer } from '../docx-first-view';
+import { preloadFirstViewRenderer } from '../docx-first-view';
 import { DownloadInstead } from '../download-instead';
 import { SectionLoader } from '../section-loader';
 import { SuperdocFrame } from '../superdoc-frame';
@@ -38,8 +38,7 @@ export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentV
   const [renderFailed, setRenderFailed] = useState(false);
   // The first view's renderer loads while the bytes are on their way, not after they have arrived.
   useEffect(() => {
-    // A failure shows where the frame opens the document with it.
-    if (!pdf) loadFirstViewRenderer().catch(() => {});
+    if (!pdf) preloadFirstViewRenderer();
   }, [pdf]);
 
   if (document.isError || renderFailed) {

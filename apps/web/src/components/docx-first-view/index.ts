@@ -1,2 +1,2 @@
 export { DocxFirstView } from './docx-first-view';
-export { loadFirstViewRenderer } from './load-first-view';
+export { preloadFirstViewRenderer } from './load-first-view';

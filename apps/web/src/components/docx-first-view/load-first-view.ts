@@ -5,3 +5,8 @@
 export function loadFirstViewRenderer() {
   return import('./render-first-view');
 }
+
+/** Starts loading the renderer ahead of the file; a failure shows where the first view renders with it. */
+export function preloadFirstViewRenderer(): void {
+  loadFirstViewRenderer().catch(() => {});
+}

@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { loadDocxRenderer } from '../../components/document-viewer/load-renderer';
-import { loadFirstViewRenderer } from '../../components/docx-first-view/load-first-view';
+import { preloadFirstViewRenderer } from '../../components/docx-first-view/load-first-view';
 import { signingQueryOptions } from './signing-api';
 
 /**
@@ -18,7 +18,7 @@ export function preloadSigningPage(queryClient: QueryClient, token: string): voi
     const view = queryClient.getQueryData(options.queryKey);
     // A failure shows where the page opens the document with it.
     if (view && view.state === 'open' && !view.pdfAvailable) {
-      loadFirstViewRenderer().catch(() => {});
+      preloadFirstViewRenderer();
       loadDocxRenderer().catch(() => {});
     }
   });
