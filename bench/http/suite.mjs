@@ -97,7 +97,7 @@ export default {
  * limit that the sign-in of the benchmark cannot reach. It logs at the production level to a file.
  */
 async function startInProcess(env) {
-  const { loadConfig } = await importServer('config.js');
+  const { loadConfig } = await importServer('config/config.js');
   const { migrate, openDatabase } = await importServer('db/database.js');
   const { composeApp } = await importServer('compose.js');
   const { loggerOptions } = await importServer('app.js');

@@ -36,7 +36,7 @@ export async function startServerProcess({
   ipc = false,
   timeoutMs = 60_000,
 }) {
-  const { CONFIG_VARIABLES } = await importServer('config.js');
+  const { CONFIG_VARIABLES } = await importServer('config/config.js');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const inherited = Object.fromEntries(

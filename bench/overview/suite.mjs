@@ -88,7 +88,7 @@ export default {
 /** Opens the database the server uses (its DATA_DIR, or DATABASE_URL) while the server is stopped. */
 async function withDatabase(dataDir, env, work) {
   const { openDatabase } = await importServer('db/database.js');
-  const { loadConfig } = await importServer('config.js');
+  const { loadConfig } = await importServer('config/config.js');
   const target = loadConfig({ DATA_DIR: dataDir, ...env }, 'bench').database;
   const db = await openDatabase(target);
   try {

@@ -80,8 +80,8 @@ export default {
     const companyData = await loadCompanyData(join(root, 'config'));
     const match = await richestDemoMatch(join(root, 'config/demo-matches.json'));
     const today = new Date();
-    // The production default (apps/server/src/config.ts) unless RENDER_THREADS says otherwise.
-    const { defaultRenderThreads } = await importServer('config.js');
+    // The production default (apps/server/src/config/config.ts) unless RENDER_THREADS says otherwise.
+    const { defaultRenderThreads } = await importServer('config/config.js');
     const threads = Number(process.env.RENDER_THREADS) || defaultRenderThreads(availableParallelism());
     const pool = createRendererPool({ threads });
     const { Piscina } = serverRequire('piscina');

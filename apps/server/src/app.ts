@@ -11,7 +11,7 @@ import { createAuthGuards } from './auth/guards.js';
 import { type IssuerMetadata, issuerDiscovery } from './auth/issuer-discovery.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
 import type { TokenVerifier } from './auth/token-verifier.js';
-import type { Config } from './config.js';
+import type { Config } from './config/config.js';
 import { type Db, databasePoolInUse } from './db/database.js';
 import type { CompanyData } from './documents/companies.js';
 import { DocumentGenerator } from './documents/document-generator.js';

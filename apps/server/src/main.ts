@@ -1,15 +1,11 @@
-import { readFileSync } from 'node:fs';
 import { composeApp } from './compose.js';
-import { ConfigError, loadConfig } from './config.js';
+import { ConfigError, loadProcessConfig } from './config/config.js';
 import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
 import { SealCertificateError } from './signature/seal/seal-certificate.js';
 
 /** Entry point: configuration → database → app → listen, and a clean shutdown. */
 async function main(): Promise<void> {
-  const { version } = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  const config = loadConfig(process.env, version);
+  const config = loadProcessConfig();
 
   const db = await openDatabase(config.database);
   await migrate(db);
@@ -36,7 +32,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
-  app.log.info(`Vertragsgenerator ${version} läuft auf ${config.publicUrl}`);
+  app.log.info(`Vertragsgenerator ${config.version} läuft auf ${config.publicUrl}`);
 }
 
 main().catch((error: unknown) => {

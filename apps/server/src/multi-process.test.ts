@@ -12,7 +12,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loadConfig } from './config.js';
+import { loadConfig } from './config/config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
 import { createPostgresDatabase } from './test/databases.js';

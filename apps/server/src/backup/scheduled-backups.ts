@@ -1,14 +1,8 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { BackupSchedule } from '../config/operations.js';
 import type { Db } from '../db/database.js';
 import { writeBackup } from './write-backup.js';
-
-export interface BackupSchedule {
-  dir: string;
-  everyHours: number;
-  /** How many of the newest scheduled backups stay; older ones are deleted. */
-  keep: number;
-}
 
 /** Only files of this pattern are counted and pruned: other files in the folder are left alone. */
 const NAME = /^vertragsgenerator-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.backup$/;

@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { userInfo } from 'node:os';
+import { loadProcessConfig } from '../config/config.js';
 import { type Db, migrate, openDatabase } from '../db/database.js';
 import { commandSocketPath, type SentFiles, sendToRunningServer } from './command-socket.js';
-import { loadCliConfig, runTool } from './config.js';
+import { runTool } from './run-tool.js';
 
 export interface CliOutput {
   out(line: string): void;
@@ -43,7 +44,7 @@ const consoleOutput: CliOutput = { out: (line) => console.log(line), err: (line)
  */
 export async function runCommandLineTool(tool: CommandLineTool, args: string[]): Promise<number> {
   return runTool(async () => {
-    const config = loadCliConfig();
+    const config = loadProcessConfig();
     const actor = `cli:${userInfo().username}`;
     if (config.database.kind === 'pglite') {
       const files: SentFiles = {};

@@ -1,7 +1,8 @@
 import { BackupRefusedError, describeRows } from '../backup/backup-file.js';
 import { restoreBackup } from '../backup/restore-backup.js';
+import { loadProcessConfig } from '../config/config.js';
 import { openDatabase } from '../db/database.js';
-import { argsFromCallersFolder, loadCliConfig, runTool } from './config.js';
+import { argsFromCallersFolder, runTool } from './run-tool.js';
 
 const USAGE = `Verwendung:
   npm run restore -- <datei>
@@ -18,7 +19,7 @@ export async function runRestore(args: string[]): Promise<number> {
       console.error(USAGE);
       return 1;
     }
-    const config = loadCliConfig();
+    const config = loadProcessConfig();
     const target = config.database.kind === 'postgres' ? 'PostgreSQL (DATABASE_URL)' : config.dataDir;
     const db = await openDatabase(config.database);
     try {

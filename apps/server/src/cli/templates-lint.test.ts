@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { catalogueTemplates } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { runTemplatesLint } from './templates-lint.js';
 

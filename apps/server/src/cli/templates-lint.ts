@@ -1,7 +1,8 @@
+import { loadProcessConfig } from '../config/config.js';
 import { lintTemplates } from '../documents/template-lint.js';
 import type { CliOutput } from './command-line.js';
 import { runCommandLineTool } from './command-line.js';
-import { loadCliConfig, runTool } from './config.js';
+import { runTool } from './run-tool.js';
 import { STORED_FLAG, storedTemplatesLintTool } from './templates-stored.js';
 
 const USAGE = `Verwendung:
@@ -37,7 +38,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     );
   }
   const code = await runTool(() =>
-    runTemplatesLint(process.argv.slice(2), loadCliConfig().templatesDir, {
+    runTemplatesLint(process.argv.slice(2), loadProcessConfig().templatesDir, {
       out: (line) => console.log(line),
       err: (line) => console.error(line),
     }),

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CATALOGUE } from '@vertragsgenerator/domain';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { folderTemplates } from '../documents/folder-templates.js';
 import { createRendererPool } from '../documents/renderer.js';

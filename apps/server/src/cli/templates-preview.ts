@@ -1,6 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { CATALOGUE, type ResolvedMatch } from '@vertragsgenerator/domain';
+import { callersFolder, loadProcessConfig } from '../config/config.js';
 import { type CompanyData, loadCompanyData, templateDataFor } from '../documents/companies.js';
 import { documentFileName } from '../documents/file-name.js';
 import { folderTemplates } from '../documents/folder-templates.js';
@@ -13,7 +14,7 @@ import {
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import type { CliOutput } from './command-line.js';
 import { runCommandLineTool } from './command-line.js';
-import { argsFromCallersFolder, loadCliConfig, runTool } from './config.js';
+import { argsFromCallersFolder, runTool } from './run-tool.js';
 import { STORED_FLAG, storedTemplatesPreviewTool } from './templates-stored.js';
 
 const USAGE = `Verwendung:
@@ -73,13 +74,13 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const args = argsFromCallersFolder();
   if (args.includes(STORED_FLAG)) {
     // The folder as the caller means it, also when the running server writes the files.
-    const [folder = resolve(process.env.INIT_CWD ?? process.cwd(), 'data/preview'), ...more] = args.filter(
+    const [folder = resolve(callersFolder(), 'data/preview'), ...more] = args.filter(
       (arg) => arg !== STORED_FLAG,
     );
     process.exit(await runCommandLineTool(storedTemplatesPreviewTool, [folder, ...more]));
   }
   const code = await runTool(async () => {
-    const config = loadCliConfig();
+    const config = loadProcessConfig();
     const renderer = createRendererPool({ threads: config.renderThreads });
     try {
       const sources = {

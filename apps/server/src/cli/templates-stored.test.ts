@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { CATALOGUE } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { folderTemplates } from '../documents/folder-templates.js';
 import { fileProblems } from '../templates/template-check.js';

@@ -5,7 +5,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
-import type { Config } from '../config.js';
+import type { Config } from '../config/config.js';
 import { migrationProvider } from './migrations/index.js';
 import { openPGlite } from './pglite.js';
 import { startPGliteThread } from './pglite-thread.js';

@@ -12,7 +12,7 @@ import {
   type TemplateData,
 } from '@vertragsgenerator/domain';
 import { z } from 'zod';
-import { ConfigError } from '../config.js';
+import { ConfigError } from '../config/config.js';
 
 /** Our companies and the people who sign for them, as config/ describes them (DESIGN §9). */
 export interface CompanyData {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { createSmtpMailer } from '../mail/smtp-mailer.js';

@@ -6,7 +6,7 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp } from '../compose.js';
-import { DRIVE_SCOPES, loadConfig } from '../config.js';
+import { DRIVE_SCOPES, loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { testDatabases } from '../test/databases.js';
 

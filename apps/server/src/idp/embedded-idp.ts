@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC, errors as oidcErrors } from 'oidc-provider';
-import { DRIVE_SCOPES } from '../config.js';
+import { DRIVE_SCOPES } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import type { IdpAccounts } from './accounts.js';
 import { errorPage, IDP_PAGE_CSP, loginPage } from './pages.js';

@@ -11,7 +11,7 @@ import {
   resolveMatch,
 } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { testDatabases } from '../test/databases.js';
 import { DatabaseMatchSource } from './database-match-source.js';

@@ -9,7 +9,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData } from '../documents/companies.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';

@@ -9,7 +9,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData, templateDataFor } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';

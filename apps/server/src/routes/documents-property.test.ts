@@ -10,7 +10,7 @@ import {
 } from '@vertragsgenerator/domain';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import { sampleDataList } from '../documents/samples.js';

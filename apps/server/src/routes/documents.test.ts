@@ -14,7 +14,7 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import { type Renderer, RendererUnavailableError } from '../documents/renderer.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeApp } from '../compose.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type { EnvelopeView, ResolvedMatch } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';

@@ -1,6 +1,6 @@
 import { signatoryListSchema } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { testDatabases } from '../test/databases.js';

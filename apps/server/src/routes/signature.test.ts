@@ -6,7 +6,7 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import type { MailMessage } from '../mail/mailer.js';

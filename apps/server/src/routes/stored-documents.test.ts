@@ -10,7 +10,7 @@ import {
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { DocumentsRepository } from '../documents/documents-repository.js';
 import { richestDemoMatch } from '../documents/samples.js';

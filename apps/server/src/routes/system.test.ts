@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { runtimeConfigSchema } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loggerOptions } from '../app.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, issueToken, type TestApp } from '../test/test-app.js';

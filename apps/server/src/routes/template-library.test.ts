@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CATALOGUE, type PlaceholderDictionary, TEMPLATE_FIELDS } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { richestDemoMatch } from '../documents/samples.js';

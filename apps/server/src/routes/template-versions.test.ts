@@ -12,7 +12,7 @@ import {
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { catalogueEntry, type DataList, type ResolvedMatch } from '@vertragsgenerator/domain';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../config/config.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 

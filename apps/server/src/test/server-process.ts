@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import Fastify from 'fastify';
 import { exportJWK, importPKCS8 } from 'jose';
-import { CONFIG_VARIABLES, loadConfig } from '../config.js';
+import { CONFIG_VARIABLES, loadConfig } from '../config/config.js';
 import { migrate, openDatabase } from '../db/database.js';
 import { freePort } from './postgres-global-setup.js';
 import { issueToken } from './test-app.js';

@@ -8,7 +8,7 @@ import { type AppDependencies, buildApp } from '../app.js';
 import type { IssuerMetadata } from '../auth/issuer-discovery.js';
 import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
-import { type Env, loadConfig, type SignatureConfig } from '../config.js';
+import { type Env, loadConfig, type SignatureConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';

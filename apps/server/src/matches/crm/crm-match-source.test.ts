@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { composeApp } from '../../compose.js';
-import { ConfigError, type CrmConfig, type Env, loadConfig } from '../../config.js';
+import { ConfigError, type CrmConfig, type Env, loadConfig } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
 import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';

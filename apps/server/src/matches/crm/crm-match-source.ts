@@ -1,7 +1,7 @@
 import type { MatchAnswer } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import pRetry from 'p-retry';
-import type { CrmConfig } from '../../config.js';
+import type { CrmConfig } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
 import { type MatchSource, MatchSourceUnavailableError } from '../match-source.js';
 import { CrmMatchCache } from './crm-cache.js';

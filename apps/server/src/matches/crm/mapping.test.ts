@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../config/config.js';
 import { MatchUnreadableError } from '../match-source.js';
 import { type CrmMapping, loadCrmMapping, mapCrmRecord, parseCrmMapping, readPath } from './mapping.js';
 

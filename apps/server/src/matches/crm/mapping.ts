@@ -12,7 +12,7 @@ import {
   resolveMatch,
 } from '@vertragsgenerator/domain';
 import { z } from 'zod';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../config/config.js';
 import { MatchUnreadableError } from '../match-source.js';
 
 /**

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../config.js';
+import { ConfigError } from '../../config/config.js';
 import { MatchSourceUnavailableError } from '../match-source.js';
 import { CRM_UNAVAILABLE_MESSAGE, CrmMatchSource } from './crm-match-source.js';
 import { loadCrmMapping, parseCrmMapping } from './mapping.js';

@@ -1,10 +1,10 @@
 import { Connection } from 'jsforce';
 import { z } from 'zod';
-import { ConfigError, type CrmConfig } from '../../config.js';
+import { ConfigError, type CrmConfig } from '../../config/config.js';
 import { type CrmClient, CrmRefusedError, CrmTransientError } from './crm-client.js';
 import { type CrmMapping, type FieldMapping, mappedPaths, parsePath } from './mapping.js';
 
-/** The Salesforce settings of the configuration (config.ts documents each) and the request deadline. */
+/** The Salesforce settings of the configuration (config/crm.ts documents each) and the request deadline. */
 export type SalesforceOptions = Pick<
   Extract<CrmConfig, { kind: 'salesforce' }>,
   'loginUrl' | 'clientId' | 'clientSecret' | 'object' | 'idField' | 'apiVersion' | 'timeoutMs'

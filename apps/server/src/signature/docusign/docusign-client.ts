@@ -1,7 +1,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
-import { ConfigError, type SignatureConfig } from '../../config.js';
+import { ConfigError, type SignatureConfig } from '../../config/config.js';
 import { looksLikePdf } from '../../documents/pdf-file.js';
 import { SignatureProviderError } from '../signature-provider.js';
 

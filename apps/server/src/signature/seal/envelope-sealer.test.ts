@@ -5,7 +5,7 @@ import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { PDFDocument, rgb, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.js';
+import { loadConfig } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
 import { richestDemoMatch } from '../../documents/samples.js';
 import { MailOutbox } from '../../mail/mail-outbox.js';

@@ -1,11 +1,6 @@
+import type { ConfiguredSeal } from '../../config/seal.js';
 import type { Db } from '../../db/database.js';
 import { createSelfSignedSeal, readSealP12, type SealCertificate } from './seal-certificate.js';
-
-/** A company certificate named by SEAL_P12_FILE, as read from the file with SEAL_P12_PASSWORD. */
-export interface ConfiguredSeal {
-  p12: Buffer;
-  passphrase: string;
-}
 
 /**
  * The seal this server signs with: the company certificate when one is configured (checked here, at

@@ -1,21 +1,22 @@
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ADMIN_ENV, type AdminConfig, adminConfig } from './config-admin.js';
-import { CRM_ENV, type CrmConfig, crmConfig } from './config-crm.js';
-import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from './config-operations.js';
-import { SEAL_ENV, sealConfig } from './config-seal.js';
-import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './config-signature.js';
-import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './config-support.js';
-import type { ConfiguredSeal } from './signature/seal/seal-store.js';
+import { ADMIN_ENV, type AdminConfig, adminConfig } from './admin.js';
+import { CRM_ENV, type CrmConfig, crmConfig } from './crm.js';
+import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from './operations.js';
+import { type ConfiguredSeal, SEAL_ENV, sealConfig } from './seal.js';
+import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './signature.js';
+import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './support.js';
 
-export type { CrmConfig } from './config-crm.js';
-export type { SignatureConfig } from './config-signature.js';
-export { ConfigError } from './config-support.js';
+export type { CrmConfig } from './crm.js';
+export type { SignatureConfig } from './signature.js';
+export { ConfigError } from './support.js';
 
 /**
- * The only reader of process.env (DESIGN §2). Every variable is documented in docs/configuration.md;
- * a wrong value stops the start with a message that names the variable.
+ * The only reader of process.env: the rest of the server gets its settings as a typed Config, so what it
+ * may be told is listed in one place. Every variable is documented in docs/configuration.md; a wrong
+ * value stops the start with a message that names the variable.
  */
 
 const EDITOR_MODES = ['builtin', 'google', 'download'] as const;
@@ -116,7 +117,7 @@ export interface Config {
   version: string;
 }
 
-const REPOSITORY_TEMPLATES_DIR = new URL('../../../templates', import.meta.url).pathname;
+const REPOSITORY_TEMPLATES_DIR = new URL('../../../../templates', import.meta.url).pathname;
 export const EMBEDDED_IDP_PATH = '/idp';
 const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
 
@@ -129,6 +130,22 @@ const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
  */
 export function defaultRenderThreads(cores: number): number {
   return Math.max(3, cores);
+}
+
+/** The configuration of this process: its environment, and the product version from package.json. */
+export function loadProcessConfig(): Config {
+  const { version } = JSON.parse(
+    readFileSync(new URL('../../../../package.json', import.meta.url), 'utf8'),
+  ) as { version: string };
+  return loadConfig(process.env, version);
+}
+
+/**
+ * The folder a command-line tool was called from: npm runs scripts in the repository folder and names
+ * the caller's folder in INIT_CWD; called directly, it is the working folder.
+ */
+export function callersFolder(): string {
+  return process.env.INIT_CWD ?? process.cwd();
 }
 
 export function loadConfig(env: Env, version: string): Config {
@@ -183,7 +200,7 @@ export function loadConfig(env: Env, version: string): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
-    webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../web/dist', import.meta.url).pathname),
+    webDistDir: resolve(e.WEB_DIST_DIR ?? new URL('../../../web/dist', import.meta.url).pathname),
     templatesDir: resolve(e.TEMPLATES_DIR ?? REPOSITORY_TEMPLATES_DIR),
     renderThreads: e.RENDER_THREADS ?? defaultRenderThreads(availableParallelism()),
     signature,

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError } from './config-support.js';
-import type { ConfiguredSeal } from './signature/seal/seal-store.js';
+import { ConfigError } from './support.js';
 
 /**
  * The company certificate that seals completed envelopes' PDFs (DESIGN §6); unset, the server seals with
@@ -15,6 +14,12 @@ export const SEAL_ENV = {
 };
 
 type SealEnv = z.infer<z.ZodObject<typeof SEAL_ENV>>;
+
+/** A company certificate named by SEAL_P12_FILE, as read from the file with SEAL_P12_PASSWORD. */
+export interface ConfiguredSeal {
+  p12: Buffer;
+  passphrase: string;
+}
 
 export function sealConfig(e: SealEnv): ConfiguredSeal | undefined {
   if (!e.SEAL_P12_FILE) {

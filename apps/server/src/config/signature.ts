@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConfigError, readConfigFile } from './config-support.js';
+import { ConfigError, readConfigFile } from './support.js';
 
 /** E-signature settings: built-in signing, or DocuSign when its four required variables are set. */
 

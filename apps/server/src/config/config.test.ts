@@ -227,7 +227,7 @@ describe('CRM configuration', () => {
 
 describe('docs/configuration.md', () => {
   it('documents every variable the server reads', () => {
-    const docs = readFileSync(new URL('../../../docs/configuration.md', import.meta.url), 'utf8');
+    const docs = readFileSync(new URL('../../../../docs/configuration.md', import.meta.url), 'utf8');
     expect(CONFIG_VARIABLES.length).toBeGreaterThan(20);
     for (const name of CONFIG_VARIABLES) expect(docs, name).toMatch(new RegExp(`\\|\\s*\`${name}\`\\s*\\|`));
   });

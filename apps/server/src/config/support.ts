@@ -23,4 +23,4 @@ export const booleanFromString = z
   .transform((value) => value === 'true' || value === '1' || value === 'yes');
 
 /** Where the repository keeps companies, signatories, demo data and CRM presets. */
-export const REPOSITORY_CONFIG_DIR = new URL('../../../config', import.meta.url).pathname;
+export const REPOSITORY_CONFIG_DIR = new URL('../../../../config', import.meta.url).pathname;

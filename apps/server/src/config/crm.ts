@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, REPOSITORY_CONFIG_DIR } from './config-support.js';
+import { ConfigError, REPOSITORY_CONFIG_DIR } from './support.js';
 
 /** The external CRM as match source (docs/crm.md): HTTP with a field mapping, or Salesforce. */
 

@@ -1,6 +1,5 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import type { BackupSchedule } from './backup/scheduled-backups.js';
 
 /** Running the server (DESIGN §12; docs/operations.md): metrics for a scraper, and how long a stop may take. */
 
@@ -20,6 +19,14 @@ export const OPERATIONS_ENV = {
 };
 
 type OperationsEnv = z.infer<z.ZodObject<typeof OPERATIONS_ENV>>;
+
+/** When and where the embedded database is backed up (backup/scheduled-backups.ts writes them). */
+export interface BackupSchedule {
+  dir: string;
+  everyHours: number;
+  /** How many of the newest scheduled backups stay; older ones are deleted. */
+  keep: number;
+}
 
 export interface OperationsConfig {
   metricsToken: string | undefined;
