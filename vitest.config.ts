@@ -30,7 +30,7 @@ export default defineConfig({
         },
       },
       {
-        resolve,
+        resolve: { ...resolve, alias: { '@': `${import.meta.dirname}/apps/web/src` } },
         ssr,
         test: {
           name: 'web',

@@ -18,7 +18,11 @@ export default defineConfig({
       logLevel: 'silent',
     }),
   ],
-  resolve: { conditions: ['source', ...defaultClientConditions] },
+  resolve: {
+    conditions: ['source', ...defaultClientConditions],
+    // `@/…` is apps/web/src (tsconfig.json `paths`; the web tests set it in vitest.config.ts too).
+    alias: { '@': `${import.meta.dirname}/src` },
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: true,

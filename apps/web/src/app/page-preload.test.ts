@@ -1,14 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signingQueryOptions } from '../features/signature/signing-api';
-import { signingView } from '../features/signature/test-fixtures';
-import { jsonResponse, stubApi } from '../test/utils';
+import { signingQueryOptions } from '@/features/signature/signing-api';
+import { signingView } from '@/features/signature/test-fixtures';
+import { jsonResponse, stubApi } from '@/test/utils';
 import { preloadForPage } from './page-preload';
 import { createQueryClient } from './providers';
 
 const { loadFirstView, loadSuperdoc } = vi.hoisted(() => ({ loadFirstView: vi.fn(), loadSuperdoc: vi.fn() }));
 // Both stand for `import()` of a renderer's chunks, which vitest would load for real.
-vi.mock('../components/docx-first-view/load-first-view', () => ({ preloadFirstViewRenderer: loadFirstView }));
-vi.mock('../components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loadSuperdoc }));
+vi.mock('@/components/docx-first-view/load-first-view', () => ({ preloadFirstViewRenderer: loadFirstView }));
+vi.mock('@/components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loadSuperdoc }));
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';

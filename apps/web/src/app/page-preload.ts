@@ -1,8 +1,8 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
-import { preloadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
-import { preloadSigningPage } from '../features/signature/signing-preload';
-import { PATHS } from '../lib/paths';
+import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
+import { preloadSigningPage } from '@/features/signature/signing-preload';
+import { PATHS } from '@/lib/paths';
 
 /**
  * The two pages people reach from outside and then wait on a document (DESIGN §12): the tab the

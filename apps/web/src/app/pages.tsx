@@ -1,7 +1,7 @@
 import { Anchor, Center, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
-import { PATHS } from '../lib/paths';
-import { texts } from '../texts';
+import { PATHS } from '@/lib/paths';
+import { texts } from '@/texts';
 
 export function NotFoundPage() {
   return (

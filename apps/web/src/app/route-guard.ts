@@ -1,8 +1,8 @@
 import type { SessionUser } from '@vertragsgenerator/domain';
 import { type LoaderFunction, redirect } from 'react-router';
-import type { AuthService } from '../features/auth/auth-service';
-import { endLocalSession, verifySession } from '../features/auth/session';
-import { PATHS } from '../lib/paths';
+import type { AuthService } from '@/features/auth/auth-service';
+import { endLocalSession, verifySession } from '@/features/auth/session';
+import { PATHS } from '@/lib/paths';
 
 /**
  * Loader of the layout route around every page but /login and /auth/callback. As a loader it runs before

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeAuthService, jsonResponse, renderRoutes, stubApi, stubFetch } from '../test/utils';
+import { fakeAuthService, jsonResponse, renderRoutes, stubApi, stubFetch } from '@/test/utils';
 import { createRouteGuard } from './route-guard';
 import { appRoutes } from './router';
 

@@ -1,15 +1,15 @@
 import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
-import { preloadFirstViewRenderer } from '../components/docx-first-view/load-first-view';
-import { FullPageLoader } from '../components/full-page-loader';
-import { MatchDocumentsProvider } from '../components/match-documents';
-import { AuthCallbackPage } from '../features/auth/auth-callback-page';
-import type { AuthService } from '../features/auth/auth-service';
-import { LoginPage } from '../features/auth/login-page';
-import { FormatPage } from '../features/format/format-page';
-import { MatchHistory } from '../features/history';
-import { StartPage } from '../features/match/start-page';
-import { PATHS, SESSION_ROUTE } from '../lib/paths';
+import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
+import { FullPageLoader } from '@/components/full-page-loader';
+import { MatchDocumentsProvider } from '@/components/match-documents';
+import { AuthCallbackPage } from '@/features/auth/auth-callback-page';
+import type { AuthService } from '@/features/auth/auth-service';
+import { LoginPage } from '@/features/auth/login-page';
+import { FormatPage } from '@/features/format/format-page';
+import { MatchHistory } from '@/features/history';
+import { StartPage } from '@/features/match/start-page';
+import { PATHS, SESSION_ROUTE } from '@/lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
 import { createRouteGuard } from './route-guard';
 import { AppLayout } from './shell/app-layout';
@@ -18,31 +18,31 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const formRoutes = (Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
     path,
     // The forms are not needed for /login and /start, whose initial JavaScript has a budget (DESIGN §12).
-    lazy: async () => ({ Component: (await import('../features/forms')).FORM_PAGES[form] }),
+    lazy: async () => ({ Component: (await import('@/features/forms')).FORM_PAGES[form] }),
   }));
 
   // Both e-signature pages come with the document viewer, which /login and /start must not load.
   const signaturePage = (page: 'SenderViewPage' | 'SigningPage') => async () => ({
-    Component: (await import('../features/signature'))[page],
+    Component: (await import('@/features/signature'))[page],
   });
 
   // Like the forms, not needed for /login and /start. The document's first view starts loading beside
   // the page's code, as in a tab opened on a document (page-preload.ts), not only once the file is there.
   const editorPage = async () => {
     preloadFirstViewRenderer();
-    return { Component: (await import('../features/editor')).EditorPage };
+    return { Component: (await import('@/features/editor')).EditorPage };
   };
   const signatureOverviewPage = async () => ({
-    Component: (await import('../features/signature-overview')).SignatureOverviewPage,
+    Component: (await import('@/features/signature-overview')).SignatureOverviewPage,
   });
   const sealCheckPage = async () => ({
-    Component: (await import('../features/seal-check')).SealCheckPage,
+    Component: (await import('@/features/seal-check')).SealCheckPage,
   });
   const templatePage = (page: 'TemplatesPage' | 'TemplatePage' | 'PlaceholdersPage') => async () => ({
-    Component: (await import('../features/templates'))[page],
+    Component: (await import('@/features/templates'))[page],
   });
   const administrationPage = async () => ({
-    Component: (await import('../features/admin')).AdministrationPage,
+    Component: (await import('@/features/admin')).AdministrationPage,
   });
 
   return [

@@ -1,5 +1,5 @@
 import { Alert, Badge, type CSSVariablesResolver, createTheme, Modal, Notification } from '@mantine/core';
-import { texts } from '../texts';
+import { texts } from '@/texts';
 
 /** Mantine's close buttons carry no accessible name of their own; those the app uses get the German one. */
 const closeButtonProps = { 'aria-label': texts.close };

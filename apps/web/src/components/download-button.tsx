@@ -1,8 +1,8 @@
 import { Button, type ButtonProps } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { type ReactNode, useRef, useState } from 'react';
-import { ApiRequestError } from '../lib/api';
-import { texts } from '../texts';
+import { ApiRequestError } from '@/lib/api';
+import { texts } from '@/texts';
 
 /** Runs a download; a failure is reported in a notification, in the server's words where it gave any. */
 export async function runDownload(download: () => Promise<void>): Promise<void> {

@@ -1,5 +1,5 @@
 import { Center, Loader } from '@mantine/core';
-import { texts } from '../texts';
+import { texts } from '@/texts';
 
 export function FullPageLoader() {
   return (

@@ -1,6 +1,6 @@
 import { Alert, Button, Stack, Text } from '@mantine/core';
-import { errorMessage } from '../lib/api';
-import { texts } from '../texts';
+import { errorMessage } from '@/lib/api';
+import { texts } from '@/texts';
 
 /** A list or page that could not be loaded: what went wrong, in the server's words, and a retry. */
 export function LoadFailed({

@@ -1,5 +1,5 @@
 import { Center, Loader, Stack, Text } from '@mantine/core';
-import { texts } from '../texts';
+import { texts } from '@/texts';
 
 interface SectionLoaderProps {
   /** Said below the spinner, and to screen readers; default: the generic "loading". */

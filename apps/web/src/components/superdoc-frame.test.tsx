@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { docxWithParagraphs } from '../test/docx';
-import { renderWithProviders } from '../test/utils';
+import { docxWithParagraphs } from '@/test/docx';
+import { renderWithProviders } from '@/test/utils';
 import { SuperdocFrame } from './superdoc-frame';
 
 const NOTICE = 'Vorschau – der Editor wird geladen …';

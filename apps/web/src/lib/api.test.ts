@@ -1,6 +1,6 @@
 import { permissionAnswerSchema } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, stubFetch } from '../test/utils';
+import { jsonResponse, stubFetch } from '@/test/utils';
 import { ApiRequestError, apiFetch, apiJson, setIdTokenSource } from './api';
 
 describe('apiFetch', () => {

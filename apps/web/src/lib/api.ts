@@ -1,6 +1,6 @@
 import { apiErrorSchema } from '@vertragsgenerator/domain';
 import type { z } from 'zod';
-import { texts } from '../texts';
+import { texts } from '@/texts';
 
 /**
  * A failed API call: the HTTP status (0 when the server was not reached) and the server's

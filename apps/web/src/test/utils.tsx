@@ -4,9 +4,9 @@ import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
-import { AppProviders } from '../app/providers';
-import type { AuthService } from '../features/auth/auth-service';
-import { setIdTokenSource } from '../lib/api';
+import { AppProviders } from '@/app/providers';
+import type { AuthService } from '@/features/auth/auth-service';
+import { setIdTokenSource } from '@/lib/api';
 
 export const testConfig: RuntimeConfig = {
   version: '9.8.7',

@@ -1,10 +1,10 @@
 import { AppShell, Button, Group, Text } from '@mantine/core';
 import type { SessionUser } from '@vertragsgenerator/domain';
 import { Link, Outlet, useLoaderData } from 'react-router';
-import { useDriveTokenMonitor } from '../../features/google-drive';
-import { PATHS } from '../../lib/paths';
-import { useRuntimeConfig } from '../../lib/runtime-config';
-import { texts } from '../../texts';
+import { useDriveTokenMonitor } from '@/features/google-drive';
+import { PATHS } from '@/lib/paths';
+import { useRuntimeConfig } from '@/lib/runtime-config';
+import { texts } from '@/texts';
 import { BreadcrumbBar } from './breadcrumb-bar';
 import { LogoutButton } from './logout-button';
 import { ProblemReportButton } from './problem-report-dialog';

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { FORM_ROUTES } from '@vertragsgenerator/domain';
 import { Outlet } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { renderRoutes } from '../../test/utils';
+import { renderRoutes } from '@/test/utils';
 import { BreadcrumbBar } from './breadcrumb-bar';
 import { readHistory } from './router-history';
 

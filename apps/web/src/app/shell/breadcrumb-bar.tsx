@@ -1,7 +1,7 @@
 import { Breadcrumbs, Button } from '@mantine/core';
 import { useLayoutEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { pageName, readHistory, recordVisit, writeHistory } from './router-history';
 
 export function BreadcrumbBar() {

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { fakeAuthService, jsonResponse, renderRoutes, stubFetch } from '../../test/utils';
+import { fakeAuthService, jsonResponse, renderRoutes, stubFetch } from '@/test/utils';
 import { LogoutButton } from './logout-button';
 
 const routes = [

@@ -2,10 +2,10 @@ import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useAuthService } from '../../features/auth/auth-context';
-import { logout } from '../../features/auth/session';
-import { PATHS } from '../../lib/paths';
-import { texts } from '../../texts';
+import { useAuthService } from '@/features/auth/auth-context';
+import { logout } from '@/features/auth/session';
+import { PATHS } from '@/lib/paths';
+import { texts } from '@/texts';
 
 export function LogoutButton() {
   const auth = useAuthService();

@@ -1,7 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, renderRoutes, stubFetch } from '../../test/utils';
+import { jsonResponse, renderRoutes, stubFetch } from '@/test/utils';
 import { ProblemReportButton } from './problem-report-dialog';
 
 async function openDialog() {

@@ -3,9 +3,9 @@ import { useDisclosure } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { apiFetch } from '../../lib/api';
-import { storedMatchId } from '../../lib/storage';
-import { texts } from '../../texts';
+import { apiFetch } from '@/lib/api';
+import { storedMatchId } from '@/lib/storage';
+import { texts } from '@/texts';
 
 interface SupportReport {
   subject: string;

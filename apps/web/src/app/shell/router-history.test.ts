@@ -1,6 +1,6 @@
 import { FORM_ROUTES } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
-import { SESSION_STORAGE_KEYS } from '../../lib/storage';
+import { SESSION_STORAGE_KEYS } from '@/lib/storage';
 import { pageName, readHistory, recordVisit, trimTo, writeHistory } from './router-history';
 
 describe('recordVisit', () => {

@@ -1,7 +1,7 @@
 import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
-import { PATHS } from '../../lib/paths';
-import { SESSION_STORAGE_KEYS } from '../../lib/storage';
-import { texts } from '../../texts';
+import { PATHS } from '@/lib/paths';
+import { SESSION_STORAGE_KEYS } from '@/lib/storage';
+import { texts } from '@/texts';
 
 /**
  * The breadcrumb trail of visited pages (SPEC §2), kept in session storage under `router-history`.

@@ -1,11 +1,11 @@
 import { Box } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
-import { texts } from '../../texts';
-import { preloadFirstViewRenderer } from '../docx-first-view';
-import { DownloadInstead } from '../download-instead';
-import { SectionLoader } from '../section-loader';
-import { SuperdocFrame } from '../superdoc-frame';
+import { preloadFirstViewRenderer } from '@/components/docx-first-view';
+import { DownloadInstead } from '@/components/download-instead';
+import { SectionLoader } from '@/components/section-loader';
+import { SuperdocFrame } from '@/components/superdoc-frame';
+import { texts } from '@/texts';
 import { loadDocxRenderer } from './load-renderer';
 import { markViewerExact, markViewerShown } from './viewer-timing';
 

@@ -1,4 +1,4 @@
-import { openSuperdoc } from '../../lib/superdoc';
+import { openSuperdoc } from '@/lib/superdoc';
 
 /**
  * Renders a DOCX read-only with superdoc. Kept in its own module because the DocumentViewer imports it

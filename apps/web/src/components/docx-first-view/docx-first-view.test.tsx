@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { docxWithParagraphs } from '../../test/docx';
-import { renderWithProviders } from '../../test/utils';
+import { docxWithParagraphs } from '@/test/docx';
+import { renderWithProviders } from '@/test/utils';
 import { DocxFirstView } from './docx-first-view';
 
 const NOTICE = 'Vorschau – der Editor wird geladen …';

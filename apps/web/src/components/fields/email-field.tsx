@@ -1,5 +1,5 @@
 import { Fieldset, Group, TextInput } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { type EmailEntry, emailEntryProblems } from './validation';
 
 export interface EmailFieldProps {

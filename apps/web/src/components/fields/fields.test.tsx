@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { type ReactNode, useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, renderWithProviders, stubApi } from '../../test/utils';
+import { jsonResponse, renderWithProviders, stubApi } from '@/test/utils';
 import { EmailField } from './email-field';
 import { NumberField } from './number-field';
 import { NO_RECIPIENT, type Recipient, RecipientSelect } from './recipient-select';

@@ -1,5 +1,5 @@
 import { NumberInput } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { clampNumber, isNumberValid } from './validation';
 
 export interface NumberFieldProps {

@@ -1,6 +1,6 @@
 import { Select, Stack, Text } from '@mantine/core';
-import { useDirectoryUsers } from '../../lib/users';
-import { texts } from '../../texts';
+import { useDirectoryUsers } from '@/lib/users';
+import { texts } from '@/texts';
 import { EmailField } from './email-field';
 import { type EmailEntry, isEmailEntryValid } from './validation';
 

@@ -1,5 +1,5 @@
 import { Stack } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { EmailField } from './email-field';
 import { NumberField } from './number-field';
 import { type EmailEntry, REPEATED_EMAIL_MAX, REPEATED_EMAIL_MIN, resizeEntries } from './validation';

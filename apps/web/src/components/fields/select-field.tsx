@@ -1,5 +1,5 @@
 import { Select } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { isSelectValid } from './validation';
 
 export interface SelectOption {

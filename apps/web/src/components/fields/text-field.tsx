@@ -1,5 +1,5 @@
 import { TextInput } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { isTextValid } from './validation';
 
 export interface TextFieldProps {

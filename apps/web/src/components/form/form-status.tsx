@@ -1,5 +1,5 @@
 import { Stack, Text } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import type { FormValidation } from './use-form-validation';
 
 /** The live counter and, after a failed submit attempt, the red message (SPEC §5). */

@@ -3,8 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AccessRequest, PermissionLevel } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { SectionLoader } from '../../components/section-loader';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { SectionLoader } from '@/components/section-loader';
+import { ApiRequestError, errorMessage } from '@/lib/api';
 import { declineAccess, grantAccess, openAccessRequests } from './api';
 import { adminTexts, dateTime } from './texts';
 

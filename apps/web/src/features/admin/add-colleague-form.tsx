@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PermissionLevel } from '@vertragsgenerator/domain';
 import { useId, useState } from 'react';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage } from '@/lib/api';
 import { addColleague } from './api';
 import { adminTexts } from './texts';
 

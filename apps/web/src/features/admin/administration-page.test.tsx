@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, renderWithProviders, stubApi } from '../../test/utils';
+import { jsonResponse, renderWithProviders, stubApi } from '@/test/utils';
 import { AdministrationPage } from './administration-page';
 
 const anna = {

@@ -11,7 +11,7 @@ import {
   staffEntrySchema,
 } from '@vertragsgenerator/domain';
 import { z } from 'zod';
-import { apiFetch, apiJson, apiUpload } from '../../lib/api';
+import { apiFetch, apiJson, apiUpload } from '@/lib/api';
 
 const acknowledged = z.object({ ok: z.literal(true) });
 

@@ -1,7 +1,7 @@
 import { Alert, Button, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { SectionLoader } from '../../components/section-loader';
-import { errorMessage } from '../../lib/api';
+import { SectionLoader } from '@/components/section-loader';
+import { errorMessage } from '@/lib/api';
 import { auditPage } from './api';
 import { adminTexts, dateTime } from './texts';
 

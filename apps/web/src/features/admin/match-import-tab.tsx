@@ -13,7 +13,7 @@ import {
 import { useMutation } from '@tanstack/react-query';
 import type { MatchImportSummary } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { ApiRequestError, errorMessage } from '../../lib/api';
+import { ApiRequestError, errorMessage } from '@/lib/api';
 import { importMatchFile } from './api';
 import { adminTexts } from './texts';
 

@@ -1,8 +1,8 @@
 import { Alert, Button, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { errorMessage } from '../../lib/api';
-import { texts } from '../../texts';
+import { errorMessage } from '@/lib/api';
+import { texts } from '@/texts';
 import { ownAccessRequest, requestAccess } from './api';
 
 const dateFormat = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short' });

@@ -4,7 +4,7 @@ import {
   type SessionUser,
   sessionUserSchema,
 } from '@vertragsgenerator/domain';
-import { apiFetch, apiJson } from '../../lib/api';
+import { apiFetch, apiJson } from '@/lib/api';
 
 /** Opens the server-side session for the current ID token and answers with the user's permission. */
 export function saveUser(): Promise<SessionUser> {

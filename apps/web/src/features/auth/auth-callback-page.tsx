@@ -1,6 +1,6 @@
 import { Center, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { useAuthService } from './auth-context';
 
 /**

@@ -1,6 +1,6 @@
 import { User } from 'oidc-client-ts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { markSignedOut } from '../../lib/storage';
+import { markSignedOut } from '@/lib/storage';
 import {
   createAuthService,
   createUserManager,

@@ -1,8 +1,8 @@
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import { type User, UserManager, WebStorageStateStore } from 'oidc-client-ts';
-import { delay } from '../../lib/delay';
-import { PATHS } from '../../lib/paths';
-import { LOCAL_STORAGE_KEYS, wasSignedOut } from '../../lib/storage';
+import { delay } from '@/lib/delay';
+import { PATHS } from '@/lib/paths';
+import { LOCAL_STORAGE_KEYS, wasSignedOut } from '@/lib/storage';
 
 /** SPEC §9: obtaining the token is tried 10 times, 100 ms apart. */
 export const TOKEN_ATTEMPTS = 10;

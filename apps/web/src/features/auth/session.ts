@@ -1,6 +1,6 @@
 import type { SessionUser } from '@vertragsgenerator/domain';
-import { ApiRequestError } from '../../lib/api';
-import { markSignedOut, rememberUser, SESSION_STORAGE_KEYS, storedUserMail } from '../../lib/storage';
+import { ApiRequestError } from '@/lib/api';
+import { markSignedOut, rememberUser, SESSION_STORAGE_KEYS, storedUserMail } from '@/lib/storage';
 import { deleteUser, saveUser, verifyUser } from './api';
 import type { AuthService } from './auth-service';
 

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { DOCX_MIME_TYPE, type StoredDocument, storedDocumentSchema } from '@vertragsgenerator/domain';
-import { ApiRequestError, apiFetch, apiJson } from '../../lib/api';
-import { downloadFile } from '../../lib/download';
-import { texts } from '../../texts';
+import { ApiRequestError, apiFetch, apiJson } from '@/lib/api';
+import { downloadFile } from '@/lib/download';
+import { texts } from '@/texts';
 
 function documentUrl(documentId: string, suffix = ''): string {
   return `/backend/documents/${encodeURIComponent(documentId)}${suffix}`;

@@ -1,8 +1,8 @@
 import { Stack } from '@mantine/core';
 import { useEffect, useId, useRef, useState } from 'react';
-import { SectionLoader } from '../../components/section-loader';
-import { SuperdocFrame } from '../../components/superdoc-frame';
-import { texts } from '../../texts';
+import { SectionLoader } from '@/components/section-loader';
+import { SuperdocFrame } from '@/components/superdoc-frame';
+import { texts } from '@/texts';
 import type { DocxEditor } from './docx-editor';
 import { markDocumentEditable, markDocumentShown } from './editor-timing';
 

@@ -1,5 +1,5 @@
-import { openSuperdoc } from '../../lib/superdoc';
-import { texts } from '../../texts';
+import { openSuperdoc } from '@/lib/superdoc';
+import { texts } from '@/texts';
 import { keepToolbarNamesGerman } from './german-toolbar-names';
 
 /**

@@ -1,5 +1,5 @@
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 
 /** Someone saved a newer version than the one the edit started from: the server's words, and the way on. */
 export function ConflictModal({

@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { StoredDocument } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import type { DocxEditorOptions } from './docx-editor';
 import { EditorPage } from './editor-page';
 
@@ -47,7 +47,7 @@ vi.mock('./docx-editor', () => ({
 
 // The first view has tests of its own (components/docx-first-view); here it never gets to show, so
 // that superdoc's fake decides what the page shows.
-vi.mock('../../components/docx-first-view/load-first-view', () => ({
+vi.mock('@/components/docx-first-view/load-first-view', () => ({
   loadFirstViewRenderer: async () => ({ renderFirstView: () => new Promise(() => {}) }),
 }));
 

@@ -1,5 +1,5 @@
 import type { SuperDoc } from 'superdoc';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 
 /** What a split button's second half and a button's live state are called, as superdoc writes them. */
 const OPTIONS_SUFFIX = ' options';

@@ -2,8 +2,8 @@ import { notifications } from '@mantine/notifications';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type StoredDocument, VERSION_CONFLICT } from '@vertragsgenerator/domain';
 import { useRef, useState } from 'react';
-import { ApiRequestError, errorMessage } from '../../lib/api';
-import { texts } from '../../texts';
+import { ApiRequestError, errorMessage } from '@/lib/api';
+import { texts } from '@/texts';
 import { loadDocumentFile, saveDocument, storedDocumentQueryOptions, type VersionChoice } from './api';
 import type { DocxEditor } from './docx-editor';
 

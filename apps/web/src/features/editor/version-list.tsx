@@ -1,8 +1,8 @@
 import { Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
 import { formatDateTime, type StoredDocument } from '@vertragsgenerator/domain';
 import { useId } from 'react';
-import { DownloadButton } from '../../components/download-button';
-import { texts } from '../../texts';
+import { DownloadButton } from '@/components/download-button';
+import { texts } from '@/texts';
 import { downloadDocumentVersion } from './api';
 
 const kilobytes = new Intl.NumberFormat('de-DE', {

@@ -1,7 +1,7 @@
 import { screen } from '@testing-library/react';
 import { FORM_ROUTES, FORMS_BY_LEVEL, type PermissionLevel } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, renderRoutes, stubFetch } from '../../test/utils';
+import { jsonResponse, renderRoutes, stubFetch } from '@/test/utils';
 import { FormatPage } from './format-page';
 
 const routes = [

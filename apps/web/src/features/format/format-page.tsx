@@ -1,10 +1,10 @@
 import { Alert, Button, Stack, Text, Title } from '@mantine/core';
 import { FORM_ROUTES, type FormName, formsFor } from '@vertragsgenerator/domain';
 import { Link, Navigate } from 'react-router';
-import { SectionLoader } from '../../components/section-loader';
-import { errorMessage } from '../../lib/api';
-import { usePermission } from '../../lib/permission';
-import { texts } from '../../texts';
+import { SectionLoader } from '@/components/section-loader';
+import { errorMessage } from '@/lib/api';
+import { usePermission } from '@/lib/permission';
+import { texts } from '@/texts';
 
 /** Offers the forms the user's permission level allows (SPEC §2, §6); the server enforces the same matrix. */
 export function FormatPage() {

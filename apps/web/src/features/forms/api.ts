@@ -1,7 +1,7 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
 import { catalogueEntry } from '@vertragsgenerator/domain';
 import { z } from 'zod';
-import { apiJson } from '../../lib/api';
+import { apiJson } from '@/lib/api';
 
 const signatorySchema = z.object({ id: z.string(), name: z.string(), function: z.string() });
 export type Signatory = z.infer<typeof signatorySchema>;

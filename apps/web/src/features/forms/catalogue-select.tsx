@@ -1,7 +1,7 @@
 import type { FormName } from '@vertragsgenerator/domain';
-import { isSelectValid, SelectField } from '../../components/fields';
-import type { FieldRule } from '../../components/form';
-import { texts } from '../../texts';
+import { isSelectValid, SelectField } from '@/components/fields';
+import type { FieldRule } from '@/components/form';
+import { texts } from '@/texts';
 import { catalogueOptions, type OptionParam } from './options';
 
 export interface CatalogueSelectProps {

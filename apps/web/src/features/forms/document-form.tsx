@@ -1,9 +1,9 @@
 import { Alert, Button, Group, Stack } from '@mantine/core';
 import { catalogueEntry } from '@vertragsgenerator/domain';
 import { type FormEvent, type ReactNode, useState } from 'react';
-import { FormStatus, type FormValidation, useFirstInvalidFocus } from '../../components/form';
-import { texts } from '../../texts';
-import { GenerationStatus, type GenerationTarget, useGeneration } from '../generation';
+import { FormStatus, type FormValidation, useFirstInvalidFocus } from '@/components/form';
+import { GenerationStatus, type GenerationTarget, useGeneration } from '@/features/generation';
+import { texts } from '@/texts';
 import { MissingValues } from './missing-values';
 
 export interface DocumentFormProps {

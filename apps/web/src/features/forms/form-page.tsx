@@ -2,13 +2,13 @@ import { Alert, Anchor, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import type { FormName, ResolvedMatch } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { MatchDocuments } from '../../components/match-documents';
-import { SectionLoader } from '../../components/section-loader';
-import { errorMessage } from '../../lib/api';
-import { PATHS } from '../../lib/paths';
-import { storedMatchId } from '../../lib/storage';
-import { texts } from '../../texts';
-import { useMatch } from '../match';
+import { MatchDocuments } from '@/components/match-documents';
+import { SectionLoader } from '@/components/section-loader';
+import { useMatch } from '@/features/match';
+import { errorMessage } from '@/lib/api';
+import { PATHS } from '@/lib/paths';
+import { storedMatchId } from '@/lib/storage';
+import { texts } from '@/texts';
 
 export interface FormPageProps {
   form: FormName;

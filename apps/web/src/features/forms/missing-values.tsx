@@ -1,7 +1,7 @@
 import { Alert, Anchor, List, Text } from '@mantine/core';
 import { Link } from 'react-router';
-import { PATHS } from '../../lib/paths';
-import { texts } from '../../texts';
+import { PATHS } from '@/lib/paths';
+import { texts } from '@/texts';
 import { useDocumentCheck } from './api';
 
 /**

@@ -1,6 +1,6 @@
 import { CATALOGUE, type FormName } from '@vertragsgenerator/domain';
-import type { SelectOption } from '../../components/fields';
-import { texts } from '../../texts';
+import type { SelectOption } from '@/components/fields';
+import { texts } from '@/texts';
 
 export type OptionParam =
   | 'language'

@@ -1,6 +1,6 @@
 import { Text } from '@mantine/core';
-import { SelectField } from '../../components/fields';
-import { texts } from '../../texts';
+import { SelectField } from '@/components/fields';
+import { texts } from '@/texts';
 import { useSignatories } from './api';
 
 export interface SignatorySelectProps {

@@ -7,7 +7,7 @@ import {
   type PermissionLevel,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
-import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { FORM_PAGES } from '.';
 
 export const match: ResolvedMatch = {

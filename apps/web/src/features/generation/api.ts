@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { apiFetch, parseJsonAnswer } from '../../lib/api';
+import { apiFetch, parseJsonAnswer } from '@/lib/api';
 
 /** Which server call makes the document (SPEC §7). */
 export type GenerationTarget = 'docx' | 'offer' | 'signature';

@@ -1,9 +1,9 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ApiRequestError } from '../../lib/api';
-import { jsonResponse } from '../../test/utils';
-import { choose, docxResponse, renderForm, submitButton, typeInto } from '../forms/test-fixtures';
+import { choose, docxResponse, renderForm, submitButton, typeInto } from '@/features/forms/test-fixtures';
+import { ApiRequestError } from '@/lib/api';
+import { jsonResponse } from '@/test/utils';
 
 const FAILED =
   'Das zugehörige Dokument konnte nicht geladen werden. Es existiert kein passendes Template für die gewählten Daten.';

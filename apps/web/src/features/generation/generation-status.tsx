@@ -1,5 +1,5 @@
 import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 import { GENERATION_ATTEMPTS, type Generation } from './use-generation';
 
 /** Progress with its step label, the final error, and the way out of a blocked new tab (SPEC §4). */

@@ -2,8 +2,8 @@ import { renderHook } from '@testing-library/react';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { fakeAuthService, testConfig } from '../../test/utils';
+import { AppProviders } from '@/app/providers';
+import { fakeAuthService, testConfig } from '@/test/utils';
 import type { GeneratedFile } from './api';
 import { useDocumentHandOver } from './hand-over';
 

@@ -1,8 +1,8 @@
 import { useCallback } from 'react';
-import { downloadFile } from '../../lib/download';
-import { documentPath } from '../../lib/paths';
-import { useRuntimeConfig } from '../../lib/runtime-config';
-import { useGoogleDocsHandOver } from '../google-drive';
+import { useGoogleDocsHandOver } from '@/features/google-drive';
+import { downloadFile } from '@/lib/download';
+import { documentPath } from '@/lib/paths';
+import { useRuntimeConfig } from '@/lib/runtime-config';
 import type { GeneratedFile } from './api';
 
 /** A page the browser refused to open in a new tab waits in the generation flow's dialog. */

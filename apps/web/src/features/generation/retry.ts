@@ -1,5 +1,5 @@
-import { ApiRequestError } from '../../lib/api';
-import { delay } from '../../lib/delay';
+import { ApiRequestError } from '@/lib/api';
+import { delay } from '@/lib/delay';
 
 /** SPEC §9: three more attempts after the first, each after a 2 s wait. */
 export const GENERATION_RETRIES = 3;

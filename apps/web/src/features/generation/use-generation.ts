@@ -1,6 +1,6 @@
 import { useRef, useState } from 'react';
-import { ApiRequestError } from '../../lib/api';
-import { texts } from '../../texts';
+import { ApiRequestError } from '@/lib/api';
+import { texts } from '@/texts';
 import {
   type GeneratedFile,
   type GenerationRequest,

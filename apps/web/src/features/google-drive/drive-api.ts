@@ -1,6 +1,6 @@
 import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { z } from 'zod';
-import { delay } from '../../lib/delay';
+import { delay } from '@/lib/delay';
 
 export const GOOGLE_DOCS_MIME_TYPE = 'application/vnd.google-apps.document';
 

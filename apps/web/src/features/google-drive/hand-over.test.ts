@@ -1,6 +1,6 @@
 import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type ApiAnswer, jsonResponse, stubApi } from '../../test/utils';
+import { type ApiAnswer, jsonResponse, stubApi } from '@/test/utils';
 import { createDriveApi, GOOGLE_DOCS_MIME_TYPE } from './drive-api';
 import { type GoogleDocsHandOverDeps, handOverToGoogleDocs } from './hand-over';
 

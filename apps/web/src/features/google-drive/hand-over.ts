@@ -1,5 +1,5 @@
-import { delay } from '../../lib/delay';
-import { texts } from '../../texts';
+import { delay } from '@/lib/delay';
+import { texts } from '@/texts';
 import { type DriveApi, type DriveFile, isUnauthorized } from './drive-api';
 
 /** SPEC §9: the Drive token is awaited up to 10 s, looked for every 100 ms. */

@@ -1,8 +1,8 @@
 import { modals } from '@mantine/modals';
-import { rememberUser } from '../../lib/storage';
-import { texts } from '../../texts';
-import { saveUser } from '../auth/api';
-import type { AuthService } from '../auth/auth-service';
+import { saveUser } from '@/features/auth/api';
+import type { AuthService } from '@/features/auth/auth-service';
+import { rememberUser } from '@/lib/storage';
+import { texts } from '@/texts';
 
 let pending: Promise<boolean> | null = null;
 

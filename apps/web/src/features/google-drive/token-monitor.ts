@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
-import { useRuntimeConfig } from '../../lib/runtime-config';
-import { useAuthService } from '../auth/auth-context';
+import { useAuthService } from '@/features/auth/auth-context';
+import { useRuntimeConfig } from '@/lib/runtime-config';
 import { createDriveApi, isUnauthorized } from './drive-api';
 import { renewDriveSession } from './session-renewal';
 

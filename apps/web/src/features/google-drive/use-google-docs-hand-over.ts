@@ -1,9 +1,9 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback } from 'react';
-import { downloadFile } from '../../lib/download';
-import { useRuntimeConfig } from '../../lib/runtime-config';
-import { texts } from '../../texts';
-import { useAuthService } from '../auth/auth-context';
+import { useAuthService } from '@/features/auth/auth-context';
+import { downloadFile } from '@/lib/download';
+import { useRuntimeConfig } from '@/lib/runtime-config';
+import { texts } from '@/texts';
 import { createDriveApi, type DriveFile } from './drive-api';
 import { type GoogleDocsHandOver, handOverToGoogleDocs } from './hand-over';
 import { renewDriveSession } from './session-renewal';

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type HistoryEntry, matchHistorySchema } from '@vertragsgenerator/domain';
-import { apiFetch, apiJson } from '../../lib/api';
-import { downloadFile } from '../../lib/download';
-import { texts } from '../../texts';
+import { apiFetch, apiJson } from '@/lib/api';
+import { downloadFile } from '@/lib/download';
+import { texts } from '@/texts';
 
 export function matchHistoryQueryOptions(matchId: string) {
   return queryOptions({

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { appRoutes } from '../../app/router';
-import { fakeAuthService, jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { appRoutes } from '@/app/router';
+import { fakeAuthService, jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { MatchHistory } from './match-history';
 
 const HISTORY = 'GET /backend/matches/PL-12345/documents';

@@ -1,13 +1,13 @@
 import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { formatDateTime, type HistoryEntry, RECIPIENT_STATUS_LABELS } from '@vertragsgenerator/domain';
 import { useId } from 'react';
-import { DownloadButton } from '../../components/download-button';
-import { EnvelopeStatusBadge } from '../../components/envelope-status-badge';
-import { SectionLoader } from '../../components/section-loader';
-import { errorMessage } from '../../lib/api';
-import { documentPath, envelopePath } from '../../lib/paths';
-import { texts } from '../../texts';
-import { downloadSignedPdf } from '../signature/api';
+import { DownloadButton } from '@/components/download-button';
+import { EnvelopeStatusBadge } from '@/components/envelope-status-badge';
+import { SectionLoader } from '@/components/section-loader';
+import { downloadSignedPdf } from '@/features/signature/api';
+import { errorMessage } from '@/lib/api';
+import { documentPath, envelopePath } from '@/lib/paths';
+import { texts } from '@/texts';
 import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
 
 /** Every document made for a match, newest first, with how far its signing got. */

@@ -1,6 +1,6 @@
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { type MatchAnswer, matchAnswerSchema } from '@vertragsgenerator/domain';
-import { apiJson } from '../../lib/api';
+import { apiJson } from '@/lib/api';
 
 /** Long enough to carry a match from /start through a form, short enough to pick up corrections from the CRM. */
 const MATCH_STALE_TIME_MS = 5 * 60 * 1000;

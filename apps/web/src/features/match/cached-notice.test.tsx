@@ -1,6 +1,6 @@
 import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { renderWithProviders } from '../../test/utils';
+import { renderWithProviders } from '@/test/utils';
 import { ageOf, CachedNotice } from './cached-notice';
 
 const NOW = new Date('2027-03-10T12:00:00Z');

@@ -1,5 +1,5 @@
 import { Alert, Text } from '@mantine/core';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 
 const relativeTime = new Intl.RelativeTimeFormat('de', { numeric: 'auto' });
 

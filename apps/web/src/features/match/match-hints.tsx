@@ -1,6 +1,6 @@
 import { Alert, List } from '@mantine/core';
 import type { Hint } from '@vertragsgenerator/domain';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 
 /**
  * Plausibility warnings. They inform and never block (the user may know better), so they are a polite

@@ -1,8 +1,8 @@
 import { render, screen, within } from '@testing-library/react';
 import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
-import { AppProviders } from '../../app/providers';
-import { fakeAuthService, testConfig } from '../../test/utils';
+import { AppProviders } from '@/app/providers';
+import { fakeAuthService, testConfig } from '@/test/utils';
 import { MatchTable } from './match-table';
 
 /** What a CRM field may carry when someone typed markup into it, on purpose or by pasting. */

@@ -1,7 +1,7 @@
 import { Table, Text } from '@mantine/core';
 import { type DisplayRow, displayRows, type ResolvedMatch } from '@vertragsgenerator/domain';
 import type { CSSProperties } from 'react';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 
 // CRM texts carry their own line breaks, and an unbroken URL must not widen the table beyond the page.
 const VALUE_STYLE: CSSProperties = { whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' };

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { displayRows, plausibilityHints, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { jsonResponse, renderRoutes, stubFetch } from '../../test/utils';
+import { jsonResponse, renderRoutes, stubFetch } from '@/test/utils';
 import { StartPage } from './start-page';
 
 const routes = [

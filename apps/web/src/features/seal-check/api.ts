@@ -1,5 +1,5 @@
 import { type SealCheck, sealCheckSchema } from '@vertragsgenerator/domain';
-import { apiJson } from '../../lib/api';
+import { apiJson } from '@/lib/api';
 
 /** Sends the file as a PDF whatever type the browser guessed: the server looks at its bytes. */
 export function checkPdf(file: Blob): Promise<SealCheck> {

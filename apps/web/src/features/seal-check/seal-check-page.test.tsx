@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import type { SealCheck } from '@vertragsgenerator/domain';
 import { MemoryRouter } from 'react-router';
 import { describe, expect, it } from 'vitest';
-import { jsonResponse, renderWithProviders, stubApi } from '../../test/utils';
+import { jsonResponse, renderWithProviders, stubApi } from '@/test/utils';
 import { SealCheckPage } from './seal-check-page';
 
 const CHECK = 'POST /backend/signature/check';

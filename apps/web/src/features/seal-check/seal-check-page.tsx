@@ -2,7 +2,7 @@ import { Alert, FileInput, Loader, Paper, Stack, Text, Title } from '@mantine/co
 import { useMutation } from '@tanstack/react-query';
 import { SEAL_CHECK_MAX_BYTES } from '@vertragsgenerator/domain';
 import { type DragEvent, useState } from 'react';
-import { errorMessage } from '../../lib/api';
+import { errorMessage } from '@/lib/api';
 import { checkPdf } from './api';
 import { SealCheckResult } from './seal-check-result';
 import { sealCheckTexts as t } from './texts';

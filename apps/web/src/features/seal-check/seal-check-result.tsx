@@ -6,7 +6,7 @@ import {
   type SealCheckVerdict,
 } from '@vertragsgenerator/domain';
 import { Link } from 'react-router';
-import { envelopePath } from '../../lib/paths';
+import { envelopePath } from '@/lib/paths';
 import { sealCheckTexts as t } from './texts';
 
 const COLORS: Record<SealCheckVerdict, MantineColor> = {

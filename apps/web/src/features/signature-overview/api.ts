@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { envelopeOverviewSchema, type OverviewQuery } from '@vertragsgenerator/domain';
-import { apiJson } from '../../lib/api';
+import { apiJson } from '@/lib/api';
 
 export function overviewQueryOptions(query: OverviewQuery) {
   const params = new URLSearchParams({ status: query.status, page: String(query.page) });

@@ -6,12 +6,12 @@ import {
   RECIPIENT_STATUS_LABELS,
 } from '@vertragsgenerator/domain';
 import { Link } from 'react-router';
-import { DownloadButton } from '../../components/download-button';
-import { envelopePath } from '../../lib/paths';
-import { texts } from '../../texts';
-import { downloadSignedPdf } from '../signature/api';
-import { SignerActions } from '../signature/signer-actions';
-import { VoidEnvelopeButton } from '../signature/void-envelope-button';
+import { DownloadButton } from '@/components/download-button';
+import { downloadSignedPdf } from '@/features/signature/api';
+import { SignerActions } from '@/features/signature/signer-actions';
+import { VoidEnvelopeButton } from '@/features/signature/void-envelope-button';
+import { envelopePath } from '@/lib/paths';
+import { texts } from '@/texts';
 import { OverviewStatusBadge } from './overview-status-badge';
 import { overviewTexts as t } from './texts';
 

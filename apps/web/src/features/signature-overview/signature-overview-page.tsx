@@ -11,8 +11,8 @@ import {
 } from '@vertragsgenerator/domain';
 import { useEffect, useState } from 'react';
 import { useRouteLoaderData, useSearchParams } from 'react-router';
-import { LoadFailed } from '../../components/load-failed';
-import { SESSION_ROUTE } from '../../lib/paths';
+import { LoadFailed } from '@/components/load-failed';
+import { SESSION_ROUTE } from '@/lib/paths';
 import { overviewQueryOptions } from './api';
 import { OverviewRow } from './overview-row';
 import { overviewTexts as t } from './texts';

@@ -1,8 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
 import { type EnvelopeView, envelopeViewSchema, type SendEnvelopeRequest } from '@vertragsgenerator/domain';
-import { apiFetch, apiJson } from '../../lib/api';
-import { downloadFile } from '../../lib/download';
-import { texts } from '../../texts';
+import { apiFetch, apiJson } from '@/lib/api';
+import { downloadFile } from '@/lib/download';
+import { texts } from '@/texts';
 
 /** How often the sender view asks for progress while the signers are at work. */
 export const ENVELOPE_POLL_INTERVAL_MS = 10_000;

@@ -24,9 +24,9 @@ import {
   sendEnvelopeSchema,
 } from '@vertragsgenerator/domain';
 import { type FormEvent, useId, useState } from 'react';
-import { useFirstInvalidFocus } from '../../components/form';
-import { ApiRequestError, errorMessage } from '../../lib/api';
-import { texts } from '../../texts';
+import { useFirstInvalidFocus } from '@/components/form';
+import { ApiRequestError, errorMessage } from '@/lib/api';
+import { texts } from '@/texts';
 import { envelopeQueryOptions, sendEnvelope } from './api';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { useSingleMutation } from './use-single-mutation';

@@ -8,8 +8,8 @@ import {
   RECIPIENT_ROLE_LABELS,
   RECIPIENT_STATUS_LABELS,
 } from '@vertragsgenerator/domain';
-import { DownloadButton } from '../../components/download-button';
-import { texts } from '../../texts';
+import { DownloadButton } from '@/components/download-button';
+import { texts } from '@/texts';
 import { downloadEnvelopeCertificate, downloadEnvelopeDocument } from './api';
 import { SenderViewSignerActions } from './signer-actions';
 import { VoidEnvelopeButton } from './void-envelope-button';

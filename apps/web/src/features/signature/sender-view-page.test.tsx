@@ -2,12 +2,12 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SenderViewPage } from './sender-view-page';
 import { ccRecipient, customerSigner, draftEnvelope } from './test-fixtures';
 
 // jsdom renders neither superdoc nor PDFs; the viewer has its own check in the browser.
-vi.mock('../../components/document-viewer', () => ({
+vi.mock('@/components/document-viewer', () => ({
   DocumentViewer: ({ pdf }: { pdf: boolean }) => `Dokumentansicht (${pdf ? 'PDF' : 'DOCX'})`,
 }));
 

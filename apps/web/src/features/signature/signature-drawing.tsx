@@ -1,7 +1,7 @@
 import { Box, Button, Group, Input, Stack } from '@mantine/core';
 import { useEffect, useId, useRef } from 'react';
 import SignaturePad from 'signature_pad';
-import { texts } from '../../texts';
+import { texts } from '@/texts';
 
 const CANVAS_HEIGHT_PX = 160;
 

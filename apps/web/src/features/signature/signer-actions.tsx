@@ -2,8 +2,8 @@ import { Button, Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
-import { errorMessage } from '../../lib/api';
-import { texts } from '../../texts';
+import { errorMessage } from '@/lib/api';
+import { texts } from '@/texts';
 import { remindSigner, renewSigningLink } from './api';
 import { useEnvelopeUpdater } from './use-envelope-updater';
 

@@ -6,8 +6,8 @@ import {
   type SigningView,
   signingViewSchema,
 } from '@vertragsgenerator/domain';
-import { ApiRequestError, type ApiRequestOptions, apiFetch, parseJsonAnswer } from '../../lib/api';
-import { downloadFile } from '../../lib/download';
+import { ApiRequestError, type ApiRequestOptions, apiFetch, parseJsonAnswer } from '@/lib/api';
+import { downloadFile } from '@/lib/download';
 
 /**
  * Calls a signer route. A signer has no account: the call is anonymous, and the link token travels

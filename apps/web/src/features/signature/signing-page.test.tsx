@@ -2,16 +2,16 @@ import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createQueryClient } from '../../app/providers';
-import type { DocumentViewerProps } from '../../components/document-viewer';
-import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { createQueryClient } from '@/app/providers';
+import type { DocumentViewerProps } from '@/components/document-viewer';
+import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SigningPage } from './signing-page';
 import { preloadSigningPage } from './signing-preload';
 import { signingView } from './test-fixtures';
 
 const viewer = vi.hoisted(() => ({ props: null as DocumentViewerProps | null }));
 // jsdom renders neither superdoc nor PDFs; the viewer has its own check in the browser.
-vi.mock('../../components/document-viewer', () => ({
+vi.mock('@/components/document-viewer', () => ({
   DocumentViewer: (props: DocumentViewerProps) => {
     viewer.props = props;
     return 'Dokumentansicht';

@@ -22,12 +22,12 @@ import {
 } from '@vertragsgenerator/domain';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { useLocation } from 'react-router';
-import { DocumentViewer } from '../../components/document-viewer';
-import { runDownload } from '../../components/download-button';
-import { useFirstInvalidFocus } from '../../components/form';
-import { SectionLoader } from '../../components/section-loader';
-import { ApiRequestError, errorMessage } from '../../lib/api';
-import { texts } from '../../texts';
+import { DocumentViewer } from '@/components/document-viewer';
+import { runDownload } from '@/components/download-button';
+import { useFirstInvalidFocus } from '@/components/form';
+import { SectionLoader } from '@/components/section-loader';
+import { ApiRequestError, errorMessage } from '@/lib/api';
+import { texts } from '@/texts';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { SignatureDrawing } from './signature-drawing';
 import {

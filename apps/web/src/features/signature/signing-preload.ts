@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { loadDocxRenderer } from '../../components/document-viewer/load-renderer';
-import { preloadFirstViewRenderer } from '../../components/docx-first-view/load-first-view';
+import { loadDocxRenderer } from '@/components/document-viewer/load-renderer';
+import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
 import { signingQueryOptions } from './signing-api';
 
 /**

@@ -11,7 +11,7 @@ import {
   templateTrialSchema,
   templateVersionSchema,
 } from '@vertragsgenerator/domain';
-import { apiFetch, apiJson } from '../../lib/api';
+import { apiFetch, apiJson } from '@/lib/api';
 
 export const placeholdersQueryOptions = queryOptions({
   queryKey: ['template-placeholders'],

@@ -2,7 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { PlaceholderDictionary } from '@vertragsgenerator/domain';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse, renderWithProviders, stubApi } from '../../test/utils';
+import { jsonResponse, renderWithProviders, stubApi } from '@/test/utils';
 import { PlaceholdersPage } from './placeholders-page';
 
 const PLACEHOLDERS = 'GET /backend/templates/placeholders';

@@ -12,8 +12,8 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import type { Placeholder } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { LoadFailed } from '../../components/load-failed';
-import { SectionLoader } from '../../components/section-loader';
+import { LoadFailed } from '@/components/load-failed';
+import { SectionLoader } from '@/components/section-loader';
 import { placeholdersQueryOptions } from './api';
 import { templateTexts } from './texts';
 

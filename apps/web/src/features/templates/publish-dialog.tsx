@@ -1,7 +1,7 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { errorMessage } from '../../lib/api';
+import { errorMessage } from '@/lib/api';
 import { publishVersion } from './api';
 import { templateTexts } from './texts';
 

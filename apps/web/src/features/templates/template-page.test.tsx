@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { PATHS } from '../../lib/paths';
-import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { PATHS } from '@/lib/paths';
+import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { TemplatePage } from './template-page';
 import {
   cleanDraft,

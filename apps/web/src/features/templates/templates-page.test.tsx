@@ -1,8 +1,8 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import { PATHS } from '../../lib/paths';
-import { jsonResponse, renderRoutes, stubApi } from '../../test/utils';
+import { PATHS } from '@/lib/paths';
+import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { TemplatesPage } from './templates-page';
 import { offerSummary } from './test-fixtures';
 

@@ -2,9 +2,9 @@ import { Anchor, Badge, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { formatDateTime, type TemplateSummary } from '@vertragsgenerator/domain';
 import { Link } from 'react-router';
-import { LoadFailed } from '../../components/load-failed';
-import { SectionLoader } from '../../components/section-loader';
-import { PATHS, templatePath } from '../../lib/paths';
+import { LoadFailed } from '@/components/load-failed';
+import { SectionLoader } from '@/components/section-loader';
+import { PATHS, templatePath } from '@/lib/paths';
 import { templateListQueryOptions } from './api';
 import { templateTexts } from './texts';
 

@@ -2,8 +2,8 @@ import './template-comparison.css';
 import { Box, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { ParagraphChange } from '@vertragsgenerator/domain';
-import { LoadFailed } from '../../components/load-failed';
-import { SectionLoader } from '../../components/section-loader';
+import { LoadFailed } from '@/components/load-failed';
+import { SectionLoader } from '@/components/section-loader';
 import { comparisonQueryOptions } from './api';
 import { templateTexts } from './texts';
 

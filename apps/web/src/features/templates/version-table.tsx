@@ -1,7 +1,7 @@
 import { Badge, Group, Table, Text, Title } from '@mantine/core';
 import { formatDateTime, type TemplateDetail } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { downloadFile } from '../../lib/download';
+import { downloadFile } from '@/lib/download';
 import { versionFile } from './api';
 import { templateTexts } from './texts';
 import { ViewAndDownload } from './view-and-download';

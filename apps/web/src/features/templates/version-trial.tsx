@@ -1,10 +1,10 @@
 import { Alert, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
-import { DocumentViewer } from '../../components/document-viewer';
-import { SectionLoader } from '../../components/section-loader';
-import { errorMessage } from '../../lib/api';
-import { downloadFile } from '../../lib/download';
+import { DocumentViewer } from '@/components/document-viewer';
+import { SectionLoader } from '@/components/section-loader';
+import { errorMessage } from '@/lib/api';
+import { downloadFile } from '@/lib/download';
 import { trialFile, trialQueryOptions } from './api';
 import { templateTexts } from './texts';
 import { ViewAndDownload } from './view-and-download';

@@ -2,7 +2,7 @@ import { Alert, Button, FileInput, Group, Paper, Stack, TextInput, Title } from 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DOCX_MIME_TYPE, TEMPLATE_MAX_BYTES, type TemplateVersion } from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
-import { errorMessage } from '../../lib/api';
+import { errorMessage } from '@/lib/api';
 import { uploadVersion } from './api';
 import { templateTexts } from './texts';
 

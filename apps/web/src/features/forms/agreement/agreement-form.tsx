@@ -6,7 +6,7 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { useFormValidation } from '../../../components/form';
+import { useFormValidation } from '@/components/form';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';

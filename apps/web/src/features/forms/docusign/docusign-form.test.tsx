@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { jsonResponse } from '../../../test/utils';
+import { jsonResponse } from '@/test/utils';
 import { choose, findField, match, renderForm, submitButton, typeInto } from '../test-fixtures';
 
 const SIGNING_URL = 'https://signing.example/envelope/1';

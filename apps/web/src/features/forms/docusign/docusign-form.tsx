@@ -21,11 +21,11 @@ import {
   RecipientSelect,
   RepeatedEmailField,
   resizeEntries,
-} from '../../../components/fields';
-import { useFormValidation } from '../../../components/form';
-import { SectionLoader } from '../../../components/section-loader';
-import { usePermission } from '../../../lib/permission';
-import { texts } from '../../../texts';
+} from '@/components/fields';
+import { useFormValidation } from '@/components/form';
+import { SectionLoader } from '@/components/section-loader';
+import { usePermission } from '@/lib/permission';
+import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';

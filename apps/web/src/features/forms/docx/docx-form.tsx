@@ -6,7 +6,7 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { useFormValidation } from '../../../components/form';
+import { useFormValidation } from '@/components/form';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';

@@ -1,8 +1,8 @@
 import { type Company, documentKeys, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isNumberValid, NumberField } from '../../../components/fields';
-import { useFormValidation } from '../../../components/form';
-import { texts } from '../../../texts';
+import { isNumberValid, NumberField } from '@/components/fields';
+import { useFormValidation } from '@/components/form';
+import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';

@@ -6,9 +6,9 @@ import {
   type TerminationDocument,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isTextValid, TextField } from '../../../components/fields';
-import { useFormValidation } from '../../../components/form';
-import { texts } from '../../../texts';
+import { isTextValid, TextField } from '@/components/fields';
+import { useFormValidation } from '@/components/form';
+import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
