@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { permissionLevelSchema } from './api.js';
 
 /**
- * Team-Operations (DESIGN §6, §13): access requests, the staff list, the audit log and the match import
+ * Team-Operations: access requests, the staff list, the audit log and the match import
  * of `/verwaltung`. Levels travel as numbers (1 consultant, 2 legal, 3 leader, null none) as everywhere.
  */
 

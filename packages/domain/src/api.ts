@@ -3,7 +3,7 @@ import { PERMISSION_LEVELS } from './permissions.js';
 
 /**
  * Request and response shapes of the API that browser and server share.
- * Errors always have the shape of `apiErrorSchema` (DESIGN §7).
+ * Errors always have the shape of `apiErrorSchema` (docs/architecture.md#api-conventions).
  */
 export const apiErrorSchema = z.object({
   error: z.string(),
@@ -42,7 +42,10 @@ export const sessionUserSchema = z.object({
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 
-/** The token travels only in the Authorization header (DESIGN §10.1); an email in the body must match it. */
+/**
+ * The token travels only in the Authorization header; an email in the body must match it
+ * (docs/decisions.md#token-only-in-the-authorization-header).
+ */
 export const saveUserBodySchema = z.object({
   email: z.string().trim().toLowerCase().email().optional(),
 });
@@ -50,7 +53,7 @@ export const saveUserBodySchema = z.object({
 /** POST /backend/private/getPermission/{email} answers 200 with this, or 204 without a level. */
 export const permissionAnswerSchema = z.object({ data: permissionLevelSchema });
 
-/** One entry of the staff directory (GET /backend/users), field names as in SPEC §7. */
+/** An entry of the staff directory (GET /backend/users), capitalised as the earlier tool's clients read it. */
 export const directoryUserSchema = z.object({ Name: z.string(), Email: z.string() });
 export type DirectoryUser = z.infer<typeof directoryUserSchema>;
 
@@ -64,8 +67,8 @@ export const signatoryListSchema = z.array(signatoryOptionSchema);
 
 /**
  * POST /backend/documentCheck/{docId}/{matchId}: the match values the key's template shows but the
- * match lacks (`field` a match field, `label` its German name), in SPEC order, one entry per label.
- * The document still renders; it shows blank lines there.
+ * match lacks (`field` a match field, `label` its German name), in the order of the match table, one
+ * entry per label. The document still renders; it shows blank lines there.
  */
 export const documentCheckSchema = z.object({
   missing: z.array(z.object({ field: z.string(), label: z.string() })),
@@ -99,8 +102,9 @@ export const readinessSchema = z.object({
 export type Readiness = z.infer<typeof readinessSchema>;
 
 /**
- * POST /backend/sendSupportEmail. The reporter comes from the verified token (DESIGN §10.5), so
- * `userEmail` and `userName` of SPEC §7 are accepted but not used.
+ * POST /backend/sendSupportEmail. The reporter comes from the verified token
+ * (docs/decisions.md#support-reporter-from-the-token), so the body's `userEmail` and `userName`, which
+ * older clients send, are accepted but not used.
  */
 export const supportReportSchema = z.object({
   subject: z

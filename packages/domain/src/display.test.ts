@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DISPLAY_LABELS, displayRows, isWideValue, WIDE_VALUE_THRESHOLD } from './display.js';
 import type { ResolvedMatch } from './match.js';
 
-const SPEC_LABELS = [
+const ROW_LABELS_IN_ORDER = [
   'Berater Job',
   'Berater Kandidat',
   'Projektpartner',
@@ -63,8 +63,8 @@ const full: ResolvedMatch = {
 };
 
 describe('displayRows', () => {
-  it('lists the rows of SPEC §3 in order with their labels', () => {
-    expect(displayRows(full).map((row) => row.label)).toEqual(SPEC_LABELS);
+  it('lists the rows in their fixed order with their labels', () => {
+    expect(displayRows(full).map((row) => row.label)).toEqual(ROW_LABELS_IN_ORDER);
   });
 
   it('formats each row by its kind', () => {
@@ -100,7 +100,7 @@ describe('displayRows', () => {
 
   it('shows / for every missing value', () => {
     const rows = displayRows({ matchId: 'PL-1' });
-    expect(rows).toHaveLength(SPEC_LABELS.length);
+    expect(rows).toHaveLength(ROW_LABELS_IN_ORDER.length);
     for (const row of rows) {
       expect(row.value, row.label).toBe('/');
       expect(row.wide).toBe(false);
@@ -147,7 +147,7 @@ describe('displayRows', () => {
 });
 
 describe('isWideValue', () => {
-  it('uses the SPEC threshold of 40', () => {
+  it('uses the threshold of 40 characters', () => {
     expect(WIDE_VALUE_THRESHOLD).toBe(40);
   });
 

@@ -1,7 +1,7 @@
 import { displayValue, formatDate, formatHoursPerWeek, formatPaymentTerm, formatPrice } from './format.js';
 import type { FieldValue, ResolvedMatch } from './match.js';
 
-/** Values longer than this get the wide layout (SPEC §9). */
+/** Values longer than this get the wide layout of the match table. */
 export const WIDE_VALUE_THRESHOLD = 40;
 
 type Formatter = (value: FieldValue) => string;

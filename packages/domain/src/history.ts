@@ -3,7 +3,7 @@ import { ENVELOPE_STATUSES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './signat
 
 /**
  * GET /backend/matches/:matchId/documents: every document of a match the user may see, newest
- * first, each with its e-signature envelope if it was sent for signing (DESIGN §7, §9).
+ * first, each with its e-signature envelope if it was sent for signing.
  */
 export const historyEntrySchema = z.object({
   documentId: z.string(),
@@ -15,7 +15,7 @@ export const historyEntrySchema = z.object({
   status: z.enum(['rendering', 'ready', 'failed']),
   /** The latest stored version; null while rendering or after a failure. */
   version: z.number().int().nullable(),
-  /** The template version it was rendered from (DESIGN §13); null for documents made before versions. */
+  /** The template version it was rendered from; null for documents made before templates had versions. */
   templateVersion: z.number().int().nullable(),
   envelope: z
     .object({

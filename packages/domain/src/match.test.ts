@@ -12,8 +12,8 @@ import {
 } from './match.js';
 
 describe('matchRecordSchema', () => {
-  it('covers exactly the fields of SPEC §3', () => {
-    const spec = [
+  it('covers exactly the fields a CRM match record has', () => {
+    const crmFields = [
       'beraterJob',
       'beraterKandidat',
       'candidateFirstName',
@@ -47,8 +47,8 @@ describe('matchRecordSchema', () => {
       'vertragspartnerPP',
       'vertragspartnerKunde',
     ];
-    expect(Object.keys(matchFieldsSchema.shape).sort()).toEqual([...spec].sort());
-    expect(Object.keys(matchRecordSchema.shape).sort()).toEqual([...spec, 'matchId'].sort());
+    expect(Object.keys(matchFieldsSchema.shape).sort()).toEqual([...crmFields].sort());
+    expect(Object.keys(matchRecordSchema.shape).sort()).toEqual([...crmFields, 'matchId'].sort());
   });
 
   it('accepts a record with only its ID', () => {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
 /**
- * The match record of SPEC §3 as the CRM or the import delivers it, and the resolved record the API
- * answers with (DESIGN §8).
+ * The match record as the CRM or the import delivers it, and the resolved record the API answers with
+ * (docs/architecture.md#matches).
  */
 
 export const MATCH_ID_PREFIX = 'PL-';
@@ -79,7 +79,7 @@ export type MatchFields = z.infer<typeof matchFieldsSchema>;
 export const matchRecordSchema = matchFieldsSchema.extend({ matchId: matchIdSchema });
 export type MatchRecord = z.infer<typeof matchRecordSchema>;
 
-/** Primary field and the field used when the primary one is missing or blank (DESIGN §8). */
+/** Primary field and the field used when the primary one is missing or blank. */
 export const MATCH_FALLBACKS = {
   kuendigungsfristKunde: 'kuendigungsfrist',
   ek: 'tagessatzEk',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * `/vorlagen/platzhalter` (DESIGN §9): the field dictionary as legal staff read it, each placeholder
+ * `/vorlagen/platzhalter`: the field dictionary as legal staff read it, each placeholder
  * with how it is written in a template and an example from a demo match.
  */
 export const placeholderSchema = z.object({

@@ -12,7 +12,7 @@ import type { MatchField, ResolvedMatch } from './match.js';
 
 /**
  * Warnings about deal data that is readable but unlikely to be right. They never block: the user may
- * know better, and the fix belongs in the CRM anyway (SPEC §1). Values that cannot be read give no
+ * know better, and the fix belongs in the CRM anyway. Values that cannot be read give no
  * hint, because the table already shows them as invalid.
  */
 

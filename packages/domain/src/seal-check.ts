@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { RECIPIENT_ROLES } from './signature.js';
 
 /**
- * Prüfen (DESIGN §6): what a dropped PDF is. `sealed`: an unchanged sealed PDF of an envelope here.
+ * Prüfen (`/pruefen`): what a dropped PDF is. `sealed`: an unchanged sealed PDF of an envelope here.
  * `unknown_envelope`: our seal, valid over the whole file, but no envelope here has it (made by another
  * installation, or its database was restored from an older backup). `changed`: our seal, but the file
  * is not what was sealed (a byte changed, or something was added after sealing). `other_signature`:

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ENVELOPE_EVENT_TYPES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './signature.js';
 
 /**
- * `/signaturen` — Offene Signaturen (DESIGN §6): the envelopes a user created (legal staff: all), with
+ * `/signaturen` — Offene Signaturen: the envelopes a user created (legal staff: all), with
  * the state a sender follows up on. `partially_signed` and `expired` are sent envelopes seen closer:
  * some signer signed, or a signer who is waiting holds a link that no longer works.
  */

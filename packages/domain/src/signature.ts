@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.js';
 
 /**
- * E-signature envelopes (DESIGN §5, §7 `/backend/signature/…`): the shapes the sender view, the
+ * E-signature envelopes (`/backend/signature/…`): the shapes the sender view, the
  * signing page and the server share. An envelope carries one generated document to its signers in
  * routing order; CC recipients get a copy of the completed document.
  */
@@ -22,7 +22,7 @@ export const ENVELOPE_STATUS_LABELS: Record<EnvelopeStatus, string> = {
   failed: 'Fehlgeschlagen',
 };
 
-/** The roles of SPEC §7's e-signature dataList; `CC` receives a copy and does not sign. */
+/** The roles of the e-signature form's dataList; `CC` receives a copy and does not sign. */
 export const RECIPIENT_ROLES = ['Projektpartner', 'Kunde', 'Kunde2', 'CC'] as const;
 export type RecipientRole = (typeof RECIPIENT_ROLES)[number];
 export type SignerRole = Exclude<RecipientRole, 'CC'>;
@@ -224,7 +224,7 @@ export type SigningView = z.infer<typeof signingViewSchema>;
 /** The header that carries a signer's link token: never in a URL the server logs. */
 export const SIGNING_TOKEN_HEADER = 'x-signing-token';
 
-/** POST /backend/generateDocusign answers `{ data: <url to open> }` (SPEC §7). */
+/** POST /backend/generateDocusign answers `{ data: <url to open> }`, the sender view. */
 export const envelopeUrlSchema = z.object({ data: z.string().url() });
 
 /**

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const DOCX_MIME_TYPE = 'application/vnd.openxmlformats-officedocument.wordprocessingml.document';
 
 /**
- * The built-in editor's view of a stored document (DESIGN §7 `GET, PUT /backend/documents/:id`):
+ * The built-in editor's view of a stored document (`GET, PUT /backend/documents/:id`):
  * version 1 is the generated file, every `Speichern` adds the next version.
  */
 export const documentVersionSchema = z.object({

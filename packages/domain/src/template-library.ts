@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CATALOGUE, type CatalogueEntry, type DocumentFamily } from './documents/catalogue.js';
 
 /**
- * The template library (DESIGN §9, §13): every template file of the catalogue with numbered versions
+ * The template library: every template file of the catalogue with numbered versions
  * in the database. Legal staff upload a version, the server checks it at once, they try it against
  * real deals and compare its text with the published one, then publish it or roll back.
  */

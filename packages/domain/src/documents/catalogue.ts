@@ -1,9 +1,10 @@
 import type { FormName, PermissionLevel } from '../permissions.js';
 
 /**
- * The document catalogue (DESIGN §9): the single source of truth for which options each form offers,
- * which key a choice produces, which template and parameters a key uses, and who may generate it.
- * Anything not in it is "Ungültige Auswahl" in the browser and 404 on the server.
+ * The document catalogue (docs/architecture.md#document-catalogue): the single source of truth for
+ * which options each form offers, which key a choice produces, which template and parameters a key
+ * uses, and who may generate it. Anything not in it is "Ungültige Auswahl" in the browser and 404 on
+ * the server.
  */
 
 export const LANGUAGES = ['de', 'en'] as const;
@@ -54,7 +55,7 @@ export interface CatalogueEntry {
   /** File name under templates/. */
   template: string;
   params: DocumentParams;
-  /** Permission levels that may generate this key (DESIGN §6). */
+  /** Permission levels that may generate this key (docs/architecture.md#permissions). */
   levels: readonly PermissionLevel[];
 }
 
@@ -62,7 +63,7 @@ const LEGAL_ONLY: readonly PermissionLevel[] = [2];
 const EVERY_LEVEL: readonly PermissionLevel[] = [1, 2, 3];
 const LEGAL_AND_LEADERS: readonly PermissionLevel[] = [2, 3];
 
-/** Company wp works with project partners only, and in German only (SPEC §9). */
+/** Company wp works with project partners only, and in German only. */
 const partnersOf = (company: Company): readonly PartnerType[] => (company === 'wp' ? ['pp'] : PARTNER_TYPES);
 
 const CONTRACT_TEMPLATES: Record<ContractType, string> = { rv: 'rahmenvertrag', ev: 'einzelauftrag' };
@@ -114,7 +115,7 @@ function buildCatalogue(): CatalogueEntry[] {
             });
           }
         }
-        // The editable customer contract exists for wm and we only (SPEC §9).
+        // The editable customer contract exists for wm and we only.
         if (company !== 'wp') {
           entries.push({
             key: documentKeys.docx({ language, company, contract }),

@@ -3,11 +3,11 @@ import type { FormName } from '../permissions.js';
 import type { CatalogueEntry } from './catalogue.js';
 
 /**
- * The `dataList` of each form (SPEC §7), shared by browser and server. The server also checks the
+ * The `dataList` of each form, shared by browser and server. The server also checks the
  * list against the key it came with (`dataListIssues`): a list may be well-formed and still not fit.
  */
 
-/** SPEC §5: text, @, text, dot, text. */
+/** Deliberately simple: text, @, text, dot, text. */
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** Blank means "not given": forms send empty strings for untouched optional fields. */
@@ -21,7 +21,7 @@ const optionalEmail = z.preprocess(
   z.string().trim().max(320).regex(EMAIL_PATTERN, 'Keine gültige E-Mail-Adresse.').optional(),
 );
 
-/** Offer and termination also accept `client` for the customer (DESIGN §7). */
+/** Offer and termination also accept `client` for the customer, as the earlier tool's forms sent it. */
 export const partnerTypeSchema = z.preprocess(
   (value) => (value === 'client' ? 'k' : value),
   z.enum(['k', 'pp']),

@@ -195,7 +195,7 @@ describe('missingMatchValues', () => {
 });
 
 describe('MATCH_FIELD_LABELS', () => {
-  it('labels every match field with its display label, in SPEC order', () => {
+  it('labels every match field with its display label, in the order of the match table', () => {
     expect(Object.keys(MATCH_FIELD_LABELS).sort()).toEqual([...MATCH_FIELDS].sort());
     expect(Object.keys(MATCH_FIELD_LABELS).slice(0, 5)).toEqual([
       'beraterJob',

@@ -10,7 +10,7 @@ import type { TEMPLATE_FIELDS, TemplateFieldName } from './template-fields.js';
  * It mirrors `buildTemplateData`; its test proves that field by field.
  */
 
-/** A field of the match as the API answers with it (fallbacks already resolved, DESIGN §8). */
+/** A field of the match as the API answers with it (fallbacks already resolved, `MATCH_FALLBACKS`). */
 export type ResolvedMatchField = Exclude<keyof ResolvedMatch, 'matchId'>;
 
 export type TemplateTextField = {
@@ -93,7 +93,10 @@ export function matchFieldSource(
   return source;
 }
 
-/** German label of each match field, in SPEC order; the name fields share the row `Projektpartner`. */
+/**
+ * German label of each match field, in the order of the match table; the name fields share the row
+ * `Projektpartner`.
+ */
 export const MATCH_FIELD_LABELS = Object.fromEntries(
   Object.entries(DISPLAY_LABELS).flatMap(([row, label]) =>
     row === 'projektpartner'
@@ -129,8 +132,8 @@ function lackingFields(source: MatchFieldSource, match: ResolvedMatch): Resolved
 
 /**
  * The values a document of this key shows as blank lines because the match lacks them, given the
- * text fields its template shows: in SPEC order, one entry per label (a missing first and last name
- * is one `Projektpartner`).
+ * text fields its template shows: in the order of the match table, one entry per label (a missing
+ * first and last name is one `Projektpartner`).
  */
 export function missingMatchValues(
   entry: CatalogueEntry,

@@ -1,5 +1,5 @@
 /**
- * The field dictionary: every placeholder a template may use, with its meaning (DESIGN §9). The
+ * The field dictionary: every placeholder a template may use, with its meaning. The
  * renderer fills exactly these names and `templates:lint` refuses any other, so a typo in Word is
  * caught before a contract goes out. docs/templates.md explains them to legal staff.
  */
@@ -42,7 +42,7 @@ export const TEMPLATE_FIELDS = {
     description: 'Ansprechpartner des Kunden bzw. Name des Projektpartners',
   },
 
-  // Values of the match, formatted (DESIGN §8); a missing value becomes a blank line to fill in
+  // Values of the match, formatted as in the match table; a missing value becomes a blank line to fill in
   beraterJob: { kind: 'text', description: 'Berater Job (CRM)' },
   beraterKandidat: { kind: 'text', description: 'Berater Kandidat (CRM)' },
   projektpartnerName: { kind: 'text', description: 'Vor- und Nachname des Projektpartners' },
