@@ -1,4 +1,4 @@
-// `npm run bench` (DESIGN §12): builds, then runs the benchmark suites and rewrites their sections of
+// `npm run bench`: builds, then runs the benchmark suites and rewrites their sections of
 // docs/performance.md. `node --expose-gc bench/run.mjs` alone runs against the last build.
 import { join } from 'node:path';
 import { describeMachine, machineInfo } from './lib/machine.mjs';

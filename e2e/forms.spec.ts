@@ -107,7 +107,7 @@ test.describe('legal: the DOCX forms', () => {
     const match = demoMatch('PL-10002');
     await loadMatch(page, match.matchId);
     await openForm(page, '/offer', match.matchId);
-    // SPEC §9: offers for wm and we only.
+    // Offers exist for wm and we only.
     await page.getByRole('combobox', { name: 'Gesellschaft', exact: true }).click();
     await expect(page.getByRole('option')).toHaveText(['WM Consulting GmbH', 'WE Engineering GmbH']);
     await page.keyboard.press('Escape');

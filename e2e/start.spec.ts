@@ -27,7 +27,7 @@ test.describe('/start: enter a match ID and check the deal', () => {
     await confirmMatchId(page, '10003');
     const table = page.getByRole('table', { name: 'Match PL-10003' });
     await expect(table).toBeVisible();
-    // Values as the CRM record of PL-10003 holds them, formatted as DESIGN §8 says.
+    // Values as the CRM record of PL-10003 holds them, formatted as the match table formats them.
     await expect(row(page, 'Projektpartner')).toContainText('Sören Lindqvist');
     await expect(row(page, 'Startdatum')).toContainText('01.03.2027');
     await expect(row(page, 'Enddatum')).toContainText('29.02.2028');
@@ -51,7 +51,7 @@ test.describe('/start: enter a match ID and check the deal', () => {
     await expect(page.getByRole('status').filter({ hasText: 'Bitte prüfen' })).toContainText('VK Remote');
   });
 
-  test('a wrong ID shows the alert of SPEC §8 and keeps Weiter disabled', async ({ page }) => {
+  test('a wrong ID shows its alert and keeps Weiter disabled', async ({ page }) => {
     await confirmMatchId(page, 'PL-99999');
     await expect(page.getByRole('alert')).toHaveText(
       'Die Match-ID ist nicht korrekt. Bitte gib die ID erneut ein.',

@@ -21,7 +21,7 @@ const CHROMIUM = {
   ],
 };
 
-/** Every demo account's password (DESIGN §5). */
+/** Every demo account's password (README, Demo accounts). */
 const DEMO_PASSWORD = 'demo';
 
 /** Who uses the app in the browser benchmarks: legal may generate every document. */

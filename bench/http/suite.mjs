@@ -15,7 +15,7 @@ import { signInDemoAccount } from '../lib/sign-in.mjs';
 import { factor, ms } from '../lib/stats.mjs';
 
 /**
- * HTTP under load (DESIGN §12): the built server in this process, autocannon in a child process,
+ * HTTP under load: the built server in this process, autocannon in a child process,
  * four API calls at 1, 10 and 50 connections, on the embedded database and on PostgreSQL.
  */
 
@@ -209,7 +209,7 @@ function report({ results, machine, settings, othersLoad, renderThreads }) {
       `Render worker threads: ${renderThreads}, the production default on this machine. Signed in as ` +
       `${LOAD_USER} through the embedded identity provider; demo match ${MATCH_ID}.`,
     '',
-    `**Budget (DESIGN §12): DOCX generation p99 ≤ ${BUDGET.p99} ms at ${BUDGET.connections} connections — ` +
+    `**Budget: DOCX generation p99 ≤ ${BUDGET.p99} ms at ${BUDGET.connections} connections — ` +
       `${verdict}.** ${clean ? 'Every request of every run answered 2xx, with no socket errors.' : 'Not every request answered 2xx: see the non-2xx and errors columns and the notes below.'}`,
     '',
   ];
@@ -369,7 +369,7 @@ function howMeasured(settings) {
     '### How measured',
     '',
     'The server is the built one (apps/server/dist), started in the bench process as main.ts starts it ' +
-      '(config.ts → database and migrations → compose.ts → listen on 127.0.0.1) with its own temporary ' +
+      '(config/ → database and migrations → compose.ts → listen on 127.0.0.1) with its own temporary ' +
       'DATA_DIR, DEMO_DATA=true, RATE_LIMIT_PER_MINUTE=100000 and logging at the production level `info` ' +
       'to a file; everything else is the embedded default (built-in signing, file mailer). It runs here so ' +
       'that `perf_hooks.monitorEventLoopDelay` (1 ms timer; the figures are how late its ticks came) and the event-loop utilisation watch the ' +

@@ -5,10 +5,10 @@ import { importServer, root } from './server.mjs';
 
 /** The demo match every request works on (config/demo-matches.json), the one the UI examples use. */
 export const MATCH_ID = 'PL-10001';
-/** A DOCX customer contract and an e-signature contract with a project partner (DESIGN §9). */
+/** A DOCX customer contract and an e-signature contract with a project partner. */
 const DOCX_KEY = 'docx-de-wm-rv';
 const ENVELOPE_KEY = 'de-wm-pp-rv';
-/** Legal staff may generate every key (DESIGN §6). */
+/** Legal staff may generate every key (docs/architecture.md#permissions). */
 export const LOAD_USER = 'legal@demo.local';
 
 /**

@@ -7,7 +7,7 @@ export function table(header, rows) {
 
 const HEADER = `# Performance
 
-Measured by \`npm run bench\` (DESIGN §12). Each section below is rewritten by the benchmark that owns it
+Measured by \`npm run bench\`. Each section below is rewritten by the benchmark that owns it
 (between its \`bench:…\` markers); text outside the markers is kept. Figures on a shared 2-core machine
 are noisy: compare the ratios measured within one run, not absolute milliseconds across runs.
 

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 
-/** Every demo account's password (DESIGN §5). */
+/** Every demo account's password (README, Demo accounts). */
 const DEMO_PASSWORD = 'demo';
 const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
 

@@ -10,7 +10,7 @@ import { ms, summarize } from '../lib/stats.mjs';
 import { ENVELOPES, seedEnvelopes } from './seed.mjs';
 
 /**
- * Offene Signaturen with years of envelopes (DESIGN §6): the built server as `npm start` runs it, on
+ * Offene Signaturen with years of envelopes: the built server as `npm start` runs it, on
  * a database holding 10,000 envelopes with their signers and events, answering
  * `GET /backend/signature/envelopes` one request after the other (what one user waits for), for legal
  * staff (all 10,000) and for a consultant (her 1,000), on PGlite and PostgreSQL.

@@ -12,14 +12,14 @@ import { carboneTemplate, carboneVersion, renderWithCarbone } from './carbone.mj
 import { documentText, firstDifference } from './docx-text.mjs';
 
 /**
- * Rendering benchmark (DESIGN §12): per document family, our renderer as production runs it against
+ * Rendering benchmark: per document family, our renderer as production runs it against
  * Carbone rendering the same contract and against the floor, all in one run; then one family under
  * parallel requests.
  */
 
 const sha256Hex = (bytes) => createHash('sha256').update(bytes).digest('hex');
 
-/** One representative key per document family (DESIGN §9). */
+/** One representative key per document family of the catalogue. */
 const FAMILIES = [
   { title: 'Contract, German, customer', key: 'docx-de-wm-rv' },
   { title: 'Contract, English, project partner', key: 'en-we-pp-rv' },
@@ -468,7 +468,7 @@ function report({ results, concurrency, machine, threads, settings, match, other
     `Libraries: ${versions.join(', ')}, carbone ${carboneVersion}. Worker pool: ${threads} thread(s), ` +
       `the production default on this machine. Demo match ${match.matchId} (config/demo-matches.json).`,
     '',
-    `**Budget (DESIGN §12): at least ${BUDGET}× faster than Carbone per document — ` +
+    `**Budget: at least ${BUDGET}× faster than Carbone per document — ` +
       `${verdict}** (ours = the worker pool, as production renders; ratios of medians, ` +
       '"same at p10" compares the fastest tenth of each, the least disturbed by other load).',
     '',

@@ -14,7 +14,7 @@ import { table } from '../lib/markdown.mjs';
 import { root } from '../lib/server.mjs';
 
 /**
- * Size of the JavaScript and CSS the SPA's pages really load (DESIGN §12): Chromium opens them against
+ * Size of the JavaScript and CSS the SPA's pages really load: Chromium opens them against
  * the built server and the files it fetches are weighed as the build wrote them, plain and in the .gz
  * and .br the server sends (apps/web/vite.config.ts, apps/server/src/routes/spa.ts).
  */

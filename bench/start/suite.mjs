@@ -12,7 +12,7 @@ import { factor, ms, summarize } from '../lib/stats.mjs';
 import { breakdownRows, memoryBreakdown, SETTLE_MS } from './breakdown.mjs';
 
 /**
- * Start (DESIGN §12): `node apps/server/dist/main.js`, what `npm start` runs after building, to a
+ * Start: `node apps/server/dist/main.js`, what `npm start` runs after building, to a
  * healthy `GET /backend/health`, on a fresh DATA_DIR and again on the same one.
  */
 
@@ -168,7 +168,7 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       `${Number.isFinite(othersLoad) ? `${(othersLoad * 100).toFixed(0)} %` : 'an unknown share'} of the ` +
       'CPU time during the timed starts (the higher, the noisier).',
     '',
-    `**Budget (DESIGN §12): restart to healthy ≤ ${BUDGET_MS / 1000} s — ${met ? 'met' : 'missed'}** ` +
+    `**Budget: restart to healthy ≤ ${BUDGET_MS / 1000} s — ${met ? 'met' : 'missed'}** ` +
       `(median ${ms(restart)} ms, ${factor(restart, BUDGET_MS)} of the budget).`,
     '',
     table(
