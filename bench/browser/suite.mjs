@@ -21,7 +21,8 @@ import {
 import { sentEnvelope, timeToDocument, VIEWER_EXACT, VIEWER_SHOWN } from './signing.mjs';
 
 /**
- * What the user waits for in the browser, read from the performance entries the app itself records: apps/web/src/features/match/confirm-timing.ts, features/generation/use-generation.ts and
+ * What the user waits for in the browser, read from the performance entries the app itself records:
+ * apps/web/src/features/match/confirm-timing.ts, features/generation/use-generation.ts and
  * features/editor/editor-timing.ts.
  */
 const ENTRIES = {
