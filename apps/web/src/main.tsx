@@ -6,11 +6,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router/dom';
 import { z } from 'zod';
+import { createAuthService, createUserManager } from '@/lib/auth/auth-service';
 import { preloadForPage } from './app/page-preload';
 import { StartupErrorPage } from './app/pages';
 import { AppProviders, createQueryClient } from './app/providers';
 import { createAppRouter } from './app/router';
-import { createAuthService, createUserManager } from './features/auth/auth-service';
 import { setIdTokenSource } from './lib/api';
 import { loadRuntimeConfig } from './lib/runtime-config';
 

@@ -4,8 +4,8 @@ import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import { type ReactNode, useState } from 'react';
-import { AuthServiceProvider } from '@/features/auth/auth-context';
-import type { AuthService } from '@/features/auth/auth-service';
+import { AuthServiceProvider } from '@/lib/auth/auth-context';
+import type { AuthService } from '@/lib/auth/auth-service';
 import { RuntimeConfigProvider } from '@/lib/runtime-config';
 import { cssVariablesResolver, theme } from './theme';
 

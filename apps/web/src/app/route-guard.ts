@@ -1,7 +1,7 @@
 import type { SessionUser } from '@vertragsgenerator/domain';
 import { type LoaderFunction, redirect } from 'react-router';
-import type { AuthService } from '@/features/auth/auth-service';
 import { endLocalSession, verifySession } from '@/features/auth/session';
+import type { AuthService } from '@/lib/auth/auth-service';
 import { PATHS } from '@/lib/paths';
 
 /**

@@ -4,11 +4,11 @@ import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-firs
 import { FullPageLoader } from '@/components/full-page-loader';
 import { MatchDocumentsProvider } from '@/components/match-documents';
 import { AuthCallbackPage } from '@/features/auth/auth-callback-page';
-import type { AuthService } from '@/features/auth/auth-service';
 import { LoginPage } from '@/features/auth/login-page';
 import { FormatPage } from '@/features/format/format-page';
 import { MatchHistory } from '@/features/history';
 import { StartPage } from '@/features/match/start-page';
+import type { AuthService } from '@/lib/auth/auth-service';
 import { PATHS, SESSION_ROUTE } from '@/lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
 import { createRouteGuard } from './route-guard';

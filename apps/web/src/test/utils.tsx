@@ -5,8 +5,8 @@ import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import type { AuthService } from '@/features/auth/auth-service';
 import { setIdTokenSource } from '@/lib/api';
+import type { AuthService } from '@/lib/auth/auth-service';
 
 export const testConfig: RuntimeConfig = {
   version: '9.8.7',

@@ -2,8 +2,8 @@ import { Button } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useAuthService } from '@/features/auth/auth-context';
 import { logout } from '@/features/auth/session';
+import { useAuthService } from '@/lib/auth/auth-context';
 import { PATHS } from '@/lib/paths';
 import { texts } from '@/texts';
 

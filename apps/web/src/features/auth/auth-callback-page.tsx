@@ -1,7 +1,7 @@
 import { Center, Text } from '@mantine/core';
 import { useEffect, useRef, useState } from 'react';
+import { useAuthService } from '@/lib/auth/auth-context';
 import { texts } from '@/texts';
-import { useAuthService } from './auth-context';
 
 /**
  * Where the identity provider returns to, in the sign-in popup or the silent-renew iframe.

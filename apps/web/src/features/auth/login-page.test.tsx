@@ -1,8 +1,8 @@
 import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { AuthService } from '@/lib/auth/auth-service';
 import { fakeAuthService, jsonResponse, renderRoutes, stubFetch } from '@/test/utils';
-import type { AuthService } from './auth-service';
 import { LoginPage } from './login-page';
 
 const routes = [

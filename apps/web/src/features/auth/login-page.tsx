@@ -2,15 +2,15 @@ import { Alert, Button, Center, Stack, Title } from '@mantine/core';
 import type { SessionUser } from '@vertragsgenerator/domain';
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useAuthService } from '@/lib/auth/auth-context';
+import { isPopupClosedByUser } from '@/lib/auth/auth-service';
+import { saveUser } from '@/lib/auth/session-api';
 import { delay } from '@/lib/delay';
 import { PATHS } from '@/lib/paths';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { rememberUser, storedUserMail } from '@/lib/storage';
 import { texts } from '@/texts';
 import { AccessRequestPanel } from './access-request-panel';
-import { saveUser } from './api';
-import { useAuthService } from './auth-context';
-import { isPopupClosedByUser } from './auth-service';
 import { endLocalSession, logout, verifySession } from './session';
 
 /** SPEC §4: the user is saved on the backend about 300 ms after the popup returns. */

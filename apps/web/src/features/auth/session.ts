@@ -1,8 +1,8 @@
 import type { SessionUser } from '@vertragsgenerator/domain';
 import { ApiRequestError } from '@/lib/api';
+import type { AuthService } from '@/lib/auth/auth-service';
+import { deleteUser, saveUser, verifyUser } from '@/lib/auth/session-api';
 import { markSignedOut, rememberUser, SESSION_STORAGE_KEYS, storedUserMail } from '@/lib/storage';
-import { deleteUser, saveUser, verifyUser } from './api';
-import type { AuthService } from './auth-service';
 
 export type SessionCheck =
   | { state: 'valid'; user: SessionUser }

@@ -4,7 +4,7 @@ import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
-import type { AuthService } from '@/features/auth/auth-service';
+import type { AuthService } from '@/lib/auth/auth-service';
 import { type ApiAnswer, fakeAuthService, jsonResponse, stubApi, testConfig } from '@/test/utils';
 import { useDriveTokenMonitor, useGoogleDocsHandOver } from './index';
 import { renewDriveSession } from './session-renewal';

@@ -1,6 +1,6 @@
 import { modals } from '@mantine/modals';
-import { saveUser } from '@/features/auth/api';
-import type { AuthService } from '@/features/auth/auth-service';
+import type { AuthService } from '@/lib/auth/auth-service';
+import { saveUser } from '@/lib/auth/session-api';
 import { rememberUser } from '@/lib/storage';
 import { texts } from '@/texts';
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useAuthService } from '@/features/auth/auth-context';
+import { useAuthService } from '@/lib/auth/auth-context';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { createDriveApi, isUnauthorized } from './drive-api';
 import { renewDriveSession } from './session-renewal';

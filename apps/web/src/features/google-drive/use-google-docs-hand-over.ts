@@ -1,6 +1,6 @@
 import { notifications } from '@mantine/notifications';
 import { useCallback } from 'react';
-import { useAuthService } from '@/features/auth/auth-context';
+import { useAuthService } from '@/lib/auth/auth-context';
 import { downloadFile } from '@/lib/download';
 import { useRuntimeConfig } from '@/lib/runtime-config';
 import { texts } from '@/texts';
