@@ -1,7 +1,8 @@
 import { describeRows } from '../backup/backup-file.js';
 import { writeBackup } from '../backup/write-backup.js';
-import { type CliOutput, type CommandLineTool, runCommandLineTool } from './command-line.js';
+import { runCommandLineTool } from './command-line.js';
 import { argsFromCallersFolder } from './run-tool.js';
+import type { CliOutput, CommandLineTool } from './tool.js';
 
 const USAGE = `Verwendung:
   npm run backup -- <datei>

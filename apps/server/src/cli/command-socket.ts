@@ -3,7 +3,7 @@ import { createConnection, createServer, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { z } from 'zod';
-import type { CliOutput, CommandLineTool, ToolContext } from './command-line.js';
+import type { CliOutput, CommandLineTool, ToolContext } from './tool.js';
 
 /**
  * The running server's door for its command-line tools on the embedded database (`npm run users`,

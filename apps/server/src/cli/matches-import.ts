@@ -2,7 +2,8 @@ import { parseArgs } from 'node:util';
 import { AuditLog } from '../admin/audit-log.js';
 import { importExitCode, importMatches, importReport } from '../matches/import.js';
 import { MatchStore } from '../matches/match-store.js';
-import { type CliOutput, type CommandLineTool, runCommandLineTool } from './command-line.js';
+import { runCommandLineTool } from './command-line.js';
+import type { CliOutput, CommandLineTool } from './tool.js';
 
 const USAGE = `Verwendung:
   npm run matches:import -- [--skip-invalid] <datei.json|datei.csv>

@@ -1,9 +1,9 @@
 import { loadProcessConfig } from '../config/config.js';
 import { lintTemplates } from '../documents/template-lint.js';
-import type { CliOutput } from './command-line.js';
 import { runCommandLineTool } from './command-line.js';
 import { runTool } from './run-tool.js';
 import { STORED_FLAG, storedTemplatesLintTool } from './templates-stored.js';
+import type { CliOutput } from './tool.js';
 
 const USAGE = `Verwendung:
   npm run templates:lint -- [vorlagenordner | datei.docx]

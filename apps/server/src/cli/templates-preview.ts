@@ -1,21 +1,14 @@
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { CATALOGUE, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { callersFolder, loadProcessConfig } from '../config/config.js';
-import { type CompanyData, loadCompanyData, templateDataFor } from '../documents/companies.js';
-import { documentFileName } from '../documents/file-name.js';
+import { loadCompanyData } from '../documents/companies.js';
 import { folderTemplates } from '../documents/folder-templates.js';
-import {
-  createRendererPool,
-  type Renderer,
-  TemplateError,
-  type TemplateSources,
-} from '../documents/renderer.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
-import type { CliOutput } from './command-line.js';
+import { createRendererPool } from '../documents/renderer.js';
+import { richestDemoMatch } from '../documents/samples.js';
+import { type PreviewSources, writeTemplatePreview } from '../templates/template-preview.js';
 import { runCommandLineTool } from './command-line.js';
 import { argsFromCallersFolder, runTool } from './run-tool.js';
 import { STORED_FLAG, storedTemplatesPreviewTool } from './templates-stored.js';
+import type { CliOutput } from './tool.js';
 
 const USAGE = `Verwendung:
   npm run templates:preview -- [zielordner]
@@ -25,15 +18,7 @@ Erstellt jedes Dokument des Katalogs mit einem Demo-Match als <schlüssel>.docx 
 (Standard: ./data/preview), damit eine geänderte Vorlage in Word geprüft werden kann: aus den Dateien
 in TEMPLATES_DIR, oder mit --gespeichert aus den veröffentlichten Versionen in der Datenbank.`;
 
-export interface PreviewSources {
-  renderer: Renderer;
-  templates: TemplateSources;
-  companyData: CompanyData;
-  match: ResolvedMatch;
-  today: Date;
-}
-
-/** `templates:preview` (DESIGN §9). Returns the exit code: 1 when any key could not be rendered. */
+/** `templates:preview`. Returns the exit code: 1 when any key could not be rendered. */
 export async function runTemplatesPreview(
   args: string[],
   sources: PreviewSources,
@@ -43,30 +28,9 @@ export async function runTemplatesPreview(
     io.err(USAGE);
     return 1;
   }
-  const folder = resolve(args[0] ?? './data/preview');
-  await mkdir(folder, { recursive: true });
-  const { renderer, templates, companyData, match, today } = sources;
-  let failed = 0;
-  // One after the other: the pool's queue is bounded, and a line per finished key shows progress.
-  for (const entry of CATALOGUE.values()) {
-    const data = templateDataFor(
-      entry,
-      match,
-      sampleDataList(entry, match, companyData.signatories),
-      companyData,
-      today,
-    );
-    try {
-      const { content } = await renderer.render(await templates.current(entry.template), data);
-      await writeFile(join(folder, `${entry.key}.docx`), content);
-      io.out(`${entry.key}.docx  ${documentFileName(entry, data)}`);
-    } catch (error) {
-      if (!(error instanceof TemplateError)) throw error;
-      failed += 1;
-      io.out(`${entry.key}: nicht erstellt – ${error.message.replaceAll('\n', '; ')}`);
-    }
-  }
-  io.out(`${CATALOGUE.size - failed} von ${CATALOGUE.size} Dokumenten in ${folder}`);
+  const failed = await writeTemplatePreview(resolve(args[0] ?? './data/preview'), sources, (line) =>
+    io.out(line),
+  );
   return failed === 0 ? 0 : 1;
 }
 

@@ -12,8 +12,8 @@ import { TemplateVersions } from '../templates/template-versions.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { editedTemplate } from '../test/template-edit.js';
-import type { ToolContext } from './command-line.js';
 import { storedTemplatesLintTool, storedTemplatesPreviewTool } from './templates-stored.js';
+import type { ToolContext } from './tool.js';
 
 const { configDir, templatesDir } = loadConfig({}, '0');
 const OLD_TEXT = 'An dieses Angebot halten wir uns vier Wochen';

@@ -5,9 +5,9 @@ import { createRendererPool } from '../documents/renderer.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { formatProblem } from '../documents/template-problems.js';
 import { fileProblems } from '../templates/template-check.js';
+import { writeTemplatePreview } from '../templates/template-preview.js';
 import { TemplateVersions } from '../templates/template-versions.js';
-import type { CommandLineTool } from './command-line.js';
-import { runTemplatesPreview } from './templates-preview.js';
+import type { CommandLineTool } from './tool.js';
 
 /**
  * `templates:lint -- --gespeichert` and `templates:preview -- --gespeichert`: the same checks and the
@@ -64,10 +64,14 @@ export const storedTemplatesPreviewTool: CommandLineTool = {
   name: 'templates-preview',
   files: () => [],
   async run(args, { db, configDir }, io) {
+    if (args.length > 1 || args[0]?.startsWith('-')) {
+      io.err(`Verwendung: npm run templates:preview -- ${STORED_FLAG} [zielordner]`);
+      return 1;
+    }
     const renderer = createRendererPool({ threads: 1 });
     try {
-      return await runTemplatesPreview(
-        args.length > 0 ? args : [resolve('./data/preview')],
+      const failed = await writeTemplatePreview(
+        resolve(args[0] ?? './data/preview'),
         {
           renderer,
           templates: new TemplateVersions(db, new AuditLog(db)),
@@ -75,8 +79,9 @@ export const storedTemplatesPreviewTool: CommandLineTool = {
           match: await richestDemoMatch(join(configDir, 'demo-matches.json')),
           today: new Date(),
         },
-        io,
+        (line) => io.out(line),
       );
+      return failed === 0 ? 0 : 1;
     } finally {
       await renderer.close();
     }

@@ -7,7 +7,8 @@ import {
 import { AuditLog } from '../admin/audit-log.js';
 import { StaffAdministration } from '../admin/staff-administration.js';
 import { HttpError } from '../http/errors.js';
-import { type CliOutput, type CommandLineTool, runCommandLineTool } from './command-line.js';
+import { runCommandLineTool } from './command-line.js';
+import type { CliOutput, CommandLineTool } from './tool.js';
 
 const USAGE = `Verwendung:
   npm run users -- list
