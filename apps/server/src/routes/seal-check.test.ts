@@ -139,6 +139,38 @@ describe.each(testDatabases())('Prüfen (POST /backend/signature/check) on $name
     expect(huge.json().message).toBe('Die Anfrage ist zu groß (höchstens 20 MB).');
   });
 
+  it('refuses a body that is not sent as a PDF with 415, and no body at all as an empty file', async () => {
+    const send = (headers: Record<string, string>, payload?: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/backend/signature/check',
+        headers: { ...bearer(berater), ...headers },
+        ...(payload === undefined ? {} : { payload }),
+      });
+    const notPdf = [
+      [{ 'content-type': 'application/json' }, '{}'],
+      [{ 'content-type': 'application/json' }, '{"pdf":"JVBERi0xLjcK"}'],
+      [{ 'content-type': 'application/json' }, ''],
+      [{ 'content-type': 'application/json' }, '{"kaputt":'],
+      [{ 'content-type': 'text/plain' }, '%PDF-1.7'],
+      [{ 'content-type': 'application/x-www-form-urlencoded' }, 'pdf=%25PDF-1.7'],
+      [{ 'content-type': 'multipart/form-data; boundary=x' }, '--x--'],
+      [{ 'content-type': 'application/octet-stream' }, '%PDF-1.7'],
+      [{}, '%PDF-1.7'],
+    ] as const;
+    for (const [headers, payload] of notPdf) {
+      const response = await send(headers, payload);
+      expect(response.statusCode, `${JSON.stringify(headers)} ${payload}`).toBe(415);
+      expect(response.json()).toEqual({
+        error: 'unsupported_media_type',
+        message: expect.stringMatching(/^Sende die Datei als PDF/),
+      });
+    }
+    const nothing = await send({});
+    expect(nothing.statusCode).toBe(400);
+    expect(nothing.json()).toEqual({ error: 'empty_file', message: 'Die Datei ist leer.' });
+  });
+
   it('is for anyone signed in, also without a permission level, and for nobody else', async () => {
     const neu = await t.signIn('neu@demo.local');
     expect((await check(sealed, neu)).statusCode).toBe(200);
@@ -149,5 +181,13 @@ describe.each(testDatabases())('Prüfen (POST /backend/signature/check) on $name
       payload: sealed,
     });
     expect(anonymous.statusCode).toBe(401);
+    // Refused before the body is read, whatever it is.
+    const anonymousJson = await t.app.inject({
+      method: 'POST',
+      url: '/backend/signature/check',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
+    expect(anonymousJson.statusCode).toBe(401);
   });
 });

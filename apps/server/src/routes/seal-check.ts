@@ -5,8 +5,8 @@ import type { AuthGuards } from '../auth/guards.js';
 import { looksLikePdf } from '../documents/pdf-file.js';
 import { HttpError } from '../http/errors.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import { PDF_MIME } from '../http/send-file.js';
 import type { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
-import { PDF_MIME } from './envelope-http.js';
 
 export interface SealCheckRoutesDeps {
   guards: AuthGuards;
@@ -15,13 +15,25 @@ export interface SealCheckRoutesDeps {
 
 /** `POST /backend/signature/check` — Prüfen: is this PDF an unchanged sealed document of ours? */
 export const sealCheckRoutes: FastifyPluginAsync<SealCheckRoutesDeps> = async (app, deps) => {
-  // Only in this plugin: elsewhere a PDF body stays an unsupported media type.
+  // Only in this plugin: elsewhere a PDF body stays an unsupported media type. And here only a PDF
+  // body is read: JSON, text or a form would reach the handler as something else than bytes.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(PDF_MIME, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser('*', (_request, _body, done) =>
+    done(
+      new HttpError(
+        415,
+        'unsupported_media_type',
+        'Sende die Datei als PDF (Content-Type application/pdf); Prüfen kann nur das unterschriebene PDF.',
+      ),
+    ),
+  );
 
   app.post(
     '/backend/signature/check',
     {
-      preHandler: deps.guards.session('signed-in'),
+      // Before the body is read: nobody uploads 20 MB without a session.
+      onRequest: deps.guards.session('signed-in'),
       bodyLimit: SEAL_CHECK_MAX_BYTES,
       schema: {
         tags: ['signature'],
@@ -42,7 +54,8 @@ export const sealCheckRoutes: FastifyPluginAsync<SealCheckRoutesDeps> = async (a
       },
     },
     async (request) => {
-      const pdf = request.body as Buffer;
+      // No body and no content type at all: nothing was sent.
+      const pdf = (request.body as Buffer | undefined) ?? Buffer.alloc(0);
       if (pdf.length === 0) throw new HttpError(400, 'empty_file', 'Die Datei ist leer.');
       if (!looksLikePdf(pdf)) {
         throw new HttpError(
