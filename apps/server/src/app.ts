@@ -19,7 +19,6 @@ import { DocumentsRepository } from './documents/documents-repository.js';
 import { createPdfRenditions, type PdfRenditions } from './documents/pdf-rendition.js';
 import type { Renderer } from './documents/renderer.js';
 import { richestDemoMatch } from './documents/samples.js';
-import { createTemplateUsage } from './documents/template-usage.js';
 import { answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { installOpenApi } from './http/openapi.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
@@ -66,6 +65,7 @@ import type { SignatureProvider } from './signature/signature-provider.js';
 import { loadSigningLinkKey, SigningLinks } from './signature/signing-links.js';
 import { SupportReports } from './support/support-reports.js';
 import { seedTemplates } from './templates/template-seed.js';
+import { createTemplateUsage } from './templates/template-usage.js';
 import { TemplateVersions } from './templates/template-versions.js';
 import { UsersRepository } from './users/users-repository.js';
 

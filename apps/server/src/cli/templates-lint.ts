@@ -1,5 +1,5 @@
 import { loadProcessConfig } from '../config/config.js';
-import { lintTemplates } from '../documents/template-lint.js';
+import { lintTemplates } from '../templates/template-lint.js';
 import { runCommandLineTool } from './command-line.js';
 import { runTool } from './run-tool.js';
 import { STORED_FLAG, storedTemplatesLintTool } from './templates-stored.js';

@@ -3,9 +3,9 @@ import { AuditLog } from '../admin/audit-log.js';
 import { loadCompanyData } from '../documents/companies.js';
 import { createRendererPool } from '../documents/renderer.js';
 import { richestDemoMatch } from '../documents/samples.js';
-import { formatProblem } from '../documents/template-problems.js';
 import { fileProblems } from '../templates/template-check.js';
 import { writeTemplatePreview } from '../templates/template-preview.js';
+import { formatProblem } from '../templates/template-problems.js';
 import { TemplateVersions } from '../templates/template-versions.js';
 import type { CommandLineTool } from './tool.js';
 

@@ -1,8 +1,8 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { Piscina } from 'piscina';
+import { formatProblem, type TemplateProblem } from '../templates/template-problems.js';
 import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
 import type { RenderOutcome, RenderTask } from './render-worker.js';
-import { formatProblem, type TemplateProblem } from './template-problems.js';
 
 /** A template as rendered: one version of a catalogue entry's template file. */
 export interface TemplateSource {

@@ -23,10 +23,10 @@ import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../doc
 import type { DocumentGenerator, DocumentOrder, GeneratedDocument } from '../documents/document-generator.js';
 import { attachmentHeader } from '../documents/file-name.js';
 import { RendererUnavailableError, TemplateError, type TemplateSources } from '../documents/renderer.js';
-import type { TemplateUsage } from '../documents/template-usage.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import type { MatchSource } from '../matches/match-source.js';
+import type { TemplateUsage } from '../templates/template-usage.js';
 import { requireMatch } from './match-lookup.js';
 
 export interface DocumentRoutesDeps {

@@ -1,8 +1,8 @@
 import type { ResolvedMatch, TemplateCheckProblem } from '@vertragsgenerator/domain';
 import type { TemplateSource } from '../documents/renderer.js';
-import { lintTemplate } from '../documents/template-lint.js';
-import { describePart } from '../documents/template-problems.js';
 import { containerProblem } from './docx-container.js';
+import { lintTemplate } from './template-lint.js';
+import { describePart } from './template-problems.js';
 import { type TrialSources, tryTemplate } from './template-trial.js';
 
 /**

@@ -11,7 +11,7 @@ import { type CompanyData, templateDataFor } from '../documents/companies.js';
 import { documentFileName } from '../documents/file-name.js';
 import { type Renderer, TemplateError, type TemplateSource } from '../documents/renderer.js';
 import { sampleDataList } from '../documents/samples.js';
-import type { TemplateUsage } from '../documents/template-usage.js';
+import type { TemplateUsage } from './template-usage.js';
 
 export interface TrialSources {
   renderer: Renderer;

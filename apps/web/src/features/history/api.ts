@@ -2,7 +2,6 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { type HistoryEntry, matchHistorySchema } from '@vertragsgenerator/domain';
 import { apiFetch, apiJson } from '@/lib/api';
 import { downloadFile } from '@/lib/download';
-import { texts } from '@/texts';
 
 export function matchHistoryQueryOptions(matchId: string) {
   return queryOptions({
@@ -20,11 +19,4 @@ export function useMatchHistory(matchId: string) {
 export async function downloadDocument(entry: HistoryEntry): Promise<void> {
   const response = await apiFetch(`/backend/documents/${encodeURIComponent(entry.documentId)}/file`);
   downloadFile(await response.blob(), entry.fileName);
-}
-
-export async function downloadCertificate(entry: HistoryEntry, envelopeId: string): Promise<void> {
-  const response = await apiFetch(
-    `/backend/signature/envelopes/${encodeURIComponent(envelopeId)}/certificate`,
-  );
-  downloadFile(await response.blob(), texts.envelope.certificateFileName(entry.fileName));
 }

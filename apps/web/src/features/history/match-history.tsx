@@ -4,11 +4,11 @@ import { useId } from 'react';
 import { DownloadButton } from '@/components/download-button';
 import { EnvelopeStatusBadge } from '@/components/envelope-status-badge';
 import { SectionLoader } from '@/components/section-loader';
-import { downloadSignedPdf } from '@/features/signature/api';
 import { errorMessage } from '@/lib/api';
+import { downloadCertificate, downloadSignedPdf } from '@/lib/envelopes';
 import { documentPath, envelopePath } from '@/lib/paths';
 import { texts } from '@/texts';
-import { downloadCertificate, downloadDocument, useMatchHistory } from './api';
+import { downloadDocument, useMatchHistory } from './api';
 
 /** Every document made for a match, newest first, with how far its signing got. */
 export function MatchHistory({ matchId }: { matchId: string }) {
@@ -111,7 +111,7 @@ function EntryActions({ entry }: { entry: HistoryEntry }) {
         </DownloadButton>
       )}
       {envelope?.certificateAvailable && (
-        <DownloadButton size="xs" download={() => downloadCertificate(entry, envelope.id)}>
+        <DownloadButton size="xs" download={() => downloadCertificate(envelope.id, entry.fileName)}>
           {texts.history.certificate}
         </DownloadButton>
       )}

@@ -7,9 +7,9 @@ import {
 } from '@vertragsgenerator/domain';
 import { Link } from 'react-router';
 import { DownloadButton } from '@/components/download-button';
-import { downloadSignedPdf } from '@/features/signature/api';
-import { SignerActions } from '@/features/signature/signer-actions';
-import { VoidEnvelopeButton } from '@/features/signature/void-envelope-button';
+import { SignerActions } from '@/components/signer-actions';
+import { VoidEnvelopeButton } from '@/components/void-envelope-button';
+import { downloadSignedPdf } from '@/lib/envelopes';
 import { envelopePath } from '@/lib/paths';
 import { texts } from '@/texts';
 import { OverviewStatusBadge } from './overview-status-badge';

@@ -2,8 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EnvelopeOverview, OverviewEnvelope, SessionUser } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
-import { draftEnvelope } from '@/features/signature/test-fixtures';
 import { SESSION_ROUTE } from '@/lib/paths';
+import { draftEnvelope } from '@/test/envelopes';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SignatureOverviewPage } from './signature-overview-page';
 

@@ -13,7 +13,6 @@ import {
   Title,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { useQueryClient } from '@tanstack/react-query';
 import {
   type EnvelopeView,
   RECIPIENT_ROLE_LABELS,
@@ -25,12 +24,13 @@ import {
 } from '@vertragsgenerator/domain';
 import { type FormEvent, useId, useState } from 'react';
 import { useFirstInvalidFocus } from '@/components/form';
+import { VoidEnvelopeButton } from '@/components/void-envelope-button';
 import { ApiRequestError, errorMessage } from '@/lib/api';
+import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
-import { envelopeQueryOptions, sendEnvelope } from './api';
+import { sendEnvelope } from './api';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
-import { useSingleMutation } from './use-single-mutation';
-import { VoidEnvelopeButton } from './void-envelope-button';
+import { useEnvelopeUpdater } from './use-envelope-updater';
 
 const MAX_RECIPIENTS = 10;
 const MAX_ROUTING_ORDER = 10;
@@ -75,7 +75,7 @@ function validationErrors(request: SendEnvelopeRequest): FieldErrors {
  * sends it, or discards it. Nothing is marked before the first attempt to send.
  */
 export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
-  const queryClient = useQueryClient();
+  const updateEnvelope = useEnvelopeUpdater(envelope.id);
   const formId = useId();
   const [rows, setRows] = useState(() => envelope.recipients.map(toRow));
   const [subject, setSubject] = useState(envelope.subject);
@@ -85,7 +85,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
   const send = useSingleMutation({
     mutationFn: (request: SendEnvelopeRequest) => sendEnvelope(envelope.id, request),
     onSuccess: (sent) => {
-      queryClient.setQueryData(envelopeQueryOptions(envelope.id).queryKey, sent);
+      updateEnvelope(sent);
       notifications.show({ color: 'green', title: texts.envelope.sentTitle, message: texts.envelope.sent });
     },
     onError: (error) => {
@@ -94,7 +94,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
       if (error instanceof ApiRequestError && error.status === 409) {
         // A notification, as the form that would show an alert goes away with the draft.
         notifications.show({ color: 'yellow', message: error.message });
-        void queryClient.invalidateQueries({ queryKey: envelopeQueryOptions(envelope.id).queryKey });
+        updateEnvelope(null);
       }
     },
   });
@@ -195,7 +195,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
         <Button type="submit" form={formId} loading={send.isPending}>
           {texts.envelope.send}
         </Button>
-        <VoidEnvelopeButton envelopeId={envelope.id} disabled={send.isPending} />
+        <VoidEnvelopeButton envelopeId={envelope.id} disabled={send.isPending} onChanged={updateEnvelope} />
       </Group>
     </Stack>
   );

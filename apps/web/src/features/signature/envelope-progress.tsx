@@ -9,13 +9,16 @@ import {
   RECIPIENT_STATUS_LABELS,
 } from '@vertragsgenerator/domain';
 import { DownloadButton } from '@/components/download-button';
+import { SignerActions } from '@/components/signer-actions';
+import { VoidEnvelopeButton } from '@/components/void-envelope-button';
+import { downloadCertificate } from '@/lib/envelopes';
 import { texts } from '@/texts';
-import { downloadEnvelopeCertificate, downloadEnvelopeDocument } from './api';
-import { SenderViewSignerActions } from './signer-actions';
-import { VoidEnvelopeButton } from './void-envelope-button';
+import { downloadEnvelopeDocument } from './api';
+import { useEnvelopeUpdater } from './use-envelope-updater';
 
 /** A signer who waits to sign: until when their link works, a reminder, and a new link on request. */
 function SigningLink({ envelope, recipient }: { envelope: EnvelopeView; recipient: EnvelopeRecipient }) {
+  const updateEnvelope = useEnvelopeUpdater(envelope.id);
   const waiting = recipient.status === 'sent' || recipient.status === 'opened';
   if (envelope.status !== 'sent' || !waiting || !recipient.linkExpiresAt) return null;
   const expiresAt = new Date(recipient.linkExpiresAt);
@@ -25,13 +28,14 @@ function SigningLink({ envelope, recipient }: { envelope: EnvelopeView; recipien
       <Text size="sm" c={expiresAt <= new Date() ? 'red.9' : undefined}>
         {expiresAt <= new Date() ? texts.envelope.linkExpired(date) : texts.envelope.linkValidUntil(date)}
       </Text>
-      <SenderViewSignerActions envelopeId={envelope.id} signer={recipient} />
+      <SignerActions envelopeId={envelope.id} signer={recipient} onChanged={updateEnvelope} />
     </Stack>
   );
 }
 
 /** A sent or closed envelope, read-only: who signed when, what happened, and its files. */
 export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
+  const updateEnvelope = useEnvelopeUpdater(envelope.id);
   const recipients = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
   return (
     <Stack>
@@ -40,12 +44,14 @@ export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
           {texts.envelope.downloadDocument}
         </DownloadButton>
         {envelope.status === 'completed' && (
-          <DownloadButton download={() => downloadEnvelopeCertificate(envelope)}>
+          <DownloadButton download={() => downloadCertificate(envelope.id, envelope.fileName)}>
             {texts.envelope.downloadCertificate}
           </DownloadButton>
         )}
         {/* A sent envelope can still be withdrawn; a draft shows this with its form. */}
-        {OPEN_ENVELOPE_STATUSES.includes(envelope.status) && <VoidEnvelopeButton envelopeId={envelope.id} />}
+        {OPEN_ENVELOPE_STATUSES.includes(envelope.status) && (
+          <VoidEnvelopeButton envelopeId={envelope.id} onChanged={updateEnvelope} />
+        )}
       </Group>
 
       <Title order={2}>{texts.envelope.recipientsHeading}</Title>

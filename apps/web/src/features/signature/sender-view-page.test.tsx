@@ -2,9 +2,9 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ccRecipient, customerSigner, draftEnvelope } from '@/test/envelopes';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SenderViewPage } from './sender-view-page';
-import { ccRecipient, customerSigner, draftEnvelope } from './test-fixtures';
 
 // jsdom renders neither superdoc nor PDFs; the viewer has its own check in the browser.
 vi.mock('@/components/document-viewer', () => ({

@@ -27,6 +27,7 @@ import { runDownload } from '@/components/download-button';
 import { useFirstInvalidFocus } from '@/components/form';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
+import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { SignatureDrawing } from './signature-drawing';
@@ -38,7 +39,6 @@ import {
   signEnvelope,
   signingQueryOptions,
 } from './signing-api';
-import { useSingleMutation } from './use-single-mutation';
 
 /**
  * The public page behind a signer's e-mail link (`/unterschreiben#<token>`): no sign-in and no app

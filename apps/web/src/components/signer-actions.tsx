@@ -3,9 +3,8 @@ import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { errorMessage } from '@/lib/api';
+import { remindSigner, renewSigningLink } from '@/lib/envelopes';
 import { texts } from '@/texts';
-import { remindSigner, renewSigningLink } from './api';
-import { useEnvelopeUpdater } from './use-envelope-updater';
 
 /** The signer an action is for, as the sender view and the overview know them. */
 export interface WaitingSigner {
@@ -91,15 +90,4 @@ export function SignerActions({
       <SignerActionButton envelopeId={envelopeId} signer={signer} action="renew" onChanged={onChanged} />
     </Group>
   );
-}
-
-/** SignerActions in the sender view: the answer replaces the envelope the page shows. */
-export function SenderViewSignerActions({
-  envelopeId,
-  signer,
-}: {
-  envelopeId: string;
-  signer: WaitingSigner;
-}) {
-  return <SignerActions envelopeId={envelopeId} signer={signer} onChanged={useEnvelopeUpdater(envelopeId)} />;
 }

@@ -4,14 +4,13 @@ import { notifications } from '@mantine/notifications';
 import { type EnvelopeView, voidEnvelopeSchema } from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
 import { ApiRequestError, errorMessage } from '@/lib/api';
+import { voidEnvelope } from '@/lib/envelopes';
+import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
-import { voidEnvelope } from './api';
-import { useEnvelopeUpdater } from './use-envelope-updater';
-import { useSingleMutation } from './use-single-mutation';
 
 /**
  * `Verwerfen`: withdraws the envelope after a confirmation that takes an optional reason. `onChanged`
- * gets the withdrawn envelope, or null when the page should reload it; default: the sender view's.
+ * gets the withdrawn envelope, or null when the page should reload it.
  */
 export function VoidEnvelopeButton({
   envelopeId,
@@ -25,16 +24,14 @@ export function VoidEnvelopeButton({
   size?: 'xs';
   /** The button's accessible name where several envelopes are listed; its text stays „Verwerfen". */
   label?: string;
-  onChanged?: (envelope: EnvelopeView | null) => void;
+  onChanged: (envelope: EnvelopeView | null) => void;
 }) {
-  const updateSenderView = useEnvelopeUpdater(envelopeId);
-  const changed = onChanged ?? updateSenderView;
   const [opened, dialog] = useDisclosure(false);
   const [reason, setReason] = useState('');
   const voiding = useSingleMutation({
     mutationFn: (text: string) => voidEnvelope(envelopeId, text),
     onSuccess: (voided) => {
-      changed(voided);
+      onChanged(voided);
       notifications.show({ title: texts.envelope.discardedTitle, message: texts.envelope.discarded });
       dialog.close();
     },
@@ -44,7 +41,7 @@ export function VoidEnvelopeButton({
         // A notification, as the dialog that would show an alert closes.
         notifications.show({ color: 'yellow', message: error.message });
         dialog.close();
-        changed(null);
+        onChanged(null);
       }
     },
   });
