@@ -13,7 +13,9 @@ function fetchMatch(matchId: string, signal: AbortSignal): Promise<MatchAnswer> 
 }
 
 /**
- * The match of an already normalised ID, kept only in the query cache (DESIGN §10.7).
+ * The match of an already normalised ID, kept only in the query cache
+ * (docs/decisions.md#match-values-not-in-local-storage). The start page looks it up and the forms show
+ * it from the same cache entry.
  * Without an ID nothing is fetched and the query stays pending.
  */
 export function matchQueryOptions(matchId: string | null) {
