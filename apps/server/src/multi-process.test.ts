@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config/config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
+import { sha256Hex } from './shared/sha256.js';
 import { createPostgresDatabase } from './test/databases.js';
 import { demoDataList, demoMatch as match } from './test/demo-order.js';
 import { docxText } from './test/docx-text.js';
@@ -207,7 +208,7 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
     const document = (await stored.json()) as StoredDocument;
     expect(document).toMatchObject({ id: documentId, matchId: match.matchId, docKey: docxKey });
     expect(document.versions).toHaveLength(1);
-    expect(document.versions[0]?.sha256).toBe(createHash('sha256').update(content).digest('hex'));
+    expect(document.versions[0]?.sha256).toBe(sha256Hex(content));
     const file = await call(b, 'GET', `/backend/documents/${documentId}/file`, token);
     expect(Buffer.from(await file.arrayBuffer()).equals(content)).toBe(true);
 

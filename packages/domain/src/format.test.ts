@@ -311,4 +311,9 @@ describe('formatDateTime', () => {
     expect(formatDateTime(new Date('2026-07-01T08:05:00Z'))).toBe('01.07.2026 10:05');
     expect(formatDateTime(new Date('2026-11-21T23:30:00Z'))).toBe('22.11.2026 00:30');
   });
+
+  it('shows the seconds when asked, and midnight as 00, not 24', () => {
+    expect(formatDateTime(new Date('2026-07-01T08:05:09Z'), { seconds: true })).toBe('01.07.2026 10:05:09');
+    expect(formatDateTime(new Date('2026-11-21T23:00:00Z'), { seconds: true })).toBe('22.11.2026 00:00:00');
+  });
 });

@@ -207,16 +207,28 @@ export function displayValue(value: FieldValue): string {
   return isMissing(value) ? MISSING_VALUE : String(value);
 }
 
-const BERLIN_DATE_TIME = new Intl.DateTimeFormat('de-DE', {
-  timeZone: 'Europe/Berlin',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
+const berlinFormat = (seconds: boolean) =>
+  new Intl.DateTimeFormat('de-DE', {
+    timeZone: 'Europe/Berlin',
+    day: '2-digit',
+    month: '2-digit',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    ...(seconds ? { second: '2-digit' } : {}),
+    hourCycle: 'h23',
+  });
+const BERLIN_MINUTES = berlinFormat(false);
+const BERLIN_SECONDS = berlinFormat(true);
 
-/** `21.11.2026 10:15` in the company's time zone, whatever the machine's zone is. */
-export function formatDateTime(date: Date): string {
-  return BERLIN_DATE_TIME.format(date).replace(', ', ' ');
+/**
+ * `21.11.2026 10:15` in the company's time zone, whatever the machine's zone is; with `seconds`,
+ * `21.11.2026 10:15:42` (the completion certificate). Built from the parts, so that no engine's choice
+ * of separator between day and time shows.
+ */
+export function formatDateTime(date: Date, { seconds = false }: { seconds?: boolean } = {}): string {
+  const parts = (seconds ? BERLIN_SECONDS : BERLIN_MINUTES).formatToParts(date);
+  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
+  const time = `${part('hour')}:${part('minute')}${seconds ? `:${part('second')}` : ''}`;
+  return `${part('day')}.${part('month')}.${part('year')} ${time}`;
 }

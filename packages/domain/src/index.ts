@@ -1,5 +1,6 @@
 export * from './administration.js';
 export * from './api.js';
+export * from './bytes.js';
 export * from './display.js';
 export * from './documents/index.js';
 export * from './format.js';

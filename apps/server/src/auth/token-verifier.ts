@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey, jwtVerify } from 'jose';
 import { LRUCache } from 'lru-cache';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import type { IssuerMetadata } from './issuer-discovery.js';
 
 /** The identity a verified ID token proves. */

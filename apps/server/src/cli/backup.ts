@@ -1,3 +1,4 @@
+import { formatByteSize } from '@vertragsgenerator/domain';
 import { describeRows } from '../backup/backup-file.js';
 import { writeBackup } from '../backup/write-backup.js';
 import { runCommandLineTool } from './command-line.js';
@@ -24,7 +25,7 @@ export const backupTool: CommandLineTool = {
     try {
       const written = await writeBackup(db, file, { productVersion, database: databaseKind });
       io.out(
-        `Sicherung geschrieben: ${written.file} (${(written.bytes / 1024 / 1024).toFixed(1)} MB, ` +
+        `Sicherung geschrieben: ${written.file} (${formatByteSize(written.bytes)}, ` +
           `${describeRows(written.rows)}; Datenbankstand ${written.header.schema}).`,
       );
       return 0;

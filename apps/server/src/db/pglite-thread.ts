@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Piscina } from 'piscina';
-import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
+import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
 import type { PGliteQueries, QueryResult } from './pglite.js';
 import type { DatabaseOutcome, DatabaseTask, DatabaseThreadData } from './pglite-worker.js';
 

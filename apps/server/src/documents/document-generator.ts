@@ -1,6 +1,6 @@
 import type { CatalogueEntry, DataList, TemplateData } from '@vertragsgenerator/domain';
 import type { GenerationObserver } from '../operations/metrics.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import type { DocumentsRepository } from './documents-repository.js';
 import { documentFileName } from './file-name.js';
 import {

@@ -2,7 +2,7 @@ import type { DataList, FormName } from '@vertragsgenerator/domain';
 import { type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { DocumentStatus, DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 
 export interface NewDocument {
   matchId: string;

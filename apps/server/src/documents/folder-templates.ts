@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { unreadableTemplate } from '../templates/template-problems.js';
 import { cachedPerFile } from './file-cache.js';
 import { TemplateError, type TemplateSource, type TemplateSources } from './renderer.js';

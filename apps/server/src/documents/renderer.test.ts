@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { BLANK_LINE, type TemplateData } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { folderTemplates } from './folder-templates.js';
 import { createRendererPool, RendererUnavailableError, TemplateError } from './renderer.js';

@@ -1,7 +1,7 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { Piscina } from 'piscina';
+import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
 import { formatProblem, type TemplateProblem } from '../templates/template-problems.js';
-import { siblingWorkerModule, workerStartOptions } from '../worker-module.js';
 import type { RenderOutcome, RenderTask } from './render-worker.js';
 
 /** A template as rendered: one version of a catalogue entry's template file. */

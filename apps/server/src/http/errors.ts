@@ -1,3 +1,4 @@
+import { formatByteSize } from '@vertragsgenerator/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError, ZodSafeParseResult } from 'zod';
 
@@ -94,7 +95,7 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(413).send({
         error: 'payload_too_large',
         message: limit
-          ? `Die Anfrage ist zu groß (höchstens ${byteSize(limit)}).`
+          ? `Die Anfrage ist zu groß (höchstens ${formatByteSize(limit)}).`
           : 'Die Anfrage ist zu groß.',
       });
     }
@@ -126,12 +127,4 @@ export function parseInput<T>(
   const result = schema.safeParse(value);
   if (!result.success) throw invalidInput(result.error);
   return result.data;
-}
-
-/** A byte limit as people read it: "20 MB", "512 kB", "4.096 Bytes". */
-function byteSize(bytes: number): string {
-  if (bytes >= 1024 * 1024)
-    return `${(bytes / 1024 / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} MB`;
-  if (bytes >= 1024) return `${(bytes / 1024).toLocaleString('de-DE', { maximumFractionDigits: 1 })} kB`;
-  return `${bytes.toLocaleString('de-DE')} Bytes`;
 }

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { LeasedRuns, retryBackoffSeconds } from '../leased-runs.js';
+import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
 /** A message to queue; `to: null` is the support mailbox (SUPPORT_EMAIL). */

@@ -20,7 +20,7 @@ import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import { type Renderer, RendererUnavailableError } from '../documents/renderer.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { docxText } from '../test/docx-text.js';

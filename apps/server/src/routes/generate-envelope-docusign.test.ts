@@ -6,7 +6,7 @@ import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { type DocusignFake, startDocusignFake } from '../test/docusign-fake.js';

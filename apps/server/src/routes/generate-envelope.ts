@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { type SignatureProvider, SignatureProviderError } from '../signature/signature-provider.js';
 import {

@@ -11,7 +11,7 @@ import type { Db } from '../db/database.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import type { MailMessage } from '../mail/mailer.js';
 import { MatchStore } from '../matches/match-store.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { signWithLink } from '../test/partner-envelope.js';

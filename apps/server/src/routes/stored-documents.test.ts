@@ -15,7 +15,7 @@ import type { Db } from '../db/database.js';
 import { DocumentsRepository } from '../documents/documents-repository.js';
 import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';

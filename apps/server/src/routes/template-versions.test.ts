@@ -18,7 +18,7 @@ import { loadCompanyData } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { seedDemoMatches } from '../matches/demo.js';
 import { MatchStore } from '../matches/match-store.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { editedTemplate, withPart } from '../test/template-edit.js';

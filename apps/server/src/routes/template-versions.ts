@@ -20,7 +20,7 @@ import type { TemplateSource } from '../documents/renderer.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import type { MatchSource } from '../matches/match-source.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import { containerProblem } from '../templates/docx-container.js';
 import { bodyParagraphs, compareParagraphs } from '../templates/paragraph-diff.js';
 import { checkTemplate } from '../templates/template-check.js';

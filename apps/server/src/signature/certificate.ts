@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import fontkit from '@pdf-lib/fontkit';
+import { formatByteSize, formatDateTime } from '@vertragsgenerator/domain';
 import { PageSizes, PDFDocument, type PDFFont, type PDFImage, type PDFPage, rgb } from 'pdf-lib';
 
 /**
@@ -102,31 +103,13 @@ function loadFontFiles(): Promise<Record<keyof Fonts, Uint8Array>> {
   return fontFiles;
 }
 
-const berlinFormat = new Intl.DateTimeFormat('de-DE', {
-  timeZone: 'Europe/Berlin',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+/** German local time with the zone named, which spares saying MEZ or MESZ. */
+const withZone = (date: Date) => `${formatDateTime(date, { seconds: true })} (Europe/Berlin)`;
 
-/** `dd.MM.yyyy HH:mm:ss` in German local time; naming the zone avoids having to say MEZ or MESZ. */
-function berlinTime(date: Date): string {
-  const parts = berlinFormat.formatToParts(date);
-  const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
-  return `${part('day')}.${part('month')}.${part('year')} ${part('hour')}:${part('minute')}:${part('second')}`;
-}
-
-const withZone = (date: Date) => `${berlinTime(date)} (Europe/Berlin)`;
-
+/** The exact size, which the document's hash covers, and the rounded one people read. */
 function fileSize(bytes: number): string {
   const exact = `${new Intl.NumberFormat('de-DE').format(bytes)} Bytes`;
-  if (bytes < 1024) return exact;
-  const [value, unit] = bytes < 1024 * 1024 ? [bytes / 1024, 'KiB'] : [bytes / (1024 * 1024), 'MiB'];
-  return `${exact} (${new Intl.NumberFormat('de-DE', { maximumFractionDigits: 1 }).format(value)} ${unit})`;
+  return bytes < 1024 ? exact : `${exact} (${formatByteSize(bytes)})`;
 }
 
 /**
@@ -463,7 +446,7 @@ function drawEvents(layout: Layout, events: CertificateEvent[]): void {
     head,
   );
   const rows = events.map((event) =>
-    wrapRow([berlinTime(event.at), event.label, event.actor, event.ip ?? '–'], cell),
+    wrapRow([formatDateTime(event.at, { seconds: true }), event.label, event.actor, event.ip ?? '–'], cell),
   );
 
   heading(layout, 'Ereignisprotokoll', heightOf(header, head) + (rows[0] ? heightOf(rows[0], cell) : 20));

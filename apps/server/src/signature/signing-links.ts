@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { type EnvelopeStatus, formatDateTime } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 import type { EnvelopesRepository, Executor } from './envelopes-repository.js';
 import { DAY_MS, nextReminderAt } from './reminders/reminder-schedule.js';
 import { SigningLinkProblem } from './signing-problems.js';

@@ -14,7 +14,7 @@ import type { Db } from '../db/database.js';
 import type { Database, TemplateVersionsTable } from '../db/schema.js';
 import { TemplateError, type TemplateSource, type TemplateSources } from '../documents/renderer.js';
 import { HttpError, notFound } from '../http/errors.js';
-import { sha256Hex } from '../sha256.js';
+import { sha256Hex } from '../shared/sha256.js';
 
 export interface NewTemplateVersion {
   content: Uint8Array;

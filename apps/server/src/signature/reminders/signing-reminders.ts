@@ -1,7 +1,7 @@
 import { formatDateTime } from '@vertragsgenerator/domain';
 import type { Db } from '../../db/database.js';
-import { LeasedRuns } from '../../leased-runs.js';
 import type { MailOutbox } from '../../mail/mail-outbox.js';
+import { LeasedRuns } from '../../shared/leased-runs.js';
 import type { Actor, EnvelopesRepository, Executor } from '../envelopes-repository.js';
 import type { SigningLinks } from '../signing-links.js';
 import { type EnvelopeForMail, reminderMail } from '../signing-mails.js';

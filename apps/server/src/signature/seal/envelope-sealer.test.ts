@@ -11,7 +11,7 @@ import { richestDemoMatch } from '../../documents/samples.js';
 import { MailOutbox } from '../../mail/mail-outbox.js';
 import type { MailMessage } from '../../mail/mailer.js';
 import { MatchStore } from '../../matches/match-store.js';
-import { sha256Hex } from '../../sha256.js';
+import { sha256Hex } from '../../shared/sha256.js';
 import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { embeddedFiles, pdfPages, pdfsig } from '../../test/pdf-tools.js';

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
-import { LeasedRuns, retryBackoffSeconds } from '../../leased-runs.js';
 import type { MailOutbox, OutgoingMail } from '../../mail/mail-outbox.js';
-import { sha256Hex } from '../../sha256.js';
+import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
+import { sha256Hex } from '../../shared/sha256.js';
 import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
 import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';

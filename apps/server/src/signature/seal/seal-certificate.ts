@@ -1,6 +1,7 @@
-import { createHash, generateKeyPair, randomBytes } from 'node:crypto';
+import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
+import { sha256Hex } from '../../shared/sha256.js';
 
 /**
  * The server's seal: the certificate and key with which it signs every completed envelope's PDF
@@ -74,7 +75,7 @@ export function readSealP12(p12: Buffer, passphrase: string, now = new Date()): 
     commonName: String(certificate.subject.getField('CN')?.value ?? ''),
     notBefore,
     notAfter,
-    fingerprint: createHash('sha256').update(Buffer.from(der, 'binary')).digest('hex'),
+    fingerprint: sha256Hex(Buffer.from(der, 'binary')),
   };
 }
 

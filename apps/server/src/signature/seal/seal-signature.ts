@@ -1,6 +1,7 @@
-import { createHash, webcrypto } from 'node:crypto';
+import { webcrypto } from 'node:crypto';
 import { extractSignature } from '@signpdf/utils';
 import type * as Pkijs from 'pkijs';
+import { sha256Hex } from '../../shared/sha256.js';
 
 type EngineCrypto = ConstructorParameters<typeof Pkijs.CryptoEngine>[0]['crypto'];
 
@@ -83,7 +84,7 @@ export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
       found: true,
       valid,
       coversWholeFile,
-      fingerprint: createHash('sha256').update(der).digest('hex'),
+      fingerprint: sha256Hex(der),
       commonName: commonName ? String(commonName.value.valueBlock.value) : null,
     };
   } catch {

@@ -1,6 +1,6 @@
 import type { SealCheck, SealCheckVerdict } from '@vertragsgenerator/domain';
 import type { Db } from '../../db/database.js';
-import { sha256Hex } from '../../sha256.js';
+import { sha256Hex } from '../../shared/sha256.js';
 import { readPdfSignature } from './seal-signature.js';
 
 /**
