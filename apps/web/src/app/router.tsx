@@ -18,7 +18,10 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const formRoutes = (Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
     path,
     // The forms are not needed for /login and /start, whose initial JavaScript has a budget (DESIGN §12).
-    lazy: async () => ({ Component: (await import('@/features/forms')).FORM_PAGES[form] }),
+    lazy: async () => {
+      const { DocumentFormPage } = await import('./document-forms');
+      return { Component: () => <DocumentFormPage form={form} /> };
+    },
   }));
 
   // Both e-signature pages come with the document viewer, which /login and /start must not load.

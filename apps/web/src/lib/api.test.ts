@@ -77,3 +77,11 @@ describe('apiJson', () => {
     });
   });
 });
+
+describe('ApiRequestError', () => {
+  it('keeps the fields of an error answer', () => {
+    expect(new ApiRequestError(400, 'invalid_input', 'x', { fields: { a: ['b'] } }).fields).toEqual({
+      a: ['b'],
+    });
+  });
+});

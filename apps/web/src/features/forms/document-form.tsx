@@ -2,7 +2,7 @@ import { Alert, Button, Group, Stack } from '@mantine/core';
 import { catalogueEntry } from '@vertragsgenerator/domain';
 import { type FormEvent, type ReactNode, useState } from 'react';
 import { FormStatus, type FormValidation, useFirstInvalidFocus } from '@/components/form';
-import { GenerationStatus, type GenerationTarget, useGeneration } from '@/features/generation';
+import { type GenerationTarget, useGenerationFlow } from '@/lib/document-generation';
 import { texts } from '@/texts';
 import { MissingValues } from './missing-values';
 
@@ -22,13 +22,13 @@ export interface DocumentFormProps {
  * choice outside the catalogue, the values the match lacks, and the generation flow.
  */
 export function DocumentForm({ matchId, docId, target, validation, dataList, children }: DocumentFormProps) {
-  const generation = useGeneration();
+  const generation = useGenerationFlow();
   const [invalidChoice, setInvalidChoice] = useState<string | null>(null);
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
 
   async function handleSubmit(event: FormEvent) {
     event.preventDefault();
-    if (generation.state.running) return;
+    if (generation.running) return;
     if (!validation.attemptSubmit()) {
       focusFirstInvalid();
       return;
@@ -56,9 +56,9 @@ export function DocumentForm({ matchId, docId, target, validation, dataList, chi
             {texts.forms.invalidChoice}
           </Alert>
         )}
-        <GenerationStatus generation={generation} />
+        {generation.status}
         <Group>
-          <Button type="submit" loading={generation.state.running}>
+          <Button type="submit" loading={generation.running}>
             {texts.forms.submit}
           </Button>
         </Group>

@@ -7,8 +7,8 @@ import {
   type PermissionLevel,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
+import { DocumentFormPage } from '@/app/document-forms';
 import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '@/test/utils';
-import { FORM_PAGES } from '.';
 
 export const match: ResolvedMatch = {
   matchId: 'PL-10001',
@@ -29,10 +29,11 @@ export const signatories = [
 ];
 
 const routes = [
-  ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => {
-    const Page = FORM_PAGES[form];
-    return { path, element: <Page /> };
-  }),
+  // As the app composes them: with the generation flow that sends the form's order to the server.
+  ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
+    path,
+    element: <DocumentFormPage form={form} />,
+  })),
   { path: '/start', element: <p>Startseite</p> },
 ];
 

@@ -1,8 +1,6 @@
 import { z } from 'zod';
 import { apiFetch, parseJsonAnswer } from '@/lib/api';
-
-/** Which server call makes the document (SPEC §7). */
-export type GenerationTarget = 'docx' | 'offer' | 'signature';
+import type { DocumentOrder, GenerationTarget } from '@/lib/document-generation';
 
 const ENDPOINTS: Record<GenerationTarget, string> = {
   docx: 'generateDocx',
@@ -10,11 +8,7 @@ const ENDPOINTS: Record<GenerationTarget, string> = {
   signature: 'generateDocusign',
 };
 
-export interface GenerationRequest {
-  target: GenerationTarget;
-  docId: string;
-  matchId: string;
-  dataList: Record<string, unknown>;
+export interface GenerationRequest extends DocumentOrder {
   /**
    * One key per click, the same for all its retries: the server answers a retry from what the first
    * attempt already created (an e-signature envelope is never made twice).

@@ -1,4 +1,4 @@
-/** What the forms use of the generation flow. */
-export type { GenerationTarget } from './api';
-export { GenerationStatus } from './generation-status';
-export { type Generation, useGeneration } from './use-generation';
+/** What the app composes of the generation flow: it goes above each form page. */
+export type { GeneratedFile } from './api';
+export { DocumentGeneration } from './document-generation';
+export type { HandOverDocument } from './use-generation';

@@ -1,5 +1,7 @@
 import { useRef, useState } from 'react';
 import { ApiRequestError } from '@/lib/api';
+import type { DocumentOrder, GenerationOutcome } from '@/lib/document-generation';
+import { openInNewTab } from '@/lib/new-tab';
 import { texts } from '@/texts';
 import {
   type GeneratedFile,
@@ -8,7 +10,6 @@ import {
   readSignatureUrl,
   sendGenerationRequest,
 } from './api';
-import { openInNewTab, useDocumentHandOver } from './hand-over';
 import { GENERATION_RETRIES, withRetries } from './retry';
 
 /** The progress steps of SPEC §4 and §9. */
@@ -23,9 +24,11 @@ export interface GenerationState {
   blockedUrl: string | null;
 }
 
-export type GenerationOutcome =
-  | { ok: true }
-  | { ok: false; fields: Readonly<Record<string, readonly string[]>> };
+/**
+ * Where a generated DOCX goes (the editor step): the app plugs the editors in here. Answers with a page
+ * the browser refused to open in a new tab, for the dialog that offers this tab instead.
+ */
+export type HandOverDocument = (file: GeneratedFile) => Promise<{ blockedUrl: string | null }>;
 
 const IDLE: GenerationState = { running: false, step: null, attempt: 1, error: null, blockedUrl: null };
 
@@ -52,15 +55,12 @@ function markOpened() {
  * The generation flow of every form (SPEC §4): progress, retries, the document opened or handed over.
  * A second call while one runs is ignored, so a double click never generates twice.
  */
-export function useGeneration() {
-  const handOverDocument = useDocumentHandOver();
+export function useGeneration(handOverDocument: HandOverDocument) {
   const [state, setState] = useState<GenerationState>(IDLE);
   const running = useRef(false);
   const update = (patch: Partial<GenerationState>) => setState((old) => ({ ...old, ...patch }));
 
-  async function generate(
-    order: Omit<GenerationRequest, 'idempotencyKey'>,
-  ): Promise<GenerationOutcome | null> {
+  async function generate(order: DocumentOrder): Promise<GenerationOutcome | null> {
     if (running.current) return null;
     running.current = true;
     const request: GenerationRequest = { ...order, idempotencyKey: newIdempotencyKey() };

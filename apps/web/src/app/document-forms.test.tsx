@@ -2,7 +2,6 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { choose, docxResponse, renderForm, submitButton, typeInto } from '@/features/forms/test-fixtures';
-import { ApiRequestError } from '@/lib/api';
 import { jsonResponse } from '@/test/utils';
 
 const FAILED =
@@ -277,13 +276,5 @@ describe('hand-over to the built-in editor', () => {
     await userEvent.click(submitButton());
     await waitFor(() => expect(downloads).toEqual(['vertrag.docx']));
     expect(open).not.toHaveBeenCalled();
-  });
-});
-
-describe('ApiRequestError', () => {
-  it('keeps the fields of an error answer', () => {
-    expect(new ApiRequestError(400, 'invalid_input', 'x', { fields: { a: ['b'] } }).fields).toEqual({
-      a: ['b'],
-    });
   });
 });

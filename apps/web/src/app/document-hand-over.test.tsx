@@ -2,10 +2,10 @@ import { renderHook } from '@testing-library/react';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { AppProviders } from '@/app/providers';
+import type { GeneratedFile } from '@/features/generation';
 import { fakeAuthService, testConfig } from '@/test/utils';
-import type { GeneratedFile } from './api';
-import { useDocumentHandOver } from './hand-over';
+import { useDocumentHandOver } from './document-hand-over';
+import { AppProviders } from './providers';
 
 const file: GeneratedFile = { blob: new Blob(['PK']), fileName: 'vertrag.docx', documentId: 'doc-7' };
 
