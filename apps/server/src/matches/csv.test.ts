@@ -57,8 +57,15 @@ describe('parseCsv', () => {
     expect(thrown).toMatchObject({ line: 2, message: expect.stringMatching(/Zeile 2 wird nie geschlossen/) });
   });
 
-  it('refuses text after a closing quote', () => {
-    expect(() => parseCsv('a,b\n"x"y,2\n')).toThrow(/Zeile 2/);
+  it('reads text after a closing quote as part of the value, quotes and all, as a person typing it means it', () => {
+    expect(cells('a,b\n"Müller" GmbH,2\n')).toEqual([
+      ['a', 'b'],
+      ['"Müller" GmbH', '2'],
+    ]);
+  });
+
+  it('refuses an unterminated quote in the last record, naming its line', () => {
+    expect(() => parseCsv('a,b\n1,2\n"')).toThrow(expect.objectContaining({ line: 3 }));
   });
 });
 

@@ -1,7 +1,10 @@
+import { CsvError, parse } from 'csv-parse/sync';
+
 /**
- * A small RFC 4180 reader for the match import: quoted fields, doubled quotes, separators and line
- * breaks inside quotes, CRLF, a leading BOM, and the semicolon that German Excel writes instead of
- * the comma.
+ * The CSV side of the match import, read by csv-parse: quoted fields, doubled quotes, separators and
+ * line breaks inside quotes, a leading BOM, and the semicolon that German Excel writes instead of the
+ * comma. What it adds is what a person needs to correct the file: the line each record starts on, and
+ * a German message naming the line where the file cannot be read.
  */
 
 export type CsvSeparator = ',' | ';';
@@ -22,24 +25,27 @@ export class CsvSyntaxError extends Error {
   }
 }
 
-const BOM = '\uFEFF';
+const OPTIONS = {
+  bom: true,
+  // The row checks name a wrong number of cells with the header's count, in the row's own words.
+  relax_column_count: true,
+  // A quote inside an unquoted value (`5" Display`) is text, as a person typing the file means it.
+  relax_quotes: true,
+  // Blank lines are records of one empty cell, so that every line counts and line numbers stay right.
+  skip_empty_lines: false,
+} as const;
 
-function withoutBom(text: string): string {
-  return text.startsWith(BOM) ? text.slice(1) : text;
-}
-
-/** The separator that occurs more often outside quotes in the header line; comma when tied. */
+/** The separator that gives the header line more columns; comma when tied. */
 export function detectSeparator(text: string): CsvSeparator {
-  let commas = 0;
-  let semicolons = 0;
-  let quoted = false;
-  for (const char of withoutBom(text)) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && (char === '\n' || char === '\r')) break;
-    else if (!quoted && char === ',') commas++;
-    else if (!quoted && char === ';') semicolons++;
-  }
-  return semicolons > commas ? ';' : ',';
+  const header = text.split(/\r\n|\n|\r/, 1)[0] ?? '';
+  const columns = (delimiter: CsvSeparator) => {
+    try {
+      return (parse(header, { ...OPTIONS, delimiter }) as string[][])[0]?.length ?? 0;
+    } catch {
+      return 0;
+    }
+  };
+  return columns(';') > columns(',') ? ';' : ',';
 }
 
 /**
@@ -48,84 +54,28 @@ export function detectSeparator(text: string): CsvSeparator {
  * the same values whether it was saved on Windows or elsewhere.
  */
 export function parseCsv(text: string, separator: CsvSeparator = detectSeparator(text)): CsvRecord[] {
-  const input = withoutBom(text);
   const records: CsvRecord[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let line = 1;
-  let recordLine = 1;
-  let pending = false;
-  let i = 0;
-
-  const lineBreakLength = (at: number) => {
-    if (input[at] === '\r') return input[at + 1] === '\n' ? 2 : 1;
-    return input[at] === '\n' ? 1 : 0;
-  };
-  const endRecord = () => {
-    cells.push(cell);
-    records.push({ line: recordLine, cells });
-    cells = [];
-    cell = '';
-    pending = false;
-  };
-
-  while (i < input.length) {
-    const char = input[i];
-    if (char === '"' && cell === '' && !pending) {
-      const openedOn = line;
-      i++;
-      for (;;) {
-        if (i >= input.length) {
-          throw new CsvSyntaxError(
-            openedOn,
-            `Das Anführungszeichen in Zeile ${openedOn} wird nie geschlossen.`,
-          );
-        }
-        if (input[i] === '"') {
-          if (input[i + 1] !== '"') break;
-          cell += '"';
-          i += 2;
-          continue;
-        }
-        const lineBreak = lineBreakLength(i);
-        if (lineBreak > 0) {
-          cell += '\n';
-          line++;
-          i += lineBreak;
-          continue;
-        }
-        cell += input[i];
-        i++;
-      }
-      i++;
-      pending = true;
-      if (i < input.length && input[i] !== separator && lineBreakLength(i) === 0) {
-        throw new CsvSyntaxError(
-          line,
-          `In Zeile ${line} folgt auf ein schließendes Anführungszeichen weder „${separator}“ noch ein Zeilenende. Anführungszeichen in einem Wert werden verdoppelt ("").`,
-        );
-      }
-      continue;
-    }
-    if (char === separator) {
-      cells.push(cell);
-      cell = '';
-      pending = false;
-      i++;
-      continue;
-    }
-    const lineBreak = lineBreakLength(i);
-    if (lineBreak > 0) {
-      endRecord();
-      i += lineBreak;
-      line++;
-      recordLine = line;
-      continue;
-    }
-    cell += char;
-    pending = true;
-    i++;
+  // csv-parse counts lines up to the end of each record; a record starts on the line after the last.
+  let lastLine = 0;
+  try {
+    parse(text.replace(/\r\n?/g, '\n'), {
+      ...OPTIONS,
+      delimiter: separator,
+      on_record: (cells: string[], { lines }) => {
+        records.push({ line: lastLine + 1, cells });
+        lastLine = lines;
+        return null;
+      },
+    });
+  } catch (error) {
+    if (!(error instanceof CsvError)) throw error;
+    const line = lastLine + 1;
+    throw new CsvSyntaxError(
+      line,
+      error.code === 'CSV_QUOTE_NOT_CLOSED'
+        ? `Das Anführungszeichen in Zeile ${line} wird nie geschlossen.`
+        : `Die CSV-Datei lässt sich ab Zeile ${line} nicht lesen.`,
+    );
   }
-  if (pending || cell !== '' || cells.length > 0) endRecord();
   return records;
 }
