@@ -109,7 +109,18 @@ export const matchImportSummarySchema = z.object({
   changed: z.number().int(),
   /** Valid rows identical to what is stored. */
   unchanged: z.number().int(),
-  refused: z.object({ line: z.number().int(), matchId: z.string().optional(), reason: z.string() }).array(),
+  /**
+   * Where each refused row is, counted from 1: a CSV row (and a problem of the whole file) by the line
+   * it starts on, an entry of a JSON file by its number in the array (a JSON file may be one line).
+   */
+  refused: z
+    .object({
+      line: z.number().int().optional(),
+      entry: z.number().int().optional(),
+      matchId: z.string().optional(),
+      reason: z.string(),
+    })
+    .array(),
   /** Matches written: 0 for a dry run and for a file with refused rows. */
   imported: z.number().int(),
 });

@@ -64,7 +64,7 @@ describe.each(testDatabases())('npm run matches:import on $name', (database) => 
     expect(result.code).toBe(1);
     expect(result.out).toEqual([
       '0 Matches importiert, 1 abgelehnt',
-      'Zeile 3: PL-2: Das Feld „kunde“ muss Text sein, nicht die Zahl 7.',
+      'Eintrag 2: PL-2: Das Feld „kunde“ muss Text sein, nicht die Zahl 7.',
       'Nichts importiert. Gültige Zeilen: 1; --skip-invalid importiert sie trotzdem.',
     ]);
 
@@ -72,7 +72,7 @@ describe.each(testDatabases())('npm run matches:import on $name', (database) => 
     expect(skipped.code).toBe(0);
     expect(skipped.out).toEqual([
       '1 Matches importiert (1 neu, 0 geändert, 0 unverändert), 1 abgelehnt',
-      'Zeile 3: PL-2: Das Feld „kunde“ muss Text sein, nicht die Zahl 7.',
+      'Eintrag 2: PL-2: Das Feld „kunde“ muss Text sein, nicht die Zahl 7.',
     ]);
   });
 

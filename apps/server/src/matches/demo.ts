@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { parseMatchFile } from './import.js';
+import { parseMatchFile, placeName } from './import.js';
 import type { MatchStore } from './match-store.js';
 
 /**
@@ -10,9 +10,9 @@ export async function seedDemoMatches(file: string, store: MatchStore): Promise<
   if (!(await store.isEmpty())) return false;
   const { valid, refused } = parseMatchFile(await readFile(file, 'utf8'));
   if (refused.length > 0) {
-    const first = refused[0];
+    const [first] = refused;
     throw new Error(
-      `${file}: ${refused.length} demo matches refused, first in line ${first?.line}: ${first?.reason}`,
+      `${file}: ${refused.length} demo matches refused, the first (${first && placeName(first)}): ${first?.reason}`,
     );
   }
   await store.upsertMany(valid);

@@ -49,7 +49,7 @@ describe('parseMatchFile: JSON', () => {
     expect(parsed.valid.map((r) => r.matchId)).toEqual(['PL-7', 'PL-8', 'PL-9']);
   });
 
-  it('refuses invalid records with the line they start on and a reason naming the field', () => {
+  it('refuses invalid records with their entry number and a reason naming the field', () => {
     const text = `[
   { "matchId": "PL-1", "kunde": "Gut GmbH" },
   {
@@ -65,28 +65,43 @@ describe('parseMatchFile: JSON', () => {
     const { valid, refused } = parseMatchFile(text);
     expect(valid.map((r) => r.matchId)).toEqual(['PL-1']);
     expect(refused).toEqual([
-      { line: 3, matchId: 'PL-2', reason: 'Das Feld „kunde“ muss Text sein, nicht die Zahl 42.' },
-      { line: 7, reason: 'Das Feld „matchId“ fehlt.' },
-      { line: 8, reason: expect.stringMatching(/„PL-\.\.\/x“.*nur Buchstaben, Ziffern/) },
-      { line: 9, reason: expect.stringMatching(/zu lang/) },
+      { entry: 2, matchId: 'PL-2', reason: 'Das Feld „kunde“ muss Text sein, nicht die Zahl 42.' },
+      { entry: 3, reason: 'Das Feld „matchId“ fehlt.' },
+      { entry: 4, reason: expect.stringMatching(/„PL-\.\.\/x“.*nur Buchstaben, Ziffern/) },
+      { entry: 5, reason: expect.stringMatching(/zu lang/) },
       {
-        line: 10,
+        entry: 6,
         matchId: 'PL-5',
         reason:
           'Unbekannte Felder: „startDatum“ (gemeint: „startdatum“?). Das Feld „ek“ muss eine Zahl oder Text sein, nicht der Wahrheitswert true.',
       },
-      { line: 11, reason: expect.stringMatching(/kein JSON-Objekt/) },
+      { entry: 7, reason: expect.stringMatching(/kein JSON-Objekt/) },
     ]);
   });
 
-  it('refuses every row of a match ID that occurs twice, naming both lines', () => {
+  it('names the entries of a JSON file written on one line apart, though all are on line 1', () => {
+    const { refused } = parseMatchFile(
+      '[{"matchId":"PL-1"},{"kunde":"ohne ID"},{"matchId":"PL-3","kunde":7}]',
+    );
+    expect(refused).toEqual([
+      { entry: 2, reason: 'Das Feld „matchId“ fehlt.' },
+      { entry: 3, matchId: 'PL-3', reason: 'Das Feld „kunde“ muss Text sein, nicht die Zahl 7.' },
+    ]);
+    expect(importReport({ imported: 0, valid: 1, new: 1, changed: 0, unchanged: 0, refused })).toEqual([
+      '0 Matches importiert, 2 abgelehnt',
+      'Eintrag 2: Das Feld „matchId“ fehlt.',
+      'Eintrag 3: PL-3: Das Feld „kunde“ muss Text sein, nicht die Zahl 7.',
+    ]);
+  });
+
+  it('refuses every entry of a match ID that occurs twice, naming both', () => {
     const { valid, refused } = parseMatchFile(
       '[\n{"matchId":"PL-1","kunde":"A"},\n{"matchId":"PL-2"},\n{"matchId":"pl-1","kunde":"B"}\n]',
     );
     expect(valid.map((r) => r.matchId)).toEqual(['PL-2']);
     expect(refused).toEqual([
-      { line: 2, matchId: 'PL-1', reason: 'Die Match-ID kommt in der Datei mehrfach vor (Zeilen 2, 4).' },
-      { line: 4, matchId: 'PL-1', reason: 'Die Match-ID kommt in der Datei mehrfach vor (Zeilen 2, 4).' },
+      { entry: 1, matchId: 'PL-1', reason: 'Die Match-ID kommt in der Datei mehrfach vor (Einträge 1, 3).' },
+      { entry: 3, matchId: 'PL-1', reason: 'Die Match-ID kommt in der Datei mehrfach vor (Einträge 1, 3).' },
     ]);
   });
 
@@ -174,6 +189,15 @@ describe('parseMatchFile: CSV', () => {
     ]);
     expect(parseMatchFile('matchId,kunde,kunde\nPL-1,A,B').refused[0]?.reason).toMatch(/mehrfach.*„kunde“/);
     expect(parseMatchFile('kunde\nA').refused[0]?.reason).toMatch(/keine Spalte „matchId“/);
+  });
+
+  it('refuses every row of a match ID that occurs twice, naming both lines', () => {
+    const { valid, refused } = parseMatchFile('matchId,kunde\nPL-1,A\nPL-2,B\npl-1,C\n');
+    expect(valid.map((r) => r.matchId)).toEqual(['PL-2']);
+    expect(refused).toEqual([
+      { line: 2, matchId: 'PL-1', reason: 'Die Match-ID kommt in der Datei mehrfach vor (Zeilen 2, 4).' },
+      { line: 4, matchId: 'PL-1', reason: 'Die Match-ID kommt in der Datei mehrfach vor (Zeilen 2, 4).' },
+    ]);
   });
 
   it('refuses a file with a broken quote as a whole', () => {

@@ -17,12 +17,13 @@ import type { MatchStore } from './match-store.js';
  * to skip invalid rows, so a file is never half-imported by accident.
  */
 
-export interface RefusedRow {
-  /** Line of the file where the row starts, counted from 1. */
-  line: number;
-  matchId?: string;
-  reason: string;
-}
+/**
+ * Where a row is, counted from 1: a CSV row (and a problem of the whole file) by the line it starts on,
+ * an entry of a JSON file by its number in the array, since a JSON file may be written on one line.
+ */
+export type RowPlace = { line: number } | { entry: number };
+
+export type RefusedRow = RowPlace & { matchId?: string; reason: string };
 
 export interface ParsedMatchFile {
   valid: MatchRecord[];
@@ -57,7 +58,7 @@ const IMPORT_FIELDS: readonly string[] = [MATCH_ID_FIELD, ...MATCH_TEXT_FIELDS, 
 
 /** One row as read from the file, before validation. */
 interface RawRow {
-  line: number;
+  place: RowPlace;
   values: Record<string, unknown>;
   /** Set when the row is broken beyond its field values, e.g. a CSV row with too many cells. */
   problem?: string;
@@ -109,10 +110,15 @@ export function importReport(result: MatchImportResult): string[] {
     result.imported > 0
       ? `${result.imported} Matches importiert (${result.new} neu, ${result.changed} geändert, ${result.unchanged} unverändert), ${result.refused.length} abgelehnt`
       : `0 Matches importiert, ${result.refused.length} abgelehnt`,
-    ...result.refused.map(({ line, matchId, reason }) =>
-      matchId ? `Zeile ${line}: ${matchId}: ${reason}` : `Zeile ${line}: ${reason}`,
+    ...result.refused.map((row) =>
+      row.matchId ? `${placeName(row)}: ${row.matchId}: ${row.reason}` : `${placeName(row)}: ${row.reason}`,
     ),
   ];
+}
+
+/** `Zeile 3` or `Eintrag 3`. */
+export function placeName(place: RowPlace): string {
+  return 'line' in place ? `Zeile ${place.line}` : `Eintrag ${place.entry}`;
 }
 
 /** 1 when the file was refused as a whole: something was wrong and nothing got in. */
@@ -132,51 +138,17 @@ function jsonRows(content: string): RawRow[] {
   if (!Array.isArray(parsed)) {
     throw new MatchFileError(1, 'Die JSON-Datei muss ein Array von Match-Objekten enthalten.');
   }
-  const lines = elementLines(content);
   return parsed.map((element: unknown, index): RawRow => {
-    const line = lines[index] ?? 1;
+    const place = { entry: index + 1 };
     if (typeof element !== 'object' || element === null || Array.isArray(element)) {
-      return { line, values: {}, problem: 'Der Eintrag ist kein JSON-Objekt mit Feldern.' };
+      return { place, values: {}, problem: 'Der Eintrag ist kein JSON-Objekt mit Feldern.' };
     }
-    return { line, values: element as Record<string, unknown> };
+    return { place, values: element as Record<string, unknown> };
   });
 }
 
 function lineAt(text: string, position: number): number {
   return text.slice(0, position).split('\n').length;
-}
-
-const JSON_WHITESPACE: ReadonlySet<string> = new Set([' ', '\t', '\n', '\r']);
-
-/** The line on which each element of a top-level JSON array starts; `text` is known to be valid JSON. */
-function elementLines(text: string): number[] {
-  const lines: number[] = [];
-  let line = 1;
-  let depth = 0;
-  let inString = false;
-  let escaped = false;
-  let expectingElement = false;
-  for (const char of text) {
-    if (char === '\n') line++;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (char === '\\') escaped = true;
-      else if (char === '"') inString = false;
-      continue;
-    }
-    if (JSON_WHITESPACE.has(char)) continue;
-    if (depth === 1 && expectingElement && char !== ']') {
-      lines.push(line);
-      expectingElement = false;
-    }
-    if (char === '"') inString = true;
-    else if (char === '[' || char === '{') {
-      depth++;
-      if (depth === 1) expectingElement = true;
-    } else if (char === ']' || char === '}') depth--;
-    else if (char === ',' && depth === 1) expectingElement = true;
-  }
-  return lines;
 }
 
 function csvRows(content: string): RawRow[] {
@@ -187,6 +159,7 @@ function csvRows(content: string): RawRow[] {
   return records
     .filter((record) => record.cells.some((cell) => cell !== ''))
     .map(({ line, cells }): RawRow => {
+      const place = { line };
       const values: Record<string, unknown> = {};
       names.forEach((name, column) => {
         const cell = cells[column];
@@ -195,7 +168,7 @@ function csvRows(content: string): RawRow[] {
       });
       if (cells.length !== names.length) {
         return {
-          line,
+          place,
           values,
           problem: `Die Zeile hat ${cells.length} ${cells.length === 1 ? 'Wert' : 'Werte'}, die Kopfzeile ${names.length} Spalten. Enthält ein Wert das Trennzeichen ohne Anführungszeichen?`,
         };
@@ -203,12 +176,12 @@ function csvRows(content: string): RawRow[] {
       const unnamed = cells.findIndex((cell, column) => names[column] === '' && cell !== '');
       if (unnamed >= 0) {
         return {
-          line,
+          place,
           values,
           problem: `Spalte ${unnamed + 1} hat einen Wert, aber keinen Feldnamen in der Kopfzeile.`,
         };
       }
-      return { line, values };
+      return { place, values };
     });
 }
 
@@ -236,23 +209,29 @@ function checkHeader(names: readonly string[], line: number): void {
 function validateRows(rows: readonly RawRow[]): ParsedMatchFile {
   const checked = rows.map((row) => ({ row, ...validateRow(row) }));
 
-  const linesById = new Map<string, number[]>();
+  const placesById = new Map<string, RowPlace[]>();
   for (const { row, matchId } of checked) {
-    if (matchId) linesById.set(matchId, [...(linesById.get(matchId) ?? []), row.line]);
+    if (matchId) placesById.set(matchId, [...(placesById.get(matchId) ?? []), row.place]);
   }
 
   const valid: MatchRecord[] = [];
   const refused: RefusedRow[] = [];
   for (const { row, matchId, record, reasons } of checked) {
-    const lines = matchId ? (linesById.get(matchId) ?? []) : [];
+    const places = matchId ? (placesById.get(matchId) ?? []) : [];
     // Which of two rows with one ID is right only the author of the file knows: both are refused.
-    if (lines.length > 1) {
-      reasons.push(`Die Match-ID kommt in der Datei mehrfach vor (Zeilen ${lines.join(', ')}).`);
+    if (places.length > 1) {
+      reasons.push(`Die Match-ID kommt in der Datei mehrfach vor (${placeNames(places)}).`);
     }
     if (record && reasons.length === 0) valid.push(record);
-    else refused.push({ line: row.line, ...(matchId ? { matchId } : {}), reason: reasons.join(' ') });
+    else refused.push({ ...row.place, ...(matchId ? { matchId } : {}), reason: reasons.join(' ') });
   }
   return { valid, refused };
+}
+
+/** `Zeilen 2, 4` or `Einträge 2, 4`: the rows of one file are all lines or all entries. */
+function placeNames(places: readonly RowPlace[]): string {
+  const numbers = places.map((place) => ('line' in place ? place.line : place.entry));
+  return `${places.every((place) => 'line' in place) ? 'Zeilen' : 'Einträge'} ${numbers.join(', ')}`;
 }
 
 interface RowCheck {
