@@ -14,3 +14,4 @@ export * from './signature.js';
 export * from './signature-overview.js';
 export * from './stored-documents.js';
 export * from './template-library.js';
+export * from './version-number.js';

@@ -3,6 +3,7 @@ import {
   DOCX_MIME_TYPE,
   formatDateTime,
   mayGenerate,
+  parseVersionNumber,
   type StoredDocument,
   storedDocumentSchema,
   VERSION_CONFLICT,
@@ -30,9 +31,6 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 /** Edited contracts with pictures or scans outgrow the global body limit of 1 MB. */
 const MAX_DOCX_BYTES = 20 * 1024 * 1024;
-
-/** Versions are PostgreSQL integers: a larger number can name no version. */
-const MAX_VERSION = 2_147_483_647;
 
 type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
@@ -154,7 +152,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
     },
     async (request, reply) => {
       const document = await permittedDocument(request);
-      const version = versionNumber(request.params.version);
+      const version = parseVersionNumber(request.params.version);
       if (version === undefined) {
         throw new HttpError(400, 'invalid_input', 'Die Versionsnummer muss eine positive ganze Zahl sein.');
       }
@@ -252,17 +250,11 @@ function sendVersion(reply: FastifyReply, document: DocumentSummary, version: nu
   return sendFile(reply, Buffer.from(content), document.file_name, DOCX_MIME_TYPE);
 }
 
-function versionNumber(text: string): number | undefined {
-  if (!/^\d+$/.test(text)) return undefined;
-  const version = Number(text);
-  return version >= 1 && version <= MAX_VERSION ? version : undefined;
-}
-
 /** `If-Match: "3"` as HTTP spells entity tags, or a bare `3`; anything else (`*`, `W/"3"`) names no version. */
 function ifMatchVersion(header: string | undefined): number | undefined {
   const match = header?.trim().match(/^(?:"(\d+)"|(\d+))$/);
   const text = match?.[1] ?? match?.[2];
-  return text === undefined ? undefined : versionNumber(text);
+  return text === undefined ? undefined : parseVersionNumber(text);
 }
 
 /** A DOCX is a ZIP archive with a main document part; Word opens nothing less. */

@@ -1,6 +1,7 @@
 import {
   catalogueTemplates,
   DOCX_MIME_TYPE,
+  parseVersionNumber,
   publishTemplateSchema,
   type ResolvedMatch,
   TEMPLATE_FIELDS,
@@ -315,7 +316,7 @@ function templateName(name: string): string {
 }
 
 function versionNumber(text: string): number {
-  const version = /^\d{1,6}$/.test(text) ? Number(text) : 0;
-  if (version < 1) throw notFound(`Eine Version ${text} gibt es nicht.`);
+  const version = parseVersionNumber(text);
+  if (version === undefined) throw notFound(`Eine Version ${text} gibt es nicht.`);
   return version;
 }
