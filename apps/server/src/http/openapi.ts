@@ -29,7 +29,10 @@ const ERROR_DESCRIPTIONS = {
 } as const;
 type ErrorStatus = keyof typeof ERROR_DESCRIPTIONS;
 
-/** The `{ error, message, fields? }` answers (DESIGN §7) a route gives, with route-specific wording where given. */
+/**
+ * The `{ error, message, fields? }` answers a route gives (docs/architecture.md#api-conventions), with
+ * route-specific wording where given.
+ */
 export function errorAnswers(
   statuses: ErrorStatus[],
   descriptions: Partial<Record<ErrorStatus, string>> = {},
@@ -90,6 +93,55 @@ export function useSchemasAsDescription(app: FastifyInstance): void {
 }
 
 /**
+ * Headers above Node's 16 kB are refused by the HTTP server before any route, on every operation alike.
+ * Declared without a body: it is Fastify's own, not the API's error answer.
+ */
+const HEADERS_TOO_LARGE = {
+  431: { description: 'The request headers are larger than 16 kB; refused before any route' },
+};
+
+/**
+ * A stable, unique name for each operation, from its method and path, for generated clients:
+ * `GET /backend/documents/:id/versions/:version/file` is `getDocumentsByIdVersionsByVersionFile`.
+ */
+export function operationId(method: string, url: string): string {
+  const words = url
+    .split('/')
+    .filter((segment) => segment && segment !== 'backend')
+    .flatMap((segment) =>
+      segment.startsWith(':') ? ['by', segment.slice(1)] : segment.split(/[^A-Za-z0-9]+/),
+    )
+    .filter(Boolean);
+  return [method.toLowerCase(), ...words.map((word) => word[0]?.toUpperCase() + word.slice(1))].join('');
+}
+
+type JsonSchema = { [keyword: string]: unknown };
+
+/**
+ * zod writes a record over an enum of keys (`z.record(z.enum([...]), …)`, every key present) as
+ * `propertyNames` plus `required`, which OpenAPI tools read as required properties the schema never
+ * defines. The same object, with a property per key, says it to them: each key, its value's schema.
+ */
+function recordsAsObjects<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(recordsAsObjects) as T;
+  if (value === null || typeof value !== 'object') return value;
+  const schema = Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [key, recordsAsObjects(child)]),
+  ) as JsonSchema;
+  const keys = (schema.propertyNames as JsonSchema | undefined)?.enum;
+  if (!Array.isArray(keys) || schema.properties || typeof schema.additionalProperties !== 'object') {
+    return schema as T;
+  }
+  const { propertyNames: _keys, additionalProperties: valueSchema, ...rest } = schema;
+  return {
+    ...rest,
+    properties: Object.fromEntries(keys.map((key) => [String(key), valueSchema])),
+    required: keys.map(String),
+    additionalProperties: false,
+  } as T;
+}
+
+/**
  * Describes the API as OpenAPI 3.1 from the zod schemas the routes carry, and serves it at
  * `/backend/docs` to signed-in users. Must run before the routes are registered: it collects them
  * as they are.
@@ -107,6 +159,10 @@ export async function installOpenApi(
         version,
         description:
           'Turns a CRM match into contract documents. Errors answer `{ error, message, fields? }` with a German `message`.',
+        license: {
+          name: 'Proprietary: for use inside the company only',
+          identifier: 'LicenseRef-Proprietary',
+        },
       },
       servers: [{ url: '/' }],
       tags: [...TAGS],
@@ -127,11 +183,20 @@ export async function installOpenApi(
         },
       },
     },
-    // The embedded identity provider (/idp) and the SPA's files are not part of the API.
-    transform: (route) =>
-      route.url.startsWith('/backend/')
-        ? jsonSchemaTransform(route)
-        : { schema: { hide: true }, url: route.url },
+    transform: (route) => {
+      // The embedded identity provider (/idp) and the SPA's files are not part of the API.
+      if (!route.url.startsWith('/backend/')) return { schema: { hide: true }, url: route.url };
+      const { schema, url } = jsonSchemaTransform(route);
+      const described = recordsAsObjects(schema);
+      return {
+        url,
+        schema: {
+          operationId: operationId(String(route.route.method), url),
+          ...described,
+          response: { ...(described.response as object), ...HEADERS_TOO_LARGE },
+        },
+      };
+    },
   });
 
   app.get(

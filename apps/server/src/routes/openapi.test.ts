@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
@@ -7,7 +7,8 @@ import { composeApp } from '../compose.js';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { pgliteTestDatabase } from '../test/databases.js';
-import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
+import { everyOperationApp } from '../test/every-operation-app.js';
+import { apiRoutes, bearer, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 
 /** The parts of OpenAPI 3.1 these tests read. */
 interface Schema {
@@ -19,6 +20,7 @@ interface Schema {
 }
 type Content = Record<string, { schema: Schema }>;
 interface Operation {
+  operationId?: string;
   summary?: string;
   tags?: string[];
   security?: Record<string, string[]>[];
@@ -28,16 +30,20 @@ interface Operation {
 }
 interface OpenApiDocument {
   openapi: string;
-  info: { title: string; version: string };
+  info: { title: string; version: string; license?: { name: string; identifier?: string } };
   servers?: { url: string }[];
   tags?: { name: string }[];
   components?: { securitySchemes?: Record<string, unknown> };
   paths: Record<string, Record<string, Operation>>;
 }
 
-/** The routes anyone may call: probes, runtime settings, the signer pages and DocuSign's webhook. */
+/**
+ * The routes anyone may call: probes, runtime settings, the token exchange of the sign-in, the signer
+ * pages and DocuSign's webhook.
+ */
 const PUBLIC_OPERATIONS = [
   'GET /backend/health',
+  'POST /backend/auth/token',
   'GET /backend/config',
   'GET /backend/ready',
   'GET /backend/signing',
@@ -72,27 +78,7 @@ describe('the OpenAPI description at /backend/docs', () => {
   beforeAll(async () => {
     db = await pgliteTestDatabase.open();
     // A web build serves files of its own, and DocuSign adds its webhook: neither may be missed or leak.
-    const webDist = mkdtempSync(join(tmpdir(), 'vg-web-'));
-    mkdirSync(join(webDist, 'assets'));
-    writeFileSync(join(webDist, 'index.html'), '<!doctype html><title>Vertragsgenerator</title>');
-    writeFileSync(join(webDist, 'assets', 'app-abc123.js'), 'console.log(1)');
-    t = await createTestApp(db, {
-      demoStaff: true,
-      env: { WEB_DIST_DIR: webDist, METRICS_TOKEN: 'scraper-token-of-the-openapi-test' },
-      signature: {
-        kind: 'docusign',
-        linkValidDays: 14,
-        reminderEveryDays: 3,
-        integrationKey: 'ik',
-        userId: 'user',
-        accountId: 'account',
-        privateKey: 'unused: no envelope is created here',
-        authUrl: 'https://account-d.docusign.invalid',
-        basePath: undefined,
-        connectHmacKey: 'connect-key',
-        templates: {},
-      },
-    });
+    t = await everyOperationApp(db, { docusign: true });
     const token = await t.signIn('berater@demo.local');
     document = (await t.app.inject({ method: 'GET', url: '/backend/docs', headers: bearer(token) })).json();
   });
@@ -126,7 +112,11 @@ describe('the OpenAPI description at /backend/docs', () => {
 
   it('is an OpenAPI 3.1 document naming this server’s version, with relative server URLs', () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
-    expect(document.info).toMatchObject({ title: 'Vertragsgenerator API', version: '0.0.0-test' });
+    expect(document.info).toMatchObject({
+      title: 'Vertragsgenerator API',
+      version: '0.0.0-test',
+      license: { identifier: 'LicenseRef-Proprietary' },
+    });
     expect(document.servers).toEqual([{ url: '/' }]);
     expect(document.components?.securitySchemes?.bearerAuth).toMatchObject({
       type: 'http',
@@ -142,6 +132,35 @@ describe('the OpenAPI description at /backend/docs', () => {
         key,
       ).toBe(true);
     }
+  });
+
+  it('names each operation from its method and path, once, in camelCase, for generated clients', () => {
+    const ids = operations(document).map(({ key, operation }) => [key, operation.operationId]);
+    expect(Object.fromEntries(ids)).toMatchObject({
+      'GET /backend/health': 'getHealth',
+      'POST /backend/private/saveUser': 'postPrivateSaveUser',
+      'GET /backend/signature/envelopes/{id}/document.pdf': 'getSignatureEnvelopesByIdDocumentPdf',
+      'GET /backend/documents/{id}/versions/{version}/file': 'getDocumentsByIdVersionsByVersionFile',
+      'POST /backend/signature/envelopes/{id}/recipients/{recipientId}/renew-link':
+        'postSignatureEnvelopesByIdRecipientsByRecipientIdRenewLink',
+      'DELETE /backend/admin/staff/{email}': 'deleteAdminStaffByEmail',
+    });
+    for (const [key, id] of ids) expect(id, key).toMatch(/^(get|post|put|delete)[A-Z][A-Za-z0-9]*$/);
+    expect(new Set(ids.map(([, id]) => id)).size).toBe(ids.length);
+  });
+
+  it('declares a 4xx answer on every operation, and lists as required only properties it defines', () => {
+    for (const { key, operation } of operations(document)) {
+      expect(
+        Object.keys(operation.responses).some((status) => /^4\d\d$/.test(status)),
+        key,
+      ).toBe(true);
+    }
+    // The overview's counts are a record over the statuses: one property per status, each required.
+    const overview = document.paths['/backend/signature/envelopes']?.get?.responses['200'];
+    const counts = overview?.content?.['application/json']?.schema.properties?.counts;
+    expect(counts?.required).toContain('partially_signed');
+    expect(Object.keys(counts?.properties ?? {}).sort()).toEqual([...(counts?.required ?? [])].sort());
   });
 
   it('describes exactly the API routes the server has, and none of the web app’s files', () => {
