@@ -6,6 +6,7 @@ import { DownloadInstead } from '@/components/download-instead';
 import { SectionLoader } from '@/components/section-loader';
 import { SuperdocFrame } from '@/components/superdoc-frame';
 import { texts } from '@/texts';
+import { viewedDocumentQueryOptions } from './api';
 import { loadDocxRenderer } from './load-renderer';
 import { markViewerExact, markViewerShown } from './viewer-timing';
 
@@ -27,14 +28,7 @@ const VIEWER_HEIGHT = '75vh';
  * browser. Whatever cannot be shown is offered as a download instead.
  */
 export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentViewerProps) {
-  const document = useQuery({
-    queryKey: ['document-viewer', documentKey, pdf],
-    queryFn: ({ signal }) => load(signal),
-    // The bytes of a document version never change, and a page that polls its envelope must not
-    // load them again; they are dropped as soon as no viewer shows them.
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-  });
+  const document = useQuery(viewedDocumentQueryOptions(documentKey, pdf, load));
   const [renderFailed, setRenderFailed] = useState(false);
   // The first view's renderer loads while the bytes are on their way, not after they have arrived.
   useEffect(() => {

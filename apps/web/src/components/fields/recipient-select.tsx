@@ -1,5 +1,5 @@
 import { Select, Stack, Text } from '@mantine/core';
-import { useDirectoryUsers } from '@/lib/users';
+import { useDirectoryUsers } from '@/lib/users-api';
 import { texts } from '@/texts';
 import { EmailField } from './email-field';
 import { type EmailEntry, isEmailEntryValid } from './validation';

@@ -5,14 +5,14 @@ import type { AccessRequest, PermissionLevel } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
-import { declineAccess, grantAccess, openAccessRequests } from './api';
+import { ADMINISTRATION_QUERY_KEY, accessRequestsQueryOptions, declineAccess, grantAccess } from './api';
 import { adminTexts, dateTime } from './texts';
 
 const t = adminTexts.requests;
 
 /** Open access requests, oldest first: grant with a level, or decline with a reason. */
 export function AccessRequestsTab() {
-  const requests = useQuery({ queryKey: ['admin', 'access-requests'], queryFn: openAccessRequests });
+  const requests = useQuery(accessRequestsQueryOptions);
   if (requests.isPending) return <SectionLoader />;
   if (requests.isError) return <Alert color="red">{errorMessage(requests.error)}</Alert>;
   if (requests.data.length === 0) return <Text>{t.none}</Text>;
@@ -44,7 +44,7 @@ function RequestRow({ request }: { request: AccessRequest }) {
   const [reason, setReason] = useState('');
   const done = (text: string) => {
     notifications.show({ color: 'green', message: text });
-    void queryClient.invalidateQueries({ queryKey: ['admin'] });
+    void queryClient.invalidateQueries({ queryKey: ADMINISTRATION_QUERY_KEY });
   };
   const grant = useMutation({
     mutationFn: () => grantAccess(request.id, Number(level) as PermissionLevel),

@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PermissionLevel } from '@vertragsgenerator/domain';
 import { useId, useState } from 'react';
 import { ApiRequestError, errorMessage } from '@/lib/api';
-import { addColleague } from './api';
+import { ADMINISTRATION_QUERY_KEY, addColleague } from './api';
 import { adminTexts } from './texts';
 
 const t = adminTexts.staff;
@@ -27,7 +27,7 @@ export function AddColleagueForm() {
       notifications.show({ color: 'green', message: t.added(entry.name) });
       setName('');
       setEmail('');
-      void queryClient.invalidateQueries({ queryKey: ['admin'] });
+      void queryClient.invalidateQueries({ queryKey: ADMINISTRATION_QUERY_KEY });
     },
   });
   const fields = add.error instanceof ApiRequestError ? add.error.fields : {};

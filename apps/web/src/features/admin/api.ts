@@ -1,3 +1,4 @@
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   type AccessRequest,
   accessRequestSchema,
@@ -14,6 +15,29 @@ import { z } from 'zod';
 import { apiFetch, apiJson, apiUpload } from '@/lib/api';
 
 const acknowledged = z.object({ ok: z.literal(true) });
+
+/** The start of every key of the administration page: a change invalidates it, and all tabs reload. */
+export const ADMINISTRATION_QUERY_KEY = ['admin'] as const;
+
+export const accessRequestsQueryOptions = queryOptions({
+  queryKey: [...ADMINISTRATION_QUERY_KEY, 'access-requests'],
+  queryFn: () => openAccessRequests(),
+});
+
+export const staffQueryOptions = (search: string) =>
+  queryOptions({
+    queryKey: [...ADMINISTRATION_QUERY_KEY, 'staff', search],
+    queryFn: () => staffList(search),
+    // The table keeps the last answer while the next search runs.
+    placeholderData: keepPreviousData,
+  });
+
+export const auditQueryOptions = infiniteQueryOptions({
+  queryKey: [...ADMINISTRATION_QUERY_KEY, 'audit'],
+  queryFn: ({ pageParam }) => auditPage(pageParam),
+  initialPageParam: undefined as string | undefined,
+  getNextPageParam: (page) => page.next,
+});
 
 export function openAccessRequests(): Promise<AccessRequest[]> {
   return apiJson('/backend/admin/access-requests', accessRequestSchema.array());

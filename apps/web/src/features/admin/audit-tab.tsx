@@ -2,19 +2,14 @@ import { Alert, Button, Stack, Table, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
-import { auditPage } from './api';
+import { auditQueryOptions } from './api';
 import { adminTexts, dateTime } from './texts';
 
 const t = adminTexts.audit;
 
 /** The audit log, newest first, older pages on request; the app never edits or deletes an entry. */
 export function AuditTab() {
-  const audit = useInfiniteQuery({
-    queryKey: ['admin', 'audit'],
-    queryFn: ({ pageParam }) => auditPage(pageParam),
-    initialPageParam: undefined as string | undefined,
-    getNextPageParam: (page) => page.next,
-  });
+  const audit = useInfiniteQuery(auditQueryOptions);
   if (audit.isPending) return <SectionLoader />;
   if (audit.isError) return <Alert color="red">{errorMessage(audit.error)}</Alert>;
   const entries = audit.data.pages.flatMap((page) => page.entries);

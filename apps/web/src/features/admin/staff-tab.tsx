@@ -13,13 +13,13 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PermissionLevel, StaffChange, StaffEntry } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
 import { AddColleagueForm } from './add-colleague-form';
-import { changeStaffMember, removeStaffMember, staffList } from './api';
+import { ADMINISTRATION_QUERY_KEY, changeStaffMember, removeStaffMember, staffQueryOptions } from './api';
 import { adminTexts, dateTime } from './texts';
 
 const t = adminTexts.staff;
@@ -28,11 +28,7 @@ const t = adminTexts.staff;
 export function StaffTab() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 250);
-  const staff = useQuery({
-    queryKey: ['admin', 'staff', debounced],
-    queryFn: () => staffList(debounced),
-    placeholderData: keepPreviousData,
-  });
+  const staff = useQuery(staffQueryOptions(debounced));
 
   return (
     <Stack>
@@ -75,7 +71,7 @@ export function StaffTab() {
 function StaffRow({ entry }: { entry: StaffEntry }) {
   const queryClient = useQueryClient();
   const [confirming, setConfirming] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['admin'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ADMINISTRATION_QUERY_KEY });
   // A refusal (someone else changed the entry, the last administrator) is shown, and the list reloaded
   // so that what is on screen is what is stored.
   const failed = (error: Error) => {

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { errorMessage } from '@/lib/api';
 import { texts } from '@/texts';
-import { ownAccessRequest, requestAccess } from './api';
+import { ownAccessRequestQueryOptions, requestAccess } from './api';
 
 const dateFormat = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -14,10 +14,10 @@ const dateFormat = new Intl.DateTimeFormat('de-DE', { dateStyle: 'medium', timeS
 export function AccessRequestPanel() {
   const queryClient = useQueryClient();
   const [message, setMessage] = useState('');
-  const own = useQuery({ queryKey: ['access-request'], queryFn: ownAccessRequest });
+  const own = useQuery(ownAccessRequestQueryOptions);
   const send = useMutation({
     mutationFn: () => requestAccess(message),
-    onSuccess: (answer) => queryClient.setQueryData(['access-request'], answer),
+    onSuccess: (answer) => queryClient.setQueryData(ownAccessRequestQueryOptions.queryKey, answer),
   });
 
   const request = own.data?.request;

@@ -1,5 +1,12 @@
+import { queryOptions } from '@tanstack/react-query';
 import { type OwnAccessRequest, ownAccessRequestSchema } from '@vertragsgenerator/domain';
 import { apiJson } from '@/lib/api';
+
+/** The signed-in user's access request as the login page shows it; a new request replaces it. */
+export const ownAccessRequestQueryOptions = queryOptions({
+  queryKey: ['access-request'],
+  queryFn: () => ownAccessRequest(),
+});
 
 /** The signed-in user's latest access request (open, granted or declined), or none. */
 export function ownAccessRequest(): Promise<OwnAccessRequest> {

@@ -28,7 +28,21 @@ export interface DocumentFile {
 /** Which version to open: a number, or whatever the server holds as the newest. */
 export type VersionChoice = number | 'latest';
 
-export async function loadDocumentFile(
+/**
+ * The bytes of one opening of a version: `opening` counts the openings, so that opening the newest
+ * version again fetches it afresh. A version's bytes never change, and they are dropped as soon as the
+ * editor no longer shows them.
+ */
+export function documentFileQueryOptions(documentId: string, choice: VersionChoice, opening: number) {
+  return queryOptions({
+    queryKey: ['stored-document-file', documentId, choice, opening],
+    queryFn: ({ signal }) => loadDocumentFile(documentId, choice, signal),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+}
+
+async function loadDocumentFile(
   documentId: string,
   choice: VersionChoice,
   signal: AbortSignal,

@@ -4,7 +4,12 @@ import { type StoredDocument, VERSION_CONFLICT } from '@vertragsgenerator/domain
 import { useRef, useState } from 'react';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { texts } from '@/texts';
-import { loadDocumentFile, saveDocument, storedDocumentQueryOptions, type VersionChoice } from './api';
+import {
+  documentFileQueryOptions,
+  saveDocument,
+  storedDocumentQueryOptions,
+  type VersionChoice,
+} from './api';
 import type { DocxEditor } from './docx-editor';
 
 /** A version to open, and whether it may be changed: only the newest may. */
@@ -40,14 +45,7 @@ export function useEditorSession(document: StoredDocument) {
   // A save outlives the opening it started in when the user opens another version meanwhile.
   const currentOpening = useRef(opened);
   currentOpening.current = opened;
-  const file = useQuery({
-    queryKey: ['stored-document-file', document.id, opened],
-    queryFn: ({ signal }) => loadDocumentFile(document.id, opened.version, signal),
-    // The bytes of a version never change, and each opening has its own key; they are dropped as soon
-    // as the editor no longer shows them.
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-  });
+  const file = useQuery(documentFileQueryOptions(document.id, opened.version, opened.sequence));
   const editor = useRef<DocxEditor | null>(null);
   const [editorReady, setEditorReady] = useState(false);
   const [editorFailed, setEditorFailed] = useState(false);

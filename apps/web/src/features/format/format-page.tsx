@@ -3,7 +3,7 @@ import { FORM_ROUTES, type FormName, formsFor } from '@vertragsgenerator/domain'
 import { Link, Navigate } from 'react-router';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
-import { usePermission } from '@/lib/permission';
+import { usePermission } from '@/lib/permission-api';
 import { texts } from '@/texts';
 
 /** Offers the forms the user's permission level allows (SPEC §2, §6); the server enforces the same matrix. */

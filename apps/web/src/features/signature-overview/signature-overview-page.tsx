@@ -13,7 +13,7 @@ import { useEffect, useState } from 'react';
 import { useRouteLoaderData, useSearchParams } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SESSION_ROUTE } from '@/lib/paths';
-import { overviewQueryOptions } from './api';
+import { OVERVIEW_QUERY_KEY, overviewQueryOptions } from './api';
 import { OverviewRow } from './overview-row';
 import { overviewTexts as t } from './texts';
 
@@ -52,7 +52,7 @@ export function SignatureOverviewPage() {
   const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
   const queryClient = useQueryClient();
   const overview = useQuery(overviewQueryOptions(query));
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['signature-overview'] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: OVERVIEW_QUERY_KEY });
 
   const counts = overview.data?.counts;
   const options = OVERVIEW_FILTERS.map((filter) => ({

@@ -23,21 +23,24 @@ export const placeholdersQueryOptions = queryOptions({
 const templatePath = (name: string) => `/backend/templates/${encodeURIComponent(name)}`;
 const versionPath = (name: string, version: number) => `${templatePath(name)}/versions/${version}`;
 
+/** The start of every template query's key: invalidating it reloads the list and each template. */
+export const TEMPLATES_QUERY_KEY = ['templates'] as const;
+
 export const templateListQueryOptions = queryOptions({
-  queryKey: ['templates'],
+  queryKey: TEMPLATES_QUERY_KEY,
   queryFn: ({ signal }) => apiJson('/backend/templates', templateListSchema, { signal }),
 });
 
 export const templateQueryOptions = (name: string) =>
   queryOptions({
-    queryKey: ['templates', name],
+    queryKey: [...TEMPLATES_QUERY_KEY, name],
     queryFn: ({ signal }) => apiJson(templatePath(name), templateDetailSchema, { signal }),
   });
 
 /** The version's text against the published one; a version never changes, but what is published may. */
 export const comparisonQueryOptions = (name: string, version: number, published: number | null) =>
   queryOptions({
-    queryKey: ['templates', name, 'comparison', version, published],
+    queryKey: [...TEMPLATES_QUERY_KEY, name, 'comparison', version, published],
     queryFn: ({ signal }) =>
       apiJson(`${versionPath(name, version)}/comparison`, templateComparisonSchema, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
@@ -46,7 +49,7 @@ export const comparisonQueryOptions = (name: string, version: number, published:
 /** `matchId` empty: the server's default deal (the demo match with the most values). */
 export const trialQueryOptions = (name: string, version: number, matchId: string) =>
   queryOptions({
-    queryKey: ['templates', name, 'trial', version, matchId],
+    queryKey: [...TEMPLATES_QUERY_KEY, name, 'trial', version, matchId],
     queryFn: ({ signal }) =>
       apiJson(`${versionPath(name, version)}/trial${matchQuery(matchId)}`, templateTrialSchema, { signal }),
     // The deal may change in the CRM: asked again when the user tries again, not kept for long.

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Stack, Text, Textarea } from '@mantine/cor
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '@/lib/api';
-import { publishVersion } from './api';
+import { publishVersion, templateListQueryOptions, templateQueryOptions } from './api';
 import { templateTexts } from './texts';
 
 const t = templateTexts.publish;
@@ -34,13 +34,14 @@ export function PublishDialog({
   const publish = useMutation({
     mutationFn: () => publishVersion(name, version, { comment: comment.trim(), replaces }),
     onSuccess: (detail) => {
-      queryClient.setQueryData(['templates', name], detail);
-      void queryClient.invalidateQueries({ queryKey: ['templates'], exact: true });
+      queryClient.setQueryData(templateQueryOptions(name).queryKey, detail);
+      void queryClient.invalidateQueries({ queryKey: templateListQueryOptions.queryKey, exact: true });
       setComment('');
       onPublished();
     },
     // Whatever the answer, the page shows the template as it now is (someone may have published).
-    onError: () => void queryClient.invalidateQueries({ queryKey: ['templates', name], exact: true }),
+    onError: () =>
+      void queryClient.invalidateQueries({ queryKey: templateQueryOptions(name).queryKey, exact: true }),
   });
 
   function submit(event: FormEvent) {

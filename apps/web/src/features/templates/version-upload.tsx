@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DOCX_MIME_TYPE, TEMPLATE_MAX_BYTES, type TemplateVersion } from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '@/lib/api';
-import { uploadVersion } from './api';
+import { TEMPLATES_QUERY_KEY, uploadVersion } from './api';
 import { templateTexts } from './texts';
 
 const t = templateTexts.upload;
@@ -28,7 +28,7 @@ export function VersionUpload({
     onSuccess: async (version) => {
       setFile(null);
       setComment('');
-      await queryClient.invalidateQueries({ queryKey: ['templates'] });
+      await queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY });
       onUploaded(version);
     },
   });

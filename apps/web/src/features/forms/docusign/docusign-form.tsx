@@ -24,7 +24,7 @@ import {
 } from '@/components/fields';
 import { useFormValidation } from '@/components/form';
 import { SectionLoader } from '@/components/section-loader';
-import { usePermission } from '@/lib/permission';
+import { usePermission } from '@/lib/permission-api';
 import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { useCompanyAndPartner } from '../company-and-partner';
