@@ -27,7 +27,7 @@ const OLD_TEXT = 'An dieses Angebot halten wir uns vier Wochen';
 const NEW_TEXT = 'An dieses Angebot halten wir uns sechs Wochen';
 
 /**
- * DESIGN §2: several server processes behind a load balancer share one PostgreSQL and nothing else.
+ * Several server processes behind a load balancer share one PostgreSQL and nothing else.
  * Two real processes of the built server (what the container image runs) start at the same moment on
  * an empty database, each with its own port and DATA_DIR, and the same PUBLIC_URL as behind a load
  * balancer; whatever one of them creates, the other one serves.

@@ -9,7 +9,7 @@ const demoUsersSchema = z.array(
     email: z.string().email(),
     name: z.string().min(1),
     permission: z.number().int().nullable(),
-    /** Team-Operations (DESIGN §6). */
+    /** Team-Operations (docs/architecture.md#permissions). */
     administrator: z.boolean().optional(),
     /** Only the demo accounts sign in; colleagues are directory entries for sender and CC lists. */
     password: z.string().min(1).optional(),
@@ -17,7 +17,7 @@ const demoUsersSchema = z.array(
 );
 
 /**
- * Fills an empty database with the demo accounts and colleagues of config/demo-users.json (DESIGN §5).
+ * Fills an empty database with the demo accounts and colleagues of config/demo-users.json.
  * Runs only on a database without users, so permissions changed with `npm run users` survive restarts.
  */
 export async function seedDemoUsers(

@@ -1,7 +1,7 @@
 import { type FieldValue, isMissing } from './match.js';
 
 /**
- * Formatters shared by the match table and the documents (SPEC §5, DESIGN §8), and the parsers the
+ * Formatters shared by the match table and the documents (docs/architecture.md#matches), and the parsers the
  * plausibility checks reuse so that a value is read the same way everywhere.
  */
 

@@ -24,7 +24,7 @@ export interface AccessRequestsDeps {
 }
 
 /**
- * "Zugang anfragen" (DESIGN §13): a signed-in person without a level asks Team-Operations; the request
+ * "Zugang anfragen": a signed-in person without a level asks Team-Operations; the request
  * and its mail to the administrators are stored together, the decision and its mail to the requester too.
  */
 export class AccessRequests {

@@ -19,7 +19,7 @@ export interface AuditEntry extends Required<AuditEntryInput> {
 }
 
 /**
- * The append-only audit log of Team-Operations and the template library (DESIGN §6, §13). Entries are
+ * The append-only audit log of Team-Operations and the template library. Entries are
  * written in the transaction of the change they describe, so a change and its entry exist together or
  * not at all; nothing here updates or deletes an entry.
  */

@@ -22,7 +22,7 @@ export interface StaffChangeRequest {
 const COLUMNS = ['email', 'name', 'permission', 'administrator', 'last_sign_in_at', 'version'] as const;
 
 /**
- * Levels, the administrator capability and colleagues (DESIGN §6, §13), for /verwaltung and
+ * Levels, the administrator capability and colleagues, for /verwaltung and
  * `npm run users` alike: every change and its audit entry are one transaction, and the session guard
  * reads the level on every request, so a change applies to the person's next request.
  */

@@ -13,8 +13,8 @@ Enthält die Datei eine ungültige Zeile, wird nichts importiert, außer mit --s
 werden die gültigen Zeilen importiert.`;
 
 /**
- * Imports a match file (DESIGN §8) with its audit entry, as /verwaltung does. Returns the process exit
- * code: 1 when refused rows kept everything out.
+ * Imports a match file (docs/architecture.md#matches) with its audit entry, as /verwaltung does. Returns the
+ * process exit code: 1 when refused rows kept everything out.
  */
 export async function runMatchesImport(
   args: string[],

@@ -14,7 +14,7 @@ Feldverzeichnis und meldet unbekannte Platzhalter (mit Vorschlag), falsch verwen
 offene Abschnitte und fehlende Vorlagen. Mit --gespeichert: die veröffentlichten Versionen und
 Entwürfe in der Datenbank (/vorlagen).`;
 
-/** `templates:lint` (DESIGN §9). Returns the exit code: 1 when any template has a problem. */
+/** `templates:lint`. Returns the exit code: 1 when any template has a problem. */
 export async function runTemplatesLint(args: string[], defaultDir: string, io: CliOutput): Promise<number> {
   if (args.length > 1 || args[0]?.startsWith('-')) {
     io.err(USAGE);

@@ -11,7 +11,7 @@ import type { CommandLineTool } from './tool.js';
 
 /**
  * `templates:lint -- --gespeichert` and `templates:preview -- --gespeichert`: the same checks and the
- * same preview as for the files, on the versions stored in the database (DESIGN §13) — beside a
+ * same preview as for the files, on the versions stored in the database — beside a
  * running server on the embedded database, run by that server.
  */
 

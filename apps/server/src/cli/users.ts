@@ -17,8 +17,8 @@ const USAGE = `Verwendung:
   npm run users -- remove <email>`;
 
 /**
- * Manages permission levels and the administrator capability (DESIGN §6), with the same checks and
- * audit entries as /verwaltung; `actor` names the operating-system user in the audit log.
+ * Manages permission levels and the administrator capability (docs/architecture.md#permissions), with the
+ * same checks and audit entries as /verwaltung; `actor` names the operating-system user in the audit log.
  * Returns the process exit code.
  */
 export async function runUsersCommand(

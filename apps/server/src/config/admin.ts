@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-/** Team-Operations (DESIGN §5, §6): who administers the tool, whatever the database says. */
+/**
+ * Team-Operations: who administers the tool, whatever the database says
+ * (docs/architecture.md#permissions).
+ */
 
 export const ADMIN_ENV = {
   /** Comma-separated e-mails that are always administrators. */

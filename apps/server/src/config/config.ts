@@ -101,7 +101,7 @@ export interface Config {
   trustProxy: boolean;
   logLevel: string;
   webDistDir: string;
-  /** The DOCX templates legal staff edit (DESIGN §9). */
+  /** The DOCX template files: version 1 of each template in the library, and what `templates:lint` checks. */
   templatesDir: string;
   /** Worker threads that render documents. */
   renderThreads: number;
@@ -213,7 +213,7 @@ export function loadConfig(env: Env, version: string): Config {
   };
 }
 
-/** SPEC §4: with Google Docs as editor, sign-in also asks for Drive access (file access, read-only). */
+/** With Google Docs as editor, sign-in also asks for Drive access (file access, read-only). */
 export const DRIVE_SCOPES = [
   'https://www.googleapis.com/auth/drive.file',
   'https://www.googleapis.com/auth/drive.readonly',

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
 
-/** Running the server (DESIGN §12; docs/operations.md): metrics for a scraper, and how long a stop may take. */
+/** Running the server (docs/operations.md): metrics for a scraper, and how long a stop may take. */
 
 export const OPERATIONS_ENV = {
   /** The bearer token a Prometheus scraper sends to GET /backend/metrics; unset, the route is off. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ConfigError } from './support.js';
 
 /**
- * The company certificate that seals completed envelopes' PDFs (DESIGN §6); unset, the server seals with
+ * The company certificate that seals completed envelopes' PDFs; unset, the server seals with
  * a self-signed certificate of its own. The file is read here; whether the password opens it and the
  * certificate is valid is checked as the server starts (signature/seal/seal-store.ts), which stops there.
  */

@@ -35,7 +35,7 @@ export async function openDatabase(
 ): Promise<Db> {
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize });
-    // A client that loses its server must not crash the process (DESIGN §7: 503, not a crash). The
+    // A client that loses its server must not crash the process: the request answers 503 instead. The
     // pool listens on idle clients only; one a request holds between two statements reports the loss
     // as an 'error' event too, and its next statement then fails, which answers the request.
     pool.on('error', () => {});

@@ -106,8 +106,8 @@ function databaseError(fields: Record<string, unknown>): Error {
 }
 
 /**
- * SQLSTATE 08006 connection_failure: answered with 503 like a PostgreSQL that went away (DESIGN §7),
- * and the statements after it get a fresh thread.
+ * SQLSTATE 08006 connection_failure: answered with 503 like a PostgreSQL that went away
+ * (docs/architecture.md#api-conventions), and the statements after it get a fresh thread.
  */
 function connectionLost(reason: string): Error {
   return Object.assign(new Error(`embedded database unavailable: ${reason}`), { code: '08006' });

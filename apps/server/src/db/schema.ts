@@ -180,16 +180,19 @@ export interface OutgoingMailTable {
   last_error: string | null;
 }
 
-/** The built-in match store, filled by the import CLI and the demo data (DESIGN §8). */
+/** The built-in match store, filled by the import CLI and the demo data. */
 export interface MatchesTable {
   match_id: string;
-  /** The SPEC §3 fields as imported, fallback fields included: resolving them happens on lookup. */
+  /**
+   * The match fields (packages/domain/src/match.ts) as imported, fallback fields included: resolving them
+   * happens on lookup.
+   */
   record: ColumnType<MatchFields, string, string>;
   imported_at: CreatedAt;
   updated_at: Timestamp;
 }
 
-/** The match each user loaded most recently (SPEC §7 `POST backend/match`). */
+/** The match each user loaded most recently (`POST /backend/match`). */
 export interface RecentMatchesTable {
   email: string;
   match_id: string;
@@ -206,7 +209,7 @@ export interface CrmMatchCacheTable {
 export type DocumentStatus = 'rendering' | 'ready' | 'failed';
 
 /**
- * Every generated document (DESIGN §9): the match's document history. The row is written before
+ * Every generated document: the match's document history. The row is written before
  * rendering, so what a user submitted is kept even when rendering fails.
  */
 export interface DocumentsTable {

@@ -72,7 +72,7 @@ function subjectOf(raw: string): string {
 }
 
 /**
- * The mail server refuses mail for a while (SMTP_URL set, DESIGN §5): support reports and signing
+ * The mail server refuses mail for a while (SMTP_URL set): support reports and signing
  * invitations wait in `outgoing_mail` and go out once it accepts again. Nothing is lost.
  */
 describe.each(testDatabases())('mail delivery failing on $name', (database) => {

@@ -31,7 +31,7 @@ const WRONG_CREDENTIALS = 'E-Mail oder Passwort ist falsch. Bitte prüfe deine E
 const INTERACTION_EXPIRED = 'Die Anmeldung ist abgelaufen oder wurde in einem anderen Fenster beendet.';
 
 /**
- * The embedded OpenID Connect provider at /idp (DESIGN §5): used when no external issuer is
+ * The embedded OpenID Connect provider at /idp: used when no external issuer is
  * configured, so the whole sign-in flow runs on a fresh machine. The app signs in against it
  * exactly as against Google or Entra ID.
  */

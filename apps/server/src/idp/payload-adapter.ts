@@ -3,7 +3,7 @@ import type { Db } from '../db/database.js';
 
 /**
  * oidc-provider's storage (sessions, interactions, codes, grants …) in the database, so that a
- * restart or a second process keeps everybody's sign-in state (DESIGN §2).
+ * restart or a second process keeps everybody's sign-in state.
  */
 /** The models oidc-provider issues under a grant (as its own memory adapter defines them). */
 const GRANTABLE_MODELS = [

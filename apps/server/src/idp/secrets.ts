@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 
 /**
  * Secrets of the embedded provider, created once and kept in the database: a restart (or another
- * replica) signs with the same key, so nobody is signed out (DESIGN §5).
+ * replica) signs with the same key, so nobody is signed out.
  */
 export interface IdpSecrets {
   signingKeys: JWK[];

@@ -3,7 +3,7 @@ import { parseMatchFile, placeName } from './import.js';
 import type { MatchStore } from './match-store.js';
 
 /**
- * Fills an empty match store with config/demo-matches.json (DESIGN §5). Runs only on an empty store, so
+ * Fills an empty match store with config/demo-matches.json. Runs only on an empty store, so
  * matches imported or corrected by operators survive restarts. False when the store had matches.
  */
 export async function seedDemoMatches(file: string, store: MatchStore): Promise<boolean> {

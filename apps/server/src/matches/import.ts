@@ -12,9 +12,9 @@ import { matchIdProblem } from './match-id.js';
 import type { MatchStore } from './match-store.js';
 
 /**
- * The match import (DESIGN §8): a JSON array of records or a CSV with the field names of SPEC §3 plus
- * `matchId`. Every row is validated; a file with a refused row imports nothing unless the caller asks
- * to skip invalid rows, so a file is never half-imported by accident.
+ * The match import (docs/architecture.md#matches): a JSON array of records or a CSV with the field names of
+ * packages/domain/src/match.ts plus `matchId`. Every row is validated; a file with a refused row imports
+ * nothing unless the caller asks to skip invalid rows, so a file is never half-imported by accident.
  */
 
 /**

@@ -2,7 +2,7 @@ import type { MatchAnswer } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 
 /**
- * Where match records come from (DESIGN §2): the built-in store or an external CRM. main.ts picks the
+ * Where match records come from: the built-in store or an external CRM. compose.ts picks the
  * implementation; the routes know only this interface.
  */
 export interface MatchSource {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database.js';
 
 /**
- * The match each user loaded most recently (SPEC §7 `POST backend/match`). Kept apart from the match
+ * The match each user loaded most recently (`POST /backend/match`). Kept apart from the match
  * source because it is the same for the built-in store and an external CRM.
  */
 export class RecentMatchesRepository {

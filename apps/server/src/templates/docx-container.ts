@@ -2,7 +2,7 @@ import PizZip from 'pizzip';
 import { MAX_PART_BYTES } from '../documents/docx-template.js';
 
 /**
- * What makes an uploaded file unfit to be a template before its text is even read (DESIGN §13): not a
+ * What makes an uploaded file unfit to be a template before its text is even read: not a
  * DOCX at all, encrypted, macro-enabled, or built to exhaust the server. Word never writes any of
  * these into a .docx it saves; the answer tells legal staff how to save the file so that it is one.
  */

@@ -15,7 +15,7 @@ const shown = (value: unknown): value is string | number =>
   (typeof value === 'string' && value.trim() !== '' && value !== BLANK_LINE) || typeof value === 'number';
 
 /**
- * The field dictionary as `/vorlagen/platzhalter` shows it (DESIGN §9): every placeholder with its
+ * The field dictionary as `/vorlagen/platzhalter` shows it: every placeholder with its
  * meaning, how it is written, and an example — the value the demo match gives it in the first document
  * that has one, for a condition in how many document kinds it holds, for a loop its entries' fields.
  * The data is what the renderer gets, made as `templates:preview` makes it for every catalogue key.

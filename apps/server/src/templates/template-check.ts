@@ -6,7 +6,7 @@ import { describePart } from './template-problems.js';
 import { type TrialSources, tryTemplate } from './template-trial.js';
 
 /**
- * The check of an uploaded version (DESIGN §13), run on the server before it is stored: the file
+ * The check of an uploaded version, run on the server before it is stored: the file
  * itself (a DOCX, not encrypted, no macros, no hostile XML), its placeholders against the field
  * dictionary with a suggestion for each unknown one, its tags and sections, and — rendered with a
  * demo match — the signature anchors of every key that is signed. Any problem blocks publishing.

@@ -19,8 +19,9 @@ export interface LintResult {
 }
 
 /**
- * Checks every template of a folder against the field dictionary (DESIGN §9) with docxtemplater's
- * own parser, which also finds a placeholder Word split over several runs, and reports that split.
+ * Checks every template of a folder against the field dictionary
+ * (packages/domain/src/documents/template-fields.ts) with docxtemplater's own parser, which also finds a
+ * placeholder Word split over several runs, and reports that split.
  */
 export async function lintTemplates(templatesDir: string): Promise<LintResult> {
   // One file, e.g. a new version before it is uploaded to /vorlagen.

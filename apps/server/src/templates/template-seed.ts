@@ -4,7 +4,7 @@ import { fileProblems } from './template-check.js';
 import type { TemplateVersions } from './template-versions.js';
 
 /**
- * On an empty database the files under TEMPLATES_DIR become version 1 of each template (DESIGN §13);
+ * On an empty database the files under TEMPLATES_DIR become version 1 of each template;
  * after that the database is the source of truth and the folder is not read again for a template
  * that has versions. Checked without rendering, so that the start needs no render threads.
  */

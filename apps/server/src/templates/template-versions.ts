@@ -49,9 +49,9 @@ const VERSION_COLUMNS = [
 ] as const;
 
 /**
- * The templates and their versions (DESIGN §9, §13). The database is the source of truth: every
- * process renders the version published there, read for each document, so a publication applies to
- * the next document in every replica. A version's bytes never change, so they are cached by version.
+ * The templates and their versions (docs/architecture.md#document-catalogue). The database is the source of
+ * truth: every process renders the version published there, read for each document, so a publication applies
+ * to the next document in every replica. A version's bytes never change, so they are cached by version.
  */
 export class TemplateVersions implements TemplateSources {
   private readonly contents = new LRUCache<string, Uint8Array>({ max: 64 });

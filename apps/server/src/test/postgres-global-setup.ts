@@ -14,7 +14,7 @@ declare module 'vitest' {
 
 /**
  * Starts a throwaway PostgreSQL from Debian's package in a temporary folder, so the database tests run
- * against PGlite and real PostgreSQL alike (DESIGN §11). Where no server binaries exist, only PGlite runs.
+ * against PGlite and real PostgreSQL alike. Where no server binaries exist, only PGlite runs.
  */
 export default async function setup(project: TestProject) {
   if (process.env.TEST_POSTGRES_URL) {

@@ -9,7 +9,10 @@ export interface StaffMember {
   administrator: boolean;
 }
 
-/** The staff directory and permission levels (DESIGN §6); managed with `npm run users`. */
+/**
+ * The staff directory and permission levels (docs/architecture.md#permissions); managed with
+ * `npm run users`.
+ */
 export class UsersRepository {
   constructor(private readonly db: Db) {}
 

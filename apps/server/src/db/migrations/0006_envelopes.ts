@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * E-signature envelopes (DESIGN §5): one generated document on its way to its signers, with every
+ * E-signature envelopes: one generated document on its way to its signers, with every
  * event that happened to it. A row exists before the signature provider is called, so nothing is ever
  * created at the provider without a record here.
  */

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Team-Operations (DESIGN §6, §13): the administrator capability beside the permission levels, the last
+ * Team-Operations: the administrator capability beside the permission levels, the last
  * sign-in shown in the staff list, and the audit log of every administrative change. The audit log is
  * append-only: the application never updates or deletes a row of it.
  */

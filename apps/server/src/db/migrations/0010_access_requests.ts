@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Access requests (DESIGN §13): a signed-in user without a level asks Team-Operations from /login. One
+ * Access requests: a signed-in user without a level asks Team-Operations from /login. One
  * open request per person at most (the partial unique index), so a second click stores nothing.
  * `users.version` counts administrative changes of an entry, so that two administrators changing the
  * same person at once cannot overwrite each other unseen (a sign-in does not count).

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Sealed PDFs of completed envelopes (DESIGN §6). `seal_certificate` holds the server's self-signed
+ * Sealed PDFs of completed envelopes. `seal_certificate` holds the server's self-signed
  * seal, one row at most, made on the first start without SEAL_P12_FILE, so that every replica seals
  * with the same certificate. An envelope that completes is due for sealing (`seal_due_at`); the
  * sealer leases it like the mail outbox leases a message, stores the sealed PDF, and only then queues

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * Following up on envelopes (DESIGN §6): reminders, and the overview `/signaturen`.
+ * Following up on envelopes: reminders, and the overview `/signaturen`.
  *
  * - `signing_link_key`: one row, made on the first start. A signer's link token is derived from it
  *   (HMAC of the recipient and the link's generation), so a reminder can carry the same link as the

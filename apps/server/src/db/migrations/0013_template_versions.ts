@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 
 /**
- * The template library (DESIGN §9, §13): templates and their versions live in the database, so every
+ * The template library: templates and their versions live in the database, so every
  * replica renders the same published version and legal staff can publish and roll back.
  *
  * - `templates`: one row per template file of the catalogue; `published_version` is the version the

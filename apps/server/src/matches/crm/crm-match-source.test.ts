@@ -179,7 +179,7 @@ describe.each(testDatabases())('CRM as match source on $name', (database) => {
     expect(fake.requests.map((request) => request.url)).toEqual(['/api/matches/PL-10001?expand=all']);
   });
 
-  it('answers an ID the CRM does not know with 404 and the message of SPEC §8', async () => {
+  it('answers an ID the CRM does not know with 404 and the message of a wrong ID', async () => {
     fake.answer([404, { error: 'not found' }]);
     const response = await lookup('PL-99999');
     expect(response.statusCode).toBe(404);

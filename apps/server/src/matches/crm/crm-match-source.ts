@@ -19,7 +19,7 @@ const RETRY_BACKOFF_MS = 250;
  */
 const CACHE_DEADLINE_DIVISOR = 5;
 
-/** What users read when the CRM cannot answer (DESIGN §7: 503). */
+/** What users read, with a 503, when the CRM cannot answer. */
 export const CRM_UNAVAILABLE_MESSAGE =
   'CRM nicht erreichbar: Die Match-Daten können gerade nicht abgerufen werden. Bitte versuche es in einem Moment erneut.';
 
@@ -39,7 +39,7 @@ export interface CrmCacheOptions {
 }
 
 /**
- * Matches from an external CRM (DESIGN §2): one client per kind of CRM (plain HTTP, Salesforce), the
+ * Matches from an external CRM: one client per kind of CRM (plain HTTP, Salesforce), the
  * field mapping, retries, and the optional read-through cache in the database.
  */
 export class CrmMatchSource implements MatchSource {
