@@ -213,7 +213,8 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       table(['part', 'VmRSS'], breakdownRows(breakdown)),
       '',
     ]),
-    'What keeps it there (apps/server/src/db/pglite.ts, pglite-thread.ts, pglite-create.ts, worker-module.ts; ' +
+    'What keeps it there (apps/server/src/db/pglite.ts, pglite-thread.ts, pglite-create.ts, ' +
+      'apps/server/src/shared/worker-module.ts; ' +
       'package.json): ' +
       'a fresh DATA_DIR is created by a process of its own that then ends (creating the files grows PGlite’s ' +
       'WebAssembly memory by about 500 MB, which WebAssembly never gives back); PGlite runs with ' +
