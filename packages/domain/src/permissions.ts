@@ -1,5 +1,5 @@
 /**
- * Permission levels and what each level may reach (SPEC §6, DESIGN §6).
+ * Permission levels and what each level may reach.
  * The server enforces this matrix on every call; the browser uses it only to offer links.
  */
 export const PERMISSION_LEVELS = [1, 2, 3] as const;
@@ -20,6 +20,11 @@ export const PERMISSION_LABELS: Record<PermissionLevel, string> = {
 
 export function isPermissionLevel(value: unknown): value is PermissionLevel {
   return value === 1 || value === 2 || value === 3;
+}
+
+/** Legal staff look after every document and envelope, not only the ones they made themselves. */
+export function isLegal(level: PermissionLevel | null | undefined): boolean {
+  return level === PERMISSION_NAMES.legal;
 }
 
 export function permissionName(level: PermissionLevel): PermissionName {

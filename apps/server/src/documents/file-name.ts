@@ -63,14 +63,18 @@ const TRANSLITERATION: Record<string, string> = {
 };
 
 /**
- * `Content-Disposition: attachment` with the name twice (RFC 6266): `filename*` in UTF-8 for every
- * current browser, and an ASCII `filename` (`Brückner` → `Brueckner`) for any client that ignores it.
+ * `Content-Disposition` (a download, or `inline` for the browser's own viewer) with the name twice
+ * (RFC 6266): `filename*` in UTF-8 for every current browser, and an ASCII `filename`
+ * (`Brückner` → `Brueckner`) for any client that ignores it.
  */
-export function attachmentHeader(fileName: string): string {
+export function contentDispositionHeader(
+  fileName: string,
+  type: 'attachment' | 'inline' = 'attachment',
+): string {
   const ascii = fileName
     .replace(/[äöüÄÖÜß]/g, (letter) => TRANSLITERATION[letter] ?? letter)
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')
     .replace(/[^\x20-\x7E]/g, '_');
-  return contentDisposition(fileName, { fallback: ascii });
+  return contentDisposition(fileName, { type, fallback: ascii });
 }

@@ -1,14 +1,14 @@
 import { normalizeMatchId, type ResolvedMatch } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { HttpError, notFound } from '../http/errors.js';
 import { matchIdProblem } from '../matches/match-id.js';
 import {
   type MatchSource,
   MatchSourceUnavailableError,
   MatchUnreadableError,
 } from '../matches/match-source.js';
+import { HttpError, notFound } from './errors.js';
 
-/** SPEC §8: the alert for a wrong match ID, shown by the browser as the server words it. */
+/** The alert for a wrong match ID, shown by the browser as the server words it. */
 export const UNKNOWN_MATCH_MESSAGE = 'Die Match-ID ist nicht korrekt. Bitte gib die ID erneut ein.';
 
 /**
@@ -40,7 +40,7 @@ export async function findMatch(
 
 /**
  * The match a path parameter names, as the user typed it (with or without `PL-`): a malformed ID is
- * 400 with the reason, an unknown one 404 with the message of SPEC §8.
+ * 400 with the reason, an unknown one 404 with `UNKNOWN_MATCH_MESSAGE`.
  */
 export async function requireMatch(
   matches: MatchSource,

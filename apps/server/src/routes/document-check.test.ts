@@ -13,12 +13,12 @@ import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { loadCompanyData, templateDataFor } from '../documents/companies.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import { UNKNOWN_MATCH_MESSAGE } from '../http/match-lookup.js';
 import { MatchStore } from '../matches/match-store.js';
 import { TemplateVersions } from '../templates/template-versions.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
-import { UNKNOWN_MATCH_MESSAGE } from './match-lookup.js';
 
 const { configDir } = loadConfig({}, '0');
 const complete: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
@@ -151,7 +151,7 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
     });
   });
 
-  it('answers an unknown match with 404 and the message of SPEC §8, a malformed ID with 400', async () => {
+  it('answers an unknown match with 404 and the alert the browser shows, a malformed ID with 400', async () => {
     const unknown = await check('docx-de-wm-rv', 'PL-99999');
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ error: 'not_found', message: UNKNOWN_MATCH_MESSAGE });

@@ -1,11 +1,11 @@
 import type { MatchRecord } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
+import { UNKNOWN_MATCH_MESSAGE } from '../http/match-lookup.js';
 import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
-import { UNKNOWN_MATCH_MESSAGE } from './match-lookup.js';
 
 const MATCHES: MatchRecord[] = [
   {
@@ -68,7 +68,7 @@ describe.each(testDatabases())('match lookup on $name', (database) => {
       expect(response.json()).toMatchObject({ matchId: 'PL-20002', kunde: 'Elbwerk Logistik AG' });
     });
 
-    it('answers an unknown ID with 404 and the message of SPEC §8', async () => {
+    it('answers an unknown ID with 404 and the alert the browser shows', async () => {
       const response = await post('/backend/match/PL-99999', bearer(await t.signIn('berater@demo.local')));
       expect(response.statusCode).toBe(404);
       expect(response.json()).toEqual({

@@ -2,10 +2,10 @@ import { matchAnswerSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
+import { findMatch, requireMatch } from '../http/match-lookup.js';
 import { BEARER, errorAnswers, noContent } from '../http/openapi.js';
 import type { MatchSource } from '../matches/match-source.js';
 import type { RecentMatchesRepository } from '../matches/recent-matches.js';
-import { findMatch, requireMatch } from './match-lookup.js';
 
 export interface MatchRoutesDeps {
   guards: AuthGuards;
@@ -13,7 +13,7 @@ export interface MatchRoutesDeps {
   recent: RecentMatchesRepository;
 }
 
-/** Match lookup by ID, and the match the user loaded most recently (SPEC §7). */
+/** Match lookup by ID, and the match the user loaded most recently. */
 export const matchRoutes: FastifyPluginAsync<MatchRoutesDeps> = async (app, { guards, matches, recent }) => {
   app.post<{ Params: { matchId: string } }>(
     '/backend/match/:matchId',

@@ -12,10 +12,7 @@ export interface SignatureOverviewRoutesDeps {
   builtinSigning: boolean;
 }
 
-/** Legal staff (level 2) follow up on every envelope; others on the ones they created. */
-const LEGAL = 2;
-
-/** `/signaturen` — Offene Signaturen (DESIGN §6): the envelopes to follow up on, filtered and searched. */
+/** `/signaturen` — Offene Signaturen: the envelopes to follow up on, filtered and searched. */
 export const signatureOverviewRoutes: FastifyPluginAsync<SignatureOverviewRoutesDeps> = async (app, deps) => {
   app.get(
     '/backend/signature/envelopes',
@@ -40,7 +37,7 @@ export const signatureOverviewRoutes: FastifyPluginAsync<SignatureOverviewRoutes
       const query = parseInput(overviewQuerySchema, request.query);
       const user = currentUser(request);
       return deps.overview.page(
-        { email: user.email, seesAll: user.permission === LEGAL, mayChangeBuiltin: deps.builtinSigning },
+        { email: user.email, permission: user.permission, mayChangeBuiltin: deps.builtinSigning },
         query,
         new Date(),
       );

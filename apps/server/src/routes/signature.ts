@@ -1,27 +1,27 @@
 import {
-  catalogueEntry,
   DOCX_MIME_TYPE,
   type EnvelopeView,
   envelopeViewSchema,
   matchHistorySchema,
-  mayGenerate,
   sendEnvelopeSchema,
   voidEnvelopeSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
+import { isUuid } from '../http/path-values.js';
+import { requestActor } from '../http/request-actor.js';
+import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { sealedFileName } from '../signature/seal/completion-mail.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
-import { clientActor, PDF_MIME, sendPdf } from './envelope-http.js';
-import { mayRead, sendFile, UUID } from './stored-documents.js';
 
 export interface SignatureRoutesDeps {
   guards: AuthGuards;
@@ -48,30 +48,28 @@ const changeErrors = {
 };
 
 /**
- * The sender view (`/signatur/:id`, staff) and the document history of a match (DESIGN §7); the signing
- * pages' routes are in signing.ts.
+ * The sender view (`/signatur/:id`, staff) and the document history of a match; the signing pages'
+ * routes are in signing.ts.
  */
 export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (app, deps) => {
   const { guards, envelopes } = deps;
   const staff = { preHandler: guards.session('staff') };
 
-  /** The envelope if the user may see it: someone whose level may generate its document (DESIGN §6). */
+  /** The envelope if the user may see it: someone who may read its document. */
   async function readableEnvelope(request: EnvelopeRequest) {
     const id = request.params.id;
-    const envelope = UUID.test(id) ? await envelopes.summary(id) : undefined;
+    const envelope = isUuid(id) ? await envelopes.summary(id) : undefined;
     if (!envelope) throw notFound('Diesen Umschlag gibt es nicht.');
-    const entry = catalogueEntry(envelope.doc_key);
-    if (!entry || !mayGenerate(currentUser(request).permission, entry)) {
+    if (!mayReadDocument(currentUser(request), envelope.doc_key)) {
       throw forbidden('Diesen Umschlag darfst du mit deiner Berechtigung nicht sehen.');
     }
     return envelope;
   }
 
-  /** Changing an envelope is for its creator and for legal staff. */
+  /** The envelope if the user may change it and built-in signing handles it. */
   async function changeableEnvelope(request: EnvelopeRequest) {
     const envelope = await readableEnvelope(request);
-    const user = currentUser(request);
-    if (envelope.created_by !== user.email && user.permission !== 2) {
+    if (!mayManageEnvelope(currentUser(request), envelope.created_by)) {
       throw forbidden('Nur wer den Umschlag erstellt hat (oder Legal) darf ihn versenden oder verwerfen.');
     }
     if (envelope.provider !== 'builtin' || !deps.signing || !deps.reminders) {
@@ -150,7 +148,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
       const content = await envelopeDocument(deps.documents, envelope);
-      return sendPdf(reply, request, deps.pdf, content, envelope.file_name);
+      return sendPdf(reply, request.log, deps.pdf, content, envelope.file_name);
     },
   );
 
@@ -178,7 +176,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         throw notFound('Das Abschlusszertifikat gibt es erst, wenn alle unterschrieben haben.');
       }
       const name = `${envelope.file_name.replace(/\.docx$/i, '')} - Abschlusszertifikat.pdf`;
-      return sendFile(reply, Buffer.from(envelope.certificate), name, 'application/pdf');
+      return sendFile(reply, envelope.certificate, name, PDF_MIME);
     },
   );
 
@@ -214,7 +212,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
           'Das unterschriebene PDF wird gerade versiegelt. Bitte versuche es in einer Minute noch einmal.',
         );
       }
-      return sendFile(reply, Buffer.from(sealed), sealedFileName(envelope.file_name), PDF_MIME);
+      return sendFile(reply, sealed, sealedFileName(envelope.file_name), PDF_MIME);
     },
   );
 
@@ -237,7 +235,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     async (request) => {
       const { envelope, signing } = await changeableEnvelope(request);
       const input = parseInput(sendEnvelopeSchema, request.body);
-      await stateChange(() => signing.send(envelope.id, input, staffActor(request)));
+      await stateChange(() => signing.send(envelope.id, input, requestActor(request)));
       return envelopeView(envelope.id);
     },
   );
@@ -261,7 +259,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     async (request) => {
       const { envelope, signing } = await changeableEnvelope(request);
       const { reason } = parseInput(voidEnvelopeSchema, request.body ?? {});
-      await stateChange(() => signing.voidEnvelope(envelope.id, reason, staffActor(request)));
+      await stateChange(() => signing.voidEnvelope(envelope.id, reason, requestActor(request)));
       return envelopeView(envelope.id);
     },
   );
@@ -293,7 +291,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       },
       async (request) => {
         const changeable = await changeableEnvelope(request);
-        await stateChange(() => run(changeable, request.params.recipientId, staffActor(request)));
+        await stateChange(() => run(changeable, request.params.recipientId, requestActor(request)));
         return envelopeView(changeable.envelope.id);
       },
     );
@@ -338,14 +336,10 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     async (request) => {
       const user = currentUser(request);
       const history = await envelopes.history(request.params.matchId.trim().toUpperCase());
-      return history.filter((entry) => mayRead(user, entry.docKey));
+      return history.filter((entry) => mayReadDocument(user, entry.docKey));
     },
   );
 };
-
-function staffActor(request: FastifyRequest): Actor {
-  return { email: currentUser(request).email, ...clientActor(request) };
-}
 
 async function stateChange(action: () => Promise<void>): Promise<void> {
   try {
@@ -360,8 +354,8 @@ async function stateChange(action: () => Promise<void>): Promise<void> {
 async function envelopeDocument(
   documents: DocumentsRepository,
   envelope: { document_id: string; document_version: number },
-): Promise<Buffer> {
+): Promise<Uint8Array> {
   const content = await documents.versionContent(envelope.document_id, envelope.document_version);
   if (!content) throw notFound('Das Dokument dieses Umschlags gibt es nicht mehr.');
-  return Buffer.from(content);
+  return content;
 }

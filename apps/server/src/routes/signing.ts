@@ -12,10 +12,10 @@ import { z } from 'zod';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
+import { clientActor } from '../http/request-actor.js';
+import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import { SigningInputProblem, SigningLinkProblem } from '../signature/signing-problems.js';
-import { clientActor, PDF_MIME, sendPdf } from './envelope-http.js';
-import { sendFile } from './stored-documents.js';
 
 export interface SigningRoutesDeps {
   /** Present when built-in signing is the provider; with DocuSign these routes answer 404. */
@@ -36,7 +36,7 @@ const linkErrors = {
 
 /**
  * The signing pages' routes (`/unterschreiben`): signers have no account; their link token comes in a
- * header, never in a URL that ends up in logs (DESIGN §6).
+ * header, never in a URL that ends up in logs.
  */
 export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signer, deps) => {
   const limited = { config: { rateLimit: deps.rateLimit } };
@@ -83,7 +83,7 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
     },
     async (request, reply) => {
       const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-      return sendFile(reply, Buffer.from(file.content), file.fileName, DOCX_MIME_TYPE);
+      return sendFile(reply, file.content, file.fileName, DOCX_MIME_TYPE);
     },
   );
 
@@ -107,7 +107,7 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
     },
     async (request, reply) => {
       const file = await linkAction(() => signing().linkDocument(signingToken(request)));
-      return sendPdf(reply, request, deps.pdf, file.content, file.fileName);
+      return sendPdf(reply, request.log, deps.pdf, file.content, file.fileName);
     },
   );
 

@@ -1,8 +1,6 @@
 import {
-  catalogueEntry,
   DOCX_MIME_TYPE,
   formatDateTime,
-  mayGenerate,
   parseVersionNumber,
   type StoredDocument,
   storedDocumentSchema,
@@ -11,23 +9,22 @@ import {
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import PizZip from 'pizzip';
 import { z } from 'zod';
+import { mayReadDocument } from '../auth/document-access.js';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type {
   DocumentSummary,
   DocumentsRepository,
   VersionSummary,
 } from '../documents/documents-repository.js';
-import { attachmentHeader } from '../documents/file-name.js';
 import { forbidden, HttpError, notFound } from '../http/errors.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
-import type { StaffMember } from '../users/users-repository.js';
+import { isUuid } from '../http/path-values.js';
+import { sendFile } from '../http/send-file.js';
 
 export interface StoredDocumentRoutesDeps {
   guards: AuthGuards;
   documents: DocumentsRepository;
 }
-
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Edited contracts with pictures or scans outgrow the global body limit of 1 MB. */
 const MAX_DOCX_BYTES = 20 * 1024 * 1024;
@@ -43,7 +40,7 @@ const documentErrors = {
 };
 
 /**
- * The built-in DOCX editor's documents (DESIGN §7): a document's versions, their files, and saving an
+ * The built-in DOCX editor's documents: a document's versions, their files, and saving an
  * edit as the next version. A save names the version it was edited from (`If-Match`), so an edit of
  * an outdated version is refused instead of silently replacing someone else's.
  */
@@ -57,12 +54,12 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
   // Only in this plugin: elsewhere a DOCX body stays an unsupported media type.
   app.addContentTypeParser(DOCX_MIME_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
-  /** The document if the user may open and change it (DESIGN §6); a malformed id is just unknown. */
+  /** The document if the user may open and change it; a malformed id is just unknown. */
   async function permittedDocument(request: DocumentRequest): Promise<DocumentSummary> {
     const id = request.params.id;
-    const document = UUID.test(id) ? await documents.find(id) : undefined;
+    const document = isUuid(id) ? await documents.find(id) : undefined;
     if (!document) throw notFound('Dieses Dokument gibt es nicht.');
-    if (!mayRead(currentUser(request), document.doc_key)) {
+    if (!mayReadDocument(currentUser(request), document.doc_key)) {
       throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht sehen.');
     }
     return document;
@@ -230,24 +227,10 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
   );
 };
 
-/** Opening and changing a document need the same: a level that may generate its key (DESIGN §6). */
-export function mayRead(user: StaffMember, docKey: string): boolean {
-  const entry = catalogueEntry(docKey);
-  return Boolean(entry && mayGenerate(user.permission, entry));
-}
-
-export function sendFile(reply: FastifyReply, content: Buffer, fileName: string, type: string) {
-  return reply
-    .header('content-type', type)
-    .header('content-disposition', attachmentHeader(fileName))
-    .header('cache-control', 'private, no-store')
-    .send(content);
-}
-
 /** The editor reads which version it got, to name it in `If-Match` when it saves. */
 function sendVersion(reply: FastifyReply, document: DocumentSummary, version: number, content: Uint8Array) {
   reply.header('x-document-version', String(version));
-  return sendFile(reply, Buffer.from(content), document.file_name, DOCX_MIME_TYPE);
+  return sendFile(reply, content, document.file_name, DOCX_MIME_TYPE);
 }
 
 /** `If-Match: "3"` as HTTP spells entity tags, or a bare `3`; anything else (`*`, `W/"3"`) names no version. */

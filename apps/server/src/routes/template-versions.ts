@@ -19,7 +19,9 @@ import { z } from 'zod';
 import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type { TemplateSource } from '../documents/renderer.js';
 import { HttpError, notFound, parseInput } from '../http/errors.js';
+import { requireMatch } from '../http/match-lookup.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
+import { sendFile } from '../http/send-file.js';
 import type { MatchSource } from '../matches/match-source.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { containerProblem } from '../templates/docx-container.js';
@@ -27,8 +29,6 @@ import { bodyParagraphs, compareParagraphs } from '../templates/paragraph-diff.j
 import { checkTemplate } from '../templates/template-check.js';
 import { type TrialSources, tryTemplate } from '../templates/template-trial.js';
 import type { TemplateVersions } from '../templates/template-versions.js';
-import { requireMatch } from './match-lookup.js';
-import { sendFile } from './stored-documents.js';
 
 export interface TemplateVersionRoutesDeps {
   guards: AuthGuards;
@@ -48,7 +48,7 @@ const trialQuery = z.object({
 const NO_TEMPLATE = { 404: 'No such template or version' };
 
 /**
- * The template library's versions (DESIGN §9, §13) for legal staff and administrators: list, upload
+ * The template library's versions for legal staff and administrators: list, upload
  * with the server's check, try on a deal, compare with the published text, publish and roll back.
  */
 export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps> = async (app, deps) => {
@@ -159,7 +159,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
     async (request, reply) => {
       const template = await requestedVersion(request.params);
       const fileName = template.name.replace(/\.docx$/, `-v${template.version}.docx`);
-      return sendFile(reply, Buffer.from(template.content), fileName, DOCX_MIME_TYPE);
+      return sendFile(reply, template.content, fileName, DOCX_MIME_TYPE);
     },
   );
 

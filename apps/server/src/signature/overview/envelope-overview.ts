@@ -5,14 +5,16 @@ import {
   type OverviewFilter,
   type OverviewQuery,
   type OverviewStatus,
+  type PermissionLevel,
 } from '@vertragsgenerator/domain';
 import { type Expression, type SqlBool, sql } from 'kysely';
+import { mayManageEnvelope, seesEveryEnvelope } from '../../auth/document-access.js';
 import type { Db } from '../../db/database.js';
 
 /** Who asks: legal staff see every envelope, everyone else the ones they created. */
 export interface OverviewReader {
   email: string;
-  seesAll: boolean;
+  permission: PermissionLevel | null;
   /** Whether built-in signing runs here: only then can envelopes be changed from the overview. */
   mayChangeBuiltin: boolean;
 }
@@ -21,7 +23,7 @@ export interface OverviewReader {
 const OPEN: readonly OverviewStatus[] = ['draft', 'sent', 'partially_signed', 'expired'];
 
 /**
- * The overview `/signaturen` (DESIGN §6): one page of envelopes, newest activity first, with each
+ * The overview `/signaturen`: one page of envelopes, newest activity first, with each
  * one's signers, last event and what this user may do, and per filter how many there are.
  *
  * The follow-up statuses are derived in SQL from the envelope and what one aggregate over the signers
@@ -53,7 +55,7 @@ export class EnvelopeOverviewQuery {
             .as('r'),
         (join) => join.onRef('r.envelope_id', '=', 'e.id'),
       )
-      .where((eb) => (reader.seesAll ? eb.lit(true) : eb('e.created_by', '=', reader.email)))
+      .where((eb) => (seesEveryEnvelope(reader) ? eb.lit(true) : eb('e.created_by', '=', reader.email)))
       .where(() => searchCondition(query.q));
 
     const [grouped, rows] = await Promise.all([
@@ -144,7 +146,7 @@ export class EnvelopeOverviewQuery {
             reader.mayChangeBuiltin &&
             r.provider === 'builtin' &&
             OPEN.includes(r.status) &&
-            (reader.seesAll || r.created_by === reader.email),
+            mayManageEnvelope(reader, r.created_by),
           signedPdfAvailable: Boolean(r.has_sealed_pdf),
         };
       }),
