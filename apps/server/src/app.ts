@@ -16,6 +16,7 @@ import { type Db, databasePoolInUse } from './db/database.js';
 import type { CompanyData } from './documents/companies.js';
 import { DocumentGenerator } from './documents/document-generator.js';
 import { DocumentsRepository } from './documents/documents-repository.js';
+import { DocumentGeneration } from './documents/generate-document.js';
 import { createPdfRenditions, type PdfRenditions } from './documents/pdf-rendition.js';
 import type { Renderer } from './documents/renderer.js';
 import { richestDemoMatch } from './documents/samples.js';
@@ -54,6 +55,7 @@ import { TOKEN_EXCHANGE_PATH, tokenExchangeRoutes } from './routes/token-exchang
 import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
 import { renderCertificate } from './signature/certificate.js';
+import { EnvelopeCreation } from './signature/create-envelope.js';
 import { EnvelopesRepository } from './signature/envelopes-repository.js';
 import { EnvelopeOverviewQuery } from './signature/overview/envelope-overview.js';
 import { SigningReminders } from './signature/reminders/signing-reminders.js';
@@ -193,14 +195,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const templateUsage = createTemplateUsage();
   const documents = new DocumentsRepository(db);
   const generator = new DocumentGenerator(documents, deps.renderer, templates, metrics);
-  await app.register(documentRoutes, {
-    guards,
+  const generation = new DocumentGeneration({
     matches: deps.matches,
     companyData: deps.companyData,
     generator,
     templateUsage,
     templates,
   });
+  await app.register(documentRoutes, { guards, generation });
   const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   const envelopes = new EnvelopesRepository(db);
   const seal = await loadSeal(db, {
@@ -247,12 +249,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const signing = deps.signatureProvider ? undefined : builtinSigning;
   await app.register(generateEnvelopeRoutes, {
     guards,
-    matches: deps.matches,
-    companyData: deps.companyData,
-    generator,
-    envelopes,
-    provider: deps.signatureProvider ?? builtinSigning,
-    publicUrl: config.publicUrl,
+    envelopeCreation: new EnvelopeCreation({
+      generation,
+      envelopes,
+      provider: deps.signatureProvider ?? builtinSigning,
+      publicUrl: config.publicUrl,
+    }),
   });
   await app.register(signatureRoutes, {
     guards,

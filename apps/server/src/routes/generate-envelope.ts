@@ -1,47 +1,29 @@
 import {
-  type EsignatureDataList,
   envelopeUrlSchema,
   esignatureDataListSchema,
   generationRequestSchema,
-  recipientsFromDataList,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { HttpError, notFound } from '../http/errors.js';
+import type { AuthGuards } from '../auth/guards.js';
+import { HttpError } from '../http/errors.js';
+import { documentParamsSchema, generationErrors, generationRequest } from '../http/generation-api.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
-import { sha256Hex } from '../shared/sha256.js';
-import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
-import { type SignatureProvider, SignatureProviderError } from '../signature/signature-provider.js';
-import {
-  type DocumentRoutesDeps,
-  documentParamsSchema,
-  generateDocument,
-  generationErrors,
-  readGenerationRequest,
-} from './documents.js';
+import { requestActor } from '../http/request-actor.js';
+import type { EnvelopeCreation } from '../signature/create-envelope.js';
 
-export interface GenerateEnvelopeDeps extends Omit<DocumentRoutesDeps, 'templateUsage' | 'templates'> {
+export interface GenerateEnvelopeDeps {
   guards: AuthGuards;
-  envelopes: EnvelopesRepository;
-  provider: SignatureProvider;
-  publicUrl: string;
+  envelopeCreation: EnvelopeCreation;
 }
 
 /** The browser's key for one click on "generate": retries of the same click carry the same key. */
 const IDEMPOTENCY_HEADER = 'idempotency-key';
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9_-]{8,100}$/;
-/** DocuSign's limit for an e-mail subject. */
-const SUBJECT_MAX = 100;
-
-const envelopeInProgress = () =>
-  new HttpError(409, 'in_progress', 'Dieser Umschlag wird gerade erstellt. Bitte warte einen Moment.');
 
 /**
- * `POST /backend/generateDocusign/{docId}/{matchId}` (SPEC §7): generates the document, records the
- * envelope, creates it at the signature provider as a draft and answers `{ data: <sender view URL> }`.
- * The record exists before the provider is called, and a retried request (same idempotency key) is
- * answered from the envelope it already created: a network hiccup never makes a second envelope.
+ * `POST /backend/generateDocusign/{docId}/{matchId}`: generates the document and creates its envelope
+ * at the signature provider as a draft, answering `{ data: <sender view URL> }`.
  */
 export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = async (app, deps) => {
   app.post<{ Params: { docId: string; matchId: string } }>(
@@ -75,82 +57,11 @@ export const generateEnvelopeRoutes: FastifyPluginAsync<GenerateEnvelopeDeps> = 
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const requestKey = idempotencyKey(request);
-      if (requestKey) {
-        const earlier = await deps.envelopes.findByRequestKey(user.email, requestKey);
-        if (earlier?.external_id) {
-          return {
-            data: await senderView(deps, { id: earlier.id, externalId: earlier.external_id }, request),
-          };
-        }
-        if (earlier?.status === 'created') throw envelopeInProgress();
-        // Only a refusal keeps its key (see below), and it may have left an envelope at the provider
-        // (no answer in time): the same click gets the same answer, never a second envelope.
-        if (earlier?.status === 'failed') {
-          throw new HttpError(422, 'signature_rejected', earlier.error ?? 'Der Umschlag wurde abgelehnt.');
-        }
-      }
-
-      const order = await readGenerationRequest(request, deps);
-      if (order.entry.form !== 'docusign') {
-        throw notFound(`${order.entry.key} ist kein Dokument zur elektronischen Unterschrift.`);
-      }
-      const dataList = order.dataList as EsignatureDataList;
-      const document = await generateDocument(deps.generator, order, request.log);
-      const sender = {
-        name: dataList.Absender_UserName ?? user.name,
-        email: dataList.Absender_Email ?? user.email,
-      };
-      const subject = `Bitte unterschreiben: ${document.fileName.replace(/\.docx$/i, '')}`.slice(
-        0,
-        SUBJECT_MAX,
+      const url = await deps.envelopeCreation.create(
+        { ...generationRequest(request), requestKey: idempotencyKey(request), actor: requestActor(request) },
+        request.log,
       );
-      const recipients = recipientsFromDataList(dataList);
-      const documentSha256 = sha256Hex(document.content);
-      const actor = { email: user.email, ip: request.ip, userAgent: request.headers['user-agent'] ?? null };
-      const { id, existing } = await deps.envelopes.create({
-        documentId: document.id,
-        documentVersion: 1,
-        documentSha256,
-        matchId: order.matchId,
-        customer: typeof order.data.kunde === 'string' ? order.data.kunde : '',
-        docKey: order.entry.key,
-        provider: deps.provider.kind,
-        subject,
-        message: '',
-        sender,
-        recipients,
-        createdBy: actor,
-        requestKey,
-      });
-      // A second request with the same key passed the check above while the first was rendering:
-      // the first one creates the envelope at the provider, this one must not.
-      if (existing) throw envelopeInProgress();
-
-      let externalId: string;
-      try {
-        ({ externalId } = await deps.provider.createEnvelope({
-          id,
-          entry: order.entry,
-          matchId: order.matchId,
-          document: { fileName: document.fileName, content: document.content, sha256: documentSha256 },
-          data: order.data,
-          sender,
-          recipients,
-          subject,
-          message: '',
-        }));
-      } catch (error) {
-        await deps.envelopes.markFailed(id, error instanceof Error ? error.message : String(error), actor);
-        // The provider surely made nothing of a passing failure: the browser's retry of this click
-        // may try again. The failed attempt keeps its record.
-        const passing = !(error instanceof SignatureProviderError) || error.retryable;
-        if (requestKey && passing) await deps.envelopes.releaseFailedRequestKey(user.email, requestKey);
-        throw providerProblem(error, request);
-      }
-      await deps.envelopes.setExternalId(id, externalId);
-      return { data: await senderView(deps, { id, externalId }, request) };
+      return { data: url };
     },
   );
 };
@@ -162,26 +73,4 @@ function idempotencyKey(request: FastifyRequest): string | null {
     throw new HttpError(400, 'invalid_input', 'Der Idempotency-Key ist ungültig.');
   }
   return value;
-}
-
-/** The sender view of an envelope the provider has; failing here leaves the envelope for a retry. */
-async function senderView(
-  deps: GenerateEnvelopeDeps,
-  envelope: { id: string; externalId: string },
-  request: FastifyRequest,
-): Promise<string> {
-  try {
-    return await deps.provider.senderViewUrl(envelope, `${deps.publicUrl}/start`);
-  } catch (error) {
-    throw providerProblem(error, request);
-  }
-}
-
-/** Retryable provider trouble is 503 (the browser retries); a refusal is 422 with its German reason. */
-function providerProblem(error: unknown, request: FastifyRequest): unknown {
-  if (!(error instanceof SignatureProviderError)) return error;
-  request.log.warn({ err: error, detail: error.providerDetail }, 'signature provider failed');
-  return error.retryable
-    ? new HttpError(503, 'signature_unavailable', error.message)
-    : new HttpError(422, 'signature_rejected', error.message);
 }
