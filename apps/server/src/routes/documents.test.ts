@@ -19,13 +19,13 @@ import type { Db } from '../db/database.js';
 import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import { type Renderer, RendererUnavailableError } from '../documents/renderer.js';
 import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import { UNKNOWN_MATCH_MESSAGE } from '../http/match-lookup.js';
 import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
-import { UNKNOWN_MATCH_MESSAGE } from './match-lookup.js';
 
 const { configDir, templatesDir: repositoryTemplates } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
@@ -44,7 +44,7 @@ const entry = (key: string): CatalogueEntry => {
 };
 const sample = (key: string): DataList => sampleDataList(entry(key), match, companyData.signatories);
 
-/** Signature blocks a key needs (DESIGN §9): ours plus the other party's; letters have none. */
+/** Signature blocks a key needs: ours plus the other party's; letters have none. */
 function expectedSignatureBlocks({ params }: CatalogueEntry): number {
   if (params.family === 'contract') return params.partner === 'k' ? 1 + params.customerSigners : 2;
   return params.family === 'agreement' ? 2 : 0;
@@ -125,6 +125,9 @@ describe.each(testDatabases())('document generation on $name', (database) => {
     expect(response.headers['content-disposition']).toBe(
       'attachment; filename="PL-10001 Rahmenvertrag Kunde Elbwerk Logistik AG.docx"',
     );
+    expect(response.headers['content-type']).toBe(DOCX_MIME_TYPE);
+    // A contract names people: no shared cache may keep a copy.
+    expect(response.headers['cache-control']).toBe('private, no-store');
     const id = String(response.headers['x-document-id']);
     const document = await db
       .selectFrom('documents')
@@ -169,7 +172,7 @@ describe.each(testDatabases())('document generation on $name', (database) => {
     );
   });
 
-  describe('permission matrix (DESIGN §6)', () => {
+  describe('permission matrix', () => {
     const families = {
       'e-signature k': 'de-wm-k-rv-1',
       'e-signature pp': 'de-wm-pp-rv',
@@ -218,7 +221,7 @@ describe.each(testDatabases())('document generation on $name', (database) => {
       });
     });
 
-    it('answers an unknown match with 404 and the message of SPEC §8, a malformed ID with 400', async () => {
+    it('answers an unknown match with 404 and the alert the browser shows, a malformed ID with 400', async () => {
       const unknown = await generate('angebot-wm', sample('angebot-wm'), legal, { matchId: 'PL-99999' });
       expect(unknown.statusCode).toBe(404);
       expect(unknown.json()).toEqual({ error: 'not_found', message: UNKNOWN_MATCH_MESSAGE });
