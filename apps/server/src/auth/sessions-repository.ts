@@ -5,7 +5,7 @@ import type { TokenIdentity } from './token-verifier.js';
 export type SessionState = 'active' | 'revoked' | 'missing';
 
 /**
- * Server-side sessions, one per ID token (DESIGN §6): saveUser opens one, logout revokes all of the
+ * Server-side sessions, one per ID token: saveUser opens one, logout revokes all of the
  * user's sessions and marks every older token of theirs as signed out.
  */
 export class SessionsRepository {

@@ -14,7 +14,7 @@ import {
 import { z } from 'zod';
 import { ConfigError } from '../config/config.js';
 
-/** Our companies and the people who sign for them, as config/ describes them (DESIGN §9). */
+/** Our companies and the people who sign for them, as config/ describes them. */
 export interface CompanyData {
   companies: Record<Company, CompanyProfile>;
   signatories: Signatory[];

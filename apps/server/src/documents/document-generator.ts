@@ -28,14 +28,14 @@ export interface GeneratedDocument {
 }
 
 /**
- * Makes a document and its history entry (DESIGN §9): what the user submitted is stored before
+ * Makes a document and its history entry: what the user submitted is stored before
  * anything that can fail, then the rendered output becomes version 1.
  */
 export class DocumentGenerator {
   constructor(
     private readonly documents: DocumentsRepository,
     private readonly renderer: Renderer,
-    /** The published template versions (DESIGN §13): read for every document, so a publication in
+    /** The published template versions: read for every document, so a publication in
      * any process applies to the next document everywhere. */
     private readonly templates: TemplateSources,
     /** Told of every document's outcome (the metrics, where METRICS_TOKEN is set). */

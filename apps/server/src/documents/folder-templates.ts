@@ -6,7 +6,7 @@ import { TemplateError, type TemplateSource, type TemplateSources } from './rend
 
 /**
  * Templates read from a folder of DOCX files: what the command-line tools render and lint, and where
- * the template library takes version 1 of each template from on an empty database (DESIGN §13).
+ * the template library takes version 1 of each template from on an empty database.
  */
 export function folderTemplates(templatesDir: string): TemplateSources {
   const read = cachedPerFile((content) => ({ content, sha256: sha256Hex(content) }));

@@ -8,7 +8,7 @@ import type { RenderOutcome, RenderTask } from './render-worker.js';
 export interface TemplateSource {
   /** The catalogue's file name, e.g. `rahmenvertrag-de.docx`. */
   name: string;
-  /** The stored version (DESIGN §13); null for a file read from a folder (command-line tools). */
+  /** The template library's stored version; null for a file read from a folder (command-line tools). */
   version: number | null;
   sha256: string;
   content: Uint8Array;
@@ -20,7 +20,7 @@ export interface TemplateSources {
   current(name: string): Promise<TemplateSource>;
 }
 
-/** Turns a template and its data into a DOCX (DESIGN §2). */
+/** Turns a template and its data into a DOCX. */
 export interface Renderer {
   render(template: TemplateSource, data: TemplateData): Promise<RenderedDocument>;
   /** Documents taken and not yet answered: waiting for a thread or rendering. */

@@ -3,8 +3,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ZodError, ZodSafeParseResult } from 'zod';
 
 /**
- * The API's error answer `{ error, message }` (DESIGN §7): `error` is a stable code for programs,
- * `message` German text a user may read.
+ * The API's error answer `{ error, message }` (docs/architecture.md#api-conventions): `error` is a
+ * stable code for programs, `message` German text a user may read.
  */
 export class HttpError extends Error {
   constructor(

@@ -22,9 +22,9 @@ import { testDatabases } from '../test/databases.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 
 /**
- * Who may call what (DESIGN §6, §7, §11): every route of the API against every way of calling it
- * without the right to, written down here by hand rather than read from the code, so that a guard
- * that goes missing or a route nobody thought about makes this fail.
+ * Who may call what (docs/architecture.md#permissions): every route of the API against every way of
+ * calling it without the right to, written down here by hand rather than read from the code, so that a
+ * guard that goes missing or a route nobody thought about makes this fail.
  */
 
 const { configDir } = loadConfig({}, '0');

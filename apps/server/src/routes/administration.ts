@@ -36,8 +36,8 @@ const auditQuery = z.object({
 });
 
 /**
- * /verwaltung (DESIGN §6, §13): access requests, levels and colleagues, the audit log. Administrators
- * only, whatever their level; every change is written with its audit entry.
+ * /verwaltung (docs/architecture.md#permissions): access requests, levels and colleagues, the audit
+ * log. Administrators only, whatever their level; every change is written with its audit entry.
  */
 export const administrationRoutes: FastifyPluginAsync<AdministrationRoutesDeps> = async (
   app,

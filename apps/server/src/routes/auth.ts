@@ -23,7 +23,7 @@ export interface AuthRoutesDeps {
 
 const emailParamSchema = z.object({ email: z.string().trim().toLowerCase().max(320) });
 
-/** Sign-in, session check, permission lookup and logout (SPEC §4, §7; DESIGN §6). */
+/** Sign-in, session check, permission lookup and logout (the levels: docs/architecture.md#permissions). */
 export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
   app,
   { guards, sessions, users, rateLimit, administrators },

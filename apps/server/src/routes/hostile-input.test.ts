@@ -44,7 +44,7 @@ const hostileRecord = {
 
 const json = (body: string) => ({ headers: { 'content-type': 'application/json' }, payload: body });
 
-/** An answer in the API's error shape (DESIGN §7) with a German message. */
+/** An answer in the API's error shape (docs/architecture.md#api-conventions) with a German message. */
 function expectError(response: LightMyRequestResponse, status: number, error: string, label = '') {
   expect(response.statusCode, `${label} ${response.body}`).toBe(status);
   expect(response.json(), label).toEqual(

@@ -198,7 +198,7 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
     const missingSigner = await generate('de-wm-k-rv-2', { ...customerContract, Kunde2_Email: '' });
     expect(missingSigner.statusCode).toBe(400);
     expect(missingSigner.json().fields).toHaveProperty('Kunde2_Email');
-    // Consultants send partner contracts only (DESIGN §6).
+    // Consultants send partner contracts only.
     expect((await generate('de-wm-k-rv-1', customerContract, berater)).statusCode).toBe(403);
   });
 
@@ -449,7 +449,7 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
   });
 });
 
-/** Every e-signature key of the catalogue (DESIGN §9) through the whole built-in flow. */
+/** Every e-signature key of the catalogue through the whole built-in flow. */
 describe('every e-signature key signs to completion', () => {
   let db: Db;
   let t: TestApp;

@@ -12,7 +12,7 @@ export interface SupportRoutesDeps {
   rateLimit: { max: number; timeWindow: string };
 }
 
-/** "Problem melden" (SPEC §2): the report is stored first and answered; mailing happens after. */
+/** "Problem melden": the report is stored first and answered; mailing happens after. */
 export const supportRoutes: FastifyPluginAsync<SupportRoutesDeps> = async (
   app,
   { guards, reports, rateLimit },

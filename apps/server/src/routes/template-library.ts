@@ -12,7 +12,7 @@ export interface TemplateLibraryRoutesDeps {
   exampleMatch: () => Promise<ResolvedMatch>;
 }
 
-/** The template library (DESIGN §9) for legal staff and administrators: for now, its placeholders. */
+/** The template library for legal staff and administrators: for now, its placeholders. */
 export const templateLibraryRoutes: FastifyPluginAsync<TemplateLibraryRoutesDeps> = async (app, deps) => {
   let example: Promise<ResolvedMatch | null> | undefined;
   const exampleMatch = () => {

@@ -4,7 +4,7 @@ import type { AuthGuards } from '../auth/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import type { UsersRepository } from '../users/users-repository.js';
 
-/** The staff directory that feeds the sender and CC lists (SPEC §7 `GET backend/users`). */
+/** The staff directory that feeds the sender and CC lists (`GET /backend/users`). */
 export const usersRoutes: FastifyPluginAsync<{ guards: AuthGuards; users: UsersRepository }> = async (
   app,
   { guards, users },

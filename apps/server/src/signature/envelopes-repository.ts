@@ -330,7 +330,7 @@ export class EnvelopesRepository {
       .executeTakeFirst();
   }
 
-  /** The document history of a match (DESIGN §9): documents newest first, each with its envelope. */
+  /** The document history of a match: documents newest first, each with its envelope. */
   async history(matchId: string): Promise<HistoryEntry[]> {
     const documents = await this.db
       .selectFrom('documents')

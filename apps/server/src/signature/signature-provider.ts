@@ -1,10 +1,10 @@
 import type { CatalogueEntry, RecipientInput, TemplateData } from '@vertragsgenerator/domain';
 
 /**
- * The seam between the e-signature flow and whoever collects the signatures (DESIGN §5): DocuSign in
- * production, our built-in signing as the embedded default. The route records the envelope in our
- * database before calling the provider and records each answer, so nothing exists at the provider
- * without a record of it here.
+ * The seam between the e-signature flow and whoever collects the signatures: DocuSign in
+ * production, our built-in signing as the embedded default. Creating an envelope (create-envelope.ts)
+ * records it in our database before calling the provider and records each answer, so nothing exists
+ * at the provider without a record of it here.
  */
 export interface SignatureProvider {
   readonly kind: 'builtin' | 'docusign';

@@ -39,7 +39,7 @@ export async function loadSigningLinkKey(db: Db): Promise<Buffer> {
 
 /**
  * The signers' personal links: issued with an expiry, and resolved to their envelope and signer or
- * refused with what is wrong with them (DESIGN §6).
+ * refused with what is wrong with them.
  */
 export class SigningLinks {
   constructor(

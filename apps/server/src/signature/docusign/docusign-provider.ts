@@ -4,7 +4,7 @@ import type { EnvelopeDraft, SignatureProvider } from '../signature-provider.js'
 import { createDocusignClient, type DocusignClientOptions, type DocusignConfig } from './docusign-client.js';
 
 /**
- * DocuSign as `SignatureProvider` (DESIGN §5). The envelope is created as a draft; the sender checks
+ * DocuSign as `SignatureProvider`. The envelope is created as a draft; the sender checks
  * and sends it in DocuSign's sender view, where misplaced fields can still be moved by hand.
  *
  * Two ways per document key: by default our generated DOCX is uploaded and DocuSign places the fields

@@ -1,7 +1,7 @@
 export const DAY_MS = 24 * 3600_000;
 
 /**
- * When signers are reminded (DESIGN §6): SIGNING_REMINDER_DAYS after their link went out, then every
+ * When signers are reminded: SIGNING_REMINDER_DAYS after their link went out, then every
  * that many days, and a last time a day before the link expires. With links valid 14 days and
  * reminders every 3: on days 3, 6, 9, 12 and 13.
  *

@@ -36,7 +36,7 @@ interface WaitingRecipient {
 }
 
 /**
- * Reminds signers who have not answered (DESIGN §6): automatically when `reminder_due_at` has come
+ * Reminds signers who have not answered: automatically when `reminder_due_at` has come
  * (scheduled with each link), and on `Erinnern` in the sender view. A run locks the due recipients
  * (FOR UPDATE SKIP LOCKED) and, in the same transaction, queues each mail, records the event and moves
  * the next reminder on: with several replicas every reminder goes out once.

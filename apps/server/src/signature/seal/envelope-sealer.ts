@@ -27,7 +27,7 @@ export interface EnvelopeSealerDeps {
 }
 
 /**
- * Seals completed envelopes and only then mails them (DESIGN §6). Completion marks an envelope due
+ * Seals completed envelopes and only then mails them. Completion marks an envelope due
  * (`seal_due_at`) in its own transaction; a run leases each due envelope with one UPDATE … SKIP LOCKED,
  * as the mail outbox does, so that with several replicas every envelope is sealed and mailed once. A
  * seal that fails leaves the envelope completed, records why, and is tried again with growing pauses;

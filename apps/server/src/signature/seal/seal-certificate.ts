@@ -5,8 +5,8 @@ import { sha256Hex } from '../../shared/sha256.js';
 
 /**
  * The server's seal: the certificate and key with which it signs every completed envelope's PDF
- * (DESIGN §6). A company certificate from a PKCS#12 file, or a self-signed one the server makes once
- * and keeps in the database. Kept as PKCS#12, the form @signpdf's signer takes.
+ * (docs/architecture.md#signing). A company certificate from a PKCS#12 file, or a self-signed one the
+ * server makes once and keeps in the database. Kept as PKCS#12, the form @signpdf's signer takes.
  */
 export interface SealCertificate {
   p12: Buffer;

@@ -4,7 +4,7 @@ import { sha256Hex } from '../../shared/sha256.js';
 import { readPdfSignature } from './seal-signature.js';
 
 /**
- * Prüfen (DESIGN §6): whether a PDF is an unchanged sealed document of ours. The file's SHA-256 finds
+ * Prüfen: whether a PDF is an unchanged sealed document of ours. The file's SHA-256 finds
  * the envelope whose sealed PDF it is; its signature is checked in any case, so that a changed copy of
  * our PDF is told apart from a PDF that was never ours.
  */
