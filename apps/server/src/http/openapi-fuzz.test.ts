@@ -397,6 +397,25 @@ describe('every operation of the OpenAPI description, tried with hostile input',
     expect([...cases.keys()]).toContain('POST /backend/signature/docusign/connect');
   });
 
+  it('answers HEAD for every GET operation as GET, without the body', async () => {
+    const differences: string[] = [];
+    for (const { path, method, operation, app } of cases.values()) {
+      if (method !== 'GET') continue;
+      const [plain] = attempts(path, method, operation, app.fixtures);
+      for (const caller of app.callers.filter(({ name }) => name === 'no token' || name === 'legal')) {
+        const headers = { ...plain?.request.headers, ...(await caller.headers()) };
+        const get = await app.t.app.inject({ ...plain?.request, method: 'GET', headers });
+        const head = await app.t.app.inject({ ...plain?.request, method: 'HEAD', headers });
+        if (head.statusCode !== get.statusCode || head.body !== '') {
+          differences.push(
+            `${operation.operationId}, ${caller.name}: GET ${get.statusCode}, HEAD ${head.statusCode}`,
+          );
+        }
+      }
+    }
+    expect(differences).toEqual([]);
+  });
+
   it.each([...cases.values()].map((entry) => [entry.operation.operationId, entry] as const))(
     '%s answers below 500, in the error shape, and refuses without a session',
     async (_id, { path, method, operation, app }) => {

@@ -105,6 +105,34 @@ describe('the built SPA, precompressed', () => {
     expect(plain.body).toBe(INDEX_HTML);
   });
 
+  it('answers HEAD as GET, without the body: navigations, assets and unknown API paths', async () => {
+    for (const url of [
+      '/',
+      '/start',
+      '/login',
+      '/dokumente/4f1c',
+      '/assets/app-abc123.js',
+      '/backend/nichts',
+    ]) {
+      const get = await t.app.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      });
+      const head = await t.app.inject({
+        method: 'HEAD',
+        url,
+        headers: { 'accept-encoding': BROWSER_ENCODINGS },
+      });
+      expect(head.statusCode, url).toBe(get.statusCode);
+      for (const header of ['content-type', 'content-encoding', 'cache-control']) {
+        expect(head.headers[header], `${url} ${header}`).toBe(get.headers[header]);
+      }
+      expect(head.body, url).toBe('');
+    }
+    expect((await t.app.inject({ method: 'HEAD', url: '/start' })).statusCode).toBe(200);
+  });
+
   it('does not serve the compressed files by their own address', async () => {
     for (const url of ['/assets/app-abc123.js.br', '/assets/app-abc123.js.gz', '/index.html.br']) {
       const response = await get(url, BROWSER_ENCODINGS);

@@ -34,7 +34,9 @@ export const spaRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app,
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';
     const isApi = API_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
-    if (hasBuild && request.method === 'GET' && !isApi && !/\.[a-z0-9]+$/i.test(path)) {
+    // HEAD as GET, as Fastify answers it for its own routes: uptime probes and link checkers ask with it.
+    const navigation = request.method === 'GET' || request.method === 'HEAD';
+    if (hasBuild && navigation && !isApi && !/\.[a-z0-9]+$/i.test(path)) {
       return reply.header('cache-control', 'no-cache').sendFile('index.html');
     }
     return reply.status(404).send({ error: 'not_found', message: 'Diese Adresse gibt es nicht.' });
