@@ -19,6 +19,7 @@ export const texts = {
   loading: 'Wird geladen …',
   close: 'Schließen',
   downloadFailed: 'Die Datei konnte nicht heruntergeladen werden. Bitte versuche es erneut.',
+  unreadableFile: 'Die Datei konnte nicht gelesen werden. Wähle sie bitte noch einmal aus.',
   retry: 'Erneut versuchen',
 
   googleDrive: {

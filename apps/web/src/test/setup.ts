@@ -40,3 +40,13 @@ window.ResizeObserver = class {
 };
 
 window.HTMLElement.prototype.scrollIntoView = () => {};
+
+// jsdom's Blob lacks arrayBuffer(), which every browser the app supports has; its FileReader reads.
+window.Blob.prototype.arrayBuffer ??= function arrayBuffer(this: Blob) {
+  return new Promise<ArrayBuffer>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as ArrayBuffer);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsArrayBuffer(this);
+  });
+};

@@ -13,6 +13,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import { apiFetch, apiJson, apiUpload } from '@/lib/api';
+import { readChosenFile } from '@/lib/chosen-file';
 
 const acknowledged = z.object({ ok: z.literal(true) });
 
@@ -86,13 +87,17 @@ export function auditPage(before?: string) {
   );
 }
 
-/** The dry run (`check`) or the import (`apply`) of a match file. */
-export function importMatchFile(
+/**
+ * The dry run (`check`) or the import (`apply`) of a match file, read afresh from the disk; rejects
+ * with `UnreadableFileError` when it can no longer be read.
+ */
+export async function importMatchFile(
   file: File,
   mode: 'check' | 'apply',
   skipInvalid: boolean,
   onProgress: (share: number) => void,
 ): Promise<MatchImportSummary> {
   const query = new URLSearchParams({ filename: file.name, mode, skipInvalid: String(skipInvalid) });
-  return apiUpload(`/backend/admin/match-import?${query}`, file, matchImportSummarySchema, onProgress);
+  const bytes = await readChosenFile(file);
+  return apiUpload(`/backend/admin/match-import?${query}`, bytes, matchImportSummarySchema, onProgress);
 }

@@ -12,8 +12,9 @@ import {
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import type { MatchImportSummary } from '@vertragsgenerator/domain';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { ApiRequestError, errorMessage } from '@/lib/api';
+import { UnreadableFileError } from '@/lib/chosen-file';
 import { importMatchFile } from './api';
 import { adminTexts } from './texts';
 
@@ -30,6 +31,7 @@ export function MatchImportTab() {
   const [progress, setProgress] = useState<number | null>(null);
   const [checked, setChecked] = useState<MatchImportSummary | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
+  const resetInput = useRef<() => void>(null);
 
   const run = useMutation({
     mutationFn: async (mode: 'check' | 'apply') => {
@@ -43,6 +45,8 @@ export function MatchImportTab() {
     },
     onSuccess: ({ mode, summary }) => setChecked(mode === 'check' ? summary : null),
     onError: (error) => {
+      // A file that cannot be read is to be chosen again, as the message under the field says.
+      if (error instanceof UnreadableFileError) return setFileError(error.message);
       const field = error instanceof ApiRequestError ? error.fields.file?.join(' ') : undefined;
       setFileError(field ?? null);
     },
@@ -50,6 +54,9 @@ export function MatchImportTab() {
   const imported = run.data?.mode === 'apply' ? run.data.summary : null;
 
   function choose(next: File | null) {
+    // The input forgets the choice at once: a browser reports a file chosen again under the same name
+    // (corrected in Excel and saved) only when the input does not still hold that name.
+    resetInput.current?.();
     setFile(next);
     setChecked(null);
     run.reset();
@@ -66,6 +73,7 @@ export function MatchImportTab() {
         accept=".csv,.json,text/csv,application/json"
         value={file}
         onChange={choose}
+        resetRef={resetInput}
         error={fileError}
         clearable
       />
@@ -127,15 +135,15 @@ function ImportSummary({ summary }: { summary: MatchImportSummary }) {
             <Table verticalSpacing="xs" striped>
               <Table.Thead>
                 <Table.Tr>
-                  <Table.Th>{t.line}</Table.Th>
+                  <Table.Th>{t.place}</Table.Th>
                   <Table.Th>{t.matchId}</Table.Th>
                   <Table.Th>{t.reason}</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
                 {summary.refused.slice(0, 500).map((row) => (
-                  <Table.Tr key={`${row.line}-${row.matchId ?? ''}`}>
-                    <Table.Td>{row.line}</Table.Td>
+                  <Table.Tr key={`${row.line ?? ''}-${row.entry ?? ''}-${row.matchId ?? ''}`}>
+                    <Table.Td>{t.placeOf(row)}</Table.Td>
                     <Table.Td>{row.matchId ?? '–'}</Table.Td>
                     <Table.Td>{row.reason}</Table.Td>
                   </Table.Tr>

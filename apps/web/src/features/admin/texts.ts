@@ -95,7 +95,10 @@ export const adminTexts = {
     counts: (summary: { new: number; changed: number; unchanged: number; refused: number }) =>
       `${summary.new} neu, ${summary.changed} geändert, ${summary.unchanged} unverändert, ${summary.refused} abgelehnt`,
     refusedHeading: 'Abgelehnte Zeilen',
-    line: 'Zeile',
+    place: 'Stelle',
+    /** A CSV row by its line, an entry of a JSON file by its number in the array. */
+    placeOf: (row: { line?: number; entry?: number }) =>
+      row.entry !== undefined ? `Eintrag ${row.entry}` : row.line !== undefined ? `Zeile ${row.line}` : '–',
     matchId: 'Match-ID',
     reason: 'Grund',
     blocked: 'Die Datei hat abgelehnte Zeilen: Korrigiere sie, oder importiere nur die gültigen Zeilen.',
