@@ -1,6 +1,6 @@
-// The tests drive Debian's Chromium (test tools cannot download a browser of their own here) and check
-// sealed PDFs with poppler's pdfsig. Installs what is missing with apt-get when running as root;
-// otherwise says exactly what to install.
+// The tests drive Debian's Chromium (test tools cannot download a browser of their own here), check
+// sealed PDFs with poppler's pdfsig and the metrics with Prometheus' promtool. Installs what is missing
+// with apt-get when running as root; otherwise says exactly what to install.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -11,6 +11,7 @@ const TOOLS = [
     usedBy: 'Die Browsertests',
   },
   { path: '/usr/bin/pdfsig', debianPackage: 'poppler-utils', usedBy: 'Die Prüfung der versiegelten PDFs' },
+  { path: '/usr/bin/promtool', debianPackage: 'prometheus', usedBy: 'Die Metrik-Tests' },
 ];
 
 const missing = TOOLS.filter((tool) => !existsSync(tool.path));

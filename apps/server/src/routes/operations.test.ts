@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { readinessSchema } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
@@ -127,7 +128,30 @@ describe.each(testDatabases())('readiness and metrics on $name', (database) => {
       .executeTakeFirstOrThrow();
     expect(sample((await scrape()).body, 'envelopes{status="created"}')).toBe(Number(drafts.count));
   });
+
+  it('passes promtool check metrics, apart from the names of prom-client’s default metrics', async () => {
+    // By now each metric of ours has samples: the tests above signed in, generated and created envelopes.
+    const metrics = (await scrape()).body;
+    expect(promtoolProblems(metrics).filter((problem) => !/^(process|nodejs)_/.test(problem))).toEqual([]);
+    // The check does check: a counter without `_total`, in milliseconds, is reported.
+    const planted = '# HELP planted_ms Planted\n# TYPE planted_ms counter\nplanted_ms 1\n';
+    expect(
+      promtoolProblems(`${metrics}${planted}`).filter((problem) => problem.startsWith('planted_ms')),
+    ).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('_total'),
+        expect.stringContaining('abbreviated units'),
+      ]),
+    );
+  });
 });
+
+/** What Prometheus' own linter (`promtool check metrics`, Debian's prometheus package) says about a scrape. */
+function promtoolProblems(metrics: string): string[] {
+  const check = spawnSync('promtool', ['check', 'metrics'], { input: metrics, encoding: 'utf8' });
+  if (check.error) throw new Error(`promtool is needed (apt-get install prometheus): ${check.error.message}`);
+  return check.stderr.split('\n').filter(Boolean);
+}
 
 describe('readiness phases', () => {
   let db: Db;
