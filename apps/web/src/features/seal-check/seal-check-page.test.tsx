@@ -41,6 +41,11 @@ const pdfFile = (name = 'Rahmenvertrag - unterschrieben.pdf') =>
   new File(['%PDF-1.7 …'], name, { type: 'application/pdf' });
 
 describe('SealCheckPage', () => {
+  it('gives the file input itself a name, not only the button that opens it', () => {
+    const input = renderPage();
+    expect(screen.getByLabelText('PDF-Datei', { selector: 'input[type="file"]' })).toBe(input);
+  });
+
   it('sends the chosen PDF and shows the envelope, its match and who signed when', async () => {
     const api = stubApi({ [CHECK]: jsonResponse(200, sealed) });
     const input = renderPage();
