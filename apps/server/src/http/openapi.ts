@@ -94,7 +94,7 @@ export function useSchemasAsDescription(app: FastifyInstance): void {
 
 /**
  * Headers above Node's 16 kB are refused by the HTTP server before any route, on every operation alike.
- * Declared without a body: it is Fastify's own, not the API's error answer.
+ * Fastify answers it in its own words, not in the API's error shape: so no schema is declared.
  */
 const HEADERS_TOO_LARGE = {
   431: { description: 'The request headers are larger than 16 kB; refused before any route' },
@@ -104,7 +104,7 @@ const HEADERS_TOO_LARGE = {
  * A stable, unique name for each operation, from its method and path, for generated clients:
  * `GET /backend/documents/:id/versions/:version/file` is `getDocumentsByIdVersionsByVersionFile`.
  */
-export function operationId(method: string, url: string): string {
+function operationId(method: string, url: string): string {
   const words = url
     .split('/')
     .filter((segment) => segment && segment !== 'backend')
