@@ -1,6 +1,6 @@
 import type { FormName } from '@vertragsgenerator/domain';
 
-/** Every German UI string of the SPA (DESIGN §3, §10.8: informal "du"). */
+/** Every German UI string of the SPA, in the informal "du" (docs/decisions.md#german-du). */
 
 const formTitles = {
   docusign: 'DocuSign-Verträge',

@@ -71,7 +71,7 @@ describe('generation flow', () => {
     expect(performance.getEntriesByName('generation:submit-to-open', 'measure').length).toBeGreaterThan(0);
   });
 
-  it('retries a 5xx three times, 2 s apart, then shows the §8 alert', async () => {
+  it('retries a 5xx three times, 2 s apart, then shows the alert that no document could be made', async () => {
     const { callsTo } = renderForm('docx', { api: { [GENERATE]: serverFault } });
     await fillDocxForm();
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });

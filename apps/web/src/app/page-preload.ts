@@ -5,10 +5,10 @@ import { preloadSigningPage } from '@/features/signature/signing-preload';
 import { PATHS } from '@/lib/paths';
 
 /**
- * The two pages people reach from outside and then wait on a document (DESIGN §12): the tab the
- * generation opens for a document, and the signing page of an e-mail link. Each starts what it needs
- * most while the shell is still loading its runtime configuration, checking the sign-in and fetching
- * the route's code — which would otherwise all come first.
+ * The two pages people reach from outside and then wait on a document (measured by bench/browser): the tab
+ * the generation opens for a document, and the signing page of an e-mail link. Each starts what it needs most
+ * while the shell is still loading its runtime configuration, checking the sign-in and fetching the route's
+ * code — which would otherwise all come first.
  */
 export function preloadForPage(
   { pathname, hash }: Pick<Location, 'pathname' | 'hash'>,

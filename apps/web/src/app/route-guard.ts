@@ -17,7 +17,7 @@ export function createRouteGuard(auth: AuthService): LoaderFunction {
     // (reload, typed address): the next check decides. Signing out here would clear the storage the
     // next page — and every other tab — relies on, only because the user moved on mid-check.
     if (request.signal.aborted || leaving()) return null;
-    // Any failure leads to /login (SPEC §2), but only a refused session is forgotten: an unreachable
+    // Any failure leads to /login, but only a refused session is forgotten: an unreachable
     // server (offline, or this page unloading mid-check) must not sign out every other tab as well.
     if (check.state === 'invalid') await endLocalSession(auth);
     throw redirect(PATHS.login);

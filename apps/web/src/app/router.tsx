@@ -17,7 +17,7 @@ import { AppLayout } from './shell/app-layout';
 export function appRoutes(auth: AuthService): RouteObject[] {
   const formRoutes = (Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
     path,
-    // The forms are not needed for /login and /start, whose initial JavaScript has a budget (DESIGN §12).
+    // The forms are not needed for /login and /start, whose initial JavaScript has a budget (bench/size).
     lazy: async () => {
       const { DocumentFormPage } = await import('./document-forms');
       return { Component: () => <DocumentFormPage form={form} /> };
@@ -61,7 +61,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
           // The signed-in user, for the pages that show more to some levels (useRouteLoaderData).
           id: SESSION_ROUTE,
           loader: createRouteGuard(auth),
-          // SPEC §2: the check runs on every navigation, not only when the layout first mounts.
+          // The check runs on every navigation, not only when the layout first mounts: a session ended
+          // elsewhere (a logout in another tab) sends this tab to /login on its next navigation.
           shouldRevalidate: () => true,
           HydrateFallback: FullPageLoader,
           element: (

@@ -46,7 +46,8 @@ export interface ApiRequestOptions {
 }
 
 /**
- * Calls the API under the page origin with the ID token as bearer (only there: DESIGN §10.1).
+ * Calls the API under the page origin with the ID token as bearer (only there:
+ * docs/decisions.md#token-only-in-the-authorization-header).
  * Resolves with the response of any 2xx answer; rejects with an `ApiRequestError` otherwise.
  */
 export async function apiFetch(path: string, options: ApiRequestOptions = {}): Promise<Response> {

@@ -3,7 +3,7 @@ import { type PermissionLevel, permissionAnswerSchema } from '@vertragsgenerator
 import { apiFetch, parseJsonAnswer } from './api';
 import { rememberPermission, storedUserMail } from './storage';
 
-/** SPEC §6, §7: 200 with the level, 204 for a user without one. */
+/** 200 with the level, 204 for a user without one. */
 async function fetchPermission(email: string, signal: AbortSignal): Promise<PermissionLevel | null> {
   const response = await apiFetch(`/backend/private/getPermission/${encodeURIComponent(email)}`, {
     method: 'POST',
@@ -15,7 +15,7 @@ async function fetchPermission(email: string, signal: AbortSignal): Promise<Perm
 
 /**
  * The signed-in user's permission level as the server knows it now (null: none), asked on every use
- * rather than trusted from local storage, where it is only mirrored (SPEC §3).
+ * rather than trusted from local storage, where it is only mirrored (docs/architecture.md#permissions).
  */
 export function usePermission() {
   const email = storedUserMail();

@@ -2,7 +2,10 @@ import { type RuntimeConfig, runtimeConfigSchema } from '@vertragsgenerator/doma
 import { createContext, type ReactNode, useContext } from 'react';
 import { apiJson } from './api';
 
-/** Loaded once before the router renders: the SPA is built once and configured by its server (DESIGN §5). */
+/**
+ * Loaded once before the router renders: the SPA is built once and configured by its server
+ * (docs/architecture.md#configuration).
+ */
 export function loadRuntimeConfig(): Promise<RuntimeConfig> {
   return apiJson('/backend/config', runtimeConfigSchema);
 }

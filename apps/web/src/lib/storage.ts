@@ -1,8 +1,8 @@
 import type { PermissionLevel, SessionUser } from '@vertragsgenerator/domain';
 
 /**
- * Browser storage keys of SPEC §3. Only `matchId`, `userMail` and `permission` are kept in local storage
- * (DESIGN §10.7); the tokens live in oidc-client-ts's own user store.
+ * Browser storage keys. Only `matchId`, `userMail` and `permission` are kept in local storage
+ * (docs/decisions.md#match-values-not-in-local-storage); the tokens live in oidc-client-ts's own user store.
  */
 export const LOCAL_STORAGE_KEYS = {
   matchId: 'matchId',

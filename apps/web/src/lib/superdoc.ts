@@ -10,7 +10,7 @@ const OPEN_TIMEOUT_MS = 30_000;
 
 /**
  * The performance measure of superdoc opening a document: from handing it the file until it shows it
- * (its import of the DOCX, the editor state, the page layout). A benchmark reads it (DESIGN §12): it is
+ * (its import of the DOCX, the editor state, the page layout). The browser benchmark reads it: it is
  * the part of the wait for a document that no order of loading shortens.
  */
 export const SUPERDOC_OPENING = 'superdoc:opening';

@@ -3,7 +3,7 @@ import { type DirectoryUser, directoryUserSchema } from '@vertragsgenerator/doma
 import { z } from 'zod';
 import { apiJson } from './api';
 
-/** SPEC §9: the staff directory changes rarely; five minutes spares a call per form. */
+/** The staff directory changes rarely; five minutes spares a call per form. */
 const USERS_STALE_TIME_MS = 5 * 60 * 1000;
 
 const byName = (a: DirectoryUser, b: DirectoryUser) => a.Name.localeCompare(b.Name, 'de');

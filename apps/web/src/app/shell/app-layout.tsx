@@ -9,7 +9,7 @@ import { BreadcrumbBar } from './breadcrumb-bar';
 import { LogoutButton } from './logout-button';
 import { ProblemReportButton } from './problem-report-dialog';
 
-/** The frame of every page but /login (SPEC §2): breadcrumbs, problem report, logout, version. */
+/** The frame of every page but /login: breadcrumbs, problem report, logout, version. */
 export function AppLayout() {
   const { version } = useRuntimeConfig();
   // The route guard's answer: who is signed in (null while a newer navigation takes over).

@@ -13,7 +13,10 @@ interface SupportReport {
   matchId?: string;
 }
 
-/** The reporter's identity comes from the token on the server (DESIGN §10.5), so only the report travels. */
+/**
+ * The reporter's identity comes from the token on the server
+ * (docs/decisions.md#support-reporter-from-the-token), so only the report travels.
+ */
 async function sendSupportEmail(report: SupportReport): Promise<void> {
   await apiFetch('/backend/sendSupportEmail', { method: 'POST', body: report });
 }

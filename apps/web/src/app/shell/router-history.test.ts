@@ -59,7 +59,7 @@ describe('session storage', () => {
 });
 
 describe('pageName', () => {
-  it('names the pages as SPEC §2 does', () => {
+  it('names the pages as the breadcrumbs show them', () => {
     expect(pageName('/start')).toBe('ID-Input');
     expect(pageName('/format')).toBe('Format');
     expect(pageName(FORM_ROUTES.docusign)).toBe('DocuSign-Verträge');

@@ -4,8 +4,8 @@ import { SESSION_STORAGE_KEYS } from '@/lib/storage';
 import { texts } from '@/texts';
 
 /**
- * The breadcrumb trail of visited pages (SPEC §2), kept in session storage under `router-history`.
- * Only named pages are recorded, which leaves out /login, /auth/callback and unknown paths.
+ * The breadcrumb trail of visited pages (docs/architecture.md#screens), kept in session storage under
+ * `router-history`. Only named pages are recorded, which leaves out /login, /auth/callback and unknown paths.
  */
 const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.start, texts.pageNames.start],

@@ -1,6 +1,6 @@
 /**
- * Performance entries a benchmark reads (DESIGN §12): the sender view and the signing page mark when
- * their document shows and, for a DOCX, when superdoc has replaced the first view with its exact
+ * Performance entries the browser benchmark reads (bench/browser): the sender view and the signing page mark
+ * when their document shows and, for a DOCX, when superdoc has replaced the first view with its exact
  * rendering, relative to the page's navigation (`performance.timeOrigin`).
  */
 export const VIEWER_TIMING = {

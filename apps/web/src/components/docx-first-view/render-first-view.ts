@@ -2,7 +2,7 @@ import { renderAsync } from 'docx-preview';
 import { withFallbackFont, withFallbackFonts } from './font-fallback';
 import './first-view.css';
 
-/** The performance measure of rendering the first view (DESIGN §12), read by the browser benchmark. */
+/** The performance measure of rendering the first view, read by the browser benchmark (bench/browser). */
 export const FIRST_VIEW_RENDERING = 'first-view:rendering';
 
 /**

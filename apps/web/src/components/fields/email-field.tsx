@@ -12,7 +12,7 @@ export interface EmailFieldProps {
 }
 
 /**
- * A person to address: name and email (SPEC §5). Required needs both and a valid email; optional may
+ * A person to address: name and email. Required needs both and a valid email; optional may
  * stay empty but must be complete and valid once filled.
  */
 export function EmailField({

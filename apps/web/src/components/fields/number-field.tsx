@@ -14,7 +14,7 @@ export interface NumberFieldProps {
   allowDecimal?: boolean;
 }
 
-/** A number clamped to its bounds; empty means none, required means non-empty (SPEC §5). */
+/** A number clamped to its bounds; empty means none, required means non-empty. */
 export function NumberField({
   label,
   value,

@@ -22,7 +22,7 @@ export interface RecipientSelectProps {
   serverError?: string | undefined;
 }
 
-/** SPEC §5, §7: staff sorted by name, then `Eigener Wert...`, which opens a name/email input. */
+/** Staff sorted by name, then `Eigener Wert...`, which opens a name/email input. */
 export function RecipientSelect({
   label,
   value,

@@ -11,7 +11,7 @@ export interface RepeatedEmailFieldProps {
   countLabel?: string;
   value: readonly EmailEntry[];
   onChange: (value: EmailEntry[]) => void;
-  /** Bounds of the count, within 1–10 (SPEC §5). */
+  /** Bounds of the count, within 1–10. */
   min?: number;
   max?: number;
   required?: boolean;
@@ -19,7 +19,7 @@ export interface RepeatedEmailFieldProps {
   serverErrors?: ReadonlyArray<string | undefined>;
 }
 
-/** Several people to address, each a name and email (SPEC §5: 1–10 entries, each complete when required). */
+/** Several people to address, each a name and email: 1–10 entries, each complete when required. */
 export function RepeatedEmailField({
   label,
   countLabel,

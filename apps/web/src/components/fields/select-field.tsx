@@ -20,7 +20,7 @@ export interface SelectFieldProps {
   disabled?: boolean;
 }
 
-/** A choice from a fixed list; required means a value is chosen (SPEC §5). */
+/** A choice from a fixed list; required means a value is chosen. */
 export function SelectField({
   label,
   options,

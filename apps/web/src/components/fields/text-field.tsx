@@ -13,7 +13,7 @@ export interface TextFieldProps {
   autoComplete?: string;
 }
 
-/** Free text; required means non-blank after trimming (SPEC §5). */
+/** Free text; required means non-blank after trimming. */
 export function TextField({
   label,
   value,

@@ -10,7 +10,7 @@ import {
   resizeEntries,
 } from './validation';
 
-describe('field rules (SPEC §5)', () => {
+describe('field rules', () => {
   it('select: required means a value is chosen', () => {
     expect(isSelectValid(null, true)).toBe(false);
     expect(isSelectValid('', true)).toBe(false);

@@ -1,7 +1,7 @@
 import { EMAIL_PATTERN } from '@vertragsgenerator/domain';
 
 /**
- * The validation rules of SPEC §5, one per field kind. Each answers whether a value is acceptable;
+ * The validation rules of the forms' fields, one per field kind. Each answers whether a value is acceptable;
  * the form decides when to show the answer (after a submit attempt).
  */
 

@@ -2,7 +2,7 @@ import { Stack, Text } from '@mantine/core';
 import { texts } from '@/texts';
 import type { FormValidation } from './use-form-validation';
 
-/** The live counter and, after a failed submit attempt, the red message (SPEC §5). */
+/** The live counter and, after a failed submit attempt, the red message. */
 export function FormStatus({ validation }: { validation: FormValidation }) {
   return (
     <Stack gap={4}>

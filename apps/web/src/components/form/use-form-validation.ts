@@ -10,9 +10,9 @@ export interface FieldRule {
 export type ServerFieldErrors = Readonly<Record<string, readonly string[]>>;
 
 /**
- * The form-level validation model of SPEC §5: nothing is marked until the first submit attempt, then
- * every invalid field is; the counter counts the required fields already valid. Fields the server
- * refused (a 400's `fields`) are marked with its words until the next attempt.
+ * The form-level validation model (docs/architecture.md#screens): nothing is marked until the first submit
+ * attempt, then every invalid field is; the counter counts the required fields already valid. Fields the
+ * server refused (a 400's `fields`) are marked with its words until the next attempt.
  */
 export function useFormValidation(rules: readonly FieldRule[]) {
   const [showErrors, setShowErrors] = useState(false);
@@ -24,7 +24,7 @@ export function useFormValidation(rules: readonly FieldRule[]) {
     showErrors,
     filled: required.filter((rule) => rule.valid).length,
     total: required.length,
-    /** The red message of SPEC §5 is due. */
+    /** The red message that names the marked fields is due. */
     incomplete: showErrors && !allValid,
     /** Marks the invalid fields from now on; true when the form may be sent. */
     attemptSubmit(): boolean {

@@ -9,7 +9,7 @@ import { adminTexts } from './texts';
 type Tab = keyof typeof adminTexts.tabs;
 
 /**
- * /verwaltung (DESIGN §13): what Team-Operations does without a shell. Each tab loads only when shown;
+ * /verwaltung: what Team-Operations does without a shell. Each tab loads only when shown;
  * the server refuses everyone who is not an administrator, whatever this page offers.
  */
 export function AdministrationPage() {

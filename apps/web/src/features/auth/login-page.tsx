@@ -13,7 +13,7 @@ import { texts } from '@/texts';
 import { AccessRequestPanel } from './access-request-panel';
 import { endLocalSession, logout, verifySession } from './session';
 
-/** SPEC §4: the user is saved on the backend about 300 ms after the popup returns. */
+/** The user is saved on the backend about 300 ms after the popup returns. */
 const SAVE_USER_DELAY_MS = 300;
 
 type SignInOutcome = { kind: 'signedIn'; user: SessionUser } | { kind: 'message'; text: string };

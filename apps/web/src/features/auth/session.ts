@@ -12,7 +12,7 @@ export type SessionCheck =
   | { state: 'unreachable' };
 
 /**
- * The route guard's check (SPEC §2): a fresh ID token, then the server's word that its session is valid.
+ * The route guard's check: a fresh ID token, then the server's word that its session is valid.
  */
 export async function verifySession(auth: AuthService): Promise<SessionCheck> {
   try {
@@ -38,7 +38,8 @@ export async function endLocalSession(auth: AuthService): Promise<void> {
 }
 
 /**
- * Logout (SPEC §4): ends the server session, then always clears the browser's state.
+ * Logout (docs/decisions.md#logout-ends-the-session): ends the server session, then always clears the
+ * browser's state.
  * Resolves with whether the server confirmed the logout.
  */
 export async function logout(auth: AuthService): Promise<boolean> {

@@ -1,8 +1,8 @@
 /**
- * Performance entries a benchmark reads (DESIGN §12). The form's tab marks `generation:submit`; this
- * tab, opened for the generated document, marks when the document shows (in the first view or in
- * superdoc, whichever is first) and when superdoc is ready to edit it. Marks of two tabs are compared
- * on one clock as `performance.timeOrigin + startTime`.
+ * Performance entries the browser benchmark reads (bench/browser). The form's tab marks `generation:submit`;
+ * this tab, opened for the generated document, marks when the document shows (in the first view or in
+ * superdoc, whichever is first) and when superdoc is ready to edit it. Marks of two tabs are compared on one
+ * clock as `performance.timeOrigin + startTime`.
  */
 export const EDITOR_TIMING = {
   shown: 'editor:document-shown',

@@ -6,7 +6,10 @@ import { errorMessage } from '@/lib/api';
 import { usePermission } from '@/lib/permission-api';
 import { texts } from '@/texts';
 
-/** Offers the forms the user's permission level allows (SPEC §2, §6); the server enforces the same matrix. */
+/**
+ * Offers the forms the user's permission level allows; the server enforces the same matrix
+ * (packages/domain/src/permissions.ts).
+ */
 export function FormatPage() {
   const permission = usePermission();
   const forms = permission.isSuccess ? formsFor(permission.data) : [];

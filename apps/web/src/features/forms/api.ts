@@ -6,7 +6,7 @@ import { apiJson } from '@/lib/api';
 const signatorySchema = z.object({ id: z.string(), name: z.string(), function: z.string() });
 export type Signatory = z.infer<typeof signatorySchema>;
 
-/** The fixed list of people who sign offers and terminations (DESIGN §9). */
+/** The fixed list of people who sign offers and terminations, from the server's configuration. */
 export function useSignatories() {
   return useQuery({
     queryKey: ['signatories'],

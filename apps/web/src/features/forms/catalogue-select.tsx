@@ -16,7 +16,7 @@ export interface CatalogueSelectProps {
   serverError?: string;
 }
 
-/** A required choice among the values the form's catalogue offers for one parameter (DESIGN §9). */
+/** A required choice among the values the form's catalogue offers for one parameter. */
 export function CatalogueSelect({ form, param, where, ...props }: CatalogueSelectProps) {
   return (
     <SelectField

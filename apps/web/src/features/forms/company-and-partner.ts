@@ -4,7 +4,7 @@ import { partnerForCompany } from './options';
 
 /**
  * A form's company and partner type, kept consistent in one place: choosing a company that does not
- * offer the chosen partner type clears it (SPEC §4: wp has no customer contracts).
+ * offer the chosen partner type clears it (wp has no customer contracts).
  */
 export function useCompanyAndPartner(form: FormName, initialPartner: string | null = null) {
   const [company, setCompanyValue] = useState<string | null>(null);

@@ -12,13 +12,13 @@ export interface DocumentFormProps {
   docId: string | null;
   target: GenerationTarget;
   validation: FormValidation;
-  /** The dataList of SPEC §7 from the current values. */
+  /** The values the server fills into the template (`dataList`), from the current choices. */
   dataList: () => Record<string, unknown>;
   children: ReactNode;
 }
 
 /**
- * What every document form shares (SPEC §4, §5): validation on submit, `Ungültige Auswahl` for a
+ * What every document form shares: validation on submit, `Ungültige Auswahl` for a
  * choice outside the catalogue, the values the match lacks, and the generation flow.
  */
 export function DocumentForm({ matchId, docId, target, validation, dataList, children }: DocumentFormProps) {

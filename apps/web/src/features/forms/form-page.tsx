@@ -16,7 +16,7 @@ export interface FormPageProps {
   children: (match: ResolvedMatch) => ReactNode;
 }
 
-/** Title, the match a form works on and the way back to /start (SPEC §2). */
+/** Title, the match a form works on and the way back to /start. */
 export function FormPage({ form, children }: FormPageProps) {
   const matchId = storedMatchId();
   const match = useMatch(matchId);

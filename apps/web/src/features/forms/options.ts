@@ -14,7 +14,8 @@ type OptionCode = keyof typeof texts.forms.options;
 
 /**
  * The choices a form offers for one parameter: exactly the values some catalogue key of the form has
- * (DESIGN §9), optionally among the keys that match `where` (e.g. the partners of company wp).
+ * (docs/architecture.md#document-catalogue), optionally among the keys that match `where` (e.g. the partners
+ * of company wp).
  */
 export function catalogueOptions(
   form: FormName,
@@ -34,7 +35,7 @@ export function catalogueOptions(
   return [...values].map((value) => ({ value, label: texts.forms.options[value as OptionCode] ?? value }));
 }
 
-/** SPEC §4: a partner the new company does not offer (k for wp) is cleared. */
+/** A partner the new company does not offer (k for wp) is cleared. */
 export function partnerForCompany(
   form: FormName,
   company: string | null,

@@ -55,7 +55,7 @@ export async function readSignatureUrl(response: Response): Promise<string> {
 
 /**
  * The file name of a `Content-Disposition` header (RFC 6266): the UTF-8 `filename*` where given, the
- * plain `filename` otherwise, `document.docx` without either (SPEC §7).
+ * plain `filename` otherwise, `document.docx` without either.
  */
 export function fileNameFromDisposition(header: string | null): string {
   if (!header) return DEFAULT_FILE_NAME;

@@ -2,7 +2,7 @@ import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/cor
 import { texts } from '@/texts';
 import { GENERATION_ATTEMPTS, type Generation } from './use-generation';
 
-/** Progress with its step label, the final error, and the way out of a blocked new tab (SPEC §4). */
+/** Progress with its step label, the final error, and the way out of a blocked new tab. */
 export function GenerationStatus({ generation }: { generation: Generation }) {
   const { step, attempt, error, running, blockedUrl } = generation.state;
   const label = step === null ? null : texts.generation.steps[step];

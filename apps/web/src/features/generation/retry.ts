@@ -1,14 +1,14 @@
 import { ApiRequestError } from '@/lib/api';
 import { delay } from '@/lib/delay';
 
-/** SPEC §9: three more attempts after the first, each after a 2 s wait. */
+/** Three more attempts after the first, each after a 2 s wait. */
 export const GENERATION_RETRIES = 3;
 export const GENERATION_RETRY_DELAY_MS = 2000;
 
 /**
- * Only a server that was not reached or failed itself may answer differently next time; a 4xx
- * (unknown key, invalid data, forbidden) would only repeat (DESIGN §10.2). The exception is 409
- * `in_progress`: an earlier attempt of this click is still being worked on, and asking again with the
+ * Only a server that was not reached or failed itself may answer differently next time; a 4xx (unknown key,
+ * invalid data, forbidden) would only repeat (docs/decisions.md#retry-only-passing-failures). The exception
+ * is 409 `in_progress`: an earlier attempt of this click is still being worked on, and asking again with the
  * same key gets its result — a new click would make a second envelope.
  */
 export function isRetryable(error: unknown): boolean {

@@ -12,7 +12,7 @@ import {
 } from './api';
 import { GENERATION_RETRIES, withRetries } from './retry';
 
-/** The progress steps of SPEC §4 and §9. */
+/** The progress steps in percent, each with its label in `texts.generation.steps`. */
 export type GenerationStep = 20 | 40 | 60 | 80 | 95 | 100;
 
 export interface GenerationState {
@@ -34,7 +34,10 @@ const IDLE: GenerationState = { running: false, step: null, attempt: 1, error: n
 
 export const GENERATION_ATTEMPTS = GENERATION_RETRIES + 1;
 
-/** A 4xx speaks for itself (DESIGN §10.2); anything else that survived the retries is the §8 alert. */
+/**
+ * A 4xx speaks for itself (docs/architecture.md#api-conventions); anything else that survived the
+ * retries gets the general alert that no document could be made.
+ */
 function failureMessage(error: unknown): string {
   if (error instanceof ApiRequestError && error.status >= 400 && error.status < 500) return error.message;
   return texts.generation.failed;
@@ -52,7 +55,7 @@ function markOpened() {
 }
 
 /**
- * The generation flow of every form (SPEC §4): progress, retries, the document opened or handed over.
+ * The generation flow of every form: progress, retries, the document opened or handed over.
  * A second call while one runs is ignored, so a double click never generates twice.
  */
 export function useGeneration(handOverDocument: HandOverDocument) {

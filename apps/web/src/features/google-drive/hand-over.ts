@@ -2,7 +2,7 @@ import { delay } from '@/lib/delay';
 import { texts } from '@/texts';
 import { type DriveApi, type DriveFile, isUnauthorized } from './drive-api';
 
-/** SPEC §9: the Drive token is awaited up to 10 s, looked for every 100 ms. */
+/** The Drive token is awaited up to 10 s, looked for every 100 ms. */
 export const TOKEN_WAIT_MS = 10_000;
 const TOKEN_POLL_MS = 100;
 
@@ -24,7 +24,7 @@ export type GoogleDocsHandOver =
   | { kind: 'downloaded' };
 
 /**
- * Hands a generated DOCX to Google Docs (SPEC §4): uploads it to the user's Drive, has Drive convert a
+ * Hands a generated DOCX to Google Docs: uploads it to the user's Drive, has Drive convert a
  * copy into a Google Doc and removes the upload again. Resolves with the document's URL for the caller to
  * open, since only the caller knows how to deal with a blocked tab. An expired token offers one new
  * sign-in; any other failure downloads the file. Never rejects.
@@ -60,7 +60,7 @@ async function waitForToken(driveAccessToken: () => string | null): Promise<stri
 
 /** Resolves with the URL of the new Google Doc. */
 async function createGoogleDoc(drive: DriveApi, token: string, file: DriveFile): Promise<string> {
-  // Validated first (SPEC §9): an expired token shows before any file reaches Drive.
+  // Validated first: an expired token shows before any file reaches Drive.
   await drive.checkToken(token);
   const uploadId = await drive.uploadDocx(token, file);
   try {

@@ -1,4 +1,4 @@
-/** Google Docs as the document editor (`editor: google`, SPEC §4, §9). */
+/** Google Docs as the document editor (`editor: google`). */
 export type { DriveFile } from './drive-api';
 export { type GoogleDocsHandOver, type GoogleDocsHandOverDeps, handOverToGoogleDocs } from './hand-over';
 export { useDriveTokenMonitor } from './token-monitor';

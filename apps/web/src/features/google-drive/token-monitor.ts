@@ -7,7 +7,7 @@ import { renewDriveSession } from './session-renewal';
 export const TOKEN_CHECK_INTERVAL_MS = 30_000;
 
 /**
- * With Google Docs as editor, checks the Drive token every 30 s while the app is open (SPEC §9), so that
+ * With Google Docs as editor, checks the Drive token every 30 s while the app is open, so that
  * the user renews an expired one before a generation runs into it.
  */
 export function useDriveTokenMonitor(): void {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 
-/** Performance entries a benchmark reads (DESIGN §12). */
+/** Performance entries the browser benchmark reads (bench/browser). */
 export const CONFIRM_TIMING = {
   submit: 'match:submit',
   rendered: 'match:rendered',

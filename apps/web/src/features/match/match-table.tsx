@@ -12,7 +12,7 @@ export interface MatchTableProps {
   hintedFields: ReadonlySet<string>;
 }
 
-/** The deal data of SPEC §3 as label and value; values are text, never markup. */
+/** The deal data (docs/architecture.md#matches) as label and value; values are text, never markup. */
 export function MatchTable({ match, hintedFields }: MatchTableProps) {
   return (
     <Table captionSide="top" layout="fixed" withTableBorder verticalSpacing="xs">

@@ -16,14 +16,14 @@ import { MatchHints } from './match-hints';
 import { MatchTable } from './match-table';
 
 function loadErrorMessage(error: unknown): string {
-  // SPEC §8 words the wrong-ID alert itself, so it does not depend on the server's phrasing.
+  // The page words the wrong-ID alert itself, so it does not depend on the server's phrasing.
   if (error instanceof ApiRequestError && error.status === 404) return texts.match.unknownId;
   return errorMessage(error);
 }
 
 /**
- * ID-Input (SPEC §2, §4): confirms a match ID and shows the deal data. Only the ID is persisted; a
- * reload loads the match again from it (DESIGN §10.7).
+ * ID-Input: confirms a match ID and shows the deal data. Only the ID is persisted; a reload loads the
+ * match again from it (docs/decisions.md#match-values-not-in-local-storage).
  */
 export function StartPage() {
   const queryClient = useQueryClient();
@@ -42,7 +42,7 @@ export function StartPage() {
     rememberMatchId(id);
     setInput(id);
     setMatchId(id);
-    // Re-entering an ID is how corrections from the CRM arrive (SPEC §1), so it never answers from the cache.
+    // Re-entering an ID is how corrections from the CRM arrive, so it never answers from the cache.
     void queryClient.resetQueries({ queryKey: matchQueryOptions(id).queryKey, exact: true });
   }
 

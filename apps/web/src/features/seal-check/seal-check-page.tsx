@@ -8,9 +8,9 @@ import { SealCheckResult } from './seal-check-result';
 import { sealCheckTexts as t } from './texts';
 
 /**
- * /pruefen — PDF prüfen (DESIGN §6): a PDF chosen or dropped here is checked by the server, which
- * knows every sealed PDF by its SHA-256 and checks the seal's signature. A file over the limit is
- * refused here, before it is sent.
+ * /pruefen — PDF prüfen (docs/architecture.md#signing): a PDF chosen or dropped here is checked by the
+ * server, which knows every sealed PDF by its SHA-256 and checks the seal's signature. A file over the limit
+ * is refused here, before it is sent.
  */
 export function SealCheckPage() {
   const [file, setFile] = useState<File | null>(null);

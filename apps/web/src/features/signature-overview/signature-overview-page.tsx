@@ -37,7 +37,7 @@ function useOverviewQuery(): [OverviewQuery, (change: Partial<OverviewQuery>) =>
 }
 
 /**
- * /signaturen — Offene Signaturen (DESIGN §6): the envelopes a user created (legal staff: all), by
+ * /signaturen — Offene Signaturen: the envelopes a user created (legal staff: all), by
  * status, searchable, with each one's signers and what can be done now.
  */
 export function SignatureOverviewPage() {

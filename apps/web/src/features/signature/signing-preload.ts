@@ -4,12 +4,12 @@ import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-firs
 import { signingQueryOptions } from './signing-api';
 
 /**
- * A signing link is often a customer's first visit, with nothing cached: the page's view is asked for
- * at once, beside the runtime configuration and the page's own code instead of after them, and as soon
- * as it says the document comes as DOCX, the renderer of its first view and superdoc start loading too
- * (DESIGN §12). With nothing cached, superdoc's download and compiling outlast the first view, so it is
- * ready sooner without holding that up (unlike the editor tab's, whose browser has superdoc cached).
- * The page then finds the view in the query cache; a failed answer is asked for again when the page shows.
+ * A signing link is often a customer's first visit, with nothing cached: the page's view is asked for at
+ * once, beside the runtime configuration and the page's own code instead of after them, and as soon as it
+ * says the document comes as DOCX, the renderer of its first view and superdoc start loading too (measured by
+ * bench/browser). With nothing cached, superdoc's download and compiling outlast the first view, so it is
+ * ready sooner without holding that up (unlike the editor tab's, whose browser has superdoc cached). The page
+ * then finds the view in the query cache; a failed answer is asked for again when the page shows.
  */
 export function preloadSigningPage(queryClient: QueryClient, token: string): void {
   if (!token) return;

@@ -1,4 +1,7 @@
-/** The template library (DESIGN §9, §13): templates, their versions, and the placeholders they may use. */
+/**
+ * The template library (docs/architecture.md#document-catalogue): templates, their versions, and the
+ * placeholders they may use.
+ */
 export { PlaceholdersPage } from './placeholders-page';
 export { TemplatePage } from './template-page';
 export { TemplatesPage } from './templates-page';

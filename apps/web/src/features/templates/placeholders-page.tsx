@@ -66,7 +66,7 @@ function PlaceholderRows({ placeholder }: { placeholder: Placeholder }) {
 }
 
 /**
- * /vorlagen/platzhalter (DESIGN §9): the field dictionary for legal staff who write templates — every
+ * /vorlagen/platzhalter: the field dictionary for legal staff who write templates — every
  * placeholder with its meaning, an example from a demo match, and a button that copies it.
  */
 export function PlaceholdersPage() {

@@ -21,7 +21,7 @@ function defaultVersion(template: TemplateDetail): number | undefined {
 }
 
 /**
- * /vorlagen/:name (DESIGN §13): a template's versions, the upload of a new one, and the review of
+ * /vorlagen/:name: a template's versions, the upload of a new one, and the review of
  * one version — its check, its changes, a trial on a deal, publishing or rolling back. The version
  * under review is in the address (`?version=3`), so a reviewer can send the link to a colleague.
  */

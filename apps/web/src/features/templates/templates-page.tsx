@@ -54,7 +54,7 @@ function TemplateRow({ template }: { template: TemplateSummary }) {
 }
 
 /**
- * /vorlagen (DESIGN §13): every template of the catalogue with the version documents are made from,
+ * /vorlagen: every template of the catalogue with the version documents are made from,
  * who published it and when, and the drafts waiting for review.
  */
 export function TemplatesPage() {

@@ -4,7 +4,7 @@ import { delay } from '@/lib/delay';
 import { PATHS } from '@/lib/paths';
 import { LOCAL_STORAGE_KEYS, wasSignedOut } from '@/lib/storage';
 
-/** SPEC §9: obtaining the token is tried 10 times, 100 ms apart. */
+/** Reading the stored token is tried 10 times, 100 ms apart, before the user counts as signed out. */
 export const TOKEN_ATTEMPTS = 10;
 const TOKEN_RETRY_DELAY_MS = 100;
 /** A token this close to its expiry would likely expire between the guard's check and the next API call. */

@@ -12,7 +12,7 @@ import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
 
-/** Zusatzvereinbarungen (SPEC §2). */
+/** Zusatzvereinbarungen: agreements added to a contract. */
 export function AgreementFormPage() {
   return <FormPage form="agreement">{(match) => <AgreementForm match={match} />}</FormPage>;
 }

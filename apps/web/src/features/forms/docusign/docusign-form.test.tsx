@@ -13,7 +13,7 @@ async function fillCommon({ language = 'Deutsch', company = 'WM Consulting GmbH'
   await choose('Absender', 'Anna Aster');
 }
 
-describe('DocuSign form: roles (SPEC §6)', () => {
+describe('DocuSign form: roles', () => {
   it.each([
     ['consultant', 1],
     ['leader', 3],
@@ -59,7 +59,7 @@ describe('DocuSign form: roles (SPEC §6)', () => {
   });
 });
 
-describe('DocuSign form: interactions (SPEC §4)', () => {
+describe('DocuSign form: interactions', () => {
   it('changing the company to wp clears partner type k and offers only Projektpartner', async () => {
     renderForm('docusign', { level: 2 });
     await choose('Gesellschaft', 'WM Consulting GmbH');
@@ -155,7 +155,7 @@ describe('DocuSign form: validation and sending', () => {
     expect(callsTo('POST /backend/documentCheck/')).toHaveLength(0);
   });
 
-  it('sends the dataList of SPEC §7 for two customer signers and opens the returned URL in a new tab', async () => {
+  it('sends the dataList for two customer signers and opens the returned URL in a new tab', async () => {
     const opened = { opener: {} as unknown };
     const open = vi.spyOn(window, 'open').mockReturnValue(opened as Window);
     const { callsTo } = renderForm('docusign', {

@@ -34,7 +34,7 @@ import { FormPage } from '../form-page';
 const labels = texts.forms.labels;
 const MAX_CUSTOMER_SIGNERS = Math.max(...CUSTOMER_SIGNER_COUNTS);
 
-/** DocuSign-Verträge (SPEC §4, §6). */
+/** DocuSign-Verträge: the contract sent for e-signature. */
 export function DocusignFormPage() {
   const permission = usePermission();
   return (
@@ -43,7 +43,7 @@ export function DocusignFormPage() {
         permission.isPending ? (
           <SectionLoader />
         ) : (
-          // SPEC §6: an unknown or failed level counts as consultant.
+          // An unknown or failed level counts as consultant (docs/architecture.md#permissions).
           <DocusignForm match={match} legal={permission.data === PERMISSION_NAMES.legal} />
         )
       }
@@ -54,7 +54,7 @@ export function DocusignFormPage() {
 export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: boolean }) {
   const [language, setLanguage] = useState<string | null>(null);
   const [contract, setContract] = useState<string | null>(null);
-  // Consultants and leaders always contract with the project partner (SPEC §6).
+  // Consultants and leaders always contract with the project partner.
   const { company, setCompany, partner, setPartner } = useCompanyAndPartner('docusign', legal ? null : 'pp');
   const [signers, setSigners] = useState<EmailEntry[]>([EMPTY_EMAIL_ENTRY]);
   const [sender, setSender] = useState<Recipient>(NO_RECIPIENT);
@@ -72,7 +72,7 @@ export function DocusignForm({ match, legal }: { match: ResolvedMatch; legal: bo
   const { showErrors, serverError } = validation;
 
   function changePartner(next: string | null) {
-    // SPEC §4: the project partner signs alone; a customer gets a second signature block to fill in.
+    // The project partner signs alone; a customer gets a second signature block to fill in.
     if (next === 'pp') setSigners((old) => resizeEntries(old, 1));
     else if (next === 'k' && partner === 'pp') setSigners((old) => resizeEntries(old, MAX_CUSTOMER_SIGNERS));
     setPartner(next);

@@ -11,7 +11,7 @@ import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
 
-/** DOCX-Kunde-Verträge: the editable customer contract (SPEC §2). */
+/** DOCX-Kunde-Verträge: the editable customer contract. */
 export function DocxFormPage() {
   return <FormPage form="docx">{(match) => <DocxForm match={match} />}</FormPage>;
 }

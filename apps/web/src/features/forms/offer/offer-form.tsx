@@ -14,7 +14,7 @@ const labels = texts.forms.labels;
 const MAX_PROJECT_HOURS = 100_000;
 const MAX_PROJECT_DAYS = 10_000;
 
-/** Angebotserstellung (SPEC §2, §9: companies wm and we only). */
+/** Angebotserstellung: offers, from companies wm and we only. */
 export function OfferFormPage() {
   return <FormPage form="offer">{(match) => <OfferForm match={match} />}</FormPage>;
 }

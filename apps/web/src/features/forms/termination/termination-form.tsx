@@ -17,7 +17,7 @@ import { SignatorySelect } from '../signatory-select';
 
 const labels = texts.forms.labels;
 
-/** Kündigungen: termination letters and termination confirmations (SPEC §2, §5). */
+/** Kündigungen: termination letters and termination confirmations. */
 export function TerminationFormPage() {
   return <FormPage form="termination">{(match) => <TerminationForm match={match} />}</FormPage>;
 }
@@ -27,9 +27,9 @@ export function TerminationForm({ match }: { match: ResolvedMatch }) {
   const [document, setDocument] = useState<string | null>(null);
   const [deadline, setDeadline] = useState<string | null>(null);
   const [signatory, setSignatory] = useState<string | null>(null);
-  // DESIGN §9: the position being ended, as the match names it.
+  // The position being ended, as the match names it.
   const [position, setPosition] = useState(match.position ?? '');
-  // SPEC §5: only a termination has a deadline; a confirmation confirms whichever was given.
+  // Only a termination has a deadline; a confirmation confirms whichever was given.
   const needsDeadline = document !== 'confirmation';
 
   const validation = useFormValidation([
