@@ -278,6 +278,9 @@ async function answered(t: TestApp, request: Attempt['request']): Promise<LightM
   }
 }
 
+/** Words of the English answers Fastify and its plugins give where the server does not word its own. */
+const ENGLISH = /\b(the|is|not|must|should|body|route|request|unsupported|invalid|error)\b/i;
+
 /** What is wrong with one answer, or nothing. */
 function problem(
   response: LightMyRequestResponse | string,
@@ -304,6 +307,7 @@ function problem(
     if (typeof body?.error !== 'string' || typeof body.message !== 'string') {
       return `${status} without { error, message }: ${response.body.slice(0, 200)}`;
     }
+    if (ENGLISH.test(body.message)) return `${status} in English: ${body.message}`;
   }
   return undefined;
 }
