@@ -9,13 +9,13 @@ export class UnreadableFileError extends Error {
 }
 
 /**
- * The bytes of a file the user chose, read now. A browser refuses to read a chosen file that changed on
+ * The file the user chose, as its bytes read now. A browser refuses to read a chosen file that changed on
  * disk since (saved again from Excel, say); sent as it is, that refusal would surface as a failed upload
  * and blame the server.
  */
-export async function readChosenFile(file: File): Promise<Blob> {
+export async function readChosenFile(file: File): Promise<File> {
   try {
-    return new Blob([await file.arrayBuffer()], { type: file.type });
+    return new File([await file.arrayBuffer()], file.name, { type: file.type });
   } catch (error) {
     throw new UnreadableFileError(error);
   }

@@ -41,8 +41,9 @@ window.ResizeObserver = class {
 
 window.HTMLElement.prototype.scrollIntoView = () => {};
 
-// jsdom's Blob lacks arrayBuffer(), which every browser the app supports has; its FileReader reads.
-window.Blob.prototype.arrayBuffer ??= function arrayBuffer(this: Blob) {
+// jsdom's File lacks arrayBuffer(), which every browser the app supports has; its FileReader reads.
+// Not on Blob: Node's Response would then take jsdom's Blobs for its own and fail on their missing stream().
+window.File.prototype.arrayBuffer ??= function arrayBuffer(this: File) {
   return new Promise<ArrayBuffer>((resolve, reject) => {
     const reader = new FileReader();
     reader.onload = () => resolve(reader.result as ArrayBuffer);
