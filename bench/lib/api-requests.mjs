@@ -21,8 +21,8 @@ export const LOAD_USER = 'legal@demo.local';
  */
 export async function apiRequests(token) {
   const { parseMatchFile } = await importServer('matches/import.js');
-  const { sampleDataList } = await importServer('documents/samples.js');
-  const { loadCompanyData } = await importServer('documents/companies.js');
+  const { sampleDataList } = await importServer('templates/samples.js');
+  const { loadCompanyData } = await importServer('templates/companies.js');
 
   const { valid } = parseMatchFile(await readFile(join(root, 'config/demo-matches.json'), 'utf8'));
   const record = valid.find((m) => m.matchId === MATCH_ID);

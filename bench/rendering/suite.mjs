@@ -68,11 +68,11 @@ export default {
   async run({ quick, machine, log }) {
     const settings = quick ? QUICK : FULL;
     const { CATALOGUE } = await import('@vertragsgenerator/domain');
-    const { createRendererPool } = await importServer('documents/renderer.js');
-    const { compileTemplate } = await importServer('documents/docx-template.js');
-    const { loadCompanyData, templateDataFor } = await importServer('documents/companies.js');
-    const { richestDemoMatch, sampleDataList } = await importServer('documents/samples.js');
-    const { default: renderInThisThread } = await importServer('documents/render-worker.js');
+    const { createRendererPool } = await importServer('templates/renderer.js');
+    const { compileTemplate } = await importServer('templates/docx-template.js');
+    const { loadCompanyData, templateDataFor } = await importServer('templates/companies.js');
+    const { richestDemoMatch, sampleDataList } = await importServer('templates/samples.js');
+    const { default: renderInThisThread } = await importServer('templates/render-worker.js');
     const PizZip = serverRequire('pizzip');
     assertProductionDeflate(PizZip);
 
@@ -301,7 +301,7 @@ function assertProductionDeflate(PizZip) {
         : undefined;
   if (problem) {
     throw new Error(
-      `The floor's PizZip DEFLATE ${problem}; production (apps/server/dist/documents/docx-template.js) ` +
+      `The floor's PizZip DEFLATE ${problem}; production (apps/server/dist/templates/docx-template.js) ` +
         'deflates with node:zlib, so the floor would not zip as the renderer does.',
     );
   }
@@ -332,7 +332,7 @@ function whereTheTimeGoes(results) {
     '',
     'The renderer keeps the parsed template per version (by SHA-256) in its worker and renders it again for every ' +
       'document (`renderParsed`), and pizzip deflates with node:zlib instead of its bundled pako ' +
-      '(apps/server/src/documents/docx-template.ts, render-worker.ts); the floor zips with that same ' +
+      '(apps/server/src/templates/docx-template.ts, render-worker.ts); the floor zips with that same ' +
       'zlib DEFLATE (checked before timing). "Pool overhead" is ours (pool) minus ours (in-process); ' +
       '"thread hop" is the round trip of a piscina task that does nothing but take the same data and ' +
       'answer as many bytes as the document has (bench/rendering/hop-worker.mjs); "filling" is ' +

@@ -13,8 +13,6 @@ import { usersTool } from './cli/users.js';
 import type { Config } from './config/config.js';
 import type { BackupSchedule } from './config/operations.js';
 import type { Db } from './db/database.js';
-import { loadCompanyData } from './documents/companies.js';
-import { createRendererPool } from './documents/renderer.js';
 import { IdpAccounts } from './idp/accounts.js';
 import { createFileMailer } from './mail/file-mailer.js';
 import { createSmtpMailer } from './mail/smtp-mailer.js';
@@ -22,6 +20,8 @@ import { DatabaseMatchSource } from './matches/database-match-source.js';
 import { seedDemoMatches } from './matches/demo.js';
 import { MatchStore } from './matches/match-store.js';
 import { seedDemoUsers } from './seed.js';
+import { loadCompanyData } from './templates/companies.js';
+import { createRendererPool } from './templates/renderer.js';
 import { UsersRepository } from './users/users-repository.js';
 
 /**

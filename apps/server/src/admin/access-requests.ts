@@ -7,8 +7,8 @@ import {
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { HttpError, notFound } from '../http/errors.js';
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
+import { HttpError, notFound } from '../shared/http-error.js';
 import type { AuditLog } from './audit-log.js';
 import { levelName } from './staff-administration.js';
 

@@ -1,7 +1,7 @@
 import type { MatchImportSummary } from '@vertragsgenerator/domain';
-import { HttpError } from '../http/errors.js';
 import { importMatches } from '../matches/import.js';
 import type { MatchStore } from '../matches/match-store.js';
+import { HttpError } from '../shared/http-error.js';
 import type { AuditLog } from './audit-log.js';
 
 /** Larger than any CRM export of this company (10,000 matches take about 6 MB as JSON). */

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { CATALOGUE } from '@vertragsgenerator/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { folderTemplates } from '../documents/folder-templates.js';
-import { createRendererPool } from '../documents/renderer.js';
-import { richestDemoMatch } from '../documents/samples.js';
+import { loadCompanyData } from '../templates/companies.js';
+import { folderTemplates } from '../templates/folder-templates.js';
+import { createRendererPool } from '../templates/renderer.js';
+import { richestDemoMatch } from '../templates/samples.js';
 import { docxText } from '../test/docx-text.js';
 import { runTemplatesPreview } from './templates-preview.js';
 

@@ -1,9 +1,9 @@
 import { join, resolve } from 'node:path';
 import { callersFolder, loadProcessConfig } from '../config/config.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { folderTemplates } from '../documents/folder-templates.js';
-import { createRendererPool } from '../documents/renderer.js';
-import { richestDemoMatch } from '../documents/samples.js';
+import { loadCompanyData } from '../templates/companies.js';
+import { folderTemplates } from '../templates/folder-templates.js';
+import { createRendererPool } from '../templates/renderer.js';
+import { richestDemoMatch } from '../templates/samples.js';
 import { type PreviewSources, writeTemplatePreview } from '../templates/template-preview.js';
 import { runCommandLineTool } from './command-line.js';
 import { argsFromCallersFolder, runTool } from './run-tool.js';

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { folderTemplates } from '../documents/folder-templates.js';
+import { folderTemplates } from '../templates/folder-templates.js';
 import { fileProblems } from '../templates/template-check.js';
 import { TemplateVersions } from '../templates/template-versions.js';
 import { pgliteTestDatabase } from '../test/databases.js';

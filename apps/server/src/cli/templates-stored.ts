@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
 import { AuditLog } from '../admin/audit-log.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { createRendererPool } from '../documents/renderer.js';
-import { richestDemoMatch } from '../documents/samples.js';
+import { loadCompanyData } from '../templates/companies.js';
+import { createRendererPool } from '../templates/renderer.js';
+import { richestDemoMatch } from '../templates/samples.js';
 import { fileProblems } from '../templates/template-check.js';
 import { writeTemplatePreview } from '../templates/template-preview.js';
 import { formatProblem } from '../templates/template-problems.js';

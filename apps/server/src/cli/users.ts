@@ -6,7 +6,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { AuditLog } from '../admin/audit-log.js';
 import { StaffAdministration } from '../admin/staff-administration.js';
-import { HttpError } from '../http/errors.js';
+import { HttpError } from '../shared/http-error.js';
 import { runCommandLineTool } from './command-line.js';
 import type { CliOutput, CommandLineTool } from './tool.js';
 

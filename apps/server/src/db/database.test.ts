@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../http/errors.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { pgliteThreadTestDatabase, type TestDatabase, testDatabases } from '../test/databases.js';
 import type { Db } from './database.js';
 

@@ -98,3 +98,19 @@ function isAlive(pid: number): boolean {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Errors of the database driver that mean "the database is not reachable", not "the query is wrong". */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code))
+      return true;
+    // 08xxx connection exceptions, 57P0x operator intervention (shutdown), 53xxx insufficient resources
+    if (/^(08|57P0|53)/.test(code)) return true;
+  }
+  const message = error instanceof Error ? error.message : '';
+  // "… is not queryable": the statement after a lost connection, on the client that lost it.
+  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|is not queryable/i.test(
+    message,
+  );
+}

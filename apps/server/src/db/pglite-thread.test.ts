@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable } from '../http/errors.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import { pgliteTestDatabase, pgliteThreadTestDatabase } from '../test/databases.js';
 import { type Db, openDatabase } from './database.js';
 import { startPGliteThread } from './pglite-thread.js';

@@ -1,15 +1,14 @@
 import type { CatalogueEntry, DataList, TemplateData } from '@vertragsgenerator/domain';
-import type { GenerationObserver } from '../operations/metrics.js';
 import { sha256Hex } from '../shared/sha256.js';
-import type { DocumentsRepository } from './documents-repository.js';
-import { documentFileName } from './file-name.js';
+import { documentFileName } from '../templates/file-name.js';
 import {
   type RenderedDocument,
   type Renderer,
   TemplateError,
   type TemplateSource,
   type TemplateSources,
-} from './renderer.js';
+} from '../templates/renderer.js';
+import type { DocumentsRepository } from './documents-repository.js';
 
 export interface DocumentOrder {
   entry: CatalogueEntry;
@@ -25,6 +24,14 @@ export interface GeneratedDocument {
   id: string;
   fileName: string;
   content: Buffer;
+}
+
+/** Outcome of one document: made, refused by its template (our fault), or the renderer could not take it. */
+export type GenerationResult = 'ok' | 'template_error' | 'unavailable';
+
+/** What the document generator reports; the metrics count it. */
+export interface GenerationObserver {
+  documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void;
 }
 
 /**

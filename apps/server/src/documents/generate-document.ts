@@ -11,14 +11,14 @@ import {
   type TemplateFieldName,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
-import { requireMatch } from '../http/match-lookup.js';
+import { requireMatch } from '../matches/match-lookup.js';
 import type { MatchSource } from '../matches/match-source.js';
+import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
+import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../templates/companies.js';
+import { RendererUnavailableError, TemplateError, type TemplateSources } from '../templates/renderer.js';
 import type { TemplateUsage } from '../templates/template-usage.js';
 import type { StaffMember } from '../users/users-repository.js';
-import { type CompanyData, templateDataFor, UnknownSignatoryError } from './companies.js';
 import type { DocumentGenerator, DocumentOrder, GeneratedDocument } from './document-generator.js';
-import { RendererUnavailableError, TemplateError, type TemplateSources } from './renderer.js';
 
 export interface DocumentGenerationDeps {
   matches: MatchSource;

@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable } from '../db/database.js';
 import type { PGliteQueries } from '../db/pglite.js';
 import { startPGliteThread } from '../db/pglite-thread.js';
-import { isDatabaseUnavailable } from '../http/errors.js';
 import { CRASH_MARKER } from '../test/faulty-pglite-worker.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
-import { createRendererPool } from '../documents/renderer.js';
 import { MatchStore } from '../matches/match-store.js';
+import { createRendererPool } from '../templates/renderer.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
 import { CRASH_MARKER, HANG_MARKER } from '../test/faulty-render-worker.js';

@@ -1,52 +1,7 @@
 import { formatByteSize } from '@vertragsgenerator/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { ZodError, ZodSafeParseResult } from 'zod';
-
-/**
- * The API's error answer `{ error, message }` (docs/architecture.md#api-conventions): `error` is a
- * stable code for programs, `message` German text a user may read.
- */
-export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    readonly code: string,
-    message: string,
-    readonly fields?: Record<string, string[]>,
-  ) {
-    super(message);
-  }
-}
-
-export const unauthorized = () =>
-  new HttpError(401, 'unauthorized', 'Du bist nicht angemeldet oder deine Sitzung ist abgelaufen.');
-export const forbidden = (message = 'Dafür fehlt dir die Berechtigung.') =>
-  new HttpError(403, 'forbidden', message);
-export const notFound = (message = 'Nicht gefunden.') => new HttpError(404, 'not_found', message);
-
-export function invalidInput(error: ZodError): HttpError {
-  const fields: Record<string, string[]> = {};
-  for (const issue of error.issues) {
-    const key = issue.path.join('.') || '_';
-    fields[key] = [...(fields[key] ?? []), issue.message];
-  }
-  return new HttpError(400, 'invalid_input', 'Die Eingabe ist ungültig.', fields);
-}
-
-/** Errors of the database driver that mean "the database is not reachable", not "the query is wrong". */
-export function isDatabaseUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string') {
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN'].includes(code))
-      return true;
-    // 08xxx connection exceptions, 57P0x operator intervention (shutdown), 53xxx insufficient resources
-    if (/^(08|57P0|53)/.test(code)) return true;
-  }
-  const message = error instanceof Error ? error.message : '';
-  // "… is not queryable": the statement after a lost connection, on the client that lost it.
-  return /Connection terminated|connect ECONNREFUSED|timeout exceeded when trying to connect|is not queryable/i.test(
-    message,
-  );
-}
+import { isDatabaseUnavailable } from '../db/database.js';
+import { HttpError } from '../shared/http-error.js';
 
 /**
  * Text PostgreSQL cannot store (a NUL character): SQLSTATE 22021 character_not_in_repertoire,
@@ -117,14 +72,4 @@ export function installErrorHandler(app: FastifyInstance): void {
       message: 'Ein unerwarteter Fehler ist aufgetreten. Bitte versuche es erneut.',
     });
   });
-}
-
-/** Parses request input with a shared schema; anything invalid becomes a 400 with the failing fields. */
-export function parseInput<T>(
-  schema: { safeParse(value: unknown): ZodSafeParseResult<T> },
-  value: unknown,
-): T {
-  const result = schema.safeParse(value);
-  if (!result.success) throw invalidInput(result.error);
-  return result.data;
 }

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { currentUser } from '../auth/guards.js';
 import type { GenerationRequest } from '../documents/generate-document.js';
+import { currentUser } from './guards.js';
 
 /** What every generation route (DOCX and e-signature) and the document check read from their request. */
 

@@ -1,9 +1,9 @@
 import type { PermissionLevel } from '@vertragsgenerator/domain';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
-import { forbidden, HttpError, unauthorized } from '../http/errors.js';
+import type { SessionsRepository } from '../auth/sessions-repository.js';
+import type { TokenIdentity, TokenVerifier } from '../auth/token-verifier.js';
+import { forbidden, HttpError, unauthorized } from '../shared/http-error.js';
 import type { StaffMember } from '../users/users-repository.js';
-import type { SessionsRepository } from './sessions-repository.js';
-import type { TokenIdentity, TokenVerifier } from './token-verifier.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -3,7 +3,7 @@ import { apiErrorSchema } from '@vertragsgenerator/domain';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AuthGuards } from '../auth/guards.js';
+import type { AuthGuards } from './guards.js';
 
 /** Routes behind a `token` or `session` guard: the OpenID Connect ID token as `Authorization: Bearer`. */
 export const BEARER = [{ bearerAuth: [] }];

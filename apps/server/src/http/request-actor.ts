@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { currentUser } from '../auth/guards.js';
 import type { Actor } from '../signature/envelopes-repository.js';
+import { currentUser } from './guards.js';
 
 /** Longer user agents are padding or an attack, not information worth storing with every event. */
 const USER_AGENT_MAX = 500;

@@ -1,7 +1,7 @@
+import { create as contentDisposition } from 'content-disposition';
 import type { FastifyBaseLogger, FastifyReply } from 'fastify';
-import { contentDispositionHeader } from '../documents/file-name.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
-import { notFound } from './errors.js';
+import { notFound } from '../shared/http-error.js';
 
 export const PDF_MIME = 'application/pdf';
 
@@ -40,4 +40,31 @@ export async function sendPdf(
   }
   if (!rendition) throw notFound('Für dieses Dokument gibt es keine PDF-Ansicht.');
   return sendFile(reply, rendition, fileName.replace(/\.docx$/i, '.pdf'), PDF_MIME, 'inline');
+}
+
+const TRANSLITERATION: Record<string, string> = {
+  ä: 'ae',
+  ö: 'oe',
+  ü: 'ue',
+  Ä: 'Ae',
+  Ö: 'Oe',
+  Ü: 'Ue',
+  ß: 'ss',
+};
+
+/**
+ * `Content-Disposition` (a download, or `inline` for the browser's own viewer) with the name twice
+ * (RFC 6266): `filename*` in UTF-8 for every current browser, and an ASCII `filename`
+ * (`Brückner` → `Brueckner`) for any client that ignores it.
+ */
+export function contentDispositionHeader(
+  fileName: string,
+  type: 'attachment' | 'inline' = 'attachment',
+): string {
+  const ascii = fileName
+    .replace(/[äöüÄÖÜß]/g, (letter) => TRANSLITERATION[letter] ?? letter)
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\x20-\x7E]/g, '_');
+  return contentDisposition(fileName, { type, fallback: ascii });
 }

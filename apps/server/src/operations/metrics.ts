@@ -2,15 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { Db } from '../db/database.js';
+import type { GenerationObserver, GenerationResult } from '../documents/document-generator.js';
 import { waitingMail } from '../mail/mail-outbox.js';
-
-/** Outcome of one document: made, refused by its template (our fault), or the renderer could not take it. */
-export type GenerationResult = 'ok' | 'template_error' | 'unavailable';
-
-/** What the document generator reports; the metrics count it. */
-export interface GenerationObserver {
-  documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void;
-}
 
 export interface MetricsSources {
   db: Db;

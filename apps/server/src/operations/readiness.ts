@@ -1,7 +1,7 @@
 import type { Readiness } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
-import type { Renderer } from '../documents/renderer.js';
 import { waitingMail } from '../mail/mail-outbox.js';
+import type { Renderer } from '../templates/renderer.js';
 
 /** The server's own phase: no requests before it is ready, none new once it drains for a stop. */
 export type ServerPhase = 'starting' | 'serving' | 'draining';

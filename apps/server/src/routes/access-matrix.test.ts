@@ -11,13 +11,13 @@ import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { loadCompanyData } from '../documents/companies.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
 import { RecentMatchesRepository } from '../matches/recent-matches.js';
 import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { loadCompanyData } from '../templates/companies.js';
+import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 

@@ -1,9 +1,9 @@
 import { accessRequestBodySchema, ownAccessRequestSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { AccessRequests } from '../admin/access-requests.js';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { HttpError, parseInput } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import { HttpError, parseInput } from '../shared/http-error.js';
 
 export interface AccessRequestRoutesDeps {
   guards: AuthGuards;

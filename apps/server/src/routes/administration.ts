@@ -12,9 +12,9 @@ import { z } from 'zod';
 import type { AccessRequests } from '../admin/access-requests.js';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { StaffAdministration } from '../admin/staff-administration.js';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { parseInput } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { acknowledged, BEARER, errorAnswers } from '../http/openapi.js';
+import { parseInput } from '../shared/http-error.js';
 
 export interface AdministrationRoutesDeps {
   guards: AuthGuards;

@@ -6,10 +6,10 @@ import {
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { type AuthGuards, currentIdentity, currentUser } from '../auth/guards.js';
 import type { SessionsRepository } from '../auth/sessions-repository.js';
-import { forbidden, parseInput, unauthorized } from '../http/errors.js';
+import { type AuthGuards, currentIdentity, currentUser } from '../http/guards.js';
 import { acknowledged, BEARER, errorAnswers, noContent } from '../http/openapi.js';
+import { forbidden, parseInput, unauthorized } from '../shared/http-error.js';
 import type { StaffMember, UsersRepository } from '../users/users-repository.js';
 
 export interface AuthRoutesDeps {

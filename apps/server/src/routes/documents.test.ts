@@ -16,12 +16,12 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { type CompanyData, loadCompanyData } from '../documents/companies.js';
-import { type Renderer, RendererUnavailableError } from '../documents/renderer.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
-import { UNKNOWN_MATCH_MESSAGE } from '../http/match-lookup.js';
+import { UNKNOWN_MATCH_MESSAGE } from '../matches/match-lookup.js';
 import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../shared/sha256.js';
+import { type CompanyData, loadCompanyData } from '../templates/companies.js';
+import { type Renderer, RendererUnavailableError } from '../templates/renderer.js';
+import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
 import { docxText } from '../test/docx-text.js';

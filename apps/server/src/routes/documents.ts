@@ -10,9 +10,9 @@ import {
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type { DocumentGeneration } from '../documents/generate-document.js';
 import { documentParamsSchema, generationErrors, generationRequest } from '../http/generation-api.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import { sendFile } from '../http/send-file.js';
 

@@ -1,8 +1,8 @@
 import type { EnvelopeStatus } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { HttpError, notFound } from '../http/errors.js';
 import { acknowledged, errorAnswers, PUBLIC } from '../http/openapi.js';
+import { HttpError, notFound } from '../shared/http-error.js';
 import {
   connectEventSchema,
   parseConnectEvent,

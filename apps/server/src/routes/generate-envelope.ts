@@ -5,11 +5,11 @@ import {
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AuthGuards } from '../auth/guards.js';
-import { HttpError } from '../http/errors.js';
 import { documentParamsSchema, generationErrors, generationRequest } from '../http/generation-api.js';
+import type { AuthGuards } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import { requestActor } from '../http/request-actor.js';
+import { HttpError } from '../shared/http-error.js';
 import type { EnvelopeCreation } from '../signature/create-envelope.js';
 
 export interface GenerateEnvelopeDeps {

@@ -2,9 +2,9 @@ import { matchImportSummarySchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { MATCH_FILE_LIMIT_BYTES, type MatchFileImport } from '../admin/match-file-import.js';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { HttpError, parseInput } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import { HttpError, parseInput } from '../shared/http-error.js';
 
 export interface MatchImportRoutesDeps {
   guards: AuthGuards;

@@ -1,7 +1,7 @@
 import type { MatchRecord } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
-import { UNKNOWN_MATCH_MESSAGE } from '../http/match-lookup.js';
+import { UNKNOWN_MATCH_MESSAGE } from '../matches/match-lookup.js';
 import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';

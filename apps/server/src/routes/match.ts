@@ -1,9 +1,9 @@
 import { matchAnswerSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { findMatch, requireMatch } from '../http/match-lookup.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, noContent } from '../http/openapi.js';
+import { findMatch, requireMatch } from '../matches/match-lookup.js';
 import type { MatchSource } from '../matches/match-source.js';
 import type { RecentMatchesRepository } from '../matches/recent-matches.js';
 

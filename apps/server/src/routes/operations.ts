@@ -2,10 +2,10 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { readinessSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { unauthorized } from '../http/errors.js';
 import { errorAnswers, METRICS_TOKEN, PUBLIC } from '../http/openapi.js';
 import type { Metrics } from '../operations/metrics.js';
 import { checkReadiness, type ReadinessSources } from '../operations/readiness.js';
+import { unauthorized } from '../shared/http-error.js';
 
 export interface OperationsRoutesDeps extends ReadinessSources {
   /** Present when METRICS_TOKEN is set; without it there is no metrics route. */

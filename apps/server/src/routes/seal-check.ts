@@ -1,11 +1,11 @@
 import { SEAL_CHECK_MAX_BYTES, sealCheckSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import type { AuthGuards } from '../auth/guards.js';
 import { looksLikePdf } from '../documents/pdf-file.js';
-import { HttpError } from '../http/errors.js';
+import type { AuthGuards } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import { PDF_MIME } from '../http/send-file.js';
+import { HttpError } from '../shared/http-error.js';
 import type { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
 
 export interface SealCheckRoutesDeps {

@@ -2,7 +2,7 @@ import { signatoryListSchema } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { loadCompanyData } from '../documents/companies.js';
+import { loadCompanyData } from '../templates/companies.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 

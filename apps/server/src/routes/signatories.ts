@@ -1,6 +1,6 @@
 import { type Signatory, type SignatoryOption, signatoryListSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthGuards } from '../auth/guards.js';
+import type { AuthGuards } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 
 /** The people the offer and termination forms offer as `selectedPerson` (config/signatories.json). */

@@ -3,8 +3,8 @@ import type { EnvelopeOverview, ResolvedMatch } from '@vertragsgenerator/domain'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { richestDemoMatch } from '../documents/samples.js';
 import { MatchStore } from '../matches/match-store.js';
+import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
 import { sentPartnerEnvelope, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';

@@ -1,8 +1,8 @@
 import { envelopeOverviewSchema, overviewQuerySchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { parseInput } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import { parseInput } from '../shared/http-error.js';
 import type { EnvelopeOverviewQuery } from '../signature/overview/envelope-overview.js';
 
 export interface SignatureOverviewRoutesDeps {

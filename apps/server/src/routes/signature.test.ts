@@ -8,10 +8,10 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { richestDemoMatch } from '../documents/samples.js';
 import type { MailMessage } from '../mail/mailer.js';
 import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../shared/sha256.js';
+import { richestDemoMatch } from '../templates/samples.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
 import { signWithLink } from '../test/partner-envelope.js';

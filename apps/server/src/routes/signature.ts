@@ -9,14 +9,14 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
-import { forbidden, HttpError, notFound, parseInput } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import { isUuid } from '../http/path-values.js';
 import { requestActor } from '../http/request-actor.js';
 import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
+import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';

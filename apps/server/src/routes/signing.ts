@@ -10,10 +10,10 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
-import { HttpError, notFound, parseInput } from '../http/errors.js';
 import { errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
 import { clientActor } from '../http/request-actor.js';
 import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
+import { HttpError, notFound, parseInput } from '../shared/http-error.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import { SigningInputProblem, SigningLinkProblem } from '../signature/signing-problems.js';
 

@@ -10,16 +10,16 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import PizZip from 'pizzip';
 import { z } from 'zod';
 import { mayReadDocument } from '../auth/document-access.js';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
 import type {
   DocumentSummary,
   DocumentsRepository,
   VersionSummary,
 } from '../documents/documents-repository.js';
-import { forbidden, HttpError, notFound } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
 import { isUuid } from '../http/path-values.js';
 import { sendFile } from '../http/send-file.js';
+import { forbidden, HttpError, notFound } from '../shared/http-error.js';
 
 export interface StoredDocumentRoutesDeps {
   guards: AuthGuards;

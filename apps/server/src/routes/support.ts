@@ -1,9 +1,9 @@
 import { supportReportSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { type AuthGuards, currentUser } from '../auth/guards.js';
-import { parseInput } from '../http/errors.js';
+import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import { parseInput } from '../shared/http-error.js';
 import type { SupportReports } from '../support/support-reports.js';
 
 export interface SupportRoutesDeps {

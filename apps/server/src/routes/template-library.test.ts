@@ -3,9 +3,9 @@ import { CATALOGUE, type PlaceholderDictionary, TEMPLATE_FIELDS } from '@vertrag
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { richestDemoMatch } from '../documents/samples.js';
+import { loadCompanyData } from '../templates/companies.js';
 import { placeholderDictionary } from '../templates/placeholder-dictionary.js';
+import { richestDemoMatch } from '../templates/samples.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 

@@ -1,8 +1,8 @@
 import { placeholderDictionarySchema, type ResolvedMatch } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthGuards } from '../auth/guards.js';
-import type { CompanyData } from '../documents/companies.js';
+import type { AuthGuards } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import type { CompanyData } from '../templates/companies.js';
 import { placeholderDictionary } from '../templates/placeholder-dictionary.js';
 
 export interface TemplateLibraryRoutesDeps {

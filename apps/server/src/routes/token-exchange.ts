@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { IssuerMetadata } from '../auth/issuer-discovery.js';
-import { HttpError } from '../http/errors.js';
 import { errorAnswers, PUBLIC } from '../http/openapi.js';
+import { HttpError } from '../shared/http-error.js';
 
 /** How this server completes the browser's code exchange for an issuer that wants a client secret. */
 export interface TokenExchange {

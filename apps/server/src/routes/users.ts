@@ -1,6 +1,6 @@
 import { type DirectoryUser, directoryUserSchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
-import type { AuthGuards } from '../auth/guards.js';
+import type { AuthGuards } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import type { UsersRepository } from '../users/users-repository.js';
 

@@ -1,7 +1,7 @@
 import { type EsignatureDataList, recipientsFromDataList } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DocumentGeneration, GenerationRequest } from '../documents/generate-document.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpError, notFound } from '../shared/http-error.js';
 import { sha256Hex } from '../shared/sha256.js';
 import type { Actor, EnvelopesRepository } from './envelopes-repository.js';
 import { type SignatureProvider, SignatureProviderError } from './signature-provider.js';

@@ -1,5 +1,5 @@
 import PizZip from 'pizzip';
-import { MAX_PART_BYTES } from '../documents/docx-template.js';
+import { MAX_PART_BYTES } from './docx-template.js';
 
 /**
  * What makes an uploaded file unfit to be a template before its text is even read: not a

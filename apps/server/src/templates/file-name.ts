@@ -4,7 +4,6 @@ import {
   type DocumentParams,
   type TemplateData,
 } from '@vertragsgenerator/domain';
-import { create as contentDisposition } from 'content-disposition';
 
 /** Long enough for any real customer name, short enough for every file system and mail client. */
 const MAX_NAME_LENGTH = 150;
@@ -50,31 +49,4 @@ function documentTitle(params: DocumentParams): string {
         misc: 'Zusatzvereinbarung',
       }[params.agreement];
   }
-}
-
-const TRANSLITERATION: Record<string, string> = {
-  ä: 'ae',
-  ö: 'oe',
-  ü: 'ue',
-  Ä: 'Ae',
-  Ö: 'Oe',
-  Ü: 'Ue',
-  ß: 'ss',
-};
-
-/**
- * `Content-Disposition` (a download, or `inline` for the browser's own viewer) with the name twice
- * (RFC 6266): `filename*` in UTF-8 for every current browser, and an ASCII `filename`
- * (`Brückner` → `Brueckner`) for any client that ignores it.
- */
-export function contentDispositionHeader(
-  fileName: string,
-  type: 'attachment' | 'inline' = 'attachment',
-): string {
-  const ascii = fileName
-    .replace(/[äöüÄÖÜß]/g, (letter) => TRANSLITERATION[letter] ?? letter)
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .replace(/[^\x20-\x7E]/g, '_');
-  return contentDisposition(fileName, { type, fallback: ascii });
 }

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { sha256Hex } from '../shared/sha256.js';
-import { unreadableTemplate } from '../templates/template-problems.js';
 import { cachedPerFile } from './file-cache.js';
 import { TemplateError, type TemplateSource, type TemplateSources } from './renderer.js';
+import { unreadableTemplate } from './template-problems.js';
 
 /**
  * Templates read from a folder of DOCX files: what the command-line tools render and lint, and where

@@ -7,8 +7,8 @@ import {
   TEMPLATE_FIELDS,
   type TemplateData,
 } from '@vertragsgenerator/domain';
-import { type CompanyData, templateDataFor } from '../documents/companies.js';
-import { sampleDataList } from '../documents/samples.js';
+import { type CompanyData, templateDataFor } from './companies.js';
+import { sampleDataList } from './samples.js';
 
 /** A value worth showing as an example: set, and not the blank line a missing value becomes. */
 const shown = (value: unknown): value is string | number =>

@@ -1,8 +1,8 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import type Docxtemplater from 'docxtemplater';
 import type PizZip from 'pizzip';
-import { type TemplateProblem, templateProblems } from '../templates/template-problems.js';
 import { compileTemplate, renderParsed } from './docx-template.js';
+import { type TemplateProblem, templateProblems } from './template-problems.js';
 
 /** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
 

@@ -1,8 +1,8 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { Piscina } from 'piscina';
 import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
-import { formatProblem, type TemplateProblem } from '../templates/template-problems.js';
 import type { RenderOutcome, RenderTask } from './render-worker.js';
+import { formatProblem, type TemplateProblem } from './template-problems.js';
 
 /** A template as rendered: one version of a catalogue entry's template file. */
 export interface TemplateSource {

@@ -1,6 +1,6 @@
 import type { ResolvedMatch, TemplateCheckProblem } from '@vertragsgenerator/domain';
-import type { TemplateSource } from '../documents/renderer.js';
 import { containerProblem } from './docx-container.js';
+import type { TemplateSource } from './renderer.js';
 import { lintTemplate } from './template-lint.js';
 import { describePart } from './template-problems.js';
 import { type TrialSources, tryTemplate } from './template-trial.js';

@@ -8,7 +8,7 @@ import {
 } from '@vertragsgenerator/domain';
 import type { DXT } from 'docxtemplater';
 import { closest, distance } from 'fastest-levenshtein';
-import { compileTemplate } from '../documents/docx-template.js';
+import { compileTemplate } from './docx-template.js';
 import { formatProblem, type TemplateProblem, templateProblems } from './template-problems.js';
 
 export interface LintResult {

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CATALOGUE, type ResolvedMatch } from '@vertragsgenerator/domain';
-import { type CompanyData, templateDataFor } from '../documents/companies.js';
-import { documentFileName } from '../documents/file-name.js';
-import { type Renderer, TemplateError, type TemplateSources } from '../documents/renderer.js';
-import { sampleDataList } from '../documents/samples.js';
+import { type CompanyData, templateDataFor } from './companies.js';
+import { documentFileName } from './file-name.js';
+import { type Renderer, TemplateError, type TemplateSources } from './renderer.js';
+import { sampleDataList } from './samples.js';
 
 export interface PreviewSources {
   renderer: Renderer;

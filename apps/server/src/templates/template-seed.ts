@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { folderTemplates } from '../documents/folder-templates.js';
+import { folderTemplates } from './folder-templates.js';
 import { fileProblems } from './template-check.js';
 import type { TemplateVersions } from './template-versions.js';
 

@@ -7,10 +7,10 @@ import {
   type TemplateData,
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
-import { type CompanyData, templateDataFor } from '../documents/companies.js';
-import { documentFileName } from '../documents/file-name.js';
-import { type Renderer, TemplateError, type TemplateSource } from '../documents/renderer.js';
-import { sampleDataList } from '../documents/samples.js';
+import { type CompanyData, templateDataFor } from './companies.js';
+import { documentFileName } from './file-name.js';
+import { type Renderer, TemplateError, type TemplateSource } from './renderer.js';
+import { sampleDataList } from './samples.js';
 import type { TemplateUsage } from './template-usage.js';
 
 export interface TrialSources {

@@ -1,7 +1,7 @@
 import { TEMPLATE_FIELDS, type TemplateData, type TemplateFieldName } from '@vertragsgenerator/domain';
 import type { DXT } from 'docxtemplater';
 import { LRUCache } from 'lru-cache';
-import { TemplateError, type TemplateSource } from '../documents/renderer.js';
+import { TemplateError, type TemplateSource } from './renderer.js';
 import { templateTags } from './template-lint.js';
 import { templateProblems } from './template-problems.js';
 

@@ -12,9 +12,9 @@ import { LRUCache } from 'lru-cache';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { Database, TemplateVersionsTable } from '../db/schema.js';
-import { TemplateError, type TemplateSource, type TemplateSources } from '../documents/renderer.js';
-import { HttpError, notFound } from '../http/errors.js';
+import { HttpError, notFound } from '../shared/http-error.js';
 import { sha256Hex } from '../shared/sha256.js';
+import { TemplateError, type TemplateSource, type TemplateSources } from './renderer.js';
 
 export interface NewTemplateVersion {
   content: Uint8Array;

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { catalogueEntry, type DataList, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { loadConfig } from '../config/config.js';
-import { loadCompanyData } from '../documents/companies.js';
-import { richestDemoMatch, sampleDataList } from '../documents/samples.js';
+import { loadCompanyData } from '../templates/companies.js';
+import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
 
 const { configDir } = loadConfig({}, '0');
 const companyData = await loadCompanyData(configDir);

@@ -1,4 +1,4 @@
-import render, { type RenderOutcome, type RenderTask } from '../documents/render-worker.js';
+import render, { type RenderOutcome, type RenderTask } from '../templates/render-worker.js';
 
 /** A value in the data that makes the worker thread die, as a native crash or an out-of-memory would. */
 export const CRASH_MARKER = 'RENDER-WORKER-CRASH';

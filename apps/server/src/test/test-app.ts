@@ -10,14 +10,14 @@ import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
 import { type Env, loadConfig, type SignatureConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { type CompanyData, loadCompanyData } from '../documents/companies.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
-import { createRendererPool, type Renderer } from '../documents/renderer.js';
 import type { Mailer, MailMessage } from '../mail/mailer.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import type { MatchSource } from '../matches/match-source.js';
 import { seedDemoUsers } from '../seed.js';
 import type { SignatureProvider } from '../signature/signature-provider.js';
+import { type CompanyData, loadCompanyData } from '../templates/companies.js';
+import { createRendererPool, type Renderer } from '../templates/renderer.js';
 import { UsersRepository } from '../users/users-repository.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';

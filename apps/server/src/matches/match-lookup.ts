@@ -1,12 +1,8 @@
 import { normalizeMatchId, type ResolvedMatch } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { matchIdProblem } from '../matches/match-id.js';
-import {
-  type MatchSource,
-  MatchSourceUnavailableError,
-  MatchUnreadableError,
-} from '../matches/match-source.js';
-import { HttpError, notFound } from './errors.js';
+import { HttpError, notFound } from '../shared/http-error.js';
+import { matchIdProblem } from './match-id.js';
+import { type MatchSource, MatchSourceUnavailableError, MatchUnreadableError } from './match-source.js';
 
 /** The alert for a wrong match ID, shown by the browser as the server words it. */
 export const UNKNOWN_MATCH_MESSAGE = 'Die Match-ID ist nicht korrekt. Bitte gib die ID erneut ein.';
