@@ -62,6 +62,20 @@ describe('route guard and shell', () => {
     expect(screen.queryByRole('link', { name: 'Verwaltung' })).not.toBeInTheDocument();
   });
 
+  it.each([
+    { who: 'consultant', permission: 1, administrator: false, offered: false },
+    { who: 'legal', permission: 2, administrator: false, offered: true },
+    { who: 'leader', permission: 3, administrator: false, offered: false },
+    { who: 'leader who administers', permission: 3, administrator: true, offered: true },
+  ])('offers the templates to $who: $offered', async ({ permission, administrator, offered }) => {
+    stubFetch(jsonResponse(200, { ...legal, permission, administrator }));
+    renderApp('/start');
+    expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
+    const link = screen.queryByRole('link', { name: 'Vorlagen' });
+    if (offered) expect(link).toHaveAttribute('href', '/vorlagen');
+    else expect(link).not.toBeInTheDocument();
+  });
+
   it('sends the user to /login and clears the storage when the server rejects the session', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('userMail', 'legal@demo.local');

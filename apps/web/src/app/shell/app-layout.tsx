@@ -1,5 +1,5 @@
 import { AppShell, Button, Group, Text } from '@mantine/core';
-import type { SessionUser } from '@vertragsgenerator/domain';
+import { isLegal, type SessionUser } from '@vertragsgenerator/domain';
 import { Link, Outlet, useLoaderData } from 'react-router';
 import { useDriveTokenMonitor } from '@/features/google-drive';
 import { PATHS } from '@/lib/paths';
@@ -31,7 +31,7 @@ export function AppLayout() {
                 </Button>
               </>
             )}
-            {(user?.permission === 2 || user?.administrator) && (
+            {(isLegal(user?.permission) || user?.administrator) && (
               <Button component={Link} to={PATHS.templates} variant="subtle">
                 {texts.shell.templates}
               </Button>

@@ -124,6 +124,16 @@ describe('SignatureOverviewPage', () => {
     expect(screen.getByText(/Deine Umschläge/)).toBeInTheDocument();
   });
 
+  it.each([
+    { level: 2 as const, intro: /^Alle Umschläge/ },
+    { level: 3 as const, intro: /^Deine Umschläge/ },
+  ])('tells level $level whose envelopes the list holds', async ({ level, intro }) => {
+    stubApi({ [LIST]: jsonResponse(200, page([waitingEnvelope])) });
+    renderOverview('/signaturen', { ...berta, permission: level });
+    await table();
+    expect(screen.getByText(intro)).toBeInTheDocument();
+  });
+
   it('filters by status; a closed envelope offers its signed PDF and no changes', async () => {
     const api = stubApi({
       [`${LIST}status=open`]: jsonResponse(200, page([waitingEnvelope])),

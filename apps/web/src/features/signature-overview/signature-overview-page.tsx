@@ -2,6 +2,7 @@ import { Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  isLegal,
   OVERVIEW_FILTER_LABELS,
   OVERVIEW_FILTERS,
   type OverviewFilter,
@@ -65,7 +66,7 @@ export function SignatureOverviewPage() {
     <Stack>
       <div>
         <Title order={1}>{t.heading}</Title>
-        <Text c="dimmed">{user?.permission === 2 ? t.introLegal : t.intro}</Text>
+        <Text c="dimmed">{isLegal(user?.permission) ? t.introLegal : t.intro}</Text>
       </div>
       <Group align="flex-end">
         <Select

@@ -4,9 +4,9 @@ import {
   type ContractType,
   CUSTOMER_SIGNER_COUNTS,
   documentKeys,
+  isLegal,
   type Language,
   type PartnerType,
-  PERMISSION_NAMES,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
@@ -44,7 +44,7 @@ export function DocusignFormPage() {
           <SectionLoader />
         ) : (
           // An unknown or failed level counts as consultant (docs/architecture.md#permissions).
-          <DocusignForm match={match} legal={permission.data === PERMISSION_NAMES.legal} />
+          <DocusignForm match={match} legal={isLegal(permission.data)} />
         )
       }
     </FormPage>
