@@ -19,6 +19,7 @@ import { importMatchFile } from './api';
 import { adminTexts } from './texts';
 
 const t = adminTexts.import;
+/** As much as the server takes for a match file. */
 const LIMIT_BYTES = 20 * 1024 * 1024;
 
 /**
@@ -60,7 +61,7 @@ export function MatchImportTab() {
     setFile(next);
     setChecked(null);
     run.reset();
-    setFileError(next && next.size > LIMIT_BYTES ? t.tooLarge : null);
+    setFileError(next && next.size > LIMIT_BYTES ? t.tooLarge(LIMIT_BYTES) : null);
   }
 
   const summary = checked ?? imported;

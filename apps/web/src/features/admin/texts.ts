@@ -1,4 +1,4 @@
-import { PERMISSION_LABELS, type PermissionLevel } from '@vertragsgenerator/domain';
+import { formatByteSize, PERMISSION_LABELS, type PermissionLevel } from '@vertragsgenerator/domain';
 
 /** The German texts of /verwaltung. */
 export const adminTexts = {
@@ -102,7 +102,7 @@ export const adminTexts = {
     matchId: 'Match-ID',
     reason: 'Grund',
     blocked: 'Die Datei hat abgelehnte Zeilen: Korrigiere sie, oder importiere nur die gültigen Zeilen.',
-    tooLarge: 'Die Datei ist zu groß: höchstens 20 MB.',
+    tooLarge: (limit: number) => `Die Datei ist zu groß: höchstens ${formatByteSize(limit)}.`,
     chooseFile: 'Bitte zuerst eine Datei wählen.',
   },
 } as const;

@@ -166,6 +166,7 @@ describe('EditorPage', () => {
         .getAllByRole('columnheader')
         .map((header) => header.textContent),
     ).toEqual(['Version', 'gespeichert von', 'am', 'Größe', 'Aktionen']);
+    // In units of 1024: 1 250 000 bytes are 1,19 MB, 24 310 bytes 23,74 kB.
     expect(
       within(versionTable())
         .getAllByRole('row')
@@ -177,8 +178,8 @@ describe('EditorPage', () => {
             .map((cell) => cell.textContent),
         ),
     ).toEqual([
-      ['2neuestegeöffnet', 'leitung@demo.local', '21.11.2026 11:30', '1,3 MB'],
-      ['1', 'legal@demo.local', '20.11.2026 10:00', '24,3 kB'],
+      ['2neuestegeöffnet', 'leitung@demo.local', '21.11.2026 11:30', '1,2 MB'],
+      ['1', 'legal@demo.local', '20.11.2026 10:00', '23,7 kB'],
     ]);
     expect(within(versionRow(2)).getByRole('button', { name: 'Öffnen' })).toBeDisabled();
   });

@@ -1,25 +1,9 @@
 import { Badge, Button, Group, Stack, Table, Title } from '@mantine/core';
-import { formatDateTime, type StoredDocument } from '@vertragsgenerator/domain';
+import { formatByteSize, formatDateTime, type StoredDocument } from '@vertragsgenerator/domain';
 import { useId } from 'react';
 import { DownloadButton } from '@/components/download-button';
 import { texts } from '@/texts';
 import { downloadDocumentVersion } from './api';
-
-const kilobytes = new Intl.NumberFormat('de-DE', {
-  style: 'unit',
-  unit: 'kilobyte',
-  maximumFractionDigits: 1,
-});
-const megabytes = new Intl.NumberFormat('de-DE', {
-  style: 'unit',
-  unit: 'megabyte',
-  maximumFractionDigits: 1,
-});
-
-/** `24,3 kB`, `1,2 MB`: the sizes a contract has, in decimal units as the file managers show them. */
-export function formatFileSize(bytes: number): string {
-  return bytes < 1_000_000 ? kilobytes.format(bytes / 1000) : megabytes.format(bytes / 1_000_000);
-}
 
 export interface VersionListProps {
   document: StoredDocument;
@@ -70,7 +54,7 @@ export function VersionList({ document, shownVersion, onOpen }: VersionListProps
                 <Table.Td style={{ whiteSpace: 'nowrap' }}>
                   {formatDateTime(new Date(entry.createdAt))}
                 </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatFileSize(entry.size)}</Table.Td>
+                <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatByteSize(entry.size)}</Table.Td>
                 <Table.Td>
                   <Group gap="xs" wrap="nowrap">
                     <Button

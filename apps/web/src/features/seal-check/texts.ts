@@ -1,4 +1,6 @@
-import type { SealCheckVerdict } from '@vertragsgenerator/domain';
+import { formatByteSize, SEAL_CHECK_MAX_BYTES, type SealCheckVerdict } from '@vertragsgenerator/domain';
+
+const limit = formatByteSize(SEAL_CHECK_MAX_BYTES);
 
 /** The German texts of /pruefen. */
 export const sealCheckTexts = {
@@ -6,12 +8,11 @@ export const sealCheckTexts = {
   intro:
     'Prüfe, ob ein unterschriebenes PDF unverändert ist und von uns versiegelt wurde – etwa eines, das dir ein Kunde zurückschickt.',
   file: 'PDF-Datei',
-  fileDescription:
-    'Das unterschriebene PDF aus der Abschluss-E-Mail oder der Match-Historie (höchstens 20 MB)',
+  fileDescription: `Das unterschriebene PDF aus der Abschluss-E-Mail oder der Match-Historie (höchstens ${limit})`,
   clear: 'Datei entfernen',
   drop: 'PDF hierher ziehen oder oben auswählen',
   checking: 'Wird geprüft …',
-  tooLarge: 'Die Datei ist zu groß (höchstens 20 MB).',
+  tooLarge: `Die Datei ist zu groß (höchstens ${limit}).`,
   checkedFile: (name: string) => `Geprüft: ${name}`,
   verdicts: {
     sealed: {

@@ -1,3 +1,7 @@
+import { formatByteSize, TEMPLATE_MAX_BYTES } from '@vertragsgenerator/domain';
+
+const limit = formatByteSize(TEMPLATE_MAX_BYTES);
+
 /** The German texts of the template library's pages. */
 export const templateTexts = {
   placeholders: {
@@ -65,13 +69,13 @@ export const templateTexts = {
   upload: {
     heading: 'Neue Version hochladen',
     file: 'Word-Datei (.docx)',
-    fileDescription: 'Höchstens 10 MB. Die Datei wird sofort geprüft und als Entwurf gespeichert.',
+    fileDescription: `Höchstens ${limit}. Die Datei wird sofort geprüft und als Entwurf gespeichert.`,
     clear: 'Datei entfernen',
     comment: 'Was ändert sich?',
     commentPlaceholder: 'z. B. Bindefrist auf sechs Wochen verlängert',
     submit: 'Hochladen und prüfen',
     chooseFile: 'Bitte eine Word-Datei auswählen.',
-    tooLarge: 'Die Datei ist größer als 10 MB. Eine Vorlage ist ein Vertragstext von einigen Kilobyte.',
+    tooLarge: `Die Datei ist größer als ${limit}. Eine Vorlage ist ein Vertragstext von einigen Kilobyte.`,
     uploading: 'Wird hochgeladen und geprüft …',
   },
   review: {
