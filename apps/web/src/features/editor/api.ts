@@ -1,5 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
-import { DOCX_MIME_TYPE, type StoredDocument, storedDocumentSchema } from '@vertragsgenerator/domain';
+import {
+  DOCX_MIME_TYPE,
+  parseVersionNumber,
+  type StoredDocument,
+  storedDocumentSchema,
+} from '@vertragsgenerator/domain';
 import { ApiRequestError, apiFetch, apiJson } from '@/lib/api';
 import { downloadFile } from '@/lib/download';
 import { texts } from '@/texts';
@@ -54,8 +59,8 @@ async function loadDocumentFile(
   // The newest version and its number in one answer: asking the list first could name a version that
   // is no longer the newest when its file arrives.
   const response = await apiFetch(documentUrl(documentId, '/file'), { signal });
-  const version = Number(response.headers.get('x-document-version'));
-  if (!Number.isInteger(version) || version < 1) {
+  const version = parseVersionNumber(response.headers.get('x-document-version'));
+  if (version === undefined) {
     throw new ApiRequestError(response.status, 'invalid_response', texts.api.unexpectedAnswer);
   }
   return { docx: await response.blob(), version };

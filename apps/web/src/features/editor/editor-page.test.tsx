@@ -83,7 +83,7 @@ const storedDocument: StoredDocument = {
 };
 const savedDocument: StoredDocument = { ...storedDocument, versions: [version3, version2, version1] };
 
-function docxFile(content: string, version: number) {
+function docxFile(content: string, version: number | string) {
   return () => new Response(content, { status: 200, headers: { 'x-document-version': String(version) } });
 }
 
@@ -463,6 +463,17 @@ describe('EditorPage', () => {
     expect(screen.getByRole('link', { name: 'Zur Match-ID-Eingabe' })).toHaveAttribute('href', '/start');
     expect(editors.opened).toEqual([]);
   });
+
+  it.each(['2.0', '0x2', '-2', ''])(
+    'takes a newest file sent with version %j for an unexpected answer and opens no editor',
+    async (odd) => {
+      stubApi({ [DOCUMENT]: jsonResponse(200, storedDocument), [LATEST_FILE]: docxFile('DOCX v2', odd) });
+      renderEditor();
+      const alert = await screen.findByRole('alert');
+      expect(alert).toHaveTextContent('Der Server hat unerwartet geantwortet. Bitte versuche es erneut.');
+      expect(editors.opened).toEqual([]);
+    },
+  );
 
   it('shows why the document could not be loaded and tries again on request', async () => {
     const api = stubApi({

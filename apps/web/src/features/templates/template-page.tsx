@@ -1,6 +1,6 @@
 import { Anchor, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { TemplateDetail } from '@vertragsgenerator/domain';
+import { parseVersionNumber, type TemplateDetail } from '@vertragsgenerator/domain';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
@@ -37,7 +37,7 @@ export function TemplatePage() {
     });
 
   const data = template.data;
-  const requested = Number(search.get('version'));
+  const requested = parseVersionNumber(search.get('version'));
   const selected = data?.versions.some((v) => v.version === requested)
     ? requested
     : data && defaultVersion(data);
