@@ -161,15 +161,18 @@ describe('TemplatePage', () => {
     expect(await screen.findByRole('heading', { name: 'Version 3' })).toBeInTheDocument();
   });
 
-  it.each(['1.0', '1e0', '0x1'])('takes ?version=%s for no version and opens the newest draft', async (odd) => {
-    stubApi({
-      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
-      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, { ...comparison, version: 2 }),
-    });
-    open(`?version=${odd}`);
-    expect(await screen.findByRole('heading', { name: 'Version 2' })).toBeInTheDocument();
-    expect(screen.queryByRole('heading', { name: 'Version 1' })).not.toBeInTheDocument();
-  });
+  it.each(['1.0', '1e0', '0x1'])(
+    'takes ?version=%s for no version and opens the newest draft',
+    async (odd) => {
+      stubApi({
+        [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
+        [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, { ...comparison, version: 2 }),
+      });
+      open(`?version=${odd}`);
+      expect(await screen.findByRole('heading', { name: 'Version 2' })).toBeInTheDocument();
+      expect(screen.queryByRole('heading', { name: 'Version 1' })).not.toBeInTheDocument();
+    },
+  );
 
   it('uploads a new version with its comment and opens it', async () => {
     const api = stubApi({
