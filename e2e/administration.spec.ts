@@ -81,7 +81,7 @@ test.describe('/verwaltung: Team-Operations without a shell', () => {
     ].join('\n');
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
-      page.getByLabel('Match-Datei').click(),
+      page.getByRole('button', { name: 'Match-Datei' }).click(),
     ]);
     await chooser.setFiles({ name: 'crm-export.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await page.getByRole('button', { name: 'Datei prüfen' }).click();

@@ -79,7 +79,7 @@ test('no permission message, the access request, and the administration', async 
   await ops.getByRole('tab', { name: 'Matches importieren' }).click();
   const [chooser] = await Promise.all([
     ops.waitForEvent('filechooser'),
-    ops.getByLabel('Match-Datei').click(),
+    ops.getByRole('button', { name: 'Match-Datei' }).click(),
   ]);
   await chooser.setFiles({
     name: 'crm-export.csv',

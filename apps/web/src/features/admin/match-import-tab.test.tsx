@@ -75,6 +75,14 @@ const csv = (text: string) => new File([text], 'crm-export.csv', { type: 'text/c
 const check = () => userEvent.click(screen.getByRole('button', { name: 'Datei prüfen' }));
 
 describe('MatchImportTab', () => {
+  it('gives the file input itself a name, not only the button that opens it', () => {
+    renderWithProviders(<MatchImportTab />);
+    expect(screen.getByLabelText('Match-Datei', { selector: 'input[type="file"]' })).toBe(
+      document.querySelector('input[type="file"]'),
+    );
+    expect(screen.getByRole('button', { name: 'Match-Datei' })).toBeInTheDocument();
+  });
+
   it('checks a corrected file chosen again under the same name', async () => {
     const first = 'matchId;kunde\nPL-88001;Nordlicht AG\nPL-88002;<b>Test</b>\n';
     const corrected = 'matchId;kunde\nPL-88001;Nordlicht AG\nPL-88002;Hafenkontor GmbH\n';
