@@ -12,6 +12,7 @@ import {
   templateVersionSchema,
 } from '@vertragsgenerator/domain';
 import { apiFetch, apiJson } from '@/lib/api';
+import { readChosenFile } from '@/lib/chosen-file';
 
 export const placeholdersQueryOptions = queryOptions({
   queryKey: ['template-placeholders'],
@@ -59,13 +60,19 @@ export const trialQueryOptions = (name: string, version: number, matchId: string
 const matchQuery = (matchId: string) => (matchId ? `?matchId=${encodeURIComponent(matchId)}` : '');
 
 /** The file goes as a DOCX whatever type the browser guessed: the server looks at its bytes. */
-export function uploadVersion(name: string, file: Blob, comment: string): Promise<TemplateVersion> {
+/**
+ * A new version of the template, read afresh from the disk; rejects with `UnreadableFileError` when the
+ * chosen file can no longer be read.
+ */
+export async function uploadVersion(name: string, file: File, comment: string): Promise<TemplateVersion> {
+  const bytes = await readChosenFile(file);
   return apiJson(
     `${templatePath(name)}/versions?comment=${encodeURIComponent(comment)}`,
     templateVersionSchema,
     {
       method: 'POST',
-      body: new Blob([file], { type: DOCX_MIME_TYPE }),
+      // Sent as DOCX whatever type the browser guessed for the file: the server takes only DOCX.
+      body: new Blob([bytes], { type: DOCX_MIME_TYPE }),
     },
   );
 }

@@ -18,6 +18,36 @@ const routes = [{ path: PATHS.template, Component: TemplatePage }];
 /** Mantine's file input is a button in front of a hidden native input: the file goes to that. */
 const fileInput = () => document.querySelector('input[type="file"]') as HTMLInputElement;
 const open = (search = '') => renderRoutes(routes, `/vorlagen/angebot-de${search}`);
+const UNREADABLE = 'Die Datei konnte nicht gelesen werden. Wähle sie bitte noch einmal aus.';
+const upload = () => userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+const docx = (text: string) => new File([text], 'angebot-de.docx');
+
+/**
+ * Chooses `file` as a browser's file dialog does: while the input still holds a file of that name, the
+ * browser sees no new choice and fires no change — it compares the path, not what is in the file.
+ */
+async function chooseInDialog(file: File) {
+  if (fileInput().files?.[0]?.name === file.name) return;
+  await userEvent.upload(fileInput(), file);
+}
+
+/** The texts of the files the uploads sent (jsdom's Blob has no `text()`). */
+function uploadedTexts(api: ReturnType<typeof stubApi>): Promise<string[]> {
+  const bodies = api.fetchMock.mock.calls
+    .filter(([input, init]) => init?.method === 'POST' && String(input).startsWith(`${BASE}/versions?`))
+    .map(([, init]) => init?.body as Blob);
+  return Promise.all(
+    bodies.map(
+      (body) =>
+        new Promise<string>((resolve, reject) => {
+          const reader = new FileReader();
+          reader.onload = () => resolve(String(reader.result));
+          reader.onerror = () => reject(reader.error);
+          reader.readAsText(body);
+        }),
+    ),
+  );
+}
 
 describe('TemplatePage', () => {
   it('opens the newest draft and names its misspelt placeholder with place and suggestion; it cannot be published', async () => {
@@ -216,6 +246,58 @@ describe('TemplatePage', () => {
     await userEvent.upload(fileInput(), new File(['x'], 'umbenannt.docx'));
     await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
     expect(await screen.findByText('Die Datei enthält Makros (.docm).')).toBeInTheDocument();
+  });
+
+  it('uploads a corrected file chosen again under the same name', async () => {
+    const api = stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
+      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+      [`POST ${BASE}/versions`]: [
+        jsonResponse(422, { error: 'not_docx', message: 'Die Datei enthält Makros (.docm).' }),
+        jsonResponse(201, cleanDraft),
+      ],
+    });
+    const { router } = open();
+    await screen.findByRole('heading', { name: 'Version 2' });
+    await chooseInDialog(docx('mit Makro'));
+    await upload();
+    expect(await screen.findByText('Die Datei enthält Makros (.docm).')).toBeInTheDocument();
+
+    await chooseInDialog(docx('ohne Makro'));
+    expect(screen.queryByText('Die Datei enthält Makros (.docm).')).not.toBeInTheDocument();
+    await upload();
+    await waitFor(() => expect(router.state.location.search).toBe('?version=3'));
+    expect(await uploadedTexts(api)).toEqual(['mit Makro', 'ohne Makro']);
+  });
+
+  it('asks to choose a file again that can no longer be read, instead of blaming the server', async () => {
+    const api = stubApi({
+      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
+      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+      [`POST ${BASE}/versions`]: jsonResponse(201, cleanDraft),
+    });
+    const { router } = open();
+    await screen.findByRole('heading', { name: 'Version 2' });
+    const savedAgain = docx('gespeichert, nachdem sie gewählt war');
+    // What a browser answers for a chosen file that was saved anew after the choice.
+    savedAgain.arrayBuffer = () =>
+      Promise.reject(new DOMException('The requested file could not be read.', 'NotReadableError'));
+    await chooseInDialog(savedAgain);
+    await upload();
+
+    expect(await screen.findByText(UNREADABLE)).toBeInTheDocument();
+    expect(screen.queryByText(/Der Server ist nicht erreichbar/)).not.toBeInTheDocument();
+    expect(api.callsTo(`POST ${BASE}/versions`)).toHaveLength(0);
+
+    await chooseInDialog(docx('neu gewählt'));
+    expect(screen.queryByText(UNREADABLE)).not.toBeInTheDocument();
+    await upload();
+    await waitFor(() => expect(router.state.location.search).toBe('?version=3'));
+    expect(await uploadedTexts(api)).toEqual(['neu gewählt']);
   });
 
   it('refuses a file over 10 MB before sending it', async () => {

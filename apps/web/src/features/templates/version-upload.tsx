@@ -1,8 +1,9 @@
 import { Alert, Button, FileInput, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DOCX_MIME_TYPE, TEMPLATE_MAX_BYTES, type TemplateVersion } from '@vertragsgenerator/domain';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useRef, useState } from 'react';
 import { errorMessage } from '@/lib/api';
+import { UnreadableFileError } from '@/lib/chosen-file';
 import { TEMPLATES_QUERY_KEY, uploadVersion } from './api';
 import { templateTexts } from './texts';
 
@@ -23,6 +24,7 @@ export function VersionUpload({
   const [file, setFile] = useState<File | null>(null);
   const [comment, setComment] = useState('');
   const [fileError, setFileError] = useState<string | undefined>();
+  const resetInput = useRef<() => void>(null);
   const upload = useMutation({
     mutationFn: (chosen: File) => uploadVersion(name, chosen, comment.trim()),
     onSuccess: async (version) => {
@@ -31,7 +33,20 @@ export function VersionUpload({
       await queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY });
       onUploaded(version);
     },
+    // A file that cannot be read is to be chosen again, as the message under the field says.
+    onError: (error) => {
+      if (error instanceof UnreadableFileError) setFileError(error.message);
+    },
   });
+
+  function choose(chosen: File | null) {
+    // The input forgets the choice at once: a browser reports a file chosen again under the same name
+    // (edited in Word and saved) only when the input does not still hold that name.
+    resetInput.current?.();
+    setFile(chosen);
+    setFileError(undefined);
+    upload.reset();
+  }
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -55,10 +70,8 @@ export function VersionUpload({
               description={t.fileDescription}
               accept={`.docx,${DOCX_MIME_TYPE}`}
               value={file}
-              onChange={(chosen) => {
-                setFile(chosen);
-                setFileError(undefined);
-              }}
+              onChange={choose}
+              resetRef={resetInput}
               clearable
               clearButtonProps={{ 'aria-label': t.clear }}
               error={fileError}
@@ -77,7 +90,7 @@ export function VersionUpload({
             </Button>
           </Group>
           <div aria-live="polite">
-            {upload.isError && <Alert color="red">{errorMessage(upload.error)}</Alert>}
+            {upload.isError && !fileError && <Alert color="red">{errorMessage(upload.error)}</Alert>}
           </div>
         </Stack>
       </form>
