@@ -1,3 +1,4 @@
+import { useRef } from 'react';
 import { texts } from '@/texts';
 
 /** A chosen file the browser can no longer read: changed, moved or deleted on disk since it was chosen. */
@@ -19,4 +20,20 @@ export async function readChosenFile(file: File): Promise<File> {
   } catch (error) {
     throw new UnreadableFileError(error);
   }
+}
+
+/**
+ * The `onChange` and `resetRef` of a file input (Mantine's FileInput) that reports every choice. The input
+ * forgets each choice at once: a browser reports a file chosen again under the same name (corrected and
+ * saved) only when the input does not still hold that name.
+ */
+export function useFreshFileChoice(onChoose: (file: File | null) => void) {
+  const resetRef = useRef<() => void>(null);
+  return {
+    resetRef,
+    onChange(file: File | null) {
+      resetRef.current?.();
+      onChoose(file);
+    },
+  };
 }

@@ -12,9 +12,9 @@ import {
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import type { MatchImportSummary } from '@vertragsgenerator/domain';
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { ApiRequestError, errorMessage } from '@/lib/api';
-import { UnreadableFileError } from '@/lib/chosen-file';
+import { UnreadableFileError, useFreshFileChoice } from '@/lib/chosen-file';
 import { importMatchFile } from './api';
 import { adminTexts } from './texts';
 
@@ -32,7 +32,6 @@ export function MatchImportTab() {
   const [progress, setProgress] = useState<number | null>(null);
   const [checked, setChecked] = useState<MatchImportSummary | null>(null);
   const [fileError, setFileError] = useState<string | null>(null);
-  const resetInput = useRef<() => void>(null);
 
   const run = useMutation({
     mutationFn: async (mode: 'check' | 'apply') => {
@@ -54,15 +53,12 @@ export function MatchImportTab() {
   });
   const imported = run.data?.mode === 'apply' ? run.data.summary : null;
 
-  function choose(next: File | null) {
-    // The input forgets the choice at once: a browser reports a file chosen again under the same name
-    // (corrected in Excel and saved) only when the input does not still hold that name.
-    resetInput.current?.();
+  const fileChoice = useFreshFileChoice((next) => {
     setFile(next);
     setChecked(null);
     run.reset();
     setFileError(next && next.size > LIMIT_BYTES ? t.tooLarge(LIMIT_BYTES) : null);
-  }
+  });
 
   const summary = checked ?? imported;
   const blocked = checked !== null && checked.refused.length > 0 && !skipInvalid;
@@ -73,8 +69,7 @@ export function MatchImportTab() {
         label={t.file}
         accept=".csv,.json,text/csv,application/json"
         value={file}
-        onChange={choose}
-        resetRef={resetInput}
+        {...fileChoice}
         error={fileError}
         clearable
         // The label names the button for browsers; checkers that look at every form field also want

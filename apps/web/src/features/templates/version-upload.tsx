@@ -1,9 +1,9 @@
 import { Alert, Button, FileInput, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DOCX_MIME_TYPE, TEMPLATE_MAX_BYTES, type TemplateVersion } from '@vertragsgenerator/domain';
-import { type FormEvent, useRef, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { errorMessage } from '@/lib/api';
-import { UnreadableFileError } from '@/lib/chosen-file';
+import { UnreadableFileError, useFreshFileChoice } from '@/lib/chosen-file';
 import { TEMPLATES_QUERY_KEY, uploadVersion } from './api';
 import { templateTexts } from './texts';
 
@@ -24,7 +24,6 @@ export function VersionUpload({
   const [file, setFile] = useState<File | null>(null);
   const [comment, setComment] = useState('');
   const [fileError, setFileError] = useState<string | undefined>();
-  const resetInput = useRef<() => void>(null);
   const upload = useMutation({
     mutationFn: (chosen: File) => uploadVersion(name, chosen, comment.trim()),
     onSuccess: async (version) => {
@@ -39,14 +38,11 @@ export function VersionUpload({
     },
   });
 
-  function choose(chosen: File | null) {
-    // The input forgets the choice at once: a browser reports a file chosen again under the same name
-    // (edited in Word and saved) only when the input does not still hold that name.
-    resetInput.current?.();
+  const fileChoice = useFreshFileChoice((chosen) => {
     setFile(chosen);
     setFileError(undefined);
     upload.reset();
-  }
+  });
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -70,8 +66,7 @@ export function VersionUpload({
               description={t.fileDescription}
               accept={`.docx,${DOCX_MIME_TYPE}`}
               value={file}
-              onChange={choose}
-              resetRef={resetInput}
+              {...fileChoice}
               clearable
               clearButtonProps={{ 'aria-label': t.clear }}
               error={fileError}
