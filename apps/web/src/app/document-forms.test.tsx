@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { choose, docxResponse, renderForm, submitButton, typeInto } from '@/features/forms/test-fixtures';
+import { captureDownloads } from '@/test/downloads';
 import { jsonResponse } from '@/test/utils';
 
 const FAILED =
@@ -13,12 +14,7 @@ const networkFailure = () => new TypeError('Failed to fetch');
 let downloads: string[];
 
 beforeEach(() => {
-  downloads = [];
-  URL.createObjectURL = vi.fn(() => 'blob:document');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  downloads = captureDownloads();
 });
 
 afterEach(() => {

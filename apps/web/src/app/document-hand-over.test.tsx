@@ -3,6 +3,7 @@ import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { GeneratedFile } from '@/features/generation';
+import { captureDownloads } from '@/test/downloads';
 import { fakeAuthService, testConfig } from '@/test/utils';
 import { useDocumentHandOver } from './document-hand-over';
 import { AppProviders } from './providers';
@@ -12,12 +13,7 @@ const file: GeneratedFile = { blob: new Blob(['PK']), fileName: 'vertrag.docx', 
 let downloads: string[];
 
 beforeEach(() => {
-  downloads = [];
-  URL.createObjectURL = vi.fn(() => 'blob:document');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  downloads = captureDownloads();
 });
 
 function handOver(editor: RuntimeConfig['editor']) {

@@ -2,6 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { MatchImportSummary } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { chooseInDialog, savedAfterChoice } from '@/test/files';
 import { renderWithProviders } from '@/test/utils';
 import { MatchImportTab } from './match-import-tab';
 
@@ -61,15 +62,8 @@ beforeEach(() => {
   vi.stubGlobal('XMLHttpRequest', UploadRequest);
 });
 
-/**
- * Chooses `file` as a browser's file dialog does: while the input still holds a file of that name, the
- * browser sees no new choice and fires no change — it compares the path, not what is in the file.
- */
-async function chooseInDialog(file: File) {
-  const input = document.querySelector('input[type="file"]') as HTMLInputElement;
-  if (input.files?.[0]?.name === file.name) return;
-  await userEvent.upload(input, file);
-}
+const fileInput = () => document.querySelector('input[type="file"]') as HTMLInputElement;
+const chooseFile = (file: File) => chooseInDialog(fileInput(), file);
 
 const csv = (text: string) => new File([text], 'crm-export.csv', { type: 'text/csv' });
 const check = () => userEvent.click(screen.getByRole('button', { name: 'Datei prüfen' }));
@@ -77,9 +71,7 @@ const check = () => userEvent.click(screen.getByRole('button', { name: 'Datei pr
 describe('MatchImportTab', () => {
   it('gives the file input itself a name, not only the button that opens it', () => {
     renderWithProviders(<MatchImportTab />);
-    expect(screen.getByLabelText('Match-Datei', { selector: 'input[type="file"]' })).toBe(
-      document.querySelector('input[type="file"]'),
-    );
+    expect(screen.getByLabelText('Match-Datei', { selector: 'input[type="file"]' })).toBe(fileInput());
     expect(screen.getByRole('button', { name: 'Match-Datei' })).toBeInTheDocument();
   });
 
@@ -92,12 +84,12 @@ describe('MatchImportTab', () => {
     ];
     renderWithProviders(<MatchImportTab />);
 
-    await chooseInDialog(csv(first));
+    await chooseFile(csv(first));
     await check();
     expect(await screen.findByText('1 neu, 0 geändert, 0 unverändert, 1 abgelehnt')).toBeInTheDocument();
     expect(screen.getByRole('row', { name: /PL-88002/ })).toHaveTextContent('Zeile 3');
 
-    await chooseInDialog(csv(corrected));
+    await chooseFile(csv(corrected));
     await check();
     expect(await screen.findByText('2 neu, 0 geändert, 0 unverändert, 0 abgelehnt')).toBeInTheDocument();
     expect(uploads.map((upload) => upload.body)).toEqual([first, corrected]);
@@ -108,11 +100,7 @@ describe('MatchImportTab', () => {
 
   it('asks to choose a file again that can no longer be read, instead of blaming the server', async () => {
     renderWithProviders(<MatchImportTab />);
-    const savedAgain = csv('matchId\nPL-88001\n');
-    // What a browser answers for a chosen file that was saved anew after the choice.
-    savedAgain.arrayBuffer = () =>
-      Promise.reject(new DOMException('The requested file could not be read.', 'NotReadableError'));
-    await chooseInDialog(savedAgain);
+    await chooseFile(savedAfterChoice(csv('matchId\nPL-88001\n')));
     await check();
 
     expect(await screen.findByText(UNREADABLE)).toBeInTheDocument();
@@ -121,7 +109,7 @@ describe('MatchImportTab', () => {
     expect(uploads).toEqual([]);
 
     answers = [summary({ unchanged: 1 })];
-    await chooseInDialog(csv('matchId\nPL-88001\n'));
+    await chooseFile(csv('matchId\nPL-88001\n'));
     expect(screen.queryByText(UNREADABLE)).not.toBeInTheDocument();
     await check();
     expect(await screen.findByText('0 neu, 0 geändert, 1 unverändert, 0 abgelehnt')).toBeInTheDocument();
@@ -138,7 +126,7 @@ describe('MatchImportTab', () => {
       }),
     ];
     renderWithProviders(<MatchImportTab />);
-    await chooseInDialog(new File(['[{}, {}]'], 'crm-export.json', { type: 'application/json' }));
+    await chooseFile(new File(['[{}, {}]'], 'crm-export.json', { type: 'application/json' }));
     await check();
 
     expect(await screen.findByRole('row', { name: /PL-88002/ })).toHaveTextContent('Eintrag 2');

@@ -2,6 +2,8 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import type { StoredDocument } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureDownloads } from '@/test/downloads';
+import { readText } from '@/test/files';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import type { DocxEditorOptions } from './docx-editor';
 import { EditorPage } from './editor-page';
@@ -93,12 +95,7 @@ beforeEach(() => {
   editors.opened = [];
   editors.failNext = false;
   editors.held = undefined;
-  downloads = [];
-  URL.createObjectURL = vi.fn(() => 'blob:file');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  downloads = captureDownloads();
 });
 
 function renderEditor() {
@@ -131,16 +128,6 @@ async function editorReady(count = 1) {
 /** What superdoc reports when the user types. */
 function edit() {
   act(() => lastEditor().options.onChange());
-}
-
-/** jsdom's Blob has no `text()`. */
-function readText(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(blob);
-  });
 }
 
 function versionRow(version: number): HTMLElement {

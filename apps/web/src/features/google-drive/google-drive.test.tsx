@@ -5,6 +5,7 @@ import type { ReactNode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import type { AuthService } from '@/lib/auth/auth-service';
+import { captureDownloads } from '@/test/downloads';
 import { type ApiAnswer, fakeAuthService, jsonResponse, stubApi, testConfig } from '@/test/utils';
 import { useDriveTokenMonitor, useGoogleDocsHandOver } from './index';
 import { renewDriveSession } from './session-renewal';
@@ -56,12 +57,7 @@ let downloads: string[];
 
 beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  downloads = [];
-  URL.createObjectURL = vi.fn(() => 'blob:document');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  downloads = captureDownloads();
 });
 
 afterEach(() => {

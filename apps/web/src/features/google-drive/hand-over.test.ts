@@ -1,5 +1,6 @@
 import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { readText } from '@/test/files';
 import { type ApiAnswer, jsonResponse, stubApi } from '@/test/utils';
 import { createDriveApi, GOOGLE_DOCS_MIME_TYPE } from './drive-api';
 import { type GoogleDocsHandOverDeps, handOverToGoogleDocs } from './hand-over';
@@ -62,16 +63,6 @@ function calls(fetchMock: ReturnType<typeof stubDrive>['fetchMock']): string[] {
 
 function bearerOf(fetchMock: ReturnType<typeof stubDrive>['fetchMock']): string[] {
   return fetchMock.mock.calls.map(([, init]) => new Headers(init?.headers).get('Authorization') ?? '');
-}
-
-/** jsdom's Blob lacks `text()`; its FileReader reads one. */
-function readText(blob: Blob): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => resolve(String(reader.result));
-    reader.onerror = () => reject(reader.error);
-    reader.readAsText(blob);
-  });
 }
 
 /** The parts of a multipart body: their headers (lower-cased names) and content. */

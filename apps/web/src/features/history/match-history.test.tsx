@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { appRoutes } from '@/app/router';
+import { captureDownloads } from '@/test/downloads';
 import { fakeAuthService, jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { MatchHistory } from './match-history';
 
@@ -78,12 +79,7 @@ const history = [rendering, signedContract, sentOffer, failed];
 let downloads: string[];
 
 beforeEach(() => {
-  downloads = [];
-  URL.createObjectURL = vi.fn(() => 'blob:file');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  downloads = captureDownloads();
 });
 
 function renderHistory() {

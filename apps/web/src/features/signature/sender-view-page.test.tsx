@@ -2,6 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { captureDownloads } from '@/test/downloads';
 import { ccRecipient, customerSigner, draftEnvelope } from '@/test/envelopes';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SenderViewPage } from './sender-view-page';
@@ -61,12 +62,7 @@ const sentEnvelope: EnvelopeView = {
 let downloads: string[];
 
 beforeEach(() => {
-  downloads = [];
-  URL.createObjectURL = vi.fn(() => 'blob:file');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    downloads.push(this.download);
-  });
+  downloads = captureDownloads();
 });
 
 afterEach(() => {

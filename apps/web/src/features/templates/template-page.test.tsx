@@ -2,7 +2,8 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { PATHS } from '@/lib/paths';
-import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import { chooseInDialog, readText, savedAfterChoice } from '@/test/files';
+import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { TemplatePage } from './template-page';
 import {
   cleanDraft,
@@ -21,32 +22,26 @@ const open = (search = '') => renderRoutes(routes, `/vorlagen/angebot-de${search
 const UNREADABLE = 'Die Datei konnte nicht gelesen werden. Wähle sie bitte noch einmal aus.';
 const upload = () => userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
 const docx = (text: string) => new File([text], 'angebot-de.docx');
+const refused = jsonResponse(422, { error: 'not_docx', message: 'Die Datei enthält Makros (.docm).' });
+const chooseFile = (file: File) => chooseInDialog(fileInput(), file);
 
-/**
- * Chooses `file` as a browser's file dialog does: while the input still holds a file of that name, the
- * browser sees no new choice and fires no change — it compares the path, not what is in the file.
- */
-async function chooseInDialog(file: File) {
-  if (fileInput().files?.[0]?.name === file.name) return;
-  await userEvent.upload(fileInput(), file);
+/** The template with a draft that has a problem and, once a version was uploaded, the clean draft 3. */
+function stubUploads(uploads: ApiAnswer | ApiAnswer[]) {
+  return stubApi({
+    [`GET ${BASE}`]: [jsonResponse(200, offerWithDrafts), jsonResponse(200, offerWithCleanDraft)],
+    [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
+    [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
+    [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
+    [`POST ${BASE}/versions`]: uploads,
+  });
 }
 
-/** The texts of the files the uploads sent (jsdom's Blob has no `text()`). */
+/** The texts of the files the uploads sent. */
 function uploadedTexts(api: ReturnType<typeof stubApi>): Promise<string[]> {
   const bodies = api.fetchMock.mock.calls
     .filter(([input, init]) => init?.method === 'POST' && String(input).startsWith(`${BASE}/versions?`))
-    .map(([, init]) => init?.body as Blob);
-  return Promise.all(
-    bodies.map(
-      (body) =>
-        new Promise<string>((resolve, reject) => {
-          const reader = new FileReader();
-          reader.onload = () => resolve(String(reader.result));
-          reader.onerror = () => reject(reader.error);
-          reader.readAsText(body);
-        }),
-    ),
-  );
+    .map(([, init]) => readText(init?.body as Blob));
+  return Promise.all(bodies);
 }
 
 describe('TemplatePage', () => {
@@ -205,16 +200,10 @@ describe('TemplatePage', () => {
   );
 
   it('uploads a new version with its comment and opens it', async () => {
-    const api = stubApi({
-      [`GET ${BASE}`]: [jsonResponse(200, offerWithDrafts), jsonResponse(200, offerWithCleanDraft)],
-      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
-      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
-      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
-      [`POST ${BASE}/versions`]: jsonResponse(201, cleanDraft),
-    });
+    const api = stubUploads(jsonResponse(201, cleanDraft));
     const { router } = open();
     await screen.findByRole('heading', { name: 'Version 2' });
-    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    await upload();
     expect(screen.getByText('Bitte eine Word-Datei auswählen.')).toBeInTheDocument();
     const file = new File(['PK'], 'angebot-de.docx', { type: 'application/octet-stream' });
     await userEvent.upload(fileInput(), file);
@@ -222,10 +211,10 @@ describe('TemplatePage', () => {
       screen.getByRole('textbox', { name: 'Was ändert sich?' }),
       'Bindefrist sechs Wochen',
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    await upload();
     await waitFor(() => expect(router.state.location.search).toBe('?version=3'));
-    const [upload] = api.callsTo(`POST ${BASE}/versions`);
-    expect(upload?.url).toBe(`${BASE}/versions?comment=Bindefrist%20sechs%20Wochen`);
+    const [sent] = api.callsTo(`POST ${BASE}/versions`);
+    expect(sent?.url).toBe(`${BASE}/versions?comment=Bindefrist%20sechs%20Wochen`);
     expect(api.headersOf(`POST ${BASE}/versions`)[0]?.get('Content-Type')).toBe(
       'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
     );
@@ -233,85 +222,55 @@ describe('TemplatePage', () => {
   });
 
   it("shows the server's reason when a file is refused", async () => {
-    stubApi({
-      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
-      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
-      [`POST ${BASE}/versions`]: jsonResponse(422, {
-        error: 'not_docx',
-        message: 'Die Datei enthält Makros (.docm).',
-      }),
-    });
+    stubUploads(refused);
     open();
     await screen.findByRole('heading', { name: 'Version 2' });
     await userEvent.upload(fileInput(), new File(['x'], 'umbenannt.docx'));
-    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    await upload();
     expect(await screen.findByText('Die Datei enthält Makros (.docm).')).toBeInTheDocument();
   });
 
   it('uploads a corrected file chosen again under the same name', async () => {
-    const api = stubApi({
-      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
-      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
-      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
-      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
-      [`POST ${BASE}/versions`]: [
-        jsonResponse(422, { error: 'not_docx', message: 'Die Datei enthält Makros (.docm).' }),
-        jsonResponse(201, cleanDraft),
-      ],
-    });
-    const { router } = open();
+    const api = stubUploads([refused, jsonResponse(201, cleanDraft)]);
+    open();
     await screen.findByRole('heading', { name: 'Version 2' });
-    await chooseInDialog(docx('mit Makro'));
+    await chooseFile(docx('mit Makro'));
     await upload();
     expect(await screen.findByText('Die Datei enthält Makros (.docm).')).toBeInTheDocument();
 
-    await chooseInDialog(docx('ohne Makro'));
+    await chooseFile(docx('ohne Makro'));
     expect(screen.queryByText('Die Datei enthält Makros (.docm).')).not.toBeInTheDocument();
     await upload();
-    await waitFor(() => expect(router.state.location.search).toBe('?version=3'));
+    expect(await screen.findByRole('heading', { name: 'Version 3' })).toBeInTheDocument();
     expect(await uploadedTexts(api)).toEqual(['mit Makro', 'ohne Makro']);
   });
 
   it('asks to choose a file again that can no longer be read, instead of blaming the server', async () => {
-    const api = stubApi({
-      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
-      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
-      [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
-      [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
-      [`POST ${BASE}/versions`]: jsonResponse(201, cleanDraft),
-    });
-    const { router } = open();
+    const api = stubUploads(jsonResponse(201, cleanDraft));
+    open();
     await screen.findByRole('heading', { name: 'Version 2' });
-    const savedAgain = docx('gespeichert, nachdem sie gewählt war');
-    // What a browser answers for a chosen file that was saved anew after the choice.
-    savedAgain.arrayBuffer = () =>
-      Promise.reject(new DOMException('The requested file could not be read.', 'NotReadableError'));
-    await chooseInDialog(savedAgain);
+    await chooseFile(savedAfterChoice(docx('gespeichert, nachdem sie gewählt war')));
     await upload();
 
     expect(await screen.findByText(UNREADABLE)).toBeInTheDocument();
     expect(screen.queryByText(/Der Server ist nicht erreichbar/)).not.toBeInTheDocument();
     expect(api.callsTo(`POST ${BASE}/versions`)).toHaveLength(0);
 
-    await chooseInDialog(docx('neu gewählt'));
+    await chooseFile(docx('neu gewählt'));
     expect(screen.queryByText(UNREADABLE)).not.toBeInTheDocument();
     await upload();
-    await waitFor(() => expect(router.state.location.search).toBe('?version=3'));
+    expect(await screen.findByRole('heading', { name: 'Version 3' })).toBeInTheDocument();
     expect(await uploadedTexts(api)).toEqual(['neu gewählt']);
   });
 
   it('refuses a file over 10 MB before sending it', async () => {
-    const api = stubApi({
-      [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
-      [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
-      [`POST ${BASE}/versions`]: jsonResponse(201, cleanDraft),
-    });
+    const api = stubUploads(jsonResponse(201, cleanDraft));
     open();
     await screen.findByRole('heading', { name: 'Version 2' });
     const huge = new File(['x'], 'riesig.docx');
     Object.defineProperty(huge, 'size', { value: 30 * 1024 * 1024 });
     await userEvent.upload(fileInput(), huge);
-    await userEvent.click(screen.getByRole('button', { name: 'Hochladen und prüfen' }));
+    await upload();
     expect(screen.getByText(/Die Datei ist größer als 10 MB/)).toBeInTheDocument();
     expect(api.callsTo(`POST ${BASE}/versions`)).toHaveLength(0);
   });

@@ -1,12 +1,11 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { captureDownloads } from '@/test/downloads';
 import { choose, docxResponse, findField, match, renderForm, submitButton, typeInto } from '../test-fixtures';
 
 beforeEach(() => {
-  URL.createObjectURL = vi.fn(() => 'blob:document');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => {});
+  captureDownloads();
 });
 
 describe('Termination form', () => {
