@@ -16,7 +16,7 @@ import { DocumentGenerator } from './documents/document-generator.js';
 import { DocumentsRepository } from './documents/documents-repository.js';
 import { DocumentGeneration } from './documents/generate-document.js';
 import { createPdfRenditions, type PdfRenditions } from './documents/pdf-rendition.js';
-import { answerFrameworkError, installErrorHandler } from './http/errors.js';
+import { answerClientError, answerFrameworkError, installErrorHandler } from './http/errors.js';
 import { createAuthGuards } from './http/guards.js';
 import { installOpenApi } from './http/openapi.js';
 import type { EmbeddedIdp } from './idp/embedded-idp.js';
@@ -117,6 +117,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     trustProxy: config.trustProxy,
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   installErrorHandler(app);
   // Only with a scraper to read them: otherwise nothing is counted.

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { formatByteSize } from '@vertragsgenerator/domain';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../db/database.js';
@@ -21,6 +22,47 @@ export function answerFrameworkError(error: FastifyError, _request: FastifyReque
     return reply.status(414).send({ error: 'uri_too_long', message: 'Die Adresse ist zu lang.' });
   }
   return reply.status(400).send({ error: 'bad_request', message: 'Die Adresse ist ungültig.' });
+}
+
+/** What Node's HTTP parser refuses before Fastify sees a request, in the API's shape and in German. */
+const CLIENT_ERRORS: Record<string, { status: number; reason: string; error: string; message: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    reason: 'Request Header Fields Too Large',
+    error: 'headers_too_large',
+    message: 'Die Kopfzeilen der Anfrage sind zu groß.',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    reason: 'Request Timeout',
+    error: 'request_timeout',
+    message: 'Die Anfrage kam nicht rechtzeitig vollständig an.',
+  },
+};
+const MALFORMED_REQUEST = {
+  status: 400,
+  reason: 'Bad Request',
+  error: 'bad_request',
+  message: 'Die Anfrage ist kein gültiges HTTP.',
+};
+
+/**
+ * Fastify's `clientErrorHandler`: malformed HTTP, oversized headers or a request that never finished
+ * get the API's error answer on the raw socket (Fastify's own is English), then the socket closes.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+  // The client left: nobody to answer.
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE') return;
+  const answer = CLIENT_ERRORS[error.code ?? ''] ?? MALFORMED_REQUEST;
+  if (socket.writable && socket.bytesWritten === 0) {
+    const body = JSON.stringify({ error: answer.error, message: answer.message });
+    socket.write(
+      `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 export function installErrorHandler(app: FastifyInstance): void {
