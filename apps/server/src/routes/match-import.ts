@@ -53,6 +53,9 @@ export const matchImportRoutes: FastifyPluginAsync<MatchImportRoutesDeps> = asyn
           'Check (dry run) or import a match file (CSV or JSON, the format of `npm run matches:import`)',
         security: BEARER,
         querystring: importQuery,
+        // Any content type: the file's name and content decide whether it is read as CSV or JSON.
+        consumes: ['text/csv', 'application/json', 'application/octet-stream'],
+        body: z.file().describe('The match file, CSV or JSON'),
         response: {
           200: matchImportSummarySchema,
           ...errorAnswers([400, 401, 403, 413]),

@@ -30,6 +30,13 @@ import { checkTemplate } from '../templates/template-check.js';
 import { type TrialSources, tryTemplate } from '../templates/template-trial.js';
 import type { TemplateVersions } from '../templates/template-versions.js';
 
+/** A template upload as browsers label a DOCX, or a macro-enabled one (refused with its reason, not 415). */
+const TEMPLATE_UPLOAD_TYPES = [
+  DOCX_MIME_TYPE,
+  'application/octet-stream',
+  'application/vnd.ms-word.document.macroenabled.12',
+];
+
 export interface TemplateVersionRoutesDeps {
   guards: AuthGuards;
   templates: TemplateVersions;
@@ -63,10 +70,8 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
 
   // Only in this plugin: elsewhere a DOCX body stays an unsupported media type. Sent as anything
   // else (a .docm's own type, octet-stream), the file is still read, so the check can say what it is.
-  app.addContentTypeParser(
-    [DOCX_MIME_TYPE, 'application/octet-stream', 'application/vnd.ms-word.document.macroenabled.12'],
-    { parseAs: 'buffer' },
-    (_request, body, done) => done(null, body),
+  app.addContentTypeParser(TEMPLATE_UPLOAD_TYPES, { parseAs: 'buffer' }, (_request, body, done) =>
+    done(null, body),
   );
 
   app.get(
@@ -110,6 +115,8 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
         security: BEARER,
         params: templateParams,
         querystring: z.object({ comment: z.string().max(500).optional() }),
+        consumes: TEMPLATE_UPLOAD_TYPES,
+        body: z.file().describe('The DOCX of the new version'),
         response: {
           201: templateVersionSchema,
           ...errorAnswers([400, 401, 403, 404, 413, 415, 422], {
