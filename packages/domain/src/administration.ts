@@ -101,6 +101,9 @@ export const auditPageSchema = z.object({
   next: z.string().optional(),
 });
 
+/** The largest match file the import takes: more than any CRM export of ours (10,000 matches are about 6 MB as JSON). */
+export const MATCH_FILE_MAX_BYTES = 20 * 1024 * 1024;
+
 /** A dry run or an import of a match file through /verwaltung. */
 export const matchImportSummarySchema = z.object({
   /** Valid rows whose match ID is not yet in the store. */

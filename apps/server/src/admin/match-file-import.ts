@@ -4,9 +4,6 @@ import type { MatchStore } from '../matches/match-store.js';
 import { HttpError } from '../shared/http-error.js';
 import type { AuditLog } from './audit-log.js';
 
-/** Larger than any CRM export of this company (10,000 matches take about 6 MB as JSON). */
-export const MATCH_FILE_LIMIT_BYTES = 20 * 1024 * 1024;
-
 /**
  * "Matches importieren" in /verwaltung: the CLI's format and validator, first as a dry run, then
  * written in one transaction together with its audit entry.

@@ -1,7 +1,7 @@
-import { matchImportSummarySchema } from '@vertragsgenerator/domain';
+import { formatByteSize, MATCH_FILE_MAX_BYTES, matchImportSummarySchema } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { MATCH_FILE_LIMIT_BYTES, type MatchFileImport } from '../admin/match-file-import.js';
+import type { MatchFileImport } from '../admin/match-file-import.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import { HttpError, parseInput } from '../shared/http-error.js';
@@ -27,15 +27,13 @@ export const matchImportRoutes: FastifyPluginAsync<MatchImportRoutesDeps> = asyn
   { guards, imports },
 ) => {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    '*',
-    { parseAs: 'buffer', bodyLimit: MATCH_FILE_LIMIT_BYTES },
-    (_req, body, done) => done(null, body),
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MATCH_FILE_MAX_BYTES }, (_req, body, done) =>
+    done(null, body),
   );
   // Fastify's own 413 says nothing of the file; the page shows this next to the file field.
   app.setErrorHandler((error, _request, reply) => {
     if ((error as { statusCode?: number }).statusCode === 413) {
-      const message = `Die Datei ist zu groß: höchstens ${MATCH_FILE_LIMIT_BYTES / 1024 / 1024} MB.`;
+      const message = `Die Datei ist zu groß: höchstens ${formatByteSize(MATCH_FILE_MAX_BYTES)}.`;
       return reply.status(413).send({ error: 'payload_too_large', message, fields: { file: [message] } });
     }
     throw error;
@@ -46,7 +44,7 @@ export const matchImportRoutes: FastifyPluginAsync<MatchImportRoutesDeps> = asyn
     {
       // Before the body is read: nobody but an administrator gets 20 MB into the server's memory.
       onRequest: guards.session(['administrator']),
-      bodyLimit: MATCH_FILE_LIMIT_BYTES,
+      bodyLimit: MATCH_FILE_MAX_BYTES,
       schema: {
         tags: ['administration'],
         summary:

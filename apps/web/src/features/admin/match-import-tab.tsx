@@ -11,7 +11,7 @@ import {
   Title,
 } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
-import type { MatchImportSummary } from '@vertragsgenerator/domain';
+import { MATCH_FILE_MAX_BYTES, type MatchImportSummary } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { UnreadableFileError, useFreshFileChoice } from '@/lib/chosen-file';
@@ -19,8 +19,6 @@ import { importMatchFile } from './api';
 import { adminTexts } from './texts';
 
 const t = adminTexts.import;
-/** As much as the server takes for a match file. */
-const LIMIT_BYTES = 20 * 1024 * 1024;
 
 /**
  * "Matches importieren": the file is checked first (a dry run on the server, the CLI's validator), and
@@ -57,7 +55,7 @@ export function MatchImportTab() {
     setFile(next);
     setChecked(null);
     run.reset();
-    setFileError(next && next.size > LIMIT_BYTES ? t.tooLarge(LIMIT_BYTES) : null);
+    setFileError(next && next.size > MATCH_FILE_MAX_BYTES ? t.tooLarge(MATCH_FILE_MAX_BYTES) : null);
   });
 
   const summary = checked ?? imported;
