@@ -70,8 +70,8 @@ export default {
     const { CATALOGUE } = await import('@vertragsgenerator/domain');
     const { createRendererPool } = await importServer('templates/renderer.js');
     const { compileTemplate } = await importServer('templates/docx-template.js');
-    const { loadCompanyData, templateDataFor } = await importServer('templates/companies.js');
-    const { richestDemoMatch, sampleDataList } = await importServer('templates/samples.js');
+    const { loadCompanyData } = await importServer('templates/companies.js');
+    const { richestDemoMatch, sampleTemplateData } = await importServer('templates/samples.js');
     const { default: renderInThisThread } = await importServer('templates/render-worker.js');
     const PizZip = serverRequire('pizzip');
     assertProductionDeflate(PizZip);
@@ -100,13 +100,7 @@ export default {
       for (const family of FAMILIES) {
         const entry = CATALOGUE.get(family.key);
         if (!entry) throw new Error(`${family.key} is not in the catalogue`);
-        const data = templateDataFor(
-          entry,
-          match,
-          sampleDataList(entry, match, companyData.signatories),
-          companyData,
-          today,
-        );
+        const data = sampleTemplateData(entry, match, companyData, today);
         const bytes = await readFile(join(templatesDir, entry.template));
         // A template as production hands it to the pool: one version, its bytes and their SHA-256.
         const template = { name: entry.template, version: 1, sha256: sha256Hex(bytes), content: bytes };

@@ -14,7 +14,7 @@ import type { Db } from '../db/database.js';
 import { UNKNOWN_MATCH_MESSAGE } from '../matches/match-lookup.js';
 import { MatchStore } from '../matches/match-store.js';
 import { loadCompanyData, templateDataFor } from '../templates/companies.js';
-import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
+import { richestDemoMatch, sampleTemplateData } from '../templates/samples.js';
 import { TemplateVersions } from '../templates/template-versions.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
@@ -189,13 +189,7 @@ describe('the sections a documentCheck evaluates', () => {
     const entry = catalogueEntry(key);
     if (!entry) throw new Error(key);
     const today = new Date(2026, 10, 21);
-    const withForm = templateDataFor(
-      entry,
-      complete,
-      sampleDataList(entry, complete, companyData.signatories),
-      companyData,
-      today,
-    );
+    const withForm = sampleTemplateData(entry, complete, companyData, today);
     const partnerOnly = templateDataFor(
       entry,
       complete,

@@ -7,8 +7,8 @@ import {
   TEMPLATE_FIELDS,
   type TemplateData,
 } from '@vertragsgenerator/domain';
-import { type CompanyData, templateDataFor } from './companies.js';
-import { sampleDataList } from './samples.js';
+import type { CompanyData } from './companies.js';
+import { sampleTemplateData } from './samples.js';
 
 /** A value worth showing as an example: set, and not the blank line a missing value becomes. */
 const shown = (value: unknown): value is string | number =>
@@ -27,15 +27,7 @@ export function placeholderDictionary(
 ): PlaceholderDictionary {
   // Without a demo match (a CONFIG_DIR of its own) the placeholders are listed without examples.
   const rendered: TemplateData[] = match
-    ? [...CATALOGUE.values()].map((entry) =>
-        templateDataFor(
-          entry,
-          match,
-          sampleDataList(entry, match, companyData.signatories),
-          companyData,
-          today,
-        ),
-      )
+    ? [...CATALOGUE.values()].map((entry) => sampleTemplateData(entry, match, companyData, today))
     : [];
   const valuesOf = (name: string) => rendered.map((data) => (data as Record<string, unknown>)[name]);
   const placeholders: Placeholder[] = Object.entries(TEMPLATE_FIELDS).map(([name, field]) => {

@@ -6,8 +6,10 @@ import {
   type ResolvedMatch,
   resolveMatch,
   type Signatory,
+  type TemplateData,
 } from '@vertragsgenerator/domain';
 import { parseMatchFile } from '../matches/import.js';
+import { type CompanyData, templateDataFor } from './companies.js';
 
 /**
  * Sample input for every catalogue key: what `templates:preview` renders and the document tests
@@ -21,6 +23,22 @@ export async function richestDemoMatch(file: string): Promise<ResolvedMatch> {
   const matches = valid.map(resolveMatch);
   const filled = (match: ResolvedMatch) => Object.values(match).filter((value) => !isMissing(value)).length;
   return matches.reduce((best, match) => (filled(match) > filled(best) ? match : best));
+}
+
+/** The template data of a key for this match, with the dataList a user would fill in: what previews and trials render. */
+export function sampleTemplateData(
+  entry: CatalogueEntry,
+  match: ResolvedMatch,
+  companyData: CompanyData,
+  today: Date,
+): TemplateData {
+  return templateDataFor(
+    entry,
+    match,
+    sampleDataList(entry, match, companyData.signatories),
+    companyData,
+    today,
+  );
 }
 
 /** A dataList that fits the key, filled as a user would fill the key's form for this match. */

@@ -1,10 +1,10 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CATALOGUE, type ResolvedMatch } from '@vertragsgenerator/domain';
-import { type CompanyData, templateDataFor } from './companies.js';
+import type { CompanyData } from './companies.js';
 import { documentFileName } from './file-name.js';
 import { type Renderer, TemplateError, type TemplateSources } from './renderer.js';
-import { sampleDataList } from './samples.js';
+import { sampleTemplateData } from './samples.js';
 
 export interface PreviewSources {
   renderer: Renderer;
@@ -29,13 +29,7 @@ export async function writeTemplatePreview(
   let failed = 0;
   // One after the other: the pool's queue is bounded, and a line per finished key shows progress.
   for (const entry of CATALOGUE.values()) {
-    const data = templateDataFor(
-      entry,
-      match,
-      sampleDataList(entry, match, companyData.signatories),
-      companyData,
-      today,
-    );
+    const data = sampleTemplateData(entry, match, companyData, today);
     try {
       const { content } = await renderer.render(await templates.current(entry.template), data);
       await writeFile(join(folder, `${entry.key}.docx`), content);

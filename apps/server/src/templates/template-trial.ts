@@ -7,10 +7,10 @@ import {
   type TemplateData,
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
-import { type CompanyData, templateDataFor } from './companies.js';
+import type { CompanyData } from './companies.js';
 import { documentFileName } from './file-name.js';
 import { type Renderer, TemplateError, type TemplateSource } from './renderer.js';
-import { sampleDataList } from './samples.js';
+import { sampleTemplateData } from './samples.js';
 import type { TemplateUsage } from './template-usage.js';
 
 export interface TrialSources {
@@ -47,13 +47,7 @@ export async function tryTemplate(
   const entries = keysOfTemplate(template.name).filter((entry) => !onlyKey || entry.key === onlyKey);
   const documents: TrialDocument[] = [];
   for (const entry of entries) {
-    const data = templateDataFor(
-      entry,
-      match,
-      sampleDataList(entry, match, sources.companyData.signatories),
-      sources.companyData,
-      sources.today,
-    );
+    const data = sampleTemplateData(entry, match, sources.companyData, sources.today);
     const fileName = documentFileName(entry, data);
     try {
       const { content } = await sources.renderer.render(template, data);
