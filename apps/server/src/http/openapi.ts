@@ -24,6 +24,7 @@ const ERROR_DESCRIPTIONS = {
   422: 'The signature provider refused the envelope',
   428: 'If-Match naming the edited version is missing',
   429: 'Too many requests; retry in a minute',
+  431: 'The request headers are larger than 16 kB; refused before any route',
   500: 'A document template is broken (`render_failed`)',
   503: 'A dependency is unavailable; retry in a moment',
 } as const;
@@ -91,14 +92,6 @@ export function useSchemasAsDescription(app: FastifyInstance): void {
   app.setValidatorCompiler(() => () => true);
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
 }
-
-/**
- * Headers above Node's 16 kB are refused by the HTTP server before any route, on every operation alike.
- * Fastify answers it in its own words, not in the API's error shape: so no schema is declared.
- */
-const HEADERS_TOO_LARGE = {
-  431: { description: 'The request headers are larger than 16 kB; refused before any route' },
-};
 
 /**
  * A stable, unique name for each operation, from its method and path, for generated clients:
@@ -186,15 +179,12 @@ export async function installOpenApi(
     transform: (route) => {
       // The embedded identity provider (/idp) and the SPA's files are not part of the API.
       if (!route.url.startsWith('/backend/')) return { schema: { hide: true }, url: route.url };
-      const { schema, url } = jsonSchemaTransform(route);
-      const described = recordsAsObjects(schema);
+      // Headers above Node's 16 kB are refused before any route (http/errors.ts), on every operation alike.
+      const response = { ...(route.schema.response as object), ...errorAnswers([431]) };
+      const { schema, url } = jsonSchemaTransform({ ...route, schema: { ...route.schema, response } });
       return {
         url,
-        schema: {
-          operationId: operationId(String(route.route.method), url),
-          ...described,
-          response: { ...(described.response as object), ...HEADERS_TOO_LARGE },
-        },
+        schema: { operationId: operationId(String(route.route.method), url), ...recordsAsObjects(schema) },
       };
     },
   });
