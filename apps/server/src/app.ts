@@ -57,9 +57,11 @@ import { EnvelopesRepository } from './signature/envelopes-repository.js';
 import { EnvelopeOverviewQuery } from './signature/overview/envelope-overview.js';
 import { SigningReminders } from './signature/reminders/signing-reminders.js';
 import { EnvelopeSealer, type EnvelopeSealerDeps } from './signature/seal/envelope-sealer.js';
+import { SealRenewal } from './signature/seal/seal-renewal.js';
 import { loadSeal } from './signature/seal/seal-store.js';
 import { sealedEnvelopePdf } from './signature/seal/sealed-envelope-pdf.js';
 import { SealedPdfCheck } from './signature/seal/sealed-pdf-check.js';
+import { TimestampAuthorities } from './signature/seal/timestamp-authority.js';
 import type { SignatureProvider } from './signature/signature-provider.js';
 import { loadSigningLinkKey, SigningLinks } from './signature/signing-links.js';
 import { SupportReports } from './support/support-reports.js';
@@ -207,9 +209,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   const envelopes = new EnvelopesRepository(db);
   const seal = await loadSeal(db, {
-    configured: config.seal,
+    configured: config.seal.certificate,
     commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
   });
+  const timestamping = config.seal.timestamps && {
+    authorities: new TimestampAuthorities(config.seal.timestamps),
+    renewDaysBefore: config.seal.renewDaysBefore,
+  };
+  const sealRenewal = new SealRenewal({ db, timestamping, log: app.log });
   const pdfRenditions = deps.pdfRenditions ?? createPdfRenditions();
   const sealer = new EnvelopeSealer({
     db,
@@ -220,7 +227,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     renderContract: (docx) => pdfRenditions.render(docx),
     seal:
       deps.sealEnvelope ??
-      ((envelope, sealedAt) => sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt })),
+      ((envelope, sealedAt) =>
+        sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt, timestamping })),
   });
   const links = new SigningLinks({
     envelopes,
@@ -326,6 +334,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onClose', () => reminders.stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
+  app.addHook('onClose', () => sealRenewal.stop());
     { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
     { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
@@ -334,6 +343,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   ]);
   return app;
 }
+    { every: HOUSEKEEPING_INTERVAL_MS, run: () => sealRenewal.renewDue() },
 
 const OUTBOX_INTERVAL_MS = 30_000;
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;

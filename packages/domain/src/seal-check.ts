@@ -17,6 +17,14 @@ export const SEAL_CHECK_VERDICTS = [
 ] as const;
 export type SealCheckVerdict = (typeof SEAL_CHECK_VERDICTS)[number];
 
+/**
+ * The PAdES baseline level (ETSI EN 319 142-1) a sealed PDF reached: B-B signed; B-T with a trusted
+ * time of the signature; B-LT with the certificates and revocation data to validate it inside the PDF;
+ * B-LTA with a document timestamp over all of that, renewed before it expires.
+ */
+export const SEAL_LEVELS = ['B-B', 'B-T', 'B-LT', 'B-LTA'] as const;
+export type SealLevel = (typeof SEAL_LEVELS)[number];
+
 /** The largest PDF Prüfen takes: a sealed envelope with a long contract is a few MB. */
 export const SEAL_CHECK_MAX_BYTES = 20 * 1024 * 1024;
 

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ADMIN_ENV, type AdminConfig, adminConfig } from './admin.js';
 import { CRM_ENV, type CrmConfig, crmConfig } from './crm.js';
 import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from './operations.js';
-import { type ConfiguredSeal, SEAL_ENV, sealConfig } from './seal.js';
+import { SEAL_ENV, type SealConfig, sealConfig } from './seal.js';
 import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './signature.js';
 import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './support.js';
 
@@ -106,8 +106,8 @@ export interface Config {
   /** Worker threads that render documents. */
   renderThreads: number;
   signature: SignatureConfig;
-  /** The company seal certificate (SEAL_P12_FILE); undefined: the server's self-signed one. */
-  seal: ConfiguredSeal | undefined;
+  /** The seal's certificate and timestamp authorities. */
+  seal: SealConfig;
   admin: AdminConfig;
   operations: OperationsConfig;
   /** Undefined: matches come from the built-in store. */

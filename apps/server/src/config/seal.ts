@@ -11,6 +11,22 @@ import { ConfigError } from './support.js';
 export const SEAL_ENV = {
   SEAL_P12_FILE: z.string().min(1).optional(),
   SEAL_P12_PASSWORD: z.string().optional(),
+  /**
+   * RFC 3161 timestamp authorities, asked in order (separated by commas or spaces); set, seals are
+   * PAdES B-LTA, unset B-B. User and password may stand in the URL or in TSA_USERNAME/TSA_PASSWORD.
+   */
+  TSA_URL: z.string().optional(),
+  TSA_USERNAME: z.string().optional(),
+  TSA_PASSWORD: z.string().optional(),
+  /** A client certificate (PKCS#12) for TSAs that want one over HTTPS. */
+  TSA_CLIENT_P12_FILE: z.string().min(1).optional(),
+  TSA_CLIENT_P12_PASSWORD: z.string().optional(),
+  /** PEM file of the CAs a TSA's certificate must chain to; unset, any certificate for time-stamping. */
+  TSA_CA_FILE: z.string().min(1).optional(),
+  /** The wait for one authority's answer before the next one is asked. */
+  TSA_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
+  /** How long before the last timestamp's TSA certificate expires an archived PDF is timestamped anew. */
+  SEAL_RENEW_DAYS_BEFORE: z.coerce.number().int().min(1).max(3650).default(90),
 };
 
 type SealEnv = z.infer<z.ZodObject<typeof SEAL_ENV>>;
@@ -21,18 +37,88 @@ export interface ConfiguredSeal {
   passphrase: string;
 }
 
-export function sealConfig(e: SealEnv): ConfiguredSeal | undefined {
+/** Where and how the seal's trusted time is asked for (`TSA_*`). */
+export interface TimestampAuthoritySettings {
+  urls: string[];
+  username: string | undefined;
+  password: string | undefined;
+  clientCertificate: ConfiguredSeal | undefined;
+  /** DER certificates of TSA_CA_FILE; empty: not checked against a CA. */
+  trustedCertificates: Uint8Array[];
+  timeoutMs: number;
+}
+
+export interface SealConfig {
+  /** The company seal certificate (SEAL_P12_FILE); undefined: the server's self-signed one. */
+  certificate: ConfiguredSeal | undefined;
+  /** Undefined without TSA_URL: seals are PAdES B-B. */
+  timestamps: TimestampAuthoritySettings | undefined;
+  renewDaysBefore: number;
+}
+
+export function sealConfig(e: SealEnv): SealConfig {
+  return {
+    certificate: sealCertificate(e),
+    timestamps: timestampAuthorities(e),
+    renewDaysBefore: e.SEAL_RENEW_DAYS_BEFORE,
+  };
+}
+
+function timestampAuthorities(e: SealEnv): TimestampAuthoritySettings | undefined {
+  const urls = (e.TSA_URL ?? '').split(/[\s,]+/).filter(Boolean);
+  const dependent = ['TSA_USERNAME', 'TSA_PASSWORD', 'TSA_CLIENT_P12_FILE', 'TSA_CA_FILE'] as const;
+  if (urls.length === 0) {
+    const orphan = dependent.find((name) => e[name] !== undefined);
+    if (orphan) throw new ConfigError(`Invalid configuration:\n  ${orphan}: set without TSA_URL`);
+    return undefined;
+  }
+  for (const url of urls) {
+    if (!URL.canParse(url) || !/^https?:$/.test(new URL(url).protocol)) {
+      throw new ConfigError(`Invalid configuration:\n  TSA_URL: ${url} is not an http(s) address`);
+    }
+  }
+  return {
+    urls,
+    username: e.TSA_USERNAME,
+    password: e.TSA_PASSWORD,
+    clientCertificate: e.TSA_CLIENT_P12_FILE
+      ? {
+          p12: readFile('TSA_CLIENT_P12_FILE', e.TSA_CLIENT_P12_FILE),
+          passphrase: e.TSA_CLIENT_P12_PASSWORD ?? '',
+        }
+      : undefined,
+    trustedCertificates: e.TSA_CA_FILE
+      ? pemCertificates('TSA_CA_FILE', readFile('TSA_CA_FILE', e.TSA_CA_FILE))
+      : [],
+    timeoutMs: e.TSA_TIMEOUT_SECONDS * 1000,
+  };
+}
+
+function pemCertificates(variable: string, pem: Buffer): Uint8Array[] {
+  const blocks = [
+    ...pem.toString('latin1').matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g),
+  ];
+  if (blocks.length === 0)
+    throw new ConfigError(`Invalid configuration:\n  ${variable}: holds no PEM certificate`);
+  return blocks.map((block) => new Uint8Array(Buffer.from((block[1] ?? '').replace(/\s/g, ''), 'base64')));
+}
+
+function readFile(variable: string, path: string): Buffer {
+  try {
+    return readFileSync(resolve(path));
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  ${variable}: cannot read ${path} (${(error as Error).message})`,
+    );
+  }
+}
+
+function sealCertificate(e: SealEnv): ConfiguredSeal | undefined {
   if (!e.SEAL_P12_FILE) {
     if (e.SEAL_P12_PASSWORD !== undefined) {
       throw new ConfigError('Invalid configuration:\n  SEAL_P12_PASSWORD: set without SEAL_P12_FILE');
     }
     return undefined;
   }
-  try {
-    return { p12: readFileSync(resolve(e.SEAL_P12_FILE)), passphrase: e.SEAL_P12_PASSWORD ?? '' };
-  } catch (error) {
-    throw new ConfigError(
-      `Invalid configuration:\n  SEAL_P12_FILE: cannot read ${e.SEAL_P12_FILE} (${(error as Error).message})`,
-    );
-  }
+  return { p12: readFile('SEAL_P12_FILE', e.SEAL_P12_FILE), passphrase: e.SEAL_P12_PASSWORD ?? '' };
 }

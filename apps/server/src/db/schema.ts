@@ -7,6 +7,7 @@ import type {
   RecipientRole,
   RecipientStatus,
   ResolvedMatch,
+  SealLevel,
   TemplateCheckProblem,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
@@ -83,6 +84,8 @@ export interface Database {
   access_requests: AccessRequestsTable;
   seal_certificate: SealCertificateTable;
   signing_link_key: SigningLinkKeyTable;
+  sealed_pdf_versions: SealedPdfVersionsTable;
+  signer_codes: SignerCodesTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
 }
@@ -276,6 +279,10 @@ export interface EnvelopesTable {
   seal_due_at: Timestamp | null;
   seal_attempts: ColumnType<number, number | undefined, number>;
   seal_error: string | null;
+  /** The PAdES level the sealed PDF reached; null before sealing and for DocuSign's document (migration 0015). */
+  seal_level: SealLevel | null;
+  /** When the B-LTA document timestamp is renewed by the archive run; null: nothing to renew (migration 0015). */
+  seal_renew_at: Timestamp | null;
   /** The customer's name from the match when the envelope was made (migration 0012). */
   customer: ColumnType<string, string | undefined, string>;
 }
@@ -313,4 +320,12 @@ export interface EnvelopeEventsTable {
   user_agent: string | null;
   detail: string | null;
   at: CreatedAt;
+}
+
+/** The SHA-256 of every sealed PDF an envelope had, its renewals included (migration 0015). */
+export interface SealedPdfVersionsTable {
+  sha256: string;
+  envelope_id: string;
+  level: SealLevel;
+  sealed_at: ColumnType<Date, Date | undefined, never>;
 }

@@ -109,6 +109,45 @@ export class Metrics implements GenerationObserver {
         for (const row of rows) this.set({ status: row.status }, Number(row.count));
       },
     });
+
+    new Gauge({
+      name: 'sealed_envelopes',
+      help: 'Sealed envelope PDFs by PAdES baseline level (B-B without a timestamp authority, B-LTA with one)',
+      labelNames: ['level'] as const,
+      registers: [this.registry],
+      async collect() {
+        const rows = await db
+          .selectFrom('envelopes')
+          .select(['seal_level', sql<string>`count(*)`.as('count')])
+          .where('seal_level', 'is not', null)
+          .groupBy('seal_level')
+          .execute();
+        this.reset();
+        for (const row of rows) if (row.seal_level) this.set({ level: row.seal_level }, Number(row.count));
+      },
+    });
+
+    const renewalsOverdue = new Gauge({
+      name: 'seal_renewals_overdue',
+      help: 'Sealed PDFs whose archive timestamp was due for renewal more than a day ago',
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'envelopes_waiting_for_seal',
+      help: 'Completed envelopes not yet sealed (their completion mail waits); alert when it stays above 0',
+      registers: [this.registry],
+      async collect() {
+        const row = await db
+          .selectFrom('envelopes')
+          .select([
+            sql<string>`count(*) filter (where seal_due_at is not null and sealed_pdf is null)`.as('waiting'),
+            sql<string>`count(*) filter (where seal_renew_at < now() - interval '1 day')`.as('overdue'),
+          ])
+          .executeTakeFirstOrThrow();
+        this.set(Number(row.waiting));
+        renewalsOverdue.set(Number(row.overdue));
+      },
+    });
   }
 
   documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void {

@@ -111,13 +111,13 @@ describe.each(testDatabases())('Prüfen (POST /backend/signature/check) on $name
 
   it('says when our seal is genuine but no envelope here has the PDF', async () => {
     const seal = await loadSeal(db, { commonName: 'nicht benutzt' });
-    const result = await verdictOf(await sealPdf(await unsignedPdf(), seal, SEAL_DETAILS));
+    const result = await verdictOf((await sealPdf(await unsignedPdf(), seal, SEAL_DETAILS)).pdf);
     expect(result).toMatchObject({ verdict: 'unknown_envelope', envelope: null, signature: { valid: true } });
   });
 
   it('tells a PDF signed by someone else and one without a signature', async () => {
     const other = await createSelfSignedSeal('Fremde Signatur AG');
-    expect(await verdictOf(await sealPdf(await unsignedPdf(), other, SEAL_DETAILS))).toMatchObject({
+    expect(await verdictOf((await sealPdf(await unsignedPdf(), other, SEAL_DETAILS)).pdf)).toMatchObject({
       verdict: 'other_signature',
       signature: { commonName: 'Fremde Signatur AG', valid: true },
     });

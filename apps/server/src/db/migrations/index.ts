@@ -12,6 +12,8 @@ import * as m0010 from './0010_access_requests.js';
 import * as m0011 from './0011_sealed_envelopes.js';
 import * as m0012 from './0012_signing_follow_up.js';
 import * as m0013 from './0013_template_versions.js';
+import * as m0014 from './0014_signer_verification.js';
+import * as m0015 from './0015_seal_levels.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -31,6 +33,8 @@ const migrations: Record<string, Migration> = {
   '0011_sealed_envelopes': m0011,
   '0012_signing_follow_up': m0012,
   '0013_template_versions': m0013,
+  '0014_signer_verification': m0014,
+  '0015_seal_levels': m0015,
 };
 
 export const migrationProvider: MigrationProvider = {

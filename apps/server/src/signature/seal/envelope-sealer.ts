@@ -5,6 +5,7 @@ import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
 import { sha256Hex } from '../../shared/sha256.js';
 import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
+import type { SealedPdf } from './seal-pdf.js';
 import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';
 import { signedContractPages } from './signed-contract-pages.js';
 
@@ -18,7 +19,7 @@ export interface EnvelopeSealerDeps {
   envelopes: EnvelopesRepository;
   outbox: MailOutbox;
   /** Makes the sealed PDF (sealed-envelope-pdf.ts with the server's seal); tests make it fail. */
-  seal: (envelope: EnvelopeToSeal, sealedAt: Date) => Promise<Uint8Array>;
+  seal: (envelope: EnvelopeToSeal, sealedAt: Date) => Promise<SealedPdf>;
   /** The document as PDF (LibreOffice's rendition); null where LibreOffice is not installed. */
   renderContract?: (docx: Uint8Array) => Promise<Uint8Array | null>;
   /** With DocuSign: its combined document of a completed envelope (SignatureProvider.completedDocument). */
@@ -141,7 +142,7 @@ export class EnvelopeSealer {
       throw new Error(`envelope ${envelopeId} is due for sealing but has no certificate`);
     }
     const recipients = await envelopes.recipients(envelopeId);
-    const sealedPdf = await this.deps.seal(
+    const sealed = await this.deps.seal(
       {
         envelopeId: envelope.id,
         matchId: envelope.match_id,
@@ -155,8 +156,8 @@ export class EnvelopeSealer {
     );
     return this.store(
       envelopeId,
-      sealedPdf,
-      completionMails(envelope, recipients, { document: envelope.content, sealedPdf }),
+      sealed,
+      completionMails(envelope, recipients, { document: envelope.content, sealedPdf: sealed.pdf }),
     );
   }
 
@@ -201,21 +202,42 @@ export class EnvelopeSealer {
     if (!this.deps.providerDocument || !externalId) {
       throw new Error(`envelope ${envelopeId} was completed at DocuSign, which is not configured here`);
     }
-    return this.store(envelopeId, await this.deps.providerDocument(externalId), []);
+    const pdf = Buffer.from(await this.deps.providerDocument(externalId));
+    return this.store(envelopeId, { pdf, level: null, renewBy: null }, []);
   }
 
-  /** Stores the signed PDF and queues its mails in one transaction; false if another run was first. */
-  private async store(envelopeId: string, pdf: Uint8Array, mails: OutgoingMail[]): Promise<boolean> {
+  /**
+   * Stores the signed PDF with its level and queues its mails in one transaction; false if another run
+   * was first. DocuSign's document has no level of ours (null).
+   */
+  private async store(
+    envelopeId: string,
+    { pdf, level, renewBy }: Omit<SealedPdf, 'level'> & { level: SealedPdf['level'] | null },
+    mails: OutgoingMail[],
+  ): Promise<boolean> {
     const { db, outbox } = this.deps;
+    const sha256 = sha256Hex(pdf);
     const stored = await db.transaction().execute(async (trx) => {
       // Only if no other run finished it meanwhile (a lease that expired while this one worked).
       const { numUpdatedRows } = await trx
         .updateTable('envelopes')
-        .set({ sealed_pdf: pdf, sealed_sha256: sha256Hex(pdf), seal_due_at: null, seal_error: null })
+        .set({
+          sealed_pdf: pdf,
+          sealed_sha256: sha256,
+          seal_level: level,
+          seal_renew_at: renewBy,
+          seal_due_at: null,
+          seal_error: null,
+        })
         .where('id', '=', envelopeId)
         .where('sealed_pdf', 'is', null)
         .executeTakeFirst();
       if (numUpdatedRows === 0n) return false;
+      if (level)
+        await trx
+          .insertInto('sealed_pdf_versions')
+          .values({ sha256, envelope_id: envelopeId, level })
+          .execute();
       await outbox.enqueue(mails, trx);
       return true;
     });

@@ -6,7 +6,7 @@ import { sha256Hex } from '../../shared/sha256.js';
 /**
  * The server's seal: the certificate and key with which it signs every completed envelope's PDF
  * (docs/architecture.md#signing). A company certificate from a PKCS#12 file, or a self-signed one the
- * server makes once and keeps in the database. Kept as PKCS#12, the form @signpdf's signer takes.
+ * server makes once and keeps in the database. Kept as read from the PKCS#12 file, and as key and certificates for the CMS.
  */
 export interface SealCertificate {
   p12: Buffer;
@@ -17,6 +17,12 @@ export interface SealCertificate {
   notAfter: Date;
   /** SHA-256 of the certificate (DER), hex: which seal signed a document. */
   fingerprint: string;
+  /** The certificate, DER. */
+  certificate: Uint8Array;
+  /** The other certificates of the file (its CAs), DER: embedded so the chain can be built. */
+  chain: Uint8Array[];
+  /** The private key, PKCS#8 DER. */
+  privateKey: Uint8Array;
 }
 
 const generateRsaKeyPair = promisify(generateKeyPair);
@@ -68,14 +74,25 @@ export function readSealP12(p12: Buffer, passphrase: string, now = new Date()): 
   if (now < notBefore) {
     throw new SealCertificateError(`The seal certificate is valid only from ${notBefore.toISOString()}.`);
   }
-  const der = forge.asn1.toDer(forge.pki.certificateToAsn1(certificate)).getBytes();
+  const derOf = (cert: forge.pki.Certificate) =>
+    Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(cert)).getBytes(), 'binary');
+  const der = derOf(certificate);
+  const chain = bagsOf(bags, oids.certBag).flatMap((bag) =>
+    bag.cert && bag.cert !== certificate ? [derOf(bag.cert)] : [],
+  );
   return {
     p12,
     passphrase,
     commonName: String(certificate.subject.getField('CN')?.value ?? ''),
     notBefore,
     notAfter,
-    fingerprint: sha256Hex(Buffer.from(der, 'binary')),
+    fingerprint: sha256Hex(der),
+    certificate: der,
+    chain,
+    privateKey: Buffer.from(
+      forge.asn1.toDer(forge.pki.wrapRsaPrivateKey(forge.pki.privateKeyToAsn1(key))).getBytes(),
+      'binary',
+    ),
   };
 }
 

@@ -1,8 +1,10 @@
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib';
-import { P12Signer } from '@signpdf/signer-p12';
 import { SignPdf } from '@signpdf/signpdf';
 import { SUBFILTER_ETSI_CADES_DETACHED } from '@signpdf/utils';
+import type { SealLevel } from '@vertragsgenerator/domain';
 import { PDFDocument } from 'pdf-lib';
+import { CadesSigner } from './cades-signature.js';
+import { archiveTimestamp, type Timestamping } from './document-timestamp.js';
 import type { SealCertificate } from './seal-certificate.js';
 
 export interface SealDetails {
@@ -12,21 +14,38 @@ export interface SealDetails {
   location: string;
   /** Whom to ask about the seal. */
   contact: string;
+  /** The time the signature dictionary states (/M); only a timestamp proves it. */
   signingTime: Date;
+}
+
+/** A sealed PDF, the PAdES baseline level it reached, and when its archive timestamp must be renewed. */
+export interface SealedPdf {
+  pdf: Buffer;
+  level: SealLevel;
+  /** Null below B-LTA: nothing to renew. */
+  renewBy: Date | null;
 }
 
 /**
  * Room for the CMS signature in the PDF, in bytes: a 2048-bit RSA signature with its certificate and
- * attributes takes about 1.5 kB, a 4096-bit company key with a chain of three certificates under 8 kB.
+ * attributes takes about 1.5 kB, a 4096-bit company key with a chain of three certificates under 8 kB,
+ * a timestamp token with its TSA's chain up to 8 kB more.
  */
-const SIGNATURE_ROOM = 16_384;
+const SIGNATURE_ROOM = 24_576;
 
 /**
- * Seals a finished PDF: a PAdES signature (SubFilter ETSI.CAdES.detached, SHA-256, the signing time)
- * over every byte but the signature itself. Any later change to the file breaks it, which PDF readers
- * and `pdfsig` show. The PDF must not be changed after this; other pages or attachments go in before.
+ * Seals a finished PDF: a PAdES baseline signature (ETSI.CAdES.detached, SHA-256) over every byte but
+ * the signature itself. Without timestamp authorities it is B-B; with them the signature is timestamped
+ * (B-T), its certificates and their revocation data go into a DSS (B-LT), and a document timestamp covers
+ * the whole (B-LTA). A level that cannot be reached throws: the caller retries rather than keeping a
+ * weaker seal than configured. The PDF must not be changed after this except by later archive timestamps.
  */
-export async function sealPdf(pdf: Uint8Array, seal: SealCertificate, details: SealDetails): Promise<Buffer> {
+export async function sealPdf(
+  pdf: Uint8Array,
+  seal: SealCertificate,
+  details: SealDetails,
+  timestamping?: Timestamping,
+): Promise<SealedPdf> {
   const document = await PDFDocument.load(pdf);
   pdflibAddPlaceholder({
     pdfDoc: document,
@@ -41,9 +60,11 @@ export async function sealPdf(pdf: Uint8Array, seal: SealCertificate, details: S
   });
   // Without object streams: the signature's byte range and contents must stand in the file as written.
   const prepared = Buffer.from(await document.save({ useObjectStreams: false }));
-  return new SignPdf().sign(
-    prepared,
-    new P12Signer(seal.p12, { passphrase: seal.passphrase }),
-    details.signingTime,
+  const signer = new CadesSigner(
+    seal,
+    timestamping ? (digest) => timestamping.authorities.timestamp(digest) : undefined,
   );
+  const signed = await new SignPdf().sign(prepared, signer, details.signingTime);
+  if (!timestamping) return { pdf: signed, level: 'B-B', renewBy: null };
+  return archiveTimestamp(signed, timestamping);
 }

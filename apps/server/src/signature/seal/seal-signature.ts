@@ -1,23 +1,6 @@
-import { webcrypto } from 'node:crypto';
 import { extractSignature } from '@signpdf/utils';
-import type * as Pkijs from 'pkijs';
 import { sha256Hex } from '../../shared/sha256.js';
-
-type EngineCrypto = ConstructorParameters<typeof Pkijs.CryptoEngine>[0]['crypto'];
-
-let loaded: Promise<typeof Pkijs> | undefined;
-/** pkijs when a PDF is first checked, not at start: the server's memory at start has a budget. */
-function pkijsWithEngine(): Promise<typeof Pkijs> {
-  loaded ??= import('pkijs').then((pkijs) => {
-    // Node's Web Crypto, the same interface browsers give pkijs.
-    pkijs.setEngine(
-      'node',
-      new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto }),
-    );
-    return pkijs;
-  });
-  return loaded;
-}
+import { pkijsWithEngine, toArrayBuffer } from './pkijs-engine.js';
 
 /** What a PDF's (first) signature says, read and checked with pkijs; no trust in who made it yet. */
 export type PdfSignature =
@@ -90,8 +73,4 @@ export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
   } catch {
     return { found: true, valid: false, coversWholeFile, fingerprint: null, commonName: null };
   }
-}
-
-function toArrayBuffer(buffer: Buffer): ArrayBuffer {
-  return buffer.buffer.slice(buffer.byteOffset, buffer.byteOffset + buffer.byteLength) as ArrayBuffer;
 }

@@ -1,7 +1,8 @@
 import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import { PDFDocument } from 'pdf-lib';
+import type { Timestamping } from './document-timestamp.js';
 import type { SealCertificate } from './seal-certificate.js';
-import { sealPdf } from './seal-pdf.js';
+import { type SealedPdf, sealPdf } from './seal-pdf.js';
 
 export interface EnvelopeToSeal {
   envelopeId: string;
@@ -20,12 +21,17 @@ export interface EnvelopeToSeal {
  * The one PDF that proves a completed envelope: the contract's pages with each signature in its block
  * (where LibreOffice rendered the document), the certificate pages, and the signed DOCX embedded as a
  * file attachment, so the package is complete without anything else, then sealed by the server.
- * Changing a page or the attachment afterwards breaks the seal.
+ * Changing a page or the attachment afterwards breaks the seal. With `timestamping` the seal is B-LTA.
  */
 export async function sealedEnvelopePdf(
   envelope: EnvelopeToSeal,
-  { seal, publicUrl, sealedAt }: { seal: SealCertificate; publicUrl: string; sealedAt: Date },
-): Promise<Buffer> {
+  {
+    seal,
+    publicUrl,
+    sealedAt,
+    timestamping,
+  }: { seal: SealCertificate; publicUrl: string; sealedAt: Date; timestamping?: Timestamping | undefined },
+): Promise<SealedPdf> {
   const pdf = await withContractPages(envelope);
   pdf.setTitle(envelope.subject);
   pdf.setSubject(`Umschlag ${envelope.envelopeId} · ${envelope.matchId}`);
@@ -37,12 +43,17 @@ export async function sealedEnvelopePdf(
     creationDate: envelope.completedAt,
     modificationDate: envelope.completedAt,
   });
-  return sealPdf(await pdf.save(), seal, {
-    reason: `Von allen unterschrieben: ${envelope.subject}`,
-    location: publicUrl,
-    contact: publicUrl,
-    signingTime: sealedAt,
-  });
+  return sealPdf(
+    await pdf.save(),
+    seal,
+    {
+      reason: `Von allen unterschrieben: ${envelope.subject}`,
+      location: publicUrl,
+      contact: publicUrl,
+      signingTime: sealedAt,
+    },
+    timestamping,
+  );
 }
 
 /** The contract's pages followed by the certificate's; the certificate alone without a contract. */

@@ -1,0 +1,26 @@
+import { webcrypto } from 'node:crypto';
+import type * as Pkijs from 'pkijs';
+
+type EngineCrypto = ConstructorParameters<typeof Pkijs.CryptoEngine>[0]['crypto'];
+
+let loaded: Promise<typeof Pkijs> | undefined;
+
+/**
+ * pkijs with Node's Web Crypto (the interface browsers give it), loaded when a seal is first made or
+ * checked, not at start: the server's memory at start has a budget.
+ */
+export function pkijsWithEngine(): Promise<typeof Pkijs> {
+  loaded ??= import('pkijs').then((pkijs) => {
+    pkijs.setEngine(
+      'node',
+      new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto }),
+    );
+    return pkijs;
+  });
+  return loaded;
+}
+
+/** The bytes of a view as an ArrayBuffer of their own, as pkijs and asn1js take them. */
+export function toArrayBuffer(bytes: Uint8Array): ArrayBuffer {
+  return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
+}

@@ -1,0 +1,117 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.js';
+import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
+import { sha256Hex } from '../../shared/sha256.js';
+import { archiveTimestamp, type Timestamping } from './document-timestamp.js';
+
+/** Longer than any renewal takes: a lease outlives the attempt that holds it. */
+const LEASE_SECONDS = 10 * 60;
+
+/**
+ * Keeps B-LTA evidence alive: before the TSA certificate of a sealed PDF's last document timestamp
+ * expires (`seal_renew_at`, SEAL_RENEW_DAYS_BEFORE ahead), the PDF gets the validation data of that
+ * timestamp and a new document timestamp over everything. Each due envelope is leased with one UPDATE …
+ * SKIP LOCKED, so with any number of replicas each PDF is renewed once; a failed renewal is tried again
+ * with growing pauses, and `seal_renewals_overdue` shows one that stays late. The previous version's
+ * SHA-256 stays in `sealed_pdf_versions`: a copy mailed before is still recognised by Prüfen.
+ */
+export class SealRenewal {
+  private readonly runs = new LeasedRuns();
+  private readonly failures = new Map<string, number>();
+
+  constructor(
+    private readonly deps: {
+      db: Db;
+      /** Without timestamp authorities nothing can be renewed; due PDFs stay due (and overdue). */
+      timestamping: Timestamping | undefined;
+      log: { warn(obj: object, msg: string): void };
+    },
+  ) {}
+
+  /** Renews every due PDF; returns how many were renewed. */
+  renewDue(): Promise<number> {
+    if (!this.deps.timestamping) return Promise.resolve(0);
+    return this.runs.track(this.run(this.deps.timestamping));
+  }
+
+  stop(): Promise<void> {
+    return this.runs.stop();
+  }
+
+  private async run(timestamping: Timestamping): Promise<number> {
+    let renewed = 0;
+    for (;;) {
+      if (this.runs.stopping) return renewed;
+      const leased = await this.lease();
+      if (!leased) return renewed;
+      try {
+        if (await this.renew(leased.id, timestamping)) renewed++;
+        this.failures.delete(leased.id);
+      } catch (error) {
+        const attempts = (this.failures.get(leased.id) ?? 0) + 1;
+        this.failures.set(leased.id, attempts);
+        this.deps.log.warn(
+          { err: error, envelopeId: leased.id, attempts },
+          'archive timestamp not renewed; retrying later',
+        );
+        await this.deps.db
+          .updateTable('envelopes')
+          .set({ seal_renew_at: sql<Date>`now() + make_interval(secs => ${retryBackoffSeconds(attempts)})` })
+          .where('id', '=', leased.id)
+          .execute();
+      }
+    }
+  }
+
+  private lease() {
+    const { db } = this.deps;
+    return db
+      .updateTable('envelopes')
+      .set({ seal_renew_at: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})` })
+      .where('id', '=', (qb) =>
+        qb
+          .selectFrom('envelopes')
+          .select('id')
+          .where('seal_renew_at', '<=', sql<Date>`now()`)
+          .where('sealed_pdf', 'is not', null)
+          .orderBy('seal_renew_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returning(['id'])
+      .executeTakeFirst();
+  }
+
+  private async renew(envelopeId: string, timestamping: Timestamping): Promise<boolean> {
+    const { db } = this.deps;
+    const current = await db
+      .selectFrom('envelopes')
+      .select(['sealed_pdf', 'sealed_sha256'])
+      .where('id', '=', envelopeId)
+      .executeTakeFirstOrThrow();
+    if (!current.sealed_pdf || !current.sealed_sha256) return false;
+    const renewed = await archiveTimestamp(current.sealed_pdf, timestamping);
+    const sha256 = sha256Hex(renewed.pdf);
+    return db.transaction().execute(async (trx) => {
+      // Only over the version this run read: another run's renewal is not overwritten.
+      const { numUpdatedRows } = await trx
+        .updateTable('envelopes')
+        .set({
+          sealed_pdf: renewed.pdf,
+          sealed_sha256: sha256,
+          seal_level: renewed.level,
+          seal_renew_at: renewed.renewBy,
+        })
+        .where('id', '=', envelopeId)
+        .where('sealed_sha256', '=', current.sealed_sha256)
+        .executeTakeFirst();
+      if (numUpdatedRows === 0n) return false;
+      await trx
+        .insertInto('sealed_pdf_versions')
+        .values({ sha256, envelope_id: envelopeId, level: renewed.level })
+        .execute();
+      return true;
+    });
+  }
+}
