@@ -51,6 +51,8 @@ export interface TestPki {
   readonly ocspRequests: number;
   /** A company seal issued by the CA (with the CA in the chain) as PKCS#12, naming the OCSP responder. */
   companySeal(commonName: string, passphrase: string): Buffer;
+  /** Whether the OCSP responder answers (`ok`) or fails with 503 (`down`). */
+  ocsp(state: 'ok' | 'down'): void;
   /** Basic auth the TSA requires from now on (`user:password`), or none. */
   requireBasicAuth(credentials: string | undefined): void;
   close(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startTestPki(): Promise<TestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'vg-pki-'));
   let behaviour: TsaBehaviour = 'ok';
   let basicAuth: string | undefined;
+  let ocspDown = false;
   let tsaRequests = 0;
   let ocspRequests = 0;
   const hanging = new Set<IncomingMessage>();
@@ -94,6 +97,10 @@ export async function startTestPki(): Promise<TestPki> {
       }
       if (request.url?.startsWith('/ocsp')) {
         ocspRequests++;
+        if (ocspDown) {
+          response.writeHead(503).end();
+          return;
+        }
         const der =
           request.method === 'GET'
             ? Buffer.from(decodeURIComponent(request.url.slice('/ocsp/'.length)), 'base64')
@@ -284,6 +291,9 @@ export async function startTestPki(): Promise<TestPki> {
     },
     get ocspRequests() {
       return ocspRequests;
+    },
+    ocsp(state) {
+      ocspDown = state === 'down';
     },
     requireBasicAuth(credentials) {
       basicAuth = credentials;
