@@ -9,12 +9,14 @@ import { sha256Hex } from '../shared/sha256.js';
 import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { pgliteTestDatabase } from '../test/databases.js';
+import { connectMessage } from '../test/docusign-api/connect-message.js';
 import { type DocusignFake, startDocusignFake } from '../test/docusign-fake.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
 const HMAC_KEY = 'connect-hmac-key-for-tests';
+const COMPLETED_AT = '2026-11-21T10:00:00.0000000Z';
 
 const partnerContract = {
   Absender_UserName: 'Berta Berater',
@@ -128,14 +130,11 @@ describe('e-signature through DocuSign', () => {
     });
 
     // DocuSign Connect reports progress; a forged report changes nothing.
-    const event = (name: string) => ({
-      event: name,
-      generatedDateTime: '2026-11-21T10:00:00.000Z',
-      data: { envelopeId },
-    });
-    expect((await connect(event('envelope-completed'), 'wrong-key')).statusCode).toBe(401);
-    expect((await connect(event('envelope-sent'))).statusCode).toBe(200);
-    expect((await connect(event('envelope-completed'))).statusCode).toBe(200);
+    const event = (name: string, generatedDateTime: string) =>
+      connectMessage(name, { envelopeId: envelopeId ?? '', generatedDateTime });
+    expect((await connect(event('envelope-completed', COMPLETED_AT), 'wrong-key')).statusCode).toBe(401);
+    expect((await connect(event('envelope-sent', '2026-11-21T09:00:00.0000000Z'))).statusCode).toBe(200);
+    expect((await connect(event('envelope-completed', COMPLETED_AT))).statusCode).toBe(200);
     const entry = (await history()).find((h) => h.envelope?.id === row.id);
     expect(entry?.envelope?.status).toBe('completed');
 
@@ -169,7 +168,7 @@ describe('e-signature through DocuSign', () => {
     });
     expect(checked.json()).toMatchObject({ verdict: 'sealed', envelope: { id: row.id } });
     // A repeated completion event fetches nothing again.
-    expect((await connect(event('envelope-completed'))).statusCode).toBe(200);
+    expect((await connect(event('envelope-completed', COMPLETED_AT))).statusCode).toBe(200);
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(fake.requests.filter((r) => r.endpoint === 'combinedDocument')).toHaveLength(1);
   });
@@ -184,12 +183,9 @@ describe('e-signature through DocuSign', () => {
       .where('external_id', '=', envelopeId ?? '')
       .executeTakeFirstOrThrow();
     fake.failNext('combinedDocument', { status: 500 }, { status: 500 }, { status: 500 }, { status: 500 });
-    const completed = {
-      event: 'envelope-completed',
-      generatedDateTime: '2026-11-21T11:00:00.000Z',
-      data: { envelopeId },
-    };
-    expect((await connect(completed)).statusCode).toBe(200);
+    const completed = (generatedDateTime: string) =>
+      connectMessage('envelope-completed', { envelopeId: envelopeId ?? '', generatedDateTime });
+    expect((await connect(completed('2026-11-21T11:00:00.0000000Z'))).statusCode).toBe(200);
     const stateOf = () =>
       db
         .selectFrom('envelopes')
@@ -201,7 +197,7 @@ describe('e-signature through DocuSign', () => {
     // Fetched on the next try: here DocuSign repeating its completion event makes it due at once.
     await expect
       .poll(async () => {
-        await connect({ ...completed, generatedDateTime: '2026-11-21T11:05:00.000Z' });
+        await connect(completed('2026-11-21T11:05:00.0000000Z'));
         return (await stateOf()).sealed_pdf !== null;
       })
       .toBe(true);

@@ -3,14 +3,17 @@ import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import { jwtVerify } from 'jose';
 import { z } from 'zod';
+import { checkAgainstDescription } from './docusign-api/conformance.js';
 import { docxText } from './docx-text.js';
 
 /**
  * A local stand-in for the parts of DocuSign the provider uses, built from DocuSign's documentation:
  * the OAuth JWT grant (`/oauth/token`, `/oauth/userinfo`) and the eSignature REST API v2.1 calls to
- * create a draft envelope and its sender view. It checks what DocuSign checks (the signed assertion,
- * the bearer token, the envelope's shape, anchors present in the document) and can be told to fail
- * each endpoint in each of the ways DocuSign fails.
+ * create a draft envelope, its sender view and the combined document. Every REST request is held to
+ * DocuSign's published API description first (docusign-api/), so each test through the fake checks
+ * what the adapter sends; then the fake checks what DocuSign checks beyond it (the signed assertion,
+ * the bearer token, required fields, anchors present in the document). It can be told to fail each
+ * endpoint in each of the ways DocuSign fails.
  */
 
 export type FakeEndpoint = 'token' | 'userinfo' | 'createEnvelope' | 'senderView' | 'combinedDocument';
@@ -46,6 +49,12 @@ export interface DocusignFake {
   basePath: string;
   /** Every request in arrival order, failed ones included. */
   requests: RecordedRequest[];
+  /**
+   * What requests sent that DocuSign's API description does not allow (each was answered 400). A test
+   * that provokes one on purpose empties the list: close() fails while it holds any, so that no test
+   * passes on a refusal that came from the description rather than from what it meant to provoke.
+   */
+  violations: string[];
   /** Created envelopes by id: the envelope definitions as received. */
   envelopes: Map<string, EnvelopeDefinition>;
   /** The combined document (`documents/combined`) the fake hands out for an envelope: a PDF naming it. */
@@ -140,9 +149,12 @@ export async function startDocusignFake(options: DocusignFakeOptions): Promise<D
   /** Valid access tokens with their expiry (ms since epoch). */
   const tokens = new Map<string, number>();
   const hanging = new Set<() => void>();
+  /** Requests answered with a queued failure: what a test scripted, not what DocuSign answers. */
+  const scripted = new WeakSet<FastifyRequest>();
 
   // Hanging requests must not keep close() waiting.
   const app = Fastify({ logger: false, forceCloseConnections: true, bodyLimit: 50 * 1024 * 1024 });
+  const violations = checkAgainstDescription(app, (request) => scripted.has(request));
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
@@ -168,7 +180,9 @@ export async function startDocusignFake(options: DocusignFakeOptions): Promise<D
       body: request.body,
     });
     const failure = failures.get(endpoint)?.shift();
-    if (failure === undefined || failure === 'hang') return failure;
+    if (failure === undefined) return undefined;
+    scripted.add(request);
+    if (failure === 'hang') return failure;
     if (failure.retryAfter !== undefined) reply.header('Retry-After', failure.retryAfter);
     reply
       .status(failure.status)
@@ -337,6 +351,7 @@ export async function startDocusignFake(options: DocusignFakeOptions): Promise<D
     authUrl,
     basePath: `${origin}/restapi`,
     requests,
+    violations,
     envelopes,
     combinedDocument,
     failNext(endpoint, ...next) {
@@ -348,6 +363,9 @@ export async function startDocusignFake(options: DocusignFakeOptions): Promise<D
     async close() {
       for (const release of hanging) release();
       await app.close();
+      if (violations.length > 0) {
+        throw new Error(`Exchanges unlike DocuSign's API description:\n${violations.join('\n')}`);
+      }
     },
   };
 }
