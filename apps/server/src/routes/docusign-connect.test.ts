@@ -1,31 +1,24 @@
-import { createHmac } from 'node:crypto';
-import type { EnvelopeStatus } from '@vertragsgenerator/domain';
+import { createHmac, randomUUID } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.js';
+import { DocumentsRepository } from '../documents/documents-repository.js';
 import { installErrorHandler } from '../http/errors.js';
 import { useSchemasAsDescription } from '../http/openapi.js';
+import { type ProviderReport, STATUS_KEPT } from '../signature/docusign/connect-events.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { testDatabases } from '../test/databases.js';
+import { connectMessage } from '../test/docusign-api/connect-message.js';
 import { docusignConnectRoutes } from './docusign-connect.js';
 
 const KEY = 'connect-hmac-key-0123456789';
 const URL_PATH = '/backend/signature/docusign/connect';
 const KNOWN_ENVELOPE = '93be49ab-afa0-4adf-933c-f752070d71ec';
 
-interface Recorded {
-  externalId: string;
-  status: EnvelopeStatus | null;
-  providerStatus: string;
-  at: Date;
-}
-
 const completed = (envelopeId = KNOWN_ENVELOPE) =>
   // Formatted as DocuSign sends it; the HMAC covers exactly these bytes.
   JSON.stringify(
-    {
-      event: 'envelope-completed',
-      apiVersion: 'v2.1',
-      generatedDateTime: '2026-11-21T10:15:30.1234567Z',
-      data: { accountId: 'b41d7e66', envelopeId },
-    },
+    connectMessage('envelope-completed', { envelopeId, generatedDateTime: '2026-11-21T10:15:30.1234567Z' }),
     null,
     2,
   );
@@ -33,7 +26,7 @@ const signature = (body: string) => createHmac('sha256', KEY).update(body).diges
 
 describe('DocuSign Connect webhook', () => {
   let app: FastifyInstance;
-  let recorded: Recorded[];
+  let recorded: ProviderReport[];
   let completions: number[];
   let warnings: string[];
 
@@ -47,9 +40,9 @@ describe('DocuSign Connect webhook', () => {
     await app.register(docusignConnectRoutes, {
       hmacKey,
       envelopes: {
-        async recordProviderStatus(externalId, status, providerStatus, at) {
-          recorded.push({ externalId, status, providerStatus, at });
-          return externalId === KNOWN_ENVELOPE;
+        async recordProviderStatus(report) {
+          recorded.push(report);
+          return report.externalId === KNOWN_ENVELOPE ? 'moved' : 'unknown';
         },
       },
       onCompleted: () => completions.push(1),
@@ -80,6 +73,7 @@ describe('DocuSign Connect webhook', () => {
         externalId: KNOWN_ENVELOPE,
         status: 'completed',
         providerStatus: 'completed',
+        recipientId: null,
         at: new Date('2026-11-21T10:15:30.123Z'),
       },
     ]);
@@ -151,3 +145,211 @@ describe('DocuSign Connect webhook', () => {
     expect(response.json()).toEqual({ got: { a: 1 } });
   });
 });
+
+describe.each(testDatabases())(
+  'DocuSign Connect events delivered late and out of order ($name)',
+  (database) => {
+    let db: Db;
+    let app: FastifyInstance;
+    let envelopes: EnvelopesRepository;
+    let completions: number;
+
+    beforeAll(async () => {
+      db = await database.open();
+      envelopes = new EnvelopesRepository(db);
+      app = Fastify({ logger: false });
+      installErrorHandler(app);
+      useSchemasAsDescription(app);
+      await app.register(docusignConnectRoutes, {
+        hmacKey: KEY,
+        envelopes,
+        onCompleted: () => {
+          completions++;
+        },
+      });
+    });
+    afterAll(async () => {
+      await app.close();
+      await db.destroy();
+    });
+
+    /** A draft envelope sent through DocuSign, as generateDocusign leaves it. */
+    async function docusignEnvelope(): Promise<{ id: string; externalId: string }> {
+      completions = 0;
+      const documentId = await new DocumentsRepository(db).create({
+        matchId: 'PL-10001',
+        docKey: 'de-wm-pp-rv',
+        form: 'docusign',
+        createdBy: 'berater@demo.local',
+        fileName: 'Rahmenvertrag PL-10001.docx',
+        dataList: {} as never,
+        dataSha256: '0'.repeat(64),
+      });
+      const { id } = await envelopes.create({
+        documentId,
+        documentVersion: 1,
+        documentSha256: '1'.repeat(64),
+        matchId: 'PL-10001',
+        customer: 'Muster GmbH',
+        docKey: 'de-wm-pp-rv',
+        provider: 'docusign',
+        subject: 'Rahmenvertrag zur Unterschrift',
+        message: '',
+        sender: { name: 'Berta Berater', email: 'berater@demo.local' },
+        recipients: [
+          { role: 'Projektpartner', name: 'Paul Partner', email: 'paul@partner.example', routingOrder: 1 },
+        ],
+        createdBy: { email: 'berater@demo.local', ip: null, userAgent: null },
+        requestKey: null,
+      });
+      const externalId = randomUUID();
+      await envelopes.setExternalId(id, externalId);
+      return { id, externalId };
+    }
+
+    /** Delivers one Connect message, signed, and expects DocuSign's delivery to be acknowledged. */
+    async function deliver(
+      event: string,
+      envelopeId: string,
+      generatedDateTime: string,
+      options: { recipientId?: string; envelopeStatus?: string } = {},
+    ) {
+      const body = JSON.stringify(connectMessage(event, { envelopeId, generatedDateTime, ...options }));
+      const response = await app.inject({
+        method: 'POST',
+        url: URL_PATH,
+        headers: { 'content-type': 'application/json', 'x-docusign-signature-1': signature(body) },
+        payload: body,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    }
+
+    const state = (id: string) =>
+      db
+        .selectFrom('envelopes')
+        .select(['status', 'provider_status', 'completed_at', 'seal_due_at'])
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+    /** What the envelope's history shows of DocuSign's events, in arrival order. */
+    const reported = async (id: string) =>
+      ((await envelopes.view(id, false))?.events ?? [])
+        .filter((event) => event.type === 'provider_status')
+        .map((event) => event.detail);
+
+    it('moves forward through DocuSign’s statuses delivered in order', async () => {
+      const { id, externalId } = await docusignEnvelope();
+
+      await deliver('envelope-sent', externalId, '2026-11-21T10:00:00.0000000Z');
+      expect(await state(id)).toMatchObject({ status: 'sent', provider_status: 'sent' });
+      await deliver('envelope-delivered', externalId, '2026-11-21T10:05:00.0000000Z');
+      expect(await state(id)).toMatchObject({ status: 'sent', provider_status: 'delivered' });
+      await deliver('envelope-completed', externalId, '2026-11-21T10:10:00.0000000Z');
+
+      expect(await state(id)).toMatchObject({
+        status: 'completed',
+        provider_status: 'completed',
+        completed_at: new Date('2026-11-21T10:10:00Z'),
+      });
+      expect(await reported(id)).toEqual([
+        'DocuSign: sent (2026-11-21T10:00:00.000Z)',
+        'DocuSign: delivered (2026-11-21T10:05:00.000Z)',
+        'DocuSign: completed (2026-11-21T10:10:00.000Z)',
+      ]);
+      expect(completions).toBe(1);
+    });
+
+    it('keeps a completed envelope completed when an older `delivered` arrives late, and records it', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      await deliver('envelope-completed', externalId, '2026-11-21T10:10:00.0000000Z');
+
+      // Generated before the completion, delivered after it (a Connect retry).
+      await deliver('envelope-delivered', externalId, '2026-11-21T10:05:00.0000000Z');
+
+      expect(await state(id)).toMatchObject({
+        status: 'completed',
+        provider_status: 'completed',
+        completed_at: new Date('2026-11-21T10:10:00Z'),
+      });
+      expect(await reported(id)).toEqual([
+        'DocuSign: completed (2026-11-21T10:10:00.000Z)',
+        `DocuSign: delivered (2026-11-21T10:05:00.000Z) ${STATUS_KEPT}`,
+      ]);
+    });
+
+    it('keeps a declined envelope declined when a late `sent` arrives', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      await deliver('envelope-declined', externalId, '2026-11-21T11:00:00.0000000Z');
+
+      await deliver('envelope-sent', externalId, '2026-11-21T10:00:00.0000000Z');
+
+      expect(await state(id)).toMatchObject({ status: 'declined', provider_status: 'declined' });
+      expect(await reported(id)).toHaveLength(2);
+      expect((await reported(id))[1]).toContain(STATUS_KEPT);
+    });
+
+    it('does not go back from `delivered` to `sent`', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      await deliver('envelope-delivered', externalId, '2026-11-21T10:05:00.0000000Z');
+
+      await deliver('envelope-sent', externalId, '2026-11-21T10:00:00.0000000Z');
+
+      expect(await state(id)).toMatchObject({ status: 'sent', provider_status: 'delivered' });
+    });
+
+    it('lets a late recipient event undo nothing', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      await deliver('envelope-completed', externalId, '2026-11-21T10:10:00.0000000Z');
+
+      await deliver('recipient-delivered', externalId, '2026-11-21T10:02:00.0000000Z', {
+        recipientId: '1',
+        envelopeStatus: 'sent',
+      });
+
+      expect(await state(id)).toMatchObject({ status: 'completed', provider_status: 'completed' });
+      expect(await reported(id)).toEqual([
+        'DocuSign: completed (2026-11-21T10:10:00.000Z)',
+        'DocuSign: recipient-delivered, Empfänger 1 (2026-11-21T10:02:00.000Z)',
+      ]);
+    });
+
+    it('records the same event delivered twice once', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      await deliver('envelope-delivered', externalId, '2026-11-21T10:05:00.0000000Z');
+      await deliver('envelope-completed', externalId, '2026-11-21T10:10:00.0000000Z');
+      const before = await state(id);
+
+      await deliver('envelope-completed', externalId, '2026-11-21T10:10:00.0000000Z');
+      await deliver('envelope-delivered', externalId, '2026-11-21T10:05:00.0000000Z');
+
+      expect(await state(id)).toEqual(before);
+      expect(await reported(id)).toEqual([
+        'DocuSign: delivered (2026-11-21T10:05:00.000Z)',
+        'DocuSign: completed (2026-11-21T10:10:00.000Z)',
+      ]);
+      // The repeated completion changed nothing, so the combined document is not looked for again.
+      expect(completions).toBe(1);
+    });
+
+    it('ends completed whatever order concurrent deliveries take', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      const events: [string, string][] = [
+        ['envelope-sent', '2026-11-21T10:00:00.0000000Z'],
+        ['envelope-delivered', '2026-11-21T10:05:00.0000000Z'],
+        ['envelope-completed', '2026-11-21T10:10:00.0000000Z'],
+      ];
+
+      // Each event twice, all at once: the database decides the order they are recorded in.
+      await Promise.all(
+        [...events, ...events].reverse().map(([event, at]) => deliver(event, externalId, at)),
+      );
+
+      expect(await state(id)).toMatchObject({ status: 'completed', provider_status: 'completed' });
+      const details = await reported(id);
+      expect(details).toHaveLength(3);
+      for (const [event, at] of events) {
+        const prefix = `DocuSign: ${event.slice('envelope-'.length)} (${new Date(at).toISOString()})`;
+        expect(details.filter((detail) => detail?.startsWith(prefix))).toHaveLength(1);
+      }
+    });
+  },
+);

@@ -1,4 +1,3 @@
-import type { EnvelopeStatus } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { acknowledged, errorAnswers, PUBLIC } from '../http/openapi.js';
@@ -8,18 +7,14 @@ import {
   parseConnectEvent,
   verifyConnectSignature,
 } from '../signature/docusign/connect.js';
+import type { ProviderReport, ProviderReportOutcome } from '../signature/docusign/connect-events.js';
 
 export interface DocusignConnectRoutesDeps {
   /** DOCUSIGN_CONNECT_HMAC_KEY; without it the webhook is off. */
   hmacKey: string | undefined;
   envelopes: {
-    /** Records a status DocuSign reports; false when no envelope of ours has this external id. */
-    recordProviderStatus(
-      externalId: string,
-      status: EnvelopeStatus | null,
-      providerStatus: string,
-      at: Date,
-    ): Promise<boolean>;
+    /** Records an event DocuSign reports; its status only when the envelope is not further along. */
+    recordProviderStatus(report: ProviderReport): Promise<ProviderReportOutcome>;
   };
   /** Starts fetching DocuSign's combined document of a completed envelope (EnvelopeSealer). */
   onCompleted: () => void;
@@ -53,7 +48,10 @@ export const docusignConnectRoutes: FastifyPluginAsync<DocusignConnectRoutesDeps
         }),
         body: connectEventSchema,
         response: {
-          200: acknowledged.describe('Recorded, or acknowledged for an envelope we do not know'),
+          200: acknowledged.describe(
+            'Recorded (a status only when it is further along than the envelope’s), or acknowledged for ' +
+              'a repeated event or an envelope we do not know',
+          ),
           ...errorAnswers([400, 401, 404], {
             400: 'Not a DocuSign Connect event',
             401: 'The HMAC signature is missing or wrong',
@@ -86,16 +84,18 @@ export const docusignConnectRoutes: FastifyPluginAsync<DocusignConnectRoutesDeps
           'Die Nachricht ist kein DocuSign-Connect-Ereignis (JSON SIM).',
         );
       }
-      const known = await envelopes.recordProviderStatus(
-        event.externalId,
-        event.status,
-        event.providerStatus,
-        event.at,
-      );
-      if (known && event.status === 'completed') onCompleted();
+      const outcome = await envelopes.recordProviderStatus(event);
+      // A repeated completion may make a missing combined document due again; a duplicate changed nothing.
+      if (event.status === 'completed' && (outcome === 'moved' || outcome === 'kept')) onCompleted();
+      if (outcome === 'kept' && event.status) {
+        request.log.info(
+          { externalId: event.externalId, providerStatus: event.providerStatus, at: event.at },
+          'DocuSign Connect event not further along than its envelope: recorded, status kept',
+        );
+      }
       // Acknowledged all the same: DocuSign would otherwise retry an envelope we will never know
       // (sent from DocuSign directly, or from another system on the same account).
-      if (!known) {
+      if (outcome === 'unknown') {
         request.log.warn(
           { externalId: event.externalId, providerStatus: event.providerStatus },
           'DocuSign Connect event for an unknown envelope',

@@ -1,15 +1,19 @@
 import type {
   EnvelopeEventType,
-  EnvelopeStatus,
   EnvelopeView,
   HistoryEntry,
   RecipientInput,
   RecipientStatus,
 } from '@vertragsgenerator/domain';
-import { sql, type Transaction } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { documentStatus } from '../documents/documents-repository.js';
+import {
+  type ProviderReport,
+  type ProviderReportOutcome,
+  recordConnectEvent,
+} from './docusign/connect-events.js';
 
 /** Who caused an event, as recorded with it: the user or signer, their address and browser. */
 export interface Actor {
@@ -171,47 +175,11 @@ export class EnvelopesRepository {
   }
 
   /**
-   * A status the provider reported (DocuSign Connect). Returns false for an envelope we do not know.
-   * `status` null: a provider status without a counterpart of ours, recorded as an event only.
+   * An event DocuSign Connect reported, recorded in the envelope's history; its status is taken over
+   * only when it is further along than the envelope's (docusign/connect-events.ts).
    */
-  async recordProviderStatus(
-    externalId: string,
-    status: EnvelopeStatus | null,
-    providerStatus: string,
-    at: Date,
-  ): Promise<boolean> {
-    return this.db.transaction().execute(async (trx) => {
-      const envelope = await trx
-        .selectFrom('envelopes')
-        .select(['id'])
-        .where('provider', '=', 'docusign')
-        .where('external_id', '=', externalId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!envelope) return false;
-      await trx
-        .updateTable('envelopes')
-        .set({
-          provider_status: providerStatus,
-          ...(status ? { status } : {}),
-          // Completed: due for fetching DocuSign's combined document (EnvelopeSealer), unless fetched.
-          ...(status === 'completed'
-            ? { completed_at: at, seal_due_at: sql<Date | null>`case when sealed_pdf is null then now() end` }
-            : {}),
-        })
-        .where('id', '=', envelope.id)
-        .execute();
-      await this.addEvent(
-        {
-          envelopeId: envelope.id,
-          type: 'provider_status',
-          actor: { email: '', ip: null, userAgent: null },
-          detail: `DocuSign: ${providerStatus} (${at.toISOString()})`,
-        },
-        trx,
-      );
-      return true;
-    });
+  recordProviderStatus(report: ProviderReport): Promise<ProviderReportOutcome> {
+    return recordConnectEvent(this.db, report, (event, executor) => this.addEvent(event, executor));
   }
 
   /** The sender view's data, or undefined for an unknown id. */

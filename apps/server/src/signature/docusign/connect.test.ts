@@ -1,20 +1,18 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { connectMessage } from '../../test/docusign-api/connect-message.js';
 import { parseConnectEvent, verifyConnectSignature } from './connect.js';
 
 const KEY = 'connect-hmac-key-0123456789';
 const sign = (body: Buffer, key = KEY) => createHmac('sha256', key).update(body).digest('base64');
 
-/** A JSON SIM message as DocuSign's documentation shows it, with seven decimals in the timestamp. */
-const message = (event: string, envelopeId = '93be49ab-afa0-4adf-933c-f752070d71ec') => ({
-  event,
-  apiVersion: 'v2.1',
-  uri: `/restapi/v2.1/accounts/b41d7e66/envelopes/${envelopeId}`,
-  retryCount: 0,
-  configurationId: 10_418_202,
-  generatedDateTime: '2026-11-21T10:15:30.1234567Z',
-  data: { accountId: 'b41d7e66', userId: '7f2b9c10', envelopeId },
-});
+/** A JSON SIM message as DocuSign sends it, with seven decimals in the timestamp. */
+const message = (event: string, envelopeId = '93be49ab-afa0-4adf-933c-f752070d71ec') =>
+  connectMessage(event, {
+    envelopeId,
+    generatedDateTime: '2026-11-21T10:15:30.1234567Z',
+    ...(event.startsWith('recipient-') ? { recipientId: '2' } : {}),
+  });
 
 describe('verifyConnectSignature', () => {
   const body = Buffer.from(JSON.stringify(message('envelope-completed')));
@@ -57,6 +55,7 @@ describe('parseConnectEvent', () => {
       externalId: '93be49ab-afa0-4adf-933c-f752070d71ec',
       status,
       providerStatus,
+      recipientId: event.startsWith('recipient-') ? '2' : null,
       at: new Date('2026-11-21T10:15:30.123Z'),
     });
   });

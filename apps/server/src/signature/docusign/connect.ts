@@ -38,6 +38,8 @@ export interface ConnectEvent {
   status: EnvelopeStatus | null;
   /** DocuSign's own word for it, for the envelope's history: `delivered`, `corrected`, `recipient-completed`, … */
   providerStatus: string;
+  /** DocuSign's id of the recipient a recipient event is about; null for envelope events. */
+  recipientId: string | null;
   /** When DocuSign generated the event: Connect retries and may deliver out of order. */
   at: Date;
 }
@@ -45,17 +47,49 @@ export interface ConnectEvent {
 export const connectEventSchema = z.object({
   event: z.string().regex(/^(envelope|recipient)-[a-z-]+$/),
   generatedDateTime: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
-  data: z.object({ envelopeId: z.string().min(1) }),
+  data: z.object({ envelopeId: z.string().min(1), recipientId: z.string().min(1).optional() }),
 });
+
+/**
+ * DocuSign's envelope statuses in the order an envelope passes them; completed, declined and voided
+ * end it, so nothing comes after any of them. Connect retries a delivery that failed for hours and
+ * does not keep the order of events, so an envelope's status only ever moves to a higher rank
+ * (EnvelopesRepository.recordProviderStatus): a late `delivered` does not undo `completed`.
+ */
+export const DOCUSIGN_STATUS_RANK: ReadonlyMap<string, number> = new Map([
+  ['created', 0],
+  ['sent', 1],
+  ['delivered', 2],
+  ['completed', 3],
+  ['declined', 3],
+  ['voided', 3],
+]);
 
 /** DocuSign envelope statuses that change ours; `delivered` means a signer opened it, still under way. */
 const STATUS_OF = new Map<string, EnvelopeStatus>([
+  ['created', 'created'],
   ['sent', 'sent'],
   ['delivered', 'sent'],
   ['completed', 'completed'],
   ['declined', 'declined'],
   ['voided', 'voided'],
 ]);
+
+/**
+ * The rank of each of our statuses: that of the first DocuSign status that leads to it (`sent` for
+ * ours `sent`, which `delivered` leads to as well). `failed` is not among them: it is the envelope
+ * DocuSign never confirmed, which Connect cannot report.
+ */
+export const ENVELOPE_STATUS_RANK: ReadonlyMap<EnvelopeStatus, number> = ourStatusRanks();
+
+function ourStatusRanks(): Map<EnvelopeStatus, number> {
+  const ranks = new Map<EnvelopeStatus, number>();
+  for (const [docusignStatus, ours] of STATUS_OF) {
+    const rank = DOCUSIGN_STATUS_RANK.get(docusignStatus) ?? 0;
+    ranks.set(ours, Math.min(ranks.get(ours) ?? rank, rank));
+  }
+  return ranks;
+}
 
 /**
  * The envelope and status a Connect JSON SIM message reports, or null when it is no Connect event.
@@ -67,7 +101,14 @@ export function parseConnectEvent(body: unknown): ConnectEvent | null {
   if (!parsed.success) return null;
   const { event, generatedDateTime, data } = parsed.data;
   const reported = { externalId: data.envelopeId, at: new Date(generatedDateTime) };
-  if (!event.startsWith('envelope-')) return { ...reported, status: null, providerStatus: event };
+  if (!event.startsWith('envelope-')) {
+    return { ...reported, status: null, providerStatus: event, recipientId: data.recipientId ?? null };
+  }
   const docusignStatus = event.slice('envelope-'.length);
-  return { ...reported, status: STATUS_OF.get(docusignStatus) ?? null, providerStatus: docusignStatus };
+  return {
+    ...reported,
+    status: STATUS_OF.get(docusignStatus) ?? null,
+    providerStatus: docusignStatus,
+    recipientId: null,
+  };
 }
