@@ -48,6 +48,8 @@ export const sealCheckSchema = z.object({
       subject: z.string(),
       fileName: z.string(),
       completedAt: z.string().nullable(),
+      /** The PAdES level the sealed PDF reached; null for a document signed at DocuSign. */
+      sealLevel: z.enum(SEAL_LEVELS).nullable(),
       signers: z.array(
         z.object({
           role: z.enum(RECIPIENT_ROLES),

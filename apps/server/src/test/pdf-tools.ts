@@ -3,7 +3,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { fromBER } from 'asn1js';
 
 const run = promisify(execFile);
 
@@ -55,34 +54,6 @@ export function pdfPages(pdf: Uint8Array): Promise<string[]> {
     const { stdout } = await run('pdftotext', ['-layout', file, '-']);
     // pdftotext ends every page with a form feed.
     return stdout.split('\f').slice(0, -1);
-  });
-}
-
-/** One signature of a PDF as written: its byte range, the bytes it signs and its CMS (DER, unpadded). */
-export interface PdfSignatureParts {
-  byteRange: [number, number, number, number];
-  signedBytes: Buffer;
-  cms: Buffer;
-}
-
-/**
- * Every signature and document timestamp of a PDF, in file order, cut out by their /ByteRange: what an
- * outside tool (`openssl cms`, `openssl ts`) checks them against.
- */
-export function pdfSignatureParts(pdf: Uint8Array): PdfSignatureParts[] {
-  const file = Buffer.from(pdf);
-  const text = file.toString('latin1');
-  return [...text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)].map((match) => {
-    const [a, b, c, d] = match.slice(1, 5).map(Number) as [number, number, number, number];
-    const hex = text.slice(a + b + 1, c - 1).replace(/[^0-9a-fA-F]/g, '');
-    const padded = Buffer.from(hex, 'hex');
-    // The DER's own length tells where the zeros that pad /Contents begin.
-    const decoded = fromBER(padded.buffer.slice(padded.byteOffset, padded.byteOffset + padded.byteLength));
-    return {
-      byteRange: [a, b, c, d],
-      signedBytes: Buffer.concat([file.subarray(a, a + b), file.subarray(c, c + d)]),
-      cms: padded.subarray(0, decoded.offset),
-    };
   });
 }
 

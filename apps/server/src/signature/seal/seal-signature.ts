@@ -1,5 +1,6 @@
-import { extractSignature } from '@signpdf/utils';
+import type * as Pkijs from 'pkijs';
 import { sha256Hex } from '../../shared/sha256.js';
+import { pdfSignatureParts } from './pdf-signature-parts.js';
 import { pkijsWithEngine, toArrayBuffer } from './pkijs-engine.js';
 
 /** What a PDF's (first) signature says, read and checked with pkijs; no trust in who made it yet. */
@@ -9,7 +10,11 @@ export type PdfSignature =
       found: true;
       /** The CMS signature matches the signed bytes under the signer's certificate. */
       valid: boolean;
-      /** The signed byte ranges reach the end of the file: nothing was appended after signing. */
+      /**
+       * Nothing unsigned follows: the signature's byte ranges reach the end of the file, or every update
+       * after it (B-LT's validation data, B-LTA's archive) is covered by a valid document timestamp
+       * whose range does.
+       */
       coversWholeFile: boolean;
       /** SHA-256 of the signer's certificate (DER), hex, as `SealCertificate.fingerprint`. */
       fingerprint: string | null;
@@ -17,48 +22,28 @@ export type PdfSignature =
     };
 
 const COMMON_NAME = '2.5.4.3';
+const TST_INFO = '1.2.840.113549.1.9.16.1.4';
 
 /**
- * Reads the first signature of a PDF (its /ByteRange and /Contents) and verifies its CMS SignedData
- * over the signed bytes: the digest, and the signature over the signed attributes with the key of the
- * certificate it carries. The certificate chain is not checked: the caller compares the certificate
- * with the seals it knows.
+ * Reads the first signature of a PDF and verifies its CMS SignedData over the signed bytes: the digest,
+ * and the signature over the signed attributes with the key of the certificate it carries; then the
+ * document timestamps after it, each over its own range. The certificate chain is not checked: the
+ * caller compares the certificate with the seals it knows.
  */
 export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
-  let extracted: { ByteRange: number[]; signedData: Buffer };
-  try {
-    extracted = extractSignature(pdf);
-  } catch {
-    return { found: false };
-  }
-  const [first = 0, firstLength = 0, start = 0, length = 0] = extracted.ByteRange;
-  // /Contents as written between its < >: the DER and the zeros that pad it. Not @signpdf's
-  // `signature`, which strips trailing "00" and so cuts off a DER whose last byte is 0 (1 in 256 seals).
-  const contents = Buffer.from(
-    pdf
-      .subarray(first + firstLength + 1, start - 1)
-      .toString('latin1')
-      .replace(/[^0-9a-fA-F]/g, ''),
-    'hex',
-  );
-  const coversWholeFile = start + length === pdf.length;
+  const [first, ...later] = pdfSignatureParts(pdf);
+  if (!first) return { found: false };
   const pkijs = await pkijsWithEngine();
+  const last = later.at(-1) ?? first;
+  const reachesEnd = last.byteRange[2] + last.byteRange[3] === pdf.length;
+  const timestampsHold = (await Promise.all(later.map((part) => documentTimestampValid(pkijs, part)))).every(
+    Boolean,
+  );
+  const coversWholeFile = reachesEnd && timestampsHold;
   try {
-    // BER reading stops at the end of the DER: the padding after it is left alone.
-    const contentInfo = pkijs.ContentInfo.fromBER(toArrayBuffer(contents));
-    const signedData = new pkijs.SignedData({ schema: contentInfo.content });
+    const signedData = signedDataOf(pkijs, first.cms);
     const certificate = signedData.certificates?.find((c) => c instanceof pkijs.Certificate);
-    let valid = false;
-    try {
-      valid = await signedData.verify({
-        signer: 0,
-        data: toArrayBuffer(extracted.signedData),
-        checkChain: false,
-      });
-    } catch {
-      // pkijs throws for a digest that does not match as for a signature that does not.
-      valid = false;
-    }
+    const valid = await verified(signedData, first.signedBytes);
     if (!certificate)
       return { found: true, valid: false, coversWholeFile, fingerprint: null, commonName: null };
     const der = Buffer.from(certificate.toSchema().toBER());
@@ -72,5 +57,32 @@ export async function readPdfSignature(pdf: Buffer): Promise<PdfSignature> {
     };
   } catch {
     return { found: true, valid: false, coversWholeFile, fingerprint: null, commonName: null };
+  }
+}
+
+/** A /DocTimeStamp: an RFC 3161 token whose imprint is the hash of its range (pkijs compares both). */
+async function documentTimestampValid(
+  pkijs: typeof Pkijs,
+  part: { cms: Buffer; signedBytes: Buffer },
+): Promise<boolean> {
+  try {
+    const signedData = signedDataOf(pkijs, part.cms);
+    if (signedData.encapContentInfo.eContentType !== TST_INFO) return false;
+    return await verified(signedData, part.signedBytes);
+  } catch {
+    return false;
+  }
+}
+
+function signedDataOf(pkijs: typeof Pkijs, cms: Buffer): Pkijs.SignedData {
+  return new pkijs.SignedData({ schema: pkijs.ContentInfo.fromBER(toArrayBuffer(cms)).content });
+}
+
+async function verified(signedData: Pkijs.SignedData, signedBytes: Buffer): Promise<boolean> {
+  try {
+    return await signedData.verify({ signer: 0, data: toArrayBuffer(signedBytes), checkChain: false });
+  } catch {
+    // pkijs throws for a digest that does not match as for a signature that does not.
+    return false;
   }
 }

@@ -72,9 +72,21 @@ export class SealedPdfCheck {
         'envelopes.match_id',
         'envelopes.subject',
         'envelopes.completed_at',
+        'envelopes.seal_level',
         'documents.file_name',
       ])
-      .where('envelopes.sealed_sha256', '=', sha256)
+      // The current sealed PDF, or one it replaced when its archive timestamp was renewed: a copy
+      // mailed before the renewal is as much the envelope's as the one stored now.
+      .where((eb) =>
+        eb.or([
+          eb('envelopes.sealed_sha256', '=', sha256),
+          eb(
+            'envelopes.id',
+            'in',
+            eb.selectFrom('sealed_pdf_versions').select('envelope_id').where('sha256', '=', sha256),
+          ),
+        ]),
+      )
       .executeTakeFirst();
     if (!envelope) return undefined;
     const signers = await db
@@ -90,6 +102,7 @@ export class SealedPdfCheck {
       subject: envelope.subject,
       fileName: envelope.file_name,
       completedAt: envelope.completed_at?.toISOString() ?? null,
+      sealLevel: envelope.seal_level,
       signers: signers.map((s) => ({
         role: s.role,
         name: s.name,

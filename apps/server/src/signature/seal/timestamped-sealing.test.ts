@@ -1,0 +1,232 @@
+import { join } from 'node:path';
+import type { ResolvedMatch, SealCheck } from '@vertragsgenerator/domain';
+import { sql } from 'kysely';
+import { PDFDocument } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import { MailOutbox } from '../../mail/mail-outbox.js';
+import { MatchStore } from '../../matches/match-store.js';
+import { richestDemoMatch } from '../../templates/samples.js';
+import { pgliteTestDatabase } from '../../test/databases.js';
+import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
+import { pdfsig } from '../../test/pdf-tools.js';
+import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
+import { startTestPki, type TestPki } from '../../test/test-pki.js';
+import { EnvelopesRepository } from '../envelopes-repository.js';
+import { EnvelopeSealer } from './envelope-sealer.js';
+import { sealPdf } from './seal-pdf.js';
+import { SealRenewal } from './seal-renewal.js';
+import { loadSeal } from './seal-store.js';
+import { sealedEnvelopePdf } from './sealed-envelope-pdf.js';
+import { TimestampAuthorities } from './timestamp-authority.js';
+
+const { configDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const PUBLIC_URL = 'https://vertraege.firma.example';
+const METRICS_TOKEN = 'scraper-token-of-the-timestamp-test';
+const partner = { name: 'Tessa Zeitstempel', email: 'tessa@partner.example' };
+const quiet = { warn() {} };
+
+/**
+ * The seal with a timestamp authority, through the app: TSA_URL makes every seal B-LTA, a TSA that fails
+ * leaves the envelope completed and its mail waiting, and the renewal run keeps archived PDFs alive.
+ * On the embedded database only: the leases are the sealer's, tested on PostgreSQL with it.
+ */
+describe('sealing with a timestamp authority', () => {
+  let pki: TestPki;
+  let db: Db;
+  let t: TestApp;
+  let berater: string;
+
+  beforeAll(async () => {
+    pki = await startTestPki();
+    db = await pgliteTestDatabase.open();
+    await new MatchStore(db).upsertMany([match]);
+    t = await createTestApp(db, {
+      env: { PUBLIC_URL, METRICS_TOKEN, TSA_URL: pki.tsaUrl, TSA_TIMEOUT_SECONDS: '2' },
+      demoStaff: true,
+    });
+    berater = await t.signIn('berater@demo.local');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+    await pki.close();
+  });
+
+  const timestamping = () => ({
+    authorities: new TimestampAuthorities(loadConfig({ TSA_URL: pki.tsaUrl }, '0').seal.timestamps ?? fail()),
+    renewDaysBefore: 90,
+  });
+  const envelopeRow = (id: string) =>
+    db
+      .selectFrom('envelopes')
+      .select(['sealed_pdf', 'sealed_sha256', 'seal_level', 'seal_renew_at', 'seal_error'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+  async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+    for (let i = 0; i < 500; i++) {
+      const value = await read();
+      if (value !== undefined) return value;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`waited in vain for ${what}`);
+  }
+  const metric = async (name: string) => {
+    const text = (
+      await t.app.inject({ method: 'GET', url: '/backend/metrics', headers: bearer(METRICS_TOKEN) })
+    ).body;
+    return text.split('\n').filter((line) => line.startsWith(name));
+  };
+  const check = async (pdf: Uint8Array): Promise<SealCheck> => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/backend/signature/check',
+      headers: { ...bearer(berater), 'content-type': 'application/pdf' },
+      payload: Buffer.from(pdf),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+
+  it('keeps a completed envelope unsealed and its mail waiting while the TSA is down, then seals it B-LTA', async () => {
+    pki.tsa('down');
+    const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
+    await signWithLink(t, link, partner.name);
+    const failed = await until('the failed seal', async () => {
+      const row = await envelopeRow(id);
+      return row.seal_error ? row : undefined;
+    });
+    expect(failed.sealed_pdf).toBeNull();
+    expect(failed.seal_level).toBeNull();
+    expect(failed.seal_error).toMatch(/Kein gültiger Zeitstempel/);
+    expect(t.mailer.sent.filter((m) => /abgeschlossen|unterschrieben/i.test(m.subject))).toEqual([]);
+    expect(await metric('envelopes_waiting_for_seal ')).toEqual(['envelopes_waiting_for_seal 1']);
+
+    pki.tsa('ok');
+    await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
+    const seal = await loadSeal(db, { commonName: 'nicht benutzt' });
+    const sealer = new EnvelopeSealer({
+      db,
+      envelopes: new EnvelopesRepository(db),
+      outbox: new MailOutbox(db, t.mailer, 'support@demo.local', quiet),
+      seal: (envelope, sealedAt) =>
+        sealedEnvelopePdf(envelope, { seal, publicUrl: PUBLIC_URL, sealedAt, timestamping: timestamping() }),
+      log: quiet,
+    });
+    expect(await sealer.sealDue()).toBe(1);
+    const row = await envelopeRow(id);
+    expect(row.seal_level).toBe('B-LTA');
+    expect(row.seal_error).toBeNull();
+    expect(row.seal_renew_at?.getTime()).toBeGreaterThan(Date.now());
+    const report = await pdfsig(row.sealed_pdf ?? fail());
+    expect(report).toMatch(/Signature #2:[\s\S]*Test-TSA Vertragsgenerator[\s\S]*Total document signed/);
+    const mail = await until('the completion mail', async () =>
+      t.mailer.sent.find(
+        (m) => m.to === partner.email && m.attachments?.some((a) => a.filename.endsWith('.pdf')),
+      ),
+    );
+    expect(mail).toBeDefined();
+    expect(await metric('envelopes_waiting_for_seal ')).toEqual(['envelopes_waiting_for_seal 0']);
+    expect(await metric('sealed_envelopes{')).toContain('sealed_envelopes{level="B-LTA"} 1');
+
+    expect(await check(row.sealed_pdf ?? fail())).toMatchObject({
+      verdict: 'sealed',
+      envelope: { id, sealLevel: 'B-LTA' },
+      signature: { valid: true, coversWholeFile: true },
+    });
+  });
+
+  it('renews due archive timestamps once, and Prüfen knows the PDF before and after', async () => {
+    const [sealed] = await db
+      .selectFrom('envelopes')
+      .select(['id', 'sealed_pdf', 'sealed_sha256'])
+      .where('seal_level', '=', 'B-LTA')
+      .execute();
+    if (!sealed?.sealed_pdf) throw new Error('no B-LTA envelope from the test before');
+    const renewal = () => new SealRenewal({ db, timestamping: timestamping(), log: quiet });
+    // Not due yet: nothing happens.
+    expect(await renewal().renewDue()).toBe(0);
+
+    await db
+      .updateTable('envelopes')
+      .set({ seal_renew_at: sql<Date>`now() - interval '1 minute'` })
+      .execute();
+    // Two replicas at once: one renewal.
+    const renewed = await Promise.all([renewal().renewDue(), renewal().renewDue()]);
+    expect(renewed[0] + renewed[1]).toBe(1);
+    const row = await envelopeRow(sealed.id);
+    expect(row.sealed_sha256).not.toBe(sealed.sealed_sha256);
+    expect(row.seal_renew_at?.getTime()).toBeGreaterThan(Date.now());
+    const pdf = row.sealed_pdf ?? fail();
+    expect(
+      Buffer.from(pdf).subarray(0, sealed.sealed_pdf.length).equals(Buffer.from(sealed.sealed_pdf)),
+    ).toBe(true);
+    expect(await pdfsig(pdf)).toMatch(/Signature #3:[\s\S]*Total document signed/);
+
+    expect(await check(sealed.sealed_pdf)).toMatchObject({ verdict: 'sealed', envelope: { id: sealed.id } });
+    expect(await check(pdf)).toMatchObject({ verdict: 'sealed', envelope: { id: sealed.id } });
+    const versions = await db
+      .selectFrom('sealed_pdf_versions')
+      .select('sha256')
+      .where('envelope_id', '=', sealed.id)
+      .execute();
+    expect(versions).toHaveLength(2);
+  });
+
+  it('leaves the PDF as it is when the renewal’s TSA fails, and tries again later', async () => {
+    const before = await db
+      .selectFrom('envelopes')
+      .select(['id', 'sealed_sha256'])
+      .where('seal_level', '=', 'B-LTA')
+      .executeTakeFirstOrThrow();
+    await db
+      .updateTable('envelopes')
+      .set({ seal_renew_at: sql<Date>`now() - interval '1 minute'` })
+      .execute();
+    pki.tsa('garbage');
+    try {
+      expect(await new SealRenewal({ db, timestamping: timestamping(), log: quiet }).renewDue()).toBe(0);
+    } finally {
+      pki.tsa('ok');
+    }
+    const row = await envelopeRow(before.id);
+    expect(row.sealed_sha256).toBe(before.sealed_sha256);
+    expect(row.seal_renew_at?.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it('tells a B-LTA seal of ours that no envelope here has, and a changed copy of it', async () => {
+    const seal = await loadSeal(db, { commonName: 'nicht benutzt' });
+    const document = await PDFDocument.create();
+    document.addPage();
+    const sealed = await sealPdf(
+      await document.save(),
+      seal,
+      { reason: 'Test', location: PUBLIC_URL, contact: PUBLIC_URL, signingTime: new Date() },
+      timestamping(),
+    );
+    expect(await check(sealed.pdf)).toMatchObject({
+      verdict: 'unknown_envelope',
+      signature: { valid: true, coversWholeFile: true },
+    });
+    const appended = Buffer.concat([sealed.pdf, Buffer.from('\n% später ergänzt\n')]);
+    expect(await check(appended)).toMatchObject({
+      verdict: 'changed',
+      signature: { coversWholeFile: false },
+    });
+    // A byte inside the DSS, after the signature but under the document timestamp.
+    const inDss = Buffer.from(sealed.pdf);
+    const at = inDss.indexOf('/DSS');
+    expect(at).toBeGreaterThan(0);
+    inDss[at + 1] = 'X'.charCodeAt(0);
+    expect(await check(inDss)).toMatchObject({
+      verdict: 'changed',
+      signature: { valid: true, coversWholeFile: false },
+    });
+  });
+});
+
+function fail(): never {
+  throw new Error('missing');
+}
