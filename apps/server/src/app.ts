@@ -230,12 +230,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ((envelope, sealedAt) =>
         sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt, timestamping })),
   });
+  const signingLinkKey = await loadSigningLinkKey(db);
   const links = new SigningLinks({
     envelopes,
     publicUrl: config.publicUrl,
     linkValidDays: config.signature.linkValidDays,
     reminderEveryDays: config.signature.reminderEveryDays,
-    key: await loadSigningLinkKey(db),
+    key: signingLinkKey,
     now: () => new Date(),
   });
   const builtinSigning = new BuiltinSigning({
@@ -246,6 +247,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     links,
     renderCertificate,
     sealer,
+    signerCode: config.signature.kind === 'builtin' ? config.signature.signerCode : 'off',
+    codeKey: signingLinkKey,
   });
   const reminders = new SigningReminders({
     db,

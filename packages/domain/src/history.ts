@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envelopeSealSchema } from './seal-status.js';
 import { ENVELOPE_STATUSES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './signature.js';
 
 /**
@@ -30,6 +31,8 @@ export const historyEntrySchema = z.object({
       certificateAvailable: z.boolean(),
       /** Its sealed PDF (certificate, signatures, the document inside) is made and can be downloaded. */
       signedPdfAvailable: z.boolean(),
+      /** The seal of a completed envelope; null for any other status. */
+      seal: envelopeSealSchema.nullable(),
     })
     .nullable(),
 });

@@ -10,6 +10,7 @@ export * from './permissions.js';
 export * from './placeholders.js';
 export * from './plausibility.js';
 export * from './seal-check.js';
+export * from './seal-status.js';
 export * from './signature.js';
 export * from './signature-overview.js';
 export * from './stored-documents.js';

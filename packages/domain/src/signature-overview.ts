@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { envelopeSealSchema } from './seal-status.js';
 import { ENVELOPE_EVENT_TYPES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './signature.js';
 
 /**
@@ -75,6 +76,8 @@ export const overviewEnvelopeSchema = z.object({
   /** The user may remind, renew links and withdraw (creator or legal staff, built-in signing, open). */
   mayChange: z.boolean(),
   signedPdfAvailable: z.boolean(),
+  /** The seal of a completed envelope; null for any other status. */
+  seal: envelopeSealSchema.nullable(),
 });
 export type OverviewEnvelope = z.infer<typeof overviewEnvelopeSchema>;
 

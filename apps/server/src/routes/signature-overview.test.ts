@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { EnvelopeOverview, ResolvedMatch } from '@vertragsgenerator/domain';
+import type { EnvelopeOverview, EnvelopeSeal, HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
@@ -226,6 +226,56 @@ describe.each(testDatabases())(
       const times = [...first.envelopes, ...second.envelopes].map((e) => e.updatedAt);
       expect(times).toEqual([...times].sort().reverse());
       expect(new Set([...ids(first), ...ids(second)]).size).toBe(30);
+    });
+
+    it('shows the seal of a completed envelope, the same in the overview and in the history', async () => {
+      const seals = async (): Promise<{ overview: EnvelopeSeal | null; history: EnvelopeSeal | null }> => {
+        const listed = (await overview(berater, '?status=completed')).envelopes.find(
+          (e) => e.id === berta.completed,
+        );
+        const history = await t.app.inject({
+          method: 'GET',
+          url: `/backend/matches/${match.matchId}/documents`,
+          headers: bearer(berater),
+        });
+        expect(history.statusCode, history.body).toBe(200);
+        const entry = (history.json() as HistoryEntry[]).find((h) => h.envelope?.id === berta.completed);
+        return { overview: listed?.seal ?? null, history: entry?.envelope?.seal ?? null };
+      };
+      const both = (seal: EnvelopeSeal) => ({ overview: seal, history: seal });
+
+      // Without a timestamp authority the server's seal is B-B; it is made just after the last signature.
+      await expect.poll(seals, { timeout: 15_000 }).toEqual(both({ state: 'sealed', level: 'B-B' }));
+      const open = await overview(berater, '?status=all');
+      expect(open.envelopes.filter((e) => e.seal !== null).map((e) => e.id)).toEqual([berta.completed]);
+
+      // A seal whose last attempt failed: the envelope is completed, its PDF not made yet.
+      const unsealed = { sealed_pdf: null, sealed_sha256: null, seal_level: null } as const;
+      await db
+        .updateTable('envelopes')
+        .set({ ...unsealed, seal_error: null })
+        .where('id', '=', berta.completed)
+        .execute();
+      expect(await seals()).toEqual(both({ state: 'pending', problem: null }));
+      await db
+        .updateTable('envelopes')
+        .set({
+          ...unsealed,
+          seal_error: 'Kein gültiger Zeitstempel: https://tsa.example/: keine Antwort nach 10 s',
+        })
+        .where('id', '=', berta.completed)
+        .execute();
+      expect(await seals()).toEqual(both({ state: 'pending', problem: 'timestamp_unreachable' }));
+      const listed = (await overview(berater, '?status=completed')).envelopes[0];
+      expect(listed?.signedPdfAvailable).toBe(false);
+
+      // DocuSign's own document, stored: sealed by DocuSign, with no level of ours.
+      await db
+        .updateTable('envelopes')
+        .set({ provider: 'docusign', sealed_pdf: Buffer.from('%PDF-1.7'), seal_error: null })
+        .where('id', '=', berta.completed)
+        .execute();
+      expect(await seals()).toEqual(both({ state: 'docusign' }));
     });
 
     it('refuses an unknown filter, a search too long, no token and no permission level', async () => {

@@ -14,6 +14,7 @@ import {
   type ProviderReportOutcome,
   recordConnectEvent,
 } from './docusign/connect-events.js';
+import { envelopeSeal } from './overview/envelope-seal.js';
 
 /** Who caused an event, as recorded with it: the user or signer, their address and browser. */
 export interface Actor {
@@ -334,6 +335,8 @@ export class EnvelopesRepository {
         'provider',
         'status',
         'updated_at',
+        'seal_level',
+        'seal_error',
         (eb) => eb('certificate', 'is not', null).as('has_certificate'),
         (eb) => eb('sealed_pdf', 'is not', null).as('has_sealed_pdf'),
       ])
@@ -378,6 +381,13 @@ export class EnvelopesRepository {
                 .map((r) => ({ role: r.role, name: r.name, status: r.status })),
               certificateAvailable: Boolean(envelope.has_certificate),
               signedPdfAvailable: Boolean(envelope.has_sealed_pdf),
+              seal: envelopeSeal({
+                provider: envelope.provider,
+                completed: envelope.status === 'completed',
+                sealed: Boolean(envelope.has_sealed_pdf),
+                seal_level: envelope.seal_level,
+                seal_error: envelope.seal_error,
+              }),
             }
           : null,
       };

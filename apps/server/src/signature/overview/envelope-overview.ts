@@ -10,6 +10,7 @@ import {
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { mayManageEnvelope, seesEveryEnvelope } from '../../auth/document-access.js';
 import type { Db } from '../../db/database.js';
+import { envelopeSeal } from './envelope-seal.js';
 
 /** Who asks: legal staff see every envelope, everyone else the ones they created. */
 export interface OverviewReader {
@@ -77,6 +78,8 @@ export class EnvelopeOverviewQuery {
           'e.created_at',
           'e.updated_at',
           'd.file_name',
+          'e.seal_level',
+          'e.seal_error',
           (eb) => eb('e.sealed_pdf', 'is not', null).as('has_sealed_pdf'),
         ])
         .orderBy('e.updated_at', 'desc')
@@ -148,6 +151,13 @@ export class EnvelopeOverviewQuery {
             OPEN.includes(r.status) &&
             mayManageEnvelope(reader, r.created_by),
           signedPdfAvailable: Boolean(r.has_sealed_pdf),
+          seal: envelopeSeal({
+            provider: r.provider,
+            completed: r.status === 'completed',
+            sealed: Boolean(r.has_sealed_pdf),
+            seal_level: r.seal_level,
+            seal_error: r.seal_error,
+          }),
         };
       }),
       total: counts[query.status],
