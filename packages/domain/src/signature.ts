@@ -58,6 +58,8 @@ export const ENVELOPE_EVENT_TYPES = [
   'provider_status',
   'link_renewed',
   'reminded',
+  'verified',
+  'verification_locked',
 ] as const;
 export type EnvelopeEventType = (typeof ENVELOPE_EVENT_TYPES)[number];
 
@@ -73,7 +75,24 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   provider_status: 'Status des Signaturanbieters',
   link_renewed: 'Link erneuert',
   reminded: 'Erinnert',
+  verified: 'Identität bestätigt',
+  verification_locked: 'Link gesperrt (falsche Codes)',
 };
+
+/**
+ * Whether signers of built-in signing confirm a code mailed to them before the document opens
+ * (SIGNING_OTP): `required` for every envelope, `optional` as the sender chooses per envelope, `off`
+ * for none.
+ */
+export const SIGNING_OTP_MODES = ['required', 'optional', 'off'] as const;
+export type SigningOtpMode = (typeof SIGNING_OTP_MODES)[number];
+
+/** The signer's code: six digits, valid this long; a new one after the pause; wrong tries until a lock. */
+export const SIGNING_CODE_DIGITS = 6;
+export const SIGNING_CODE_VALID_MINUTES = 10;
+export const SIGNING_CODE_RESEND_SECONDS = 60;
+export const SIGNING_CODE_MAX_WRONG = 5;
+export const SIGNING_CODE_LOCK_MINUTES = 15;
 
 const name = z
   .string()
@@ -105,6 +124,11 @@ export const sendEnvelopeSchema = z
       .max(200, 'Der Betreff ist zu lang (max. 200 Zeichen).'),
     message: z.string().trim().max(4000, 'Die Nachricht ist zu lang (max. 4.000 Zeichen).'),
     recipients: z.array(recipientInputSchema).min(1).max(10),
+    /**
+     * Signers confirm a code mailed to them before the document opens. Unset: as SIGNING_OTP says
+     * (yes unless `off`); `false` is taken only where SIGNING_OTP is `optional`.
+     */
+    signerCode: z.boolean().optional(),
   })
   .superRefine((value, ctx) => {
     if (!value.recipients.some((r) => r.role !== 'CC')) {
@@ -178,6 +202,11 @@ export const envelopeViewSchema = z.object({
   events: z.array(envelopeEventSchema),
   /** A PDF rendition exists (LibreOffice on the server); otherwise the browser shows the DOCX. */
   pdfAvailable: z.boolean(),
+  /**
+   * Built-in signing: whether its signers confirm a code mailed to them, and whether the sender may
+   * still switch that (a draft where SIGNING_OTP is `optional`). Absent with DocuSign.
+   */
+  signerCode: z.object({ enabled: z.boolean(), changeable: z.boolean() }).optional(),
 });
 export type EnvelopeView = z.infer<typeof envelopeViewSchema>;
 
@@ -207,6 +236,50 @@ export const declineEnvelopeSchema = z.object({
     .max(1000, 'Der Grund ist zu lang (max. 1.000 Zeichen).'),
 });
 
+/**
+ * The code step before the document opens: whether this link needs a code and where it stands. The
+ * code itself never leaves the server except in the mail to the signer.
+ */
+export const signerVerificationSchema = z.object({
+  /** The signer must confirm a code mailed to their address before the document opens. */
+  required: z.boolean(),
+  /** The code was confirmed for this link. */
+  verified: z.boolean(),
+  /** The address the code goes to, masked (`b***@kunde.de`). */
+  email: z.string(),
+  /** A code went out and still works. */
+  codeSent: z.boolean(),
+  /** Seconds until a new code may be asked for; 0: now. */
+  resendInSeconds: z.number().int().min(0),
+  /** Too many wrong codes: the link is locked until then (ISO time); null: not locked. */
+  lockedUntil: z.string().nullable(),
+});
+export type SignerVerification = z.infer<typeof signerVerificationSchema>;
+
+/** POST /backend/signing/verify: the code from the mail. */
+export const verifySigningCodeSchema = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^[0-9]{6}$/, 'Bitte gib den 6-stelligen Code aus der E-Mail ein.'),
+});
+export type VerifySigningCodeRequest = z.infer<typeof verifySigningCodeSchema>;
+
+/**
+ * Error codes of the code step; each comes with a German message. `verification_locked` and
+ * `code_resend_too_early` share 429 with the rate limit, told apart by the code.
+ */
+export const SIGNING_CODE_ERRORS = {
+  /** The document, signing and declining wait for the code. */
+  verification_required: 403,
+  code_wrong: 400,
+  /** No code works now: none was sent, it expired, or a newer one replaced it. */
+  code_expired: 400,
+  verification_locked: 429,
+  code_resend_too_early: 429,
+} as const;
+export type SigningCodeError = keyof typeof SIGNING_CODE_ERRORS;
+
 /** GET /backend/signing: what a signer sees behind their link. */
 export const signingViewSchema = z.object({
   subject: z.string(),
@@ -218,6 +291,8 @@ export const signingViewSchema = z.object({
   /** `open` until this signer signed or declined. */
   state: z.enum(['open', 'signed', 'declined']),
   pdfAvailable: z.boolean(),
+  /** The code step; until it is done, `signer.email` is masked and the sender's message withheld. */
+  verification: signerVerificationSchema,
 });
 export type SigningView = z.infer<typeof signingViewSchema>;
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { createPostgresDatabase } from '../test/databases.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
-import { signingLinkInMailFolder } from '../test/mail-folder.js';
+import { confirmSigningCodeByMail, signingLinkInMailFolder } from '../test/mail-folder.js';
 import {
   runCliTool,
   type ServerProcess,
@@ -97,6 +97,10 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
           if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
         }
         expect(link, recipient.email).toBeDefined();
+        await confirmSigningCodeByMail(
+          { url: embedded.url, mailDir: join(dataDir, 'mail') },
+          { token: link?.split('#')[1] ?? '', to: recipient.email },
+        );
         const signature = await fetch(`${embedded.url}/backend/signing/sign`, {
           method: 'POST',
           headers: { 'x-signing-token': link?.split('#')[1] ?? '', 'content-type': 'application/json' },

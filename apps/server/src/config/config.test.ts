@@ -118,12 +118,19 @@ describe('signature configuration', () => {
     DOCUSIGN_PRIVATE_KEY_FILE: keyFile,
   };
 
-  it('signs built-in by default, links valid for 14 days', () => {
+  it('signs built-in by default, links valid for 14 days, signers confirming a code', () => {
     expect(loadConfig({}, '1').signature).toEqual({
       kind: 'builtin',
+      signerCode: 'required',
       linkValidDays: 14,
       reminderEveryDays: 3,
     });
+  });
+
+  it('reads SIGNING_OTP and refuses a value it does not know', () => {
+    expect(loadConfig({ SIGNING_OTP: 'optional' }, '1').signature).toMatchObject({ signerCode: 'optional' });
+    expect(loadConfig({ SIGNING_OTP: 'off' }, '1').signature).toMatchObject({ signerCode: 'off' });
+    expect(() => loadConfig({ SIGNING_OTP: 'sometimes' }, '1')).toThrow(/SIGNING_OTP/);
   });
 
   it('switches to DocuSign with all four variables and reads key and templates', () => {

@@ -1,3 +1,4 @@
+import { SIGNING_OTP_MODES, type SigningOtpMode } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import { ConfigError, readConfigFile } from './support.js';
 
@@ -6,6 +7,7 @@ import { ConfigError, readConfigFile } from './support.js';
 export const SIGNATURE_ENV = {
   SIGNING_LINK_DAYS: z.coerce.number().int().min(1).max(365).default(14),
   SIGNING_REMINDER_DAYS: z.coerce.number().int().min(0).max(365).default(3),
+  SIGNING_OTP: z.enum(SIGNING_OTP_MODES).default('required'),
   DOCUSIGN_INTEGRATION_KEY: z.string().min(1).optional(),
   DOCUSIGN_USER_ID: z.string().min(1).optional(),
   DOCUSIGN_ACCOUNT_ID: z.string().min(1).optional(),
@@ -36,7 +38,11 @@ interface SigningFollowUp {
 }
 
 export type SignatureConfig =
-  | ({ kind: 'builtin' } & SigningFollowUp)
+  | ({
+      kind: 'builtin';
+      /** SIGNING_OTP: whether signers confirm a code mailed to them before the document opens. */
+      signerCode: SigningOtpMode;
+    } & SigningFollowUp)
   | ({
       kind: 'docusign';
       integrationKey: string;
@@ -57,7 +63,7 @@ export type SignatureConfig =
 export function signatureConfig(e: SignatureEnv): SignatureConfig {
   const given = DOCUSIGN_REQUIRED.filter((name) => e[name]);
   const followUp = { linkValidDays: e.SIGNING_LINK_DAYS, reminderEveryDays: e.SIGNING_REMINDER_DAYS };
-  if (given.length === 0) return { kind: 'builtin', ...followUp };
+  if (given.length === 0) return { kind: 'builtin', signerCode: e.SIGNING_OTP, ...followUp };
   const missing = DOCUSIGN_REQUIRED.filter((name) => !e[name]);
   if (missing.length > 0) {
     throw new ConfigError(

@@ -285,6 +285,20 @@ export interface EnvelopesTable {
   seal_renew_at: Timestamp | null;
   /** The customer's name from the match when the envelope was made (migration 0012). */
   customer: ColumnType<string, string | undefined, string>;
+  /** Its signers confirm a code mailed to them, as far as SIGNING_OTP leaves it to the envelope (migration 0014). */
+  signer_code: ColumnType<boolean, boolean | undefined, boolean>;
+}
+
+/** A signer's code and its confirmation for one link (migration 0014); see there. */
+export interface SignerCodesTable {
+  recipient_id: string;
+  link_sha256: string;
+  code_hmac: string | null;
+  code_sent_at: Timestamp | null;
+  code_expires_at: Timestamp | null;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  locked_until: Timestamp | null;
+  verified_at: Timestamp | null;
 }
 
 export interface EnvelopeRecipientsTable {

@@ -19,6 +19,7 @@ import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { loadCompanyData } from '../templates/companies.js';
 import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { confirmSigningCode } from '../test/partner-envelope.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 
 /**
@@ -68,10 +69,15 @@ interface Resources {
   customerEnvelope: string;
   /** A partner envelope signed by everyone: it has a completion certificate. */
   completedEnvelope: string;
-  /** Signer links of three sent partner envelopes: to look at, to sign, to decline. */
+  /** Signer links of three sent partner envelopes, the code confirmed: to look at, to sign, to decline. */
   openLink: string;
   signLink: string;
   declineLink: string;
+  /** A signer link whose code is not confirmed yet: to ask for a code. */
+  codeLink: string;
+  /** A signer link with the code mailed for it: to confirm. */
+  verifyLink: string;
+  verifyCode: string;
 }
 
 interface Call {
@@ -559,23 +565,27 @@ function signerRoute(
   method: 'GET' | 'POST',
   path: string,
   link: (r: Resources) => string,
-  payload?: object,
+  payload?: object | ((r: Resources) => object),
 ): PublicRoute {
+  const body = (r: Resources) => (typeof payload === 'function' ? payload(r) : payload);
   return {
     route: `${method} /backend/signing${path}`,
     protectedBy: 'X-Signing-Token of an invited signer, rate-limited per client address',
     refused: [
-      { caller: 'no link token', call: () => signingCall(method, path, undefined, payload) },
-      { caller: 'a guessed link token', call: () => signingCall(method, path, GUESSED_LINK, payload) },
+      { caller: 'no link token', call: (r: Resources) => signingCall(method, path, undefined, body(r)) },
+      {
+        caller: 'a guessed link token',
+        call: (r: Resources) => signingCall(method, path, GUESSED_LINK, body(r)),
+      },
       {
         caller: 'staff with an ID token instead',
-        call: (_: Resources, staffToken: string) => ({
-          ...signingCall(method, path, undefined, payload),
+        call: (r: Resources, staffToken: string) => ({
+          ...signingCall(method, path, undefined, body(r)),
           headers: bearer(staffToken),
         }),
       },
     ].map((c) => ({ ...c, status: 404, error: 'link_invalid' })),
-    admitted: (r) => signingCall(method, path, link(r), payload),
+    admitted: (r) => signingCall(method, path, link(r), body(r)),
   };
 }
 
@@ -641,6 +651,13 @@ const PUBLIC_ROUTES: readonly PublicRoute[] = [
   signerRoute('GET', '/document.pdf', (r) => r.openLink),
   signerRoute('POST', '/sign', (r) => r.signLink, { consent: true, typedName: 'Paul Partner' }),
   signerRoute('POST', '/decline', (r) => r.declineLink, { reason: 'Der Tagessatz stimmt nicht.' }),
+  signerRoute('POST', '/code', (r) => r.codeLink),
+  signerRoute(
+    'POST',
+    '/verify',
+    (r) => r.verifyLink,
+    (r) => ({ code: r.verifyCode }),
+  ),
   {
     route: 'POST /backend/signature/docusign/connect',
     protectedBy: 'HMAC of the body with DOCUSIGN_CONNECT_HMAC_KEY',
@@ -780,6 +797,13 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     return { id, link: await t.mailer.signingLink(signer) };
   }
 
+  /** The link of a partner envelope sent to `signer`, the code confirmed as the signing page does. */
+  async function confirmedLink(signer: string): Promise<string> {
+    const { link } = await sentPartnerEnvelope(signer);
+    await confirmSigningCode(t, link);
+    return link;
+  }
+
   beforeAll(async () => {
     db = await database.open();
     await new MatchStore(db).upsertMany([match]);
@@ -830,6 +854,7 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     const customerEnvelope = await created(await as(USER[2], generation('generateDocusign', 'de-wm-k-rv-1')));
 
     const completed = await sentPartnerEnvelope('fertig@partner.example');
+    await confirmSigningCode(t, completed.link);
     const signed = await inject(
       t,
       signingCall('POST', '/sign', completed.link, { consent: true, typedName: 'Paul Partner' }),
@@ -841,15 +866,21 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
 
+    const verify = await sentPartnerEnvelope('bestaetigen@partner.example');
+    const codeAsked = await inject(t, signingCall('POST', '/code', verify.link), null);
+    expect(codeAsked.statusCode, codeAsked.body).toBe(200);
     resources = {
       customerDocument: String(customerDocument.headers['x-document-id']),
       partnerDocument: draft.documentId,
       draftEnvelope,
       customerEnvelope,
       completedEnvelope: completed.id,
-      openLink: (await sentPartnerEnvelope('ansehen@partner.example')).link,
-      signLink: (await sentPartnerEnvelope('unterschreiben@partner.example')).link,
-      declineLink: (await sentPartnerEnvelope('ablehnen@partner.example')).link,
+      openLink: await confirmedLink('ansehen@partner.example'),
+      signLink: await confirmedLink('unterschreiben@partner.example'),
+      declineLink: await confirmedLink('ablehnen@partner.example'),
+      codeLink: (await sentPartnerEnvelope('code@partner.example')).link,
+      verifyLink: verify.link,
+      verifyCode: await t.mailer.signingCode('bestaetigen@partner.example'),
     };
 
     revoked = await t.signIn(SIGNED_OUT);

@@ -20,6 +20,8 @@ const PUBLIC_PATHS = [
   '/backend/signing/document.pdf',
   '/backend/signing/sign',
   '/backend/signing/decline',
+  '/backend/signing/code',
+  '/backend/signing/verify',
 ];
 
 describe.each(testDatabases())('identity and sessions on $name', (database) => {

@@ -51,6 +51,8 @@ const PUBLIC_OPERATIONS = [
   'GET /backend/signing/document.pdf',
   'POST /backend/signing/sign',
   'POST /backend/signing/decline',
+  'POST /backend/signing/code',
+  'POST /backend/signing/verify',
   'POST /backend/signature/docusign/connect',
 ];
 

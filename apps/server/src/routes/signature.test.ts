@@ -14,7 +14,7 @@ import { sha256Hex } from '../shared/sha256.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
-import { signWithLink } from '../test/partner-envelope.js';
+import { confirmSigningCode, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -219,9 +219,17 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
     const opened = await signer('GET', '', klaraToken);
     expect(opened.statusCode).toBe(200);
     expect(opened.json()).toMatchObject({
-      signer: { name: 'Klara Kunde', email: 'klara@kunde.example', role: 'Kunde' },
+      signer: { name: 'Klara Kunde', email: 'k***@kunde.example', role: 'Kunde' },
       sender: { name: 'Lena Legal', email: 'legal@demo.local' },
+      documentSha256: sent.documentSha256,
       state: 'open',
+      verification: { required: true, verified: false, email: 'k***@kunde.example' },
+    });
+    await confirmSigningCode(t, klaraToken);
+    expect((await signer('GET', '', klaraToken)).json()).toMatchObject({
+      signer: { email: 'klara@kunde.example' },
+      message: 'Bitte bis Freitag unterschreiben.',
+      verification: { required: true, verified: true },
     });
     const document = await signer('GET', '/document', klaraToken);
     expect(sha256Hex(document.rawPayload)).toBe(sent.documentSha256);
@@ -241,6 +249,7 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
 
     const karlToken = await linkTokenFor('karl@kunde.example');
     expect(karlToken).not.toBe(klaraToken);
+    await confirmSigningCode(t, karlToken);
     expect(
       (await signer('POST', '/sign', karlToken, { consent: true, typedName: 'Karl Zweit' })).statusCode,
     ).toBe(200);
@@ -252,7 +261,10 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
       'created',
       'sent',
       'opened',
+      'verified',
       'signed',
+      'opened',
+      'verified',
       'signed',
       'completed',
     ]);
@@ -276,7 +288,8 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
       'conny@firma.example',
       'legal@demo.local',
     ]) {
-      const mails = await mailsTo(party, party.endsWith('kunde.example') ? 2 : 1);
+      // The signers also got their invitation and their code.
+      const mails = await mailsTo(party, party.endsWith('kunde.example') ? 3 : 1);
       const completion = mails.find((m) => m.subject.startsWith('Abgeschlossen:'));
       expect(
         completion?.attachments?.map((a) => a.contentType),
@@ -364,6 +377,7 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
     const id = await createEnvelope();
     await sendAsDrafted(id);
     const token = await linkTokenFor('klara@kunde.example');
+    await confirmSigningCode(t, token);
     expect((await signer('POST', '/decline', token, { reason: '' })).statusCode).toBe(400);
     const declined = await signer('POST', '/decline', token, { reason: 'Der Stundensatz stimmt nicht.' });
     expect(declined.statusCode).toBe(200);

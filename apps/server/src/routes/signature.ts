@@ -81,7 +81,8 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
   async function envelopeView(id: string): Promise<EnvelopeView> {
     const view = await envelopes.view(id, await deps.pdf.available());
     if (!view) throw notFound('Diesen Umschlag gibt es nicht.');
-    return view;
+    if (view.provider !== 'builtin' || !deps.signing) return view;
+    return { ...view, signerCode: await deps.signing.signerCodeSetting(id) };
   }
 
   app.get<{ Params: { id: string } }>(

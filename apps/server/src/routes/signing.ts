@@ -1,11 +1,13 @@
 import {
   DOCX_MIME_TYPE,
   declineEnvelopeSchema,
+  SIGNING_CODE_ERRORS,
   SIGNING_LINK_ERRORS,
   SIGNING_TOKEN_HEADER,
   type SigningView,
   signEnvelopeSchema,
   signingViewSchema,
+  verifySigningCodeSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -16,6 +18,7 @@ import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import { HttpError, notFound, parseInput } from '../shared/http-error.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import { SigningInputProblem, SigningLinkProblem } from '../signature/signing-problems.js';
+import { SignerVerificationProblem } from '../signature/verification/verification-problem.js';
 
 export interface SigningRoutesDeps {
   /** Present when built-in signing is the provider; with DocuSign these routes answer 404. */
@@ -32,6 +35,11 @@ const linkErrors = {
   404: 'Unknown or withdrawn link, or signing happens at DocuSign',
   409: 'The envelope is closed',
   410: 'The link has expired or was used',
+};
+/** Where the signer must confirm a code first (SIGNING_OTP), the document and the answers wait for it. */
+const codedErrors = {
+  ...linkErrors,
+  403: 'The signer has not confirmed the code mailed to them yet (`verification_required`)',
 };
 
 /**
@@ -60,9 +68,66 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
         },
       },
     },
+    async (request): Promise<SigningView> => openedView(request),
+  );
+
+  async function openedView(request: FastifyRequest): Promise<SigningView> {
+    const view = await linkAction(() => signing().openLink(signingToken(request), clientActor(request)));
+    return { ...view, pdfAvailable: await deps.pdf.available() };
+  }
+
+  signer.post(
+    '/backend/signing/code',
+    {
+      ...limited,
+      schema: {
+        tags: ['signing'],
+        summary: 'Mail the signer a new code to confirm before the document opens',
+        description:
+          'The code (6 digits) goes to the address the envelope names and works for 10 minutes; a new one ' +
+          'replaces it, at most one a minute. Answers the signing view, never the code. Without a code to ' +
+          'confirm (SIGNING_OTP, or confirmed already) nothing is mailed.',
+        security: PUBLIC,
+        headers: signerHeaders,
+        response: {
+          200: signingViewSchema.describe('The signing view with the code step’s state'),
+          ...errorAnswers([404, 409, 410, 429], {
+            ...linkErrors,
+            429: 'Too many requests from this address, a new code within 60 s of the last (`code_resend_too_early`), or the link is locked after 5 wrong codes (`verification_locked`)',
+          }),
+        },
+      },
+    },
     async (request): Promise<SigningView> => {
-      const view = await linkAction(() => signing().openLink(signingToken(request), clientActor(request)));
-      return { ...view, pdfAvailable: await deps.pdf.available() };
+      await linkAction(() => signing().codeStep.sendCode(signingToken(request)));
+      return openedView(request);
+    },
+  );
+
+  signer.post(
+    '/backend/signing/verify',
+    {
+      ...limited,
+      schema: {
+        tags: ['signing'],
+        summary: 'Confirm the code from the mail; then the document opens for signing',
+        security: PUBLIC,
+        headers: signerHeaders,
+        body: verifySigningCodeSchema,
+        response: {
+          200: signingViewSchema.describe('The signing view, the code confirmed'),
+          ...errorAnswers([400, 404, 409, 410, 429], {
+            ...linkErrors,
+            400: 'Not 6 digits (`invalid_input`), a wrong code (`code_wrong`), or no code that still works (`code_expired`)',
+            429: 'Too many requests from this address, or the link is locked for 15 minutes after 5 wrong codes (`verification_locked`)',
+          }),
+        },
+      },
+    },
+    async (request): Promise<SigningView> => {
+      const { code } = parseInput(verifySigningCodeSchema, request.body);
+      await linkAction(() => signing().codeStep.verify(signingToken(request), code, clientActor(request)));
+      return openedView(request);
     },
   );
 
@@ -77,7 +142,7 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
         headers: signerHeaders,
         response: {
           200: fileAnswer(DOCX_MIME_TYPE, 'The document'),
-          ...errorAnswers([404, 409, 410, 429], linkErrors),
+          ...errorAnswers([403, 404, 409, 410, 429], codedErrors),
         },
       },
     },
@@ -98,8 +163,8 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
         headers: signerHeaders,
         response: {
           200: fileAnswer(PDF_MIME, 'The PDF rendition, shown inline'),
-          ...errorAnswers([404, 409, 410, 429], {
-            ...linkErrors,
+          ...errorAnswers([403, 404, 409, 410, 429], {
+            ...codedErrors,
             404: 'Unknown or withdrawn link, or no PDF rendition on this server',
           }),
         },
@@ -123,7 +188,7 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
         body: signEnvelopeSchema,
         response: {
           200: signingViewSchema.describe('The envelope after signing'),
-          ...errorAnswers([400, 404, 409, 410, 429], linkErrors),
+          ...errorAnswers([400, 403, 404, 409, 410, 429], codedErrors),
         },
       },
     },
@@ -146,7 +211,7 @@ export const signingRoutes: FastifyPluginAsync<SigningRoutesDeps> = async (signe
         body: declineEnvelopeSchema,
         response: {
           200: signingViewSchema.describe('The envelope after declining'),
-          ...errorAnswers([400, 404, 409, 410, 429], linkErrors),
+          ...errorAnswers([400, 403, 404, 409, 410, 429], codedErrors),
         },
       },
     },
@@ -171,6 +236,9 @@ async function linkAction<T>(action: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof SigningLinkProblem) {
       throw new HttpError(SIGNING_LINK_ERRORS[error.code], error.code, error.message);
+    }
+    if (error instanceof SignerVerificationProblem) {
+      throw new HttpError(SIGNING_CODE_ERRORS[error.code], error.code, error.message);
     }
     if (error instanceof SigningInputProblem) throw new HttpError(400, 'invalid_input', error.message);
     throw error;

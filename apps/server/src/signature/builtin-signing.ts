@@ -2,19 +2,23 @@ import {
   formatDateTime,
   type SendEnvelopeRequest,
   type SignEnvelopeRequest,
+  type SignerVerification as SignerVerificationView,
+  type SigningOtpMode,
   type SigningView,
 } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
+import { HttpError } from '../shared/http-error.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
-import { staffAddresses } from './mail-parties.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
 import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
-import { invitationMail, voidedMail } from './signing-mails.js';
+import { declinedMails, invitationMail, voidedMail } from './signing-mails.js';
 import { EnvelopeStateProblem, SigningInputProblem } from './signing-problems.js';
+import { SignerVerification } from './verification/signer-verification.js';
+import { SigningCodeStep } from './verification/signing-code-step.js';
 import { lockWaitingSigner } from './waiting-signer.js';
 
 export interface BuiltinSigningDeps {
@@ -27,6 +31,10 @@ export interface BuiltinSigningDeps {
   renderCertificate: (input: CertificateInput) => Promise<Uint8Array>;
   /** Seals a completed envelope and mails it; started once the completion is committed. */
   sealer: Pick<EnvelopeSealer, 'sealSoon'>;
+  /** SIGNING_OTP: whether signers confirm a code mailed to them before the document opens. */
+  signerCode: SigningOtpMode;
+  /** Keys the HMAC the signers' codes are kept as (the signing-link key). */
+  codeKey: Buffer;
   now?: () => Date;
 }
 
@@ -44,10 +52,15 @@ export class BuiltinSigning implements SignatureProvider {
   private readonly now: () => Date;
 
   private readonly links: SigningLinks;
+  private readonly verification: SignerVerification;
+  /** `Code senden` and `Bestätigen` on the signing page. */
+  readonly codeStep: SigningCodeStep;
 
   constructor(private readonly deps: BuiltinSigningDeps) {
     this.now = deps.now ?? (() => new Date());
     this.links = deps.links;
+    this.verification = new SignerVerification({ mode: deps.signerCode, key: deps.codeKey, now: this.now });
+    this.codeStep = new SigningCodeStep({ ...deps, verification: this.verification });
   }
 
   /** Our own record is the envelope: nothing to create elsewhere. */
@@ -66,10 +79,15 @@ export class BuiltinSigning implements SignatureProvider {
       if (envelope.status !== 'created') {
         throw new EnvelopeStateProblem('Dieser Umschlag wurde bereits versendet oder beendet.');
       }
+      const signerCode = this.verification.choice(request.signerCode);
+      if (signerCode === null) {
+        const message = 'Der Bestätigungscode per E-Mail ist für alle Unterzeichner vorgeschrieben.';
+        throw new HttpError(400, 'invalid_input', message, { signerCode: [message] });
+      }
       await this.deps.envelopes.replaceRecipients(envelopeId, request.recipients, trx);
       await trx
         .updateTable('envelopes')
-        .set({ status: 'sent', subject: request.subject, message: request.message })
+        .set({ status: 'sent', subject: request.subject, message: request.message, signer_code: signerCode })
         .where('id', '=', envelopeId)
         .execute();
       await this.deps.envelopes.addEvent(
@@ -141,7 +159,20 @@ export class BuiltinSigning implements SignatureProvider {
     this.deps.outbox.deliverSoon();
   }
 
-  /** What a signer sees behind their link; the first visit records `opened`. */
+  /** The sender view's code setting of a built-in envelope; undefined for an unknown one. */
+  async signerCodeSetting(envelopeId: string) {
+    const envelope = await this.deps.db
+      .selectFrom('envelopes')
+      .select(['status', 'signer_code'])
+      .where('id', '=', envelopeId)
+      .executeTakeFirst();
+    return envelope && this.verification.setting(envelope);
+  }
+
+  /**
+   * What a signer sees behind their link; the first visit records `opened`. Until the signer confirmed
+   * the code, their address is masked and the sender's message withheld.
+   */
   async openLink(token: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     return this.deps.db.transaction().execute(async (trx) => {
       const { envelope, recipient } = await this.links.resolve(token, trx);
@@ -161,13 +192,17 @@ export class BuiltinSigning implements SignatureProvider {
           trx,
         );
       }
-      return signingView(envelope, recipient, 'open');
+      const verification = await this.verification.state(envelope, recipient, trx);
+      const view = signingView(envelope, recipient, 'open', verification);
+      if (!verification.required || verification.verified) return view;
+      return { ...view, message: '', signer: { ...view.signer, email: verification.email } };
     });
   }
 
-  /** The document behind a usable link. */
+  /** The document behind a usable link, once the signer confirmed their code. */
   async linkDocument(token: string): Promise<{ fileName: string; content: Uint8Array }> {
-    const { envelope } = await this.links.resolve(token, this.deps.db);
+    const { envelope, recipient } = await this.links.resolve(token, this.deps.db);
+    await this.verification.assertVerified(envelope, recipient, this.deps.db);
     const version = await this.documentVersion(envelope, this.deps.db);
     return { fileName: envelope.file_name, content: version.content };
   }
@@ -178,6 +213,8 @@ export class BuiltinSigning implements SignatureProvider {
     let completed = false;
     const view = await this.deps.db.transaction().execute(async (trx) => {
       const { envelope, recipient } = await this.links.resolve(token, trx, { lock: true });
+      await this.verification.assertVerified(envelope, recipient, trx);
+      const verification = await this.verification.state(envelope, recipient, trx);
       const signedAt = this.now();
       await trx
         .updateTable('envelope_recipients')
@@ -206,7 +243,7 @@ export class BuiltinSigning implements SignatureProvider {
         await this.complete(envelope, trx);
         completed = true;
       }
-      return signingView(envelope, recipient, 'signed');
+      return signingView(envelope, recipient, 'signed', verification);
     });
     this.deps.outbox.deliverSoon();
     // Only a completion has something to seal; the periodic run catches anything left over.
@@ -218,6 +255,8 @@ export class BuiltinSigning implements SignatureProvider {
   async decline(token: string, reason: string, actor: Omit<Actor, 'email'>): Promise<SigningView> {
     const view = await this.deps.db.transaction().execute(async (trx) => {
       const { envelope, recipient } = await this.links.resolve(token, trx, { lock: true });
+      await this.verification.assertVerified(envelope, recipient, trx);
+      const verification = await this.verification.state(envelope, recipient, trx);
       await trx
         .updateTable('envelope_recipients')
         .set({
@@ -240,22 +279,10 @@ export class BuiltinSigning implements SignatureProvider {
         trx,
       );
       await this.deps.outbox.enqueue(
-        staffAddresses(envelope).map((to) => ({
-          to,
-          replyTo: recipient.email,
-          subject: `Abgelehnt: ${envelope.subject}`,
-          text: [
-            `${recipient.name} <${recipient.email}> hat die Unterschrift unter „${envelope.file_name}“ abgelehnt.`,
-            '',
-            `Grund: ${reason}`,
-            '',
-            `Der Umschlag ist damit beendet. Details: ${this.deps.publicUrl}/signatur/${envelope.id}`,
-          ].join('\n'),
-          reference: `envelope:${envelope.id}`,
-        })),
+        declinedMails(envelope, recipient, reason, `${this.deps.publicUrl}/signatur/${envelope.id}`),
         trx,
       );
-      return signingView(envelope, recipient, 'declined');
+      return signingView(envelope, recipient, 'declined', verification);
     });
     this.deps.outbox.deliverSoon();
     return view;
@@ -344,6 +371,7 @@ function signingView(
   envelope: LockedEnvelope,
   recipient: { name: string; email: string; role: SigningView['signer']['role'] },
   state: SigningView['state'],
+  verification: SignerVerificationView,
 ): SigningView {
   return {
     subject: envelope.subject,
@@ -355,6 +383,7 @@ function signingView(
     state,
     // The route knows whether LibreOffice can render a PDF here.
     pdfAvailable: false,
+    verification,
   };
 }
 

@@ -1,7 +1,7 @@
 import { ENVELOPE_EVENT_LABELS, RECIPIENT_ROLE_LABELS } from '@vertragsgenerator/domain';
 import type { Selectable } from 'kysely';
 import type { EnvelopeEventsTable, EnvelopeRecipientsTable } from '../db/schema.js';
-import type { CertificateInput } from './certificate.js';
+import type { CertificateInput, CertificateSigner } from './certificate.js';
 
 /** What the certificate needs of the completed envelope. */
 export interface EnvelopeForCertificate {
@@ -47,6 +47,7 @@ export function certificateInput(
       ip: s.signed_ip,
       userAgent: s.signed_user_agent,
       drawnSignaturePng: s.drawn_signature,
+      verification: confirmedCode(s, events),
     })),
     copies: copies.map((c) => ({ name: c.name, email: c.email })),
     events: [
@@ -54,4 +55,16 @@ export function certificateInput(
       { at: completedAt, type: 'completed' as const, actor: '', ip: null },
     ].map(({ type, ...event }) => ({ ...event, label: ENVELOPE_EVENT_LABELS[type] })),
   };
+}
+
+/**
+ * The code the signer confirmed for the link they signed with: their last `verified` event (a renewed
+ * link asks again). Its actor is the address the code went to.
+ */
+function confirmedCode(
+  signer: Selectable<EnvelopeRecipientsTable>,
+  events: Selectable<EnvelopeEventsTable>[],
+): CertificateSigner['verification'] {
+  const confirmed = events.filter((e) => e.type === 'verified' && e.recipient_id === signer.id).at(-1);
+  return confirmed ? { email: confirmed.actor, at: confirmed.at, ip: confirmed.ip } : null;
 }

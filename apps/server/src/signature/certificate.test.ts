@@ -18,6 +18,11 @@ const signer = (overrides: Partial<CertificateSigner>): CertificateSigner => ({
   ip: '203.0.113.7',
   userAgent: USER_AGENT,
   drawnSignaturePng: png(60, 20),
+  verification: {
+    email: 'lukasz.zolc@elbwerk.example',
+    at: new Date('2026-07-01T08:12:41Z'),
+    ip: '203.0.113.7',
+  },
   ...overrides,
 });
 
@@ -42,6 +47,7 @@ const input = (overrides: Partial<CertificateInput> = {}): CertificateInput => (
       ip: '2001:db8::8a2e:370:7334',
       userAgent: null,
       drawnSignaturePng: null,
+      verification: null,
     }),
   ],
   copies: [{ name: 'Buchhaltung', email: 'buchhaltung@wm-consulting.example' }],
@@ -105,6 +111,20 @@ describe('the completion certificate', () => {
     }
     expect(text).toContain('Seite 1 von ');
     expect(text).toContain('SHA-256-Hashwert identifiziert das unterzeichnete Dokument');
+  });
+
+  it('states beside each signer how they confirmed their address, and that the signing page showed the hash', async () => {
+    const text = allText(await pdfPages(await renderCertificate(input()))).replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'Identität bestätigt per E-Mail-Code an lukasz.zolc@elbwerk.example am 01.07.2026 10:12:41 (Europe/Berlin) von IP 203.0.113.7',
+    );
+    // The second signer was asked for no code.
+    expect(text).toContain('Kein E-Mail-Code verlangt');
+    expect(text.indexOf('Identität bestätigt')).toBeLessThan(text.indexOf('Ανδρέας Παπαδόπουλος'));
+    expect(text.indexOf('Kein E-Mail-Code verlangt')).toBeGreaterThan(text.indexOf('Ανδρέας Παπαδόπουλος'));
+    expect(text).toContain(
+      'Angezeigt jedem Unterzeichner auf der Seite zum Unterschreiben, vor seiner Unterschrift',
+    );
   });
 
   it('gives times in Berlin local time, summer and winter alike', async () => {

@@ -1,5 +1,6 @@
 import { formatDateTime } from '@vertragsgenerator/domain';
 import type { OutgoingMail } from '../mail/mail-outbox.js';
+import { staffAddresses } from './mail-parties.js';
 
 /** What the mails to signers need of their envelope. */
 export interface EnvelopeForMail {
@@ -56,6 +57,28 @@ export function voidedMail(
   };
 }
 
+/** Tells the sender and the envelope's creator that a signer declined, and why. */
+export function declinedMails(
+  envelope: { id: string; subject: string; file_name: string; sender_email: string; created_by: string },
+  recipient: { name: string; email: string },
+  reason: string,
+  senderViewUrl: string,
+): OutgoingMail[] {
+  return staffAddresses(envelope).map((to) => ({
+    to,
+    replyTo: recipient.email,
+    subject: `Abgelehnt: ${envelope.subject}`,
+    text: [
+      `${recipient.name} <${recipient.email}> hat die Unterschrift unter „${envelope.file_name}“ abgelehnt.`,
+      '',
+      `Grund: ${reason}`,
+      '',
+      `Der Umschlag ist damit beendet. Details: ${senderViewUrl}`,
+    ].join('\n'),
+    reference: `envelope:${envelope.id}`,
+  }));
+}
+
 /**
  * A reminder to a signer who has not answered, with the link they hold (the invitation's, unless it
  * was renewed); a link from before links were derived cannot be repeated, so that mail points to the
@@ -85,6 +108,35 @@ export function reminderMail(
         ? `Der Link läuft am ${formatDateTime(expiresAt)} Uhr ab – danach braucht es einen neuen.`
         : `Der Link gilt bis ${formatDateTime(expiresAt)} Uhr und nur für dich – bitte gib ihn nicht weiter.`,
       'Bei Fragen antworte einfach auf diese E-Mail.',
+    ].join('\n'),
+    reference: `envelope:${envelope.id}`,
+  };
+}
+
+/**
+ * The code a signer confirms before the document opens. The code is in the body only: subjects end up
+ * in mail logs, notifications and lock screens.
+ */
+export function signingCodeMail(
+  envelope: EnvelopeForMail,
+  recipient: { name: string; email: string },
+  code: string,
+  expiresAt: Date,
+): OutgoingMail {
+  return {
+    to: recipient.email,
+    replyTo: envelope.sender_email,
+    subject: `Dein Bestätigungscode für „${envelope.subject}“`,
+    text: [
+      `Hallo ${recipient.name},`,
+      '',
+      `mit diesem Code bestätigst du, dass du das Dokument „${envelope.subject}“ von ${envelope.sender_name} öffnest:`,
+      '',
+      `    ${code}`,
+      '',
+      `Gib ihn auf der Seite zum Unterschreiben ein. Er gilt 10 Minuten, bis ${formatDateTime(expiresAt)} Uhr.`,
+      '',
+      'Hast du keinen Code angefordert? Dann hat jemand deinen Link geöffnet. Gib den Code nicht weiter – ohne ihn kann niemand in deinem Namen unterschreiben. Bei Fragen antworte einfach auf diese E-Mail.',
     ].join('\n'),
     reference: `envelope:${envelope.id}`,
   };

@@ -32,6 +32,51 @@ export async function signingLinkInMailFolder(
 }
 
 /**
+ * The code in the newest code mail to `to` written since `since`; undefined while there is none. A new
+ * code replaces the last, so the newest is the one that works.
+ */
+export async function signingCodeInMailFolder(
+  mailDir: string,
+  to: string,
+  since: number,
+): Promise<string | undefined> {
+  const [newest] = (await mailsTo(mailDir, to, since)).filter((mail) =>
+    mail.subject?.startsWith('Dein Bestätigungscode'),
+  );
+  return newest?.text?.match(/^\s*(\d{6})\s*$/m)?.[1];
+}
+
+/**
+ * A signer confirms the code of their link on a server process, as the signing page does: asks for a
+ * code, polls the mail folder for it and enters it. Resolves once the server took it.
+ */
+export async function confirmSigningCodeByMail(
+  { url, mailDir }: { url: string; mailDir: string },
+  { token, to }: { token: string; to: string },
+): Promise<void> {
+  const since = Date.now();
+  const call = (path: string, body?: object) =>
+    fetch(`${url}/backend/signing${path}`, {
+      method: 'POST',
+      headers: { 'x-signing-token': token, 'content-type': 'application/json' },
+      body: JSON.stringify(body ?? {}),
+      signal: AbortSignal.timeout(30_000),
+    });
+  const asked = await call('/code');
+  if (asked.status !== 200) throw new Error(`no code sent: ${asked.status} ${await asked.text()}`);
+  let code: string | undefined;
+  for (let attempt = 0; attempt < 300 && !code; attempt++) {
+    code = await signingCodeInMailFolder(mailDir, to, since);
+    if (!code) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  if (!code) throw new Error(`no code mailed to ${to} in ${mailDir}`);
+  const confirmed = await call('/verify', { code });
+  if (confirmed.status !== 200) {
+    throw new Error(`code refused: ${confirmed.status} ${await confirmed.text()}`);
+  }
+}
+
+/**
  * The first attachment of `contentType` in the newest mail to `to` whose subject matches, written since
  * `since`; undefined while there is none.
  */

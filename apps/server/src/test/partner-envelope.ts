@@ -1,5 +1,6 @@
-import type { EnvelopeView } from '@vertragsgenerator/domain';
+import type { EnvelopeView, SigningView } from '@vertragsgenerator/domain';
 import { expect } from 'vitest';
+import { maskedAddress } from '../signature/verification/signer-code.js';
 import { bearer, type TestApp } from './test-app.js';
 
 /**
@@ -55,8 +56,38 @@ export async function sentPartnerEnvelope(
   return { id, recipientId, link };
 }
 
-/** The signer holding `link` signs with their typed name, as the signing page sends it; it must succeed. */
+/**
+ * The signer holding `link` confirms the code mailed to them, as the signing page does: asks for a code
+ * (or takes the one already on its way), reads it from the mail and enters it; it must succeed.
+ */
+export async function confirmSigningCode(t: TestApp, link: string): Promise<void> {
+  const headers = { 'x-signing-token': link };
+  const opened = await t.app.inject({ method: 'GET', url: '/backend/signing', headers });
+  expect(opened.statusCode, opened.body).toBe(200);
+  const { verification } = opened.json() as SigningView;
+  if (!verification.required || verification.verified) return;
+  // The view names the address masked: the code mails to an address that masks the same.
+  const to = (address: string) => maskedAddress(address) === verification.email;
+  const before = t.mailer.signingCodeMails(to).length;
+  const asked = await t.app.inject({ method: 'POST', url: '/backend/signing/code', headers });
+  const resent = asked.statusCode === 200;
+  if (!resent) expect(asked.json().error, asked.body).toBe('code_resend_too_early');
+  const code = await t.mailer.signingCode(to, resent ? before : 0);
+  const confirmed = await t.app.inject({
+    method: 'POST',
+    url: '/backend/signing/verify',
+    headers,
+    payload: { code },
+  });
+  expect(confirmed.statusCode, confirmed.body).toBe(200);
+}
+
+/**
+ * The signer holding `link` confirms their code and signs with their typed name, as the signing page
+ * sends it; it must succeed.
+ */
 export async function signWithLink(t: TestApp, link: string, typedName: string): Promise<void> {
+  await confirmSigningCode(t, link);
   const signed = await t.app.inject({
     method: 'POST',
     url: '/backend/signing/sign',

@@ -73,6 +73,31 @@ export class RecordingMailer implements Mailer {
     }
     throw new Error(`no signing link mailed to ${to}`);
   }
+
+  /** The code mails sent so far to the addresses `to` accepts, oldest first. */
+  signingCodeMails(to: string | ((address: string) => boolean)): MailMessage[] {
+    const accepts = typeof to === 'string' ? (address: string) => address === to : to;
+    return this.sent.filter((mail) => accepts(mail.to) && mail.subject.startsWith('Dein Bestätigungscode'));
+  }
+
+  /**
+   * The code of the newest code mail to `to`, once the outbox sent more than `after` of them (the
+   * mail goes out soon after the answer, not with it).
+   */
+  async signingCode(to: string | ((address: string) => boolean), after = 0): Promise<string> {
+    for (let attempt = 0; attempt < 250; attempt++) {
+      const mails = this.signingCodeMails(to);
+      const code = mails.length > after ? codeInMail(mails.at(-1)?.text ?? '') : undefined;
+      if (code) return code;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`no signing code mailed to ${to}`);
+  }
+}
+
+/** The six digits on a line of their own in a code mail. */
+export function codeInMail(text: string): string | undefined {
+  return text.match(/^\s*(\d{6})\s*$/m)?.[1];
 }
 
 export interface TestApp {
