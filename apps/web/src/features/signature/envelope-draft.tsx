@@ -2,6 +2,7 @@ import {
   ActionIcon,
   Alert,
   Button,
+  Checkbox,
   Fieldset,
   Group,
   NumberInput,
@@ -30,6 +31,7 @@ import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
 import { sendEnvelope } from './api';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
+import { codeTexts } from './signing-code-texts';
 import { useEnvelopeUpdater } from './use-envelope-updater';
 
 const MAX_RECIPIENTS = 10;
@@ -50,7 +52,13 @@ function toRow(recipient: RecipientInput): RecipientRow {
   return { ...recipient, key: lastRowKey };
 }
 
-function toRequest(subject: string, message: string, rows: readonly RecipientRow[]): SendEnvelopeRequest {
+function toRequest(
+  subject: string,
+  message: string,
+  rows: readonly RecipientRow[],
+  /** The sender's choice of the signers' code, where the server leaves it to them. */
+  signerCode: boolean | undefined,
+): SendEnvelopeRequest {
   return {
     subject,
     message,
@@ -58,6 +66,7 @@ function toRequest(subject: string, message: string, rows: readonly RecipientRow
       ...row,
       routingOrder: row.routingOrder === '' ? Number.NaN : row.routingOrder,
     })),
+    ...(signerCode === undefined ? {} : { signerCode }),
   };
 }
 
@@ -80,6 +89,8 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
   const [rows, setRows] = useState(() => envelope.recipients.map(toRow));
   const [subject, setSubject] = useState(envelope.subject);
   const [message, setMessage] = useState(envelope.message);
+  const [signerCode, setSignerCode] = useState(envelope.signerCode?.enabled ?? true);
+  const codeChangeable = envelope.signerCode?.changeable ?? false;
   const [attempted, setAttempted] = useState(false);
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
   const send = useSingleMutation({
@@ -99,7 +110,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
     },
   });
 
-  const request = toRequest(subject, message, rows);
+  const request = toRequest(subject, message, rows, codeChangeable ? signerCode : undefined);
   const clientErrors = attempted ? validationErrors(request) : NO_FIELD_ERRORS;
   const serverErrors = send.error instanceof ApiRequestError ? send.error.fields : NO_FIELD_ERRORS;
   const errorFor = (field: string) => errorAt(field, clientErrors, serverErrors);
@@ -186,6 +197,17 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
             onChange={(event) => setMessage(event.currentTarget.value)}
             error={errorFor('message')}
           />
+          {/* SIGNING_OTP=off asks nobody: then there is nothing to show or choose. */}
+          {envelope.signerCode && (envelope.signerCode.enabled || codeChangeable) && (
+            <Checkbox
+              label={codeTexts.draftLabel}
+              description={codeChangeable ? codeTexts.draftOptional : codeTexts.draftRequired}
+              checked={codeChangeable ? signerCode : envelope.signerCode.enabled}
+              disabled={!codeChangeable}
+              onChange={(event) => setSignerCode(event.currentTarget.checked)}
+              error={errorFor('signerCode')}
+            />
+          )}
           {Object.keys(clientErrors).length > 0 && <Alert color="red">{texts.envelope.fixFields}</Alert>}
           {send.isError && <Alert color="red">{errorMessage(send.error)}</Alert>}
         </Stack>

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  SIGNING_CODE_ERRORS,
   SIGNING_LINK_ERRORS,
   SIGNING_TOKEN_HEADER,
   type SignEnvelopeRequest,
@@ -24,6 +25,11 @@ function signingFetch(
 /** The link is unknown, expired or its envelope closed: nothing on the page can help any more. */
 export function isLinkError(error: unknown): error is ApiRequestError {
   return error instanceof ApiRequestError && Object.hasOwn(SIGNING_LINK_ERRORS, error.code);
+}
+
+/** An answer of the code step (wrong, expired, locked, too early, or not confirmed yet). */
+export function isCodeError(error: unknown): error is ApiRequestError {
+  return error instanceof ApiRequestError && Object.hasOwn(SIGNING_CODE_ERRORS, error.code);
 }
 
 export function signingQueryOptions(token: string) {
@@ -56,5 +62,17 @@ export async function declineEnvelope(token: string, reason: string): Promise<Si
     method: 'POST',
     body: { reason },
   });
+  return parseJsonAnswer(response, signingViewSchema);
+}
+
+/** Asks the server to mail the signer a (new) code; answers the view, never the code. */
+export async function requestSigningCode(token: string): Promise<SigningView> {
+  const response = await signingFetch('/backend/signing/code', token, { method: 'POST', body: {} });
+  return parseJsonAnswer(response, signingViewSchema);
+}
+
+/** Confirms the code from the mail; answers the view with the document open for signing. */
+export async function verifySigningCode(token: string, code: string): Promise<SigningView> {
+  const response = await signingFetch('/backend/signing/verify', token, { method: 'POST', body: { code } });
   return parseJsonAnswer(response, signingViewSchema);
 }

@@ -20,7 +20,7 @@ import {
   type SigningView,
   signEnvelopeSchema,
 } from '@vertragsgenerator/domain';
-import { type FormEvent, type ReactNode, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import { useLocation } from 'react-router';
 import { DocumentViewer } from '@/components/document-viewer';
 import { runDownload } from '@/components/download-button';
@@ -39,6 +39,7 @@ import {
   signEnvelope,
   signingQueryOptions,
 } from './signing-api';
+import { DocumentFingerprint, SigningCodeStep } from './signing-code-step';
 
 /**
  * The public page behind a signer's e-mail link (`/unterschreiben#<token>`): no sign-in and no app
@@ -66,6 +67,13 @@ function Signing({ token }: { token: string }) {
   // decline answers then say so, and the page shows it as it would on opening the link.
   const [closedLink, setClosedLink] = useState<ApiRequestError | null>(null);
 
+  const refetch = view.refetch;
+  const refresh = useCallback(() => void refetch(), [refetch]);
+  const answered = useCallback(
+    (next: SigningView) => queryClient.setQueryData(signingQueryOptions(token).queryKey, next),
+    [queryClient, token],
+  );
+
   const linkError = closedLink ?? (isLinkError(view.error) ? view.error : null);
   if (linkError) return <LinkProblem message={linkError.message} />;
   if (view.data === undefined) {
@@ -80,11 +88,24 @@ function Signing({ token }: { token: string }) {
       <Outcome title={texts.signing.declinedTitle} text={texts.signing.declined(view.data.sender.name)} />
     );
   }
+  const { verification } = view.data;
+  if (verification.required && !verification.verified) {
+    return (
+      <SigningCodeStep
+        token={token}
+        view={view.data}
+        onAnswered={answered}
+        onRefresh={refresh}
+        onLinkClosed={setClosedLink}
+      />
+    );
+  }
   return (
     <SigningForm
       token={token}
       view={view.data}
-      onAnswered={(next) => queryClient.setQueryData(options.queryKey, next)}
+      onAnswered={answered}
+      onCodeNeeded={refresh}
       onLinkClosed={setClosedLink}
     />
   );
@@ -95,10 +116,12 @@ interface SigningFormProps {
   view: SigningView;
   /** The signer signed or declined: the server's new view of the link. */
   onAnswered: (view: SigningView) => void;
+  /** The server wants the code (again): the view says so once asked. */
+  onCodeNeeded: () => void;
   onLinkClosed: (error: ApiRequestError) => void;
 }
 
-function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps) {
+function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: SigningFormProps) {
   const [consent, setConsent] = useState(false);
   const [typedName, setTypedName] = useState(view.signer.name);
   const [drawnSignature, setDrawnSignature] = useState<string | undefined>();
@@ -110,6 +133,7 @@ function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps
     onSuccess: onAnswered,
     onError: (error) => {
       if (isLinkError(error)) onLinkClosed(error);
+      else if (error instanceof ApiRequestError && error.code === 'verification_required') onCodeNeeded();
       else focusFirstInvalid();
     },
   });
@@ -162,6 +186,7 @@ function SigningForm({ token, view, onAnswered, onLinkClosed }: SigningFormProps
         load={(signal) => loadSigningDocument(token, view.pdfAvailable, signal)}
         onDownload={() => void runDownload(() => downloadSigningDocument(token, view.fileName))}
       />
+      <DocumentFingerprint sha256={view.documentSha256} />
       <form ref={container} onSubmit={handleSign} noValidate>
         <Stack>
           <Title order={2}>{texts.signing.signHeading}</Title>

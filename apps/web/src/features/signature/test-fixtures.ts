@@ -1,5 +1,6 @@
 import type { SigningView } from '@vertragsgenerator/domain';
 
+/** A link whose signer confirmed the code mailed to them: the document is open for signing. */
 export const signingView: SigningView = {
   subject: 'Rahmenvertrag zur Unterschrift',
   message: 'Hallo Karl,\nbitte unterschreib den Rahmenvertrag.',
@@ -9,4 +10,20 @@ export const signingView: SigningView = {
   signer: { name: 'Karl Kunde', email: 'karl@kunde.de', role: 'Kunde' },
   state: 'open',
   pdfAvailable: true,
+  verification: {
+    required: true,
+    verified: true,
+    email: 'k***@kunde.de',
+    codeSent: false,
+    resendInSeconds: 0,
+    lockedUntil: null,
+  },
+};
+
+/** The same link before the code is confirmed: address masked, message withheld, no code sent yet. */
+export const unverifiedView: SigningView = {
+  ...signingView,
+  message: '',
+  signer: { ...signingView.signer, email: 'k***@kunde.de' },
+  verification: { ...signingView.verification, verified: false },
 };
