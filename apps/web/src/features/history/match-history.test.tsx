@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
+import type { EnvelopeSeal, HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { appRoutes } from '@/app/router';
 import { captureDownloads } from '@/test/downloads';
@@ -30,6 +30,7 @@ const signedContract: HistoryEntry = {
     ],
     certificateAvailable: true,
     signedPdfAvailable: true,
+    seal: { state: 'sealed', level: 'B-LTA' },
   },
 };
 
@@ -50,6 +51,7 @@ const sentOffer: HistoryEntry = {
     recipients: [{ role: 'Kunde', name: 'Karl Kunde', status: 'opened' }],
     certificateAvailable: false,
     signedPdfAvailable: false,
+    seal: null,
   },
 };
 
@@ -129,7 +131,7 @@ describe('MatchHistory', () => {
         'Rahmenvertrag PL-12345.docxrv-de-wm-k · Vorlage Version 3',
         'legal@demo.local',
         '21.11.2026 09:05',
-        'AbgeschlossenKarl Kunde: UnterschriebenClara Kopie: Erhält Kopie',
+        'AbgeschlossenVersiegelt · PAdES B-LTASiegel mit Zeitstempel und Langzeitnachweis: Die Prüfdaten (Zertifikate und Sperrauskünfte) sind im PDF eingebettet, ein Archivzeitstempel wird vor seinem Ablauf erneuert.Karl Kunde: UnterschriebenClara Kopie: Erhält Kopie',
         '2',
       ],
       [
@@ -148,6 +150,54 @@ describe('MatchHistory', () => {
       ],
     ]);
     expect(api.callsTo(HISTORY)).toHaveLength(1);
+  });
+
+  it('says in words how each completed envelope is sealed, or that its seal is pending and why', async () => {
+    const completed = (documentId: string, fileName: string, seal: EnvelopeSeal, provider = 'builtin') => ({
+      ...signedContract,
+      documentId,
+      fileName,
+      envelope: {
+        ...(signedContract.envelope as NonNullable<HistoryEntry['envelope']>),
+        id: `env-${documentId}`,
+        provider: provider as 'builtin' | 'docusign',
+        signedPdfAvailable: seal.state !== 'pending',
+        seal,
+      },
+    });
+    stubApi({
+      [HISTORY]: jsonResponse(200, [
+        completed('d-bb', 'Ohne Zeitstempel.docx', { state: 'sealed', level: 'B-B' }),
+        completed('d-lta', 'Langzeit.docx', { state: 'sealed', level: 'B-LTA' }),
+        completed('d-wait', 'Wartet.docx', { state: 'pending', problem: null }),
+        completed('d-tsa', 'Zeitstempel fehlt.docx', { state: 'pending', problem: 'timestamp_unreachable' }),
+        completed('d-ds', 'DocuSign.docx', { state: 'docusign' }, 'docusign'),
+        sentOffer,
+      ]),
+    });
+    renderHistory();
+    const table = await findTable();
+    const status = (fileName: string) => cellsOf(rowOf(table, fileName))[3] as HTMLElement;
+
+    expect(status('Ohne Zeitstempel.docx')).toHaveTextContent(
+      'Versiegelt · PAdES B-B' +
+        'Siegel ohne vertrauenswürdige Zeit: Wann versiegelt wurde, bestätigt kein Zeitstempeldienst.',
+    );
+    expect(within(status('Langzeit.docx')).getByText('Versiegelt · PAdES B-LTA')).toBeVisible();
+    expect(
+      within(status('Langzeit.docx')).getByText(/^Siegel mit Zeitstempel und Langzeitnachweis/),
+    ).toHaveTextContent(/Archivzeitstempel wird vor seinem Ablauf erneuert/);
+    expect(within(status('Langzeit.docx')).queryByText(/qualifiziert/i)).toBeNull();
+    expect(within(status('Wartet.docx')).getByText('Siegel ausstehend')).toBeVisible();
+    expect(
+      within(status('Zeitstempel fehlt.docx')).getByText(
+        'Siegel ausstehend: Zeitstempeldienst nicht erreichbar – wird erneut versucht',
+      ),
+    ).toBeVisible();
+    expect(within(status('DocuSign.docx')).getByText('Von DocuSign versiegelt')).toBeVisible();
+    expect(status('Angebot')).not.toHaveTextContent(/Siegel|versiegelt/i);
+    // Nothing hidden in a tooltip: no title attribute carries the words.
+    expect(table.querySelector('[title]')).toBeNull();
   });
 
   it("offers a finished document in the editor and as a file, its envelope in a new tab and a completed envelope's certificate", async () => {

@@ -2,6 +2,7 @@ import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { formatDateTime, type HistoryEntry, RECIPIENT_STATUS_LABELS } from '@vertragsgenerator/domain';
 import { useId } from 'react';
 import { DownloadButton } from '@/components/download-button';
+import { EnvelopeSealText } from '@/components/envelope-seal';
 import { EnvelopeStatusBadge } from '@/components/envelope-status-badge';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
@@ -81,6 +82,9 @@ function EntryStatus({ entry }: { entry: HistoryEntry }) {
   return (
     <Stack gap={4} align="flex-start">
       <EnvelopeStatusBadge status={entry.envelope.status} />
+      {entry.envelope.seal && (
+        <EnvelopeSealText seal={entry.envelope.seal} provider={entry.envelope.provider} />
+      )}
       {entry.envelope.recipients.map((recipient, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: recipients have no ID here; the list only ever changes as a whole
         <Text size="xs" key={index}>

@@ -22,6 +22,7 @@ const sealed: SealCheck = {
     subject: 'Bitte unterschreiben: Rahmenvertrag',
     fileName: 'PL-10002 Rahmenvertrag.docx',
     completedAt: '2026-11-24T09:30:00Z',
+    sealLevel: 'B-LTA',
     signers: [
       { role: 'Kunde', name: 'Klara Kunde', email: 'klara@kunde.example', signedAt: '2026-11-24T09:00:00Z' },
       { role: 'Kunde2', name: 'Karl Zweit', email: 'karl@kunde.example', signedAt: '2026-11-24T09:30:00Z' },
@@ -62,6 +63,39 @@ describe('SealCheckPage', () => {
     expect(within(signers).getByText('24.11.2026 10:30')).toBeInTheDocument();
     const [request] = api.fetchMock.mock.calls;
     expect(new Headers(request?.[1]?.headers).get('content-type')).toBe('application/pdf');
+  });
+
+  it.each([
+    {
+      level: 'B-LTA' as const,
+      explanation:
+        'Siegel mit Zeitstempel und Langzeitnachweis: Die Prüfdaten (Zertifikate und Sperrauskünfte) sind im PDF eingebettet, ein Archivzeitstempel wird vor seinem Ablauf erneuert.',
+    },
+    {
+      level: 'B-B' as const,
+      explanation:
+        'Siegel ohne vertrauenswürdige Zeit: Wann versiegelt wurde, bestätigt kein Zeitstempeldienst.',
+    },
+  ])(
+    'names the PAdES level $level of a sealed PDF and says in words what it proves',
+    async ({ level, explanation }) => {
+      stubApi({
+        [CHECK]: jsonResponse(200, { ...sealed, envelope: { ...sealed.envelope, sealLevel: level } }),
+      });
+      await userEvent.upload(renderPage(), pdfFile());
+      const details = await screen.findByRole('table', { name: 'Dokument' });
+      const row = within(details).getByText('Siegel').closest('tr') as HTMLElement;
+      expect(row.querySelector('td')).toHaveTextContent(`Versiegelt · PAdES ${level}${explanation}`);
+    },
+  );
+
+  it('shows no level for a sealed PDF whose envelope has none recorded', async () => {
+    stubApi({ [CHECK]: jsonResponse(200, { ...sealed, envelope: { ...sealed.envelope, sealLevel: null } }) });
+    await userEvent.upload(renderPage(), pdfFile());
+    const details = await screen.findByRole('table', { name: 'Dokument' });
+    expect(within(details).getByText('PL-10002')).toBeInTheDocument();
+    expect(within(details).queryByText('Siegel')).toBeNull();
+    expect(within(details).queryByText(/PAdES/)).toBeNull();
   });
 
   it('says plainly that a changed PDF is not the signed one', async () => {

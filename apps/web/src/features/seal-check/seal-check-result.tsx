@@ -6,6 +6,7 @@ import {
   type SealCheckVerdict,
 } from '@vertragsgenerator/domain';
 import { Link } from 'react-router';
+import { EnvelopeSealText } from '@/components/envelope-seal';
 import { envelopePath } from '@/lib/paths';
 import { sealCheckTexts as t } from './texts';
 
@@ -54,6 +55,15 @@ export function SealCheckResult({ result, fileName }: { result: SealCheck; fileN
                 <Table.Th>{t.completedAt}</Table.Th>
                 <Table.Td>{dateTime(envelope.completedAt)}</Table.Td>
               </Table.Tr>
+              {/* No level: DocuSign's document, or one sealed before levels were recorded. */}
+              {envelope.sealLevel && (
+                <Table.Tr>
+                  <Table.Th>{t.seal}</Table.Th>
+                  <Table.Td>
+                    <EnvelopeSealText seal={{ state: 'sealed', level: envelope.sealLevel }} />
+                  </Table.Td>
+                </Table.Tr>
+              )}
               <Table.Tr>
                 <Table.Th>{t.sha256}</Table.Th>
                 <Table.Td style={{ wordBreak: 'break-all' }}>{result.sha256}</Table.Td>

@@ -40,6 +40,7 @@ export const sealCheckTexts = {
   match: 'Match',
   document: 'Dokument',
   completedAt: 'Abgeschlossen am',
+  seal: 'Siegel',
   signers: 'Unterschriften',
   role: 'Rolle',
   name: 'Name',

@@ -7,6 +7,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { Link } from 'react-router';
 import { DownloadButton } from '@/components/download-button';
+import { EnvelopeSealText } from '@/components/envelope-seal';
 import { SignerActions } from '@/components/signer-actions';
 import { VoidEnvelopeButton } from '@/components/void-envelope-button';
 import { downloadSignedPdf } from '@/lib/envelopes';
@@ -39,7 +40,10 @@ export function OverviewRow({ envelope, onChanged }: { envelope: OverviewEnvelop
         </Text>
       </Table.Td>
       <Table.Td>
-        <OverviewStatusBadge status={envelope.status} />
+        <Stack gap={6} align="flex-start">
+          <OverviewStatusBadge status={envelope.status} />
+          {envelope.seal && <EnvelopeSealText seal={envelope.seal} provider={envelope.provider} />}
+        </Stack>
       </Table.Td>
       <Table.Td>
         {envelope.signers.length === 0 ? (

@@ -48,6 +48,7 @@ const waitingEnvelope: OverviewEnvelope = {
   lastEvent: { type: 'signed', at: '2026-11-21T09:05:00Z', actor: 'karl@kunde.de' },
   mayChange: true,
   signedPdfAvailable: false,
+  seal: null,
 };
 
 const completedEnvelope: OverviewEnvelope = {
@@ -60,6 +61,7 @@ const completedEnvelope: OverviewEnvelope = {
   lastEvent: { type: 'completed', at: '2026-11-22T10:00:00Z', actor: '' },
   mayChange: false,
   signedPdfAvailable: true,
+  seal: { state: 'sealed', level: 'B-LTA' },
 };
 
 const counts = {
@@ -151,6 +153,65 @@ describe('SignatureOverviewPage', () => {
     expect(row.queryByRole('button', { name: /^Verwerfen/ })).not.toBeInTheDocument();
     expect(row.queryByRole('button', { name: /erinnern/ })).not.toBeInTheDocument();
     expect(row.getByText('automatisch')).toBeInTheDocument();
+  });
+
+  it('shows the seal of each completed envelope in words: its PAdES level, or pending and why', async () => {
+    const completed = (
+      id: string,
+      matchId: string,
+      seal: OverviewEnvelope['seal'],
+      provider = 'builtin',
+    ) => ({
+      ...completedEnvelope,
+      id,
+      matchId,
+      provider: provider as OverviewEnvelope['provider'],
+      signedPdfAvailable: seal?.state !== 'pending',
+      seal,
+    });
+    stubApi({
+      [LIST]: jsonResponse(
+        200,
+        page([
+          completed('env-lta', 'PL-2001', { state: 'sealed', level: 'B-LTA' }),
+          completed('env-bb', 'PL-2002', { state: 'sealed', level: 'B-B' }),
+          completed('env-wait', 'PL-2003', { state: 'pending', problem: null }),
+          completed('env-tsa', 'PL-2004', { state: 'pending', problem: 'timestamp_unreachable' }),
+          completed('env-odd', 'PL-2005', { state: 'pending', problem: 'other' }),
+          completed('env-ds', 'PL-2006', { state: 'docusign' }, 'docusign'),
+          completed('env-ds-wait', 'PL-2007', { state: 'pending', problem: 'docusign' }, 'docusign'),
+          waitingEnvelope,
+        ]),
+      ),
+    });
+    renderOverview();
+    await table();
+    const row = (matchId: string) => within(screen.getByText(matchId).closest('tr') as HTMLElement);
+
+    expect(row('PL-2001').getByText('Versiegelt · PAdES B-LTA')).toBeVisible();
+    expect(row('PL-2001').getByText(/^Siegel mit Zeitstempel und Langzeitnachweis/)).toBeVisible();
+    expect(row('PL-2002').getByText('Versiegelt · PAdES B-B')).toBeVisible();
+    expect(row('PL-2002').getByText(/^Siegel ohne vertrauenswürdige Zeit/)).toBeVisible();
+    expect(row('PL-2003').getByText('Siegel ausstehend')).toBeVisible();
+    expect(
+      row('PL-2004').getByText(
+        'Siegel ausstehend: Zeitstempeldienst nicht erreichbar – wird erneut versucht',
+      ),
+    ).toBeVisible();
+    expect(
+      row('PL-2005').getByText(
+        'Siegel ausstehend: Beim Versiegeln ist ein Fehler aufgetreten – wird erneut versucht',
+      ),
+    ).toBeVisible();
+    expect(row('PL-2006').getByText('Von DocuSign versiegelt')).toBeVisible();
+    expect(
+      row('PL-2007').getByText(
+        'Signiertes PDF von DocuSign ausstehend: Abruf bei DocuSign fehlgeschlagen – wird erneut versucht',
+      ),
+    ).toBeVisible();
+    // A pending seal offers no signed PDF yet; an open envelope has no seal to show.
+    expect(row('PL-2004').queryByRole('button', { name: /Signiertes PDF/ })).toBeNull();
+    expect(row('PL-1001').queryByText(/Siegel|versiegelt/i)).toBeNull();
   });
 
   it('searches by what was typed, from the first page, and says when nothing matches', async () => {
