@@ -1,7 +1,11 @@
 import { join } from 'node:path';
 import { type Browser, expect, type Page } from '@playwright/test';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import { attachmentInMailFolder, signingLinkInMailFolder } from '../apps/server/src/test/mail-folder.js';
+import {
+  attachmentInMailFolder,
+  signingCodeInMailFolder,
+  signingLinkInMailFolder,
+} from '../apps/server/src/test/mail-folder.js';
 import { E2E_DATA_DIR } from '../playwright.config.js';
 import { choose, type } from './forms-support.js';
 import { newUserPage } from './support.js';
@@ -40,6 +44,33 @@ export async function invitationLink(to: string, since: number): Promise<string>
   return link as string;
 }
 
+/** The code in the newest code mail to `to` written since `since`, read from the mail folder. */
+export async function mailedSigningCode(to: string, since: number): Promise<string> {
+  let code: string | undefined;
+  await expect
+    .poll(async () => (code = await signingCodeInMailFolder(MAIL_DIR, to, since)), {
+      message: `a code mail to ${to} in ${MAIL_DIR}`,
+      timeout: 15_000,
+    })
+    .toBeTruthy();
+  return code as string;
+}
+
+/**
+ * On the signing page's code step: the code mailed to `to` since `since`, typed and confirmed with the
+ * keyboard alone, as a signer might. Resolves once the document shows.
+ */
+export async function enterSigningCode(page: Page, to: string, since: number): Promise<void> {
+  const step = page.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' });
+  await expect(step).toBeVisible();
+  await expect(page.getByText(/Wir haben dir einen Code an .\*\*\*@/)).toBeVisible();
+  const code = await mailedSigningCode(to, since);
+  await page.getByRole('textbox', { name: 'Code aus der E-Mail (6 Ziffern)' }).focus();
+  await page.keyboard.type(code);
+  await page.keyboard.press('Enter');
+  await expect(step).toHaveCount(0);
+}
+
 /** The sealed PDF the completion mail to `to` carries, once the server sealed the envelope and mailed it. */
 export async function completionMailPdf(
   to: string,
@@ -72,7 +103,11 @@ export async function signAs(
   const page = await newUserPage(browser);
   try {
     await page.goto(await invitationLink(to, since));
+    // The newest code since the envelope went out: one an earlier visit asked for still works.
+    await enterSigningCode(page, to, since);
     await expect(page.getByText('Lena Legal')).toBeVisible();
+    // The signer sees the SHA-256 of the document they sign.
+    await expect(page.getByText(/^[0-9a-f]{64}$/)).toBeVisible();
     await expect(page.getByLabel('Dein vollständiger Name')).toHaveValue(name);
     const sign = page.getByRole('button', { name: 'Unterschreiben' });
     await expect(sign).toBeDisabled();

@@ -1,8 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
+import { expectAccessible } from './axe.js';
 import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
-import { completionMailPdf, fillCustomerContract, pdfText, signAs } from './signature-support.js';
+import {
+  completionMailPdf,
+  fillCustomerContract,
+  invitationLink,
+  mailedSigningCode,
+  pdfText,
+  signAs,
+} from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
 test.describe('built-in signing, end to end', () => {
@@ -32,6 +40,24 @@ test.describe('built-in signing, end to end', () => {
     await senderView.getByRole('button', { name: 'Senden' }).click();
     await expect(senderView.getByText('Versendet').first()).toBeVisible();
 
+    // The code step on a phone's width: nothing to scroll sideways, axe finds nothing, a wrong code
+    // is answered in German at the field.
+    const phone = await newUserPage(browser);
+    await phone.setViewportSize({ width: 360, height: 740 });
+    await phone.goto(await invitationLink('klara@kunde.example', sent));
+    await expect(phone.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' })).toBeVisible();
+    await expect(phone.getByText('Wir haben dir einen Code an k***@kunde.example geschickt.')).toBeVisible();
+    await expect(phone.getByRole('button', { name: /^Code erneut senden \(in \d+ s\)$/ })).toBeDisabled();
+    await expectAccessible(phone, 'the code step of the signing page');
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    const code = await mailedSigningCode('klara@kunde.example', sent);
+    const wrong = String((Number(code) + 1) % 1_000_000).padStart(6, '0');
+    await phone.getByRole('textbox', { name: 'Code aus der E-Mail (6 Ziffern)' }).fill(wrong);
+    await phone.getByRole('button', { name: 'Bestätigen' }).click();
+    await expect(phone.getByRole('alert')).toHaveText('Der Code stimmt nicht. Du hast noch 4 Versuche.');
+    await expectAccessible(phone, 'the code step with a wrong code');
+    await phone.context().close();
+
     await signAs(browser, 'klara@kunde.example', 'Klara Kunde', true, sent);
     await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
 
@@ -48,6 +74,9 @@ test.describe('built-in signing, end to end', () => {
     for (const expected of ['Klara Kunde', 'klara@kunde.example', 'Karl Zweit', 'karl@kunde.example']) {
       expect(certificate).toContain(expected);
     }
+    expect(certificate.replace(/\s+/g, ' ')).toMatch(
+      /Identität bestätigt per E-Mail-Code an klara@kunde\.example am .* von IP/,
+    );
 
     // The server seals the completed envelope just after the last signature: its signed PDF is offered
     // once it is made, and an outside tool finds the seal valid over the whole file.
