@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { simpleParser } from 'mailparser';
@@ -51,7 +51,45 @@ export async function sentEnvelope(baseUrl, dataDir) {
       routingOrder,
     })),
   });
-  return { id, link: await invitationLink(join(dataDir, 'mail'), PARTNER.email) };
+  const link = await invitationLink(join(dataDir, 'mail'), PARTNER.email);
+  await confirmSigningCode(baseUrl, join(dataDir, 'mail'), link);
+  return { id, link };
+}
+
+/**
+ * The partner confirms the code mailed to them, as the signing page's code step does, so that the
+ * timed visits open the document itself: what is measured is the way to the document, not the mail.
+ */
+async function confirmSigningCode(baseUrl, mailDir, link) {
+  const headers = { 'x-signing-token': link.split('#')[1], 'content-type': 'application/json' };
+  const post = (path, body) =>
+    fetch(new URL(`/backend/signing${path}`, baseUrl), {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body),
+    });
+  const since = Date.now();
+  const asked = await post('/code', {});
+  if (!asked.ok) throw new Error(`POST /backend/signing/code: ${asked.status} ${await asked.text()}`);
+  for (let attempt = 0; attempt < 300; attempt++) {
+    // Newest first: the last code sent is the one that works.
+    const files = (await readdir(mailDir).catch(() => []))
+      .filter((name) => name.endsWith('.eml'))
+      .sort()
+      .reverse();
+    for (const file of files) {
+      if ((await stat(join(mailDir, file))).mtimeMs < since) continue;
+      const mail = await simpleParser(await readFile(join(mailDir, file)));
+      if (mail.to?.text !== PARTNER.email || !mail.subject?.startsWith('Dein Bestätigungscode')) continue;
+      const code = mail.text?.match(/^\s*(\d{6})\s*$/m)?.[1];
+      const confirmed = await post('/verify', { code });
+      if (!confirmed.ok)
+        throw new Error(`POST /backend/signing/verify: ${confirmed.status} ${await confirmed.text()}`);
+      return;
+    }
+    await sleep(100);
+  }
+  throw new Error(`no code mailed to ${PARTNER.email} in ${mailDir}`);
 }
 
 /** The signing link in the invitation to `to`, once the outbox has sent it (it mails soon, not at once). */
