@@ -334,19 +334,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
   // The sealer first: a seal it finishes queues mail, which the outbox may still take.
   app.addHook('onClose', () => sealer.stop());
+  app.addHook('onClose', () => sealRenewal.stop());
   app.addHook('onClose', () => reminders.stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
-  app.addHook('onClose', () => sealRenewal.stop());
     { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
     { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },
+    { every: HOUSEKEEPING_INTERVAL_MS, run: () => sealRenewal.renewDue() },
   ]);
   return app;
 }
-    { every: HOUSEKEEPING_INTERVAL_MS, run: () => sealRenewal.renewDue() },
 
 const OUTBOX_INTERVAL_MS = 30_000;
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
