@@ -95,7 +95,9 @@ describe('SigningPage: the code step', () => {
     await userEvent.tab();
     expect(codeInput()).toHaveFocus();
     // A pasted code may carry a space; only the digits are sent.
-    await userEvent.keyboard('123 456{Enter}');
+    await userEvent.paste('123 456');
+    expect(codeInput()).toHaveValue('123456');
+    await userEvent.keyboard('{Enter}');
 
     expect(await screen.findByText('Dokumentansicht')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Unterschreiben' })).toBeInTheDocument();

@@ -136,10 +136,10 @@ export function SigningCodeStep({ token, view, onAnswered, onRefresh, onLinkClos
               required
               inputMode="numeric"
               autoComplete="one-time-code"
-              maxLength={6}
               value={code}
               disabled={locked}
-              // Pasted codes may carry spaces; only the digits count.
+              // Pasted codes may carry spaces; only the digits count (no maxLength, which would cut a
+              // pasted „123 456“ before the space is dropped).
               onChange={(event) => setCode(event.currentTarget.value.replace(/[^0-9]/g, '').slice(0, 6))}
               error={codeError && <span role="alert">{codeError}</span>}
               maw={280}
