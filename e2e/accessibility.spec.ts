@@ -13,7 +13,12 @@ import {
   redMessage,
   submitButton,
 } from './forms-support.js';
-import { drawSignature, fillCustomerContract, invitationLink } from './signature-support.js';
+import {
+  drawSignature,
+  enterSigningCode,
+  fillCustomerContract,
+  invitationLink,
+} from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
 
 /**
@@ -167,6 +172,7 @@ test('the sender view, the signing page, its end pages, and the match history', 
   const signer = await newUserPage(browser);
   const link = await invitationLink('klara@kunde.example', sent);
   await signer.goto(link);
+  await enterSigningCode(signer, 'klara@kunde.example', sent);
   await expect(firstShownDocument(signer)).toBeVisible({ timeout: 15_000 });
   await expectAccessible(signer, 'the signing page while superdoc opens the document', {
     exceptSuperdoc: true,

@@ -20,6 +20,7 @@ import {
 import {
   completionMailPdf,
   drawSignature,
+  enterSigningCode,
   fillCustomerContract,
   invitationLink,
   signAs,
@@ -254,6 +255,9 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   const signer = await newUserPage(browser);
   await signer.setViewportSize({ width: 1280, height: 1700 });
   await signer.goto(await invitationLink('klara@kunde.example', sent));
+  await expect(signer.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' })).toBeVisible();
+  await signer.screenshot({ path: shot('signature-code-step') });
+  await enterSigningCode(signer, 'klara@kunde.example', sent);
   await signer.getByLabel(/Ich stimme zu/).check();
   await drawSignature(signer);
   await documentRendered(signer);
