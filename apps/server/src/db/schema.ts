@@ -176,6 +176,8 @@ export interface OutgoingMailTable {
     string
   >;
   reference: string | null;
+  /** The text holds a one-time secret: replaced by a note once delivered (migration 0017). */
+  secret: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: CreatedAt;
   sent_at: Timestamp | null;
   attempts: ColumnType<number, number | undefined, number>;

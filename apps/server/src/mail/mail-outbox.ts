@@ -3,8 +3,19 @@ import type { Db } from '../db/database.js';
 import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
-/** A message to queue; `to: null` is the support mailbox (SUPPORT_EMAIL). */
-export type OutgoingMail = Omit<MailMessage, 'to'> & { to: string | null; reference?: string };
+/**
+ * A message to queue; `to: null` is the support mailbox (SUPPORT_EMAIL). `secret`: its text holds a
+ * one-time code, which is not kept once the mail is delivered.
+ */
+export type OutgoingMail = Omit<MailMessage, 'to'> & {
+  to: string | null;
+  reference?: string;
+  secret?: boolean;
+};
+
+/** What a secret mail's stored text becomes once it is delivered. */
+export const DELIVERED_SECRET_BODY =
+  'Diese Nachricht enthielt einen Einmal-Code; ihr Text wurde nach dem Versand gelöscht.';
 
 type Executor = Pick<Db, 'insertInto'>;
 
@@ -59,6 +70,7 @@ export class MailOutbox {
             })),
           ),
           reference: message.reference ?? null,
+          secret: message.secret ?? false,
         })),
       )
       .execute();
@@ -110,7 +122,11 @@ export class MailOutbox {
         });
         await this.db
           .updateTable('outgoing_mail')
-          .set({ sent_at: new Date(), last_error: null })
+          .set({
+            sent_at: new Date(),
+            last_error: null,
+            ...(mail.secret ? { body: DELIVERED_SECRET_BODY } : {}),
+          })
           .where('id', '=', mail.id)
           .execute();
         delivered++;

@@ -34,6 +34,7 @@ export function invitationMail(
       'Bei Fragen antworte einfach auf diese E-Mail.',
     ].join('\n'),
     reference: `envelope:${envelope.id}`,
+    secret: true,
   };
 }
 
@@ -110,6 +111,7 @@ export function reminderMail(
       'Bei Fragen antworte einfach auf diese E-Mail.',
     ].join('\n'),
     reference: `envelope:${envelope.id}`,
+    secret: true,
   };
 }
 
@@ -139,5 +141,6 @@ export function signingCodeMail(
       'Hast du keinen Code angefordert? Dann hat jemand deinen Link geöffnet. Gib den Code nicht weiter – ohne ihn kann niemand in deinem Namen unterschreiben. Bei Fragen antworte einfach auf diese E-Mail.',
     ].join('\n'),
     reference: `envelope:${envelope.id}`,
+    secret: true,
   };
 }
