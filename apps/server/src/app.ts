@@ -5,6 +5,7 @@ import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AccessRequests } from './admin/access-requests.js';
 import { AuditLog } from './admin/audit-log.js';
+import { CountersignatureSettings } from './admin/countersignature-settings.js';
 import { MatchFileImport } from './admin/match-file-import.js';
 import { StaffAdministration } from './admin/staff-administration.js';
 import { type IssuerMetadata, issuerDiscovery } from './auth/issuer-discovery.js';
@@ -31,6 +32,7 @@ import { ServerLifecycle } from './operations/readiness.js';
 import { accessRequestRoutes } from './routes/access-requests.js';
 import { administrationRoutes } from './routes/administration.js';
 import { authRoutes } from './routes/auth.js';
+import { countersignatureSettingsRoutes } from './routes/countersignature-settings.js';
 import { documentRoutes } from './routes/documents.js';
 import { docusignConnectRoutes } from './routes/docusign-connect.js';
 import { generateEnvelopeRoutes } from './routes/generate-envelope.js';
@@ -52,6 +54,7 @@ import { TOKEN_EXCHANGE_PATH, tokenExchangeRoutes } from './routes/token-exchang
 import { usersRoutes } from './routes/users.js';
 import { BuiltinSigning } from './signature/builtin-signing.js';
 import { renderCertificate } from './signature/certificate.js';
+import { Countersignature } from './signature/countersignature.js';
 import { EnvelopeCreation } from './signature/create-envelope.js';
 import { EnvelopesRepository } from './signature/envelopes-repository.js';
 import { EnvelopeOverviewQuery } from './signature/overview/envelope-overview.js';
@@ -230,6 +233,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ((envelope, sealedAt) =>
         sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt, timestamping })),
   });
+  const countersignatureSettings = new CountersignatureSettings(db, audit);
+  const countersignature = new Countersignature({
+    companyData: deps.companyData,
+    withoutAllowed: (family, executor) => countersignatureSettings.withoutAllowed(family, executor),
+  });
   const signingLinkKey = await loadSigningLinkKey(db);
   const links = new SigningLinks({
     envelopes,
@@ -249,6 +257,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     sealer,
     signerCode: config.signature.kind === 'builtin' ? config.signature.signerCode : 'off',
     codeKey: signingLinkKey,
+    countersignature,
   });
   const reminders = new SigningReminders({
     db,
@@ -266,6 +275,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       envelopes,
       provider: deps.signatureProvider ?? builtinSigning,
       publicUrl: config.publicUrl,
+      countersignature,
     }),
   });
   await app.register(signatureRoutes, {
@@ -275,6 +285,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     signing,
     reminders: signing && reminders,
     pdf: pdfRenditions,
+    countersignature,
   });
   await app.register(sealCheckRoutes, {
     guards,
@@ -323,6 +334,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     staff: new StaffAdministration(db, audit, config.admin.administrators),
     audit,
   });
+  await app.register(countersignatureSettingsRoutes, { guards, settings: countersignatureSettings });
   await app.register(matchImportRoutes, { guards, imports: new MatchFileImport(new MatchStore(db), audit) });
   await app.register(supportRoutes, {
     guards,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { signatoryOptionSchema } from './api.js';
+import type { DocumentFamily } from './documents/catalogue.js';
 import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.js';
 
 /**
@@ -22,17 +24,28 @@ export const ENVELOPE_STATUS_LABELS: Record<EnvelopeStatus, string> = {
   failed: 'Fehlgeschlagen',
 };
 
-/** The roles of the e-signature form's dataList; `CC` receives a copy and does not sign. */
-export const RECIPIENT_ROLES = ['Projektpartner', 'Kunde', 'Kunde2', 'CC'] as const;
+/**
+ * The roles of an envelope's recipients: those of the e-signature form's dataList, and `Firma`, the
+ * company's signatory who countersigns last (chosen by the sender, never part of the dataList). `CC`
+ * receives a copy and does not sign.
+ */
+export const RECIPIENT_ROLES = ['Projektpartner', 'Kunde', 'Kunde2', 'Firma', 'CC'] as const;
 export type RecipientRole = (typeof RECIPIENT_ROLES)[number];
 export type SignerRole = Exclude<RecipientRole, 'CC'>;
+
+/** The company's countersignatory: signs after every external signer, in the company's block. */
+export const COUNTERSIGNER_ROLE = 'Firma' satisfies RecipientRole;
 
 export const RECIPIENT_ROLE_LABELS: Record<RecipientRole, string> = {
   Projektpartner: 'Projektpartner',
   Kunde: 'Kunde',
   Kunde2: 'Kunde (2. Unterschrift)',
+  Firma: 'Gegenzeichnung (Firma)',
   CC: 'Kopie (CC)',
 };
+
+/** What the company's block and the certificate say of an envelope sent without a countersignatory. */
+export const COMPANY_SEAL_STATEMENT = 'Für die Firma: elektronisch versiegelt';
 
 export const RECIPIENT_STATUSES = ['waiting', 'sent', 'opened', 'signed', 'declined', 'copy'] as const;
 export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
@@ -129,6 +142,11 @@ export const sendEnvelopeSchema = z
      * (yes unless `off`); `false` is taken only where SIGNING_OTP is `optional`.
      */
     signerCode: z.boolean().optional(),
+    /**
+     * The id of the company's signatory (config/signatories.json) who countersigns after every other
+     * signer; unset or null: sent without, where an administrator allows that for the document family.
+     */
+    countersignatory: z.string().trim().min(1).max(100).nullable().optional(),
   })
   .superRefine((value, ctx) => {
     if (!value.recipients.some((r) => r.role !== 'CC')) {
@@ -140,6 +158,14 @@ export const sendEnvelopeSchema = z
     }
     const seen = new Set<string>();
     value.recipients.forEach((r, index) => {
+      if (r.role === COUNTERSIGNER_ROLE) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['recipients', index, 'role'],
+          message: 'Wer für die Firma gegenzeichnet, wählst du unter „Gegenzeichnung (Firma)“.',
+        });
+        return;
+      }
       if (r.role === 'CC') return;
       if (seen.has(r.role)) {
         ctx.addIssue({
@@ -207,6 +233,13 @@ export const envelopeViewSchema = z.object({
    * still switch that (a draft where SIGNING_OTP is `optional`). Absent with DocuSign.
    */
   signerCode: z.object({ enabled: z.boolean(), changeable: z.boolean() }).optional(),
+  /**
+   * Built-in signing: the company's signatories the sender may choose to countersign, and whether the
+   * envelope may go out without one (the administrators' switch for its document family).
+   */
+  countersignature: z
+    .object({ options: z.array(signatoryOptionSchema), withoutAllowed: z.boolean() })
+    .optional(),
 });
 export type EnvelopeView = z.infer<typeof envelopeViewSchema>;
 
@@ -339,3 +372,40 @@ export const SIGNING_LINK_ERRORS = {
   envelope_closed: 409,
 } as const;
 export type SigningLinkError = keyof typeof SIGNING_LINK_ERRORS;
+
+/** The document families an administrator may allow to be sent without a countersignatory. */
+export const COUNTERSIGNATURE_FAMILIES = [
+  'contract',
+  'termination',
+  'offer',
+  'agreement',
+] as const satisfies readonly DocumentFamily[];
+
+/**
+ * Until an administrator switches it, every family may be sent without a countersignatory (the seal
+ * then stands for the company): envelopes made before countersigning existed, and every flow that
+ * sends as drafted, keep working. Administrators switch contracts off on /verwaltung.
+ */
+export const COUNTERSIGNATURE_DEFAULTS: Record<(typeof COUNTERSIGNATURE_FAMILIES)[number], boolean> = {
+  contract: true,
+  termination: true,
+  offer: true,
+  agreement: true,
+};
+
+/** GET /backend/admin/countersignature: the switch „Ohne Gegenzeichnung senden erlaubt“ per family. */
+export const countersignatureSettingSchema = z.object({
+  family: z.enum(COUNTERSIGNATURE_FAMILIES),
+  /** German, e.g. `Vertrag`. */
+  label: z.string(),
+  withoutAllowed: z.boolean(),
+  /** Who changed it last and when; null while the default holds. */
+  changedBy: z.string().nullable(),
+  changedAt: z.string().nullable(),
+});
+export type CountersignatureSetting = z.infer<typeof countersignatureSettingSchema>;
+
+/** PUT /backend/admin/countersignature/:family. */
+export const countersignatureChangeSchema = z.object({
+  withoutAllowed: z.boolean({ error: 'Bitte gib an, ob ohne Gegenzeichnung gesendet werden darf.' }),
+});

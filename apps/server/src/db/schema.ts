@@ -86,6 +86,7 @@ export interface Database {
   signing_link_key: SigningLinkKeyTable;
   sealed_pdf_versions: SealedPdfVersionsTable;
   signer_codes: SignerCodesTable;
+  countersignature_settings: CountersignatureSettingsTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
 }
@@ -324,6 +325,16 @@ export interface EnvelopeRecipientsTable {
   link_generation: number | null;
   /** When the next automatic reminder is due; null: none. */
   reminder_due_at: Timestamp | null;
+  /** The countersignatory's function (role `Firma`, migration 0016); null for everyone else. */
+  signatory_function: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** The administrators' switch per document family: sending without a countersignatory (migration 0016). */
+export interface CountersignatureSettingsTable {
+  family: string;
+  without_allowed: boolean;
+  changed_by: string;
+  changed_at: ColumnType<Date, Date | undefined, Date>;
 }
 
 export interface EnvelopeEventsTable {

@@ -437,6 +437,23 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'GET', url: '/backend/admin/audit' }),
   },
   {
+    route: 'GET /backend/admin/countersignature',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/countersignature' }),
+  },
+  {
+    route: 'PUT /backend/admin/countersignature/:family',
+    access: ADMINISTRATORS,
+    ok: [200],
+    // The default again: the other rows still send contracts without a countersignatory.
+    call: () => ({
+      method: 'PUT',
+      url: '/backend/admin/countersignature/contract',
+      payload: { withoutAllowed: true },
+    }),
+  },
+  {
     route: 'POST /backend/admin/match-import',
     access: ADMINISTRATORS,
     ok: [400],

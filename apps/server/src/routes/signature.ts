@@ -18,6 +18,7 @@ import { requestActor } from '../http/request-actor.js';
 import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
+import type { Countersignature } from '../signature/countersignature.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { sealedFileName } from '../signature/seal/completion-mail.js';
@@ -32,6 +33,8 @@ export interface SignatureRoutesDeps {
   /** `Erinnern`, with built-in signing. */
   reminders: SigningReminders | undefined;
   pdf: PdfRenditions;
+  /** Who may countersign an envelope, and whether it may go out without (built-in signing). */
+  countersignature: Countersignature;
 }
 
 type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -82,7 +85,11 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     const view = await envelopes.view(id, await deps.pdf.available());
     if (!view) throw notFound('Diesen Umschlag gibt es nicht.');
     if (view.provider !== 'builtin' || !deps.signing) return view;
-    return { ...view, signerCode: await deps.signing.signerCodeSetting(id) };
+    return {
+      ...view,
+      signerCode: await deps.signing.signerCodeSetting(id),
+      countersignature: await deps.countersignature.setting(view.docKey),
+    };
   }
 
   app.get<{ Params: { id: string } }>(

@@ -2,7 +2,6 @@ import {
   formatDateTime,
   type SendEnvelopeRequest,
   type SignEnvelopeRequest,
-  type SignerVerification as SignerVerificationView,
   type SigningOtpMode,
   type SigningView,
 } from '@vertragsgenerator/domain';
@@ -11,12 +10,14 @@ import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import { HttpError } from '../shared/http-error.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
+import type { Countersignature } from './countersignature.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
 import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { declinedMails, invitationMail, voidedMail } from './signing-mails.js';
-import { EnvelopeStateProblem, SigningInputProblem } from './signing-problems.js';
+import { EnvelopeStateProblem } from './signing-problems.js';
+import { decodePng, signingView } from './signing-view.js';
 import { SignerVerification } from './verification/signer-verification.js';
 import { SigningCodeStep } from './verification/signing-code-step.js';
 import { lockWaitingSigner } from './waiting-signer.js';
@@ -35,10 +36,10 @@ export interface BuiltinSigningDeps {
   signerCode: SigningOtpMode;
   /** Keys the HMAC the signers' codes are kept as (the signing-link key). */
   codeKey: Buffer;
+  /** Who may countersign for the company, and whether an envelope may go out without. */
+  countersignature: Countersignature;
   now?: () => Date;
 }
-
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
  * Built-in signing, the embedded default signature provider: the envelope is ours, the sender view
@@ -84,7 +85,17 @@ export class BuiltinSigning implements SignatureProvider {
         const message = 'Der Bestätigungscode per E-Mail ist für alle Unterzeichner vorgeschrieben.';
         throw new HttpError(400, 'invalid_input', message, { signerCode: [message] });
       }
-      await this.deps.envelopes.replaceRecipients(envelopeId, request.recipients, trx);
+      const countersigner = await this.deps.countersignature.countersigner(envelope.doc_key, request, trx);
+      const recipients = countersigner ? [...request.recipients, countersigner] : request.recipients;
+      await this.deps.envelopes.replaceRecipients(envelopeId, recipients, trx);
+      if (countersigner) {
+        await trx
+          .updateTable('envelope_recipients')
+          .set({ signatory_function: countersigner.function })
+          .where('envelope_id', '=', envelopeId)
+          .where('role', '=', countersigner.role)
+          .execute();
+      }
       await trx
         .updateTable('envelopes')
         .set({ status: 'sent', subject: request.subject, message: request.message, signer_code: signerCode })
@@ -95,9 +106,10 @@ export class BuiltinSigning implements SignatureProvider {
           envelopeId,
           type: 'sent',
           actor,
-          detail: request.recipients
-            .map((r) => `${r.routingOrder}. ${r.role}: ${r.name} <${r.email}>`)
-            .join('; '),
+          detail: [
+            ...recipients.map((r) => `${r.routingOrder}. ${r.role}: ${r.name} <${r.email}>`),
+            ...(countersigner ? [] : ['ohne Gegenzeichnung (für die Firma versiegelt)']),
+          ].join('; '),
         },
         trx,
       );
@@ -366,32 +378,3 @@ export class BuiltinSigning implements SignatureProvider {
 }
 
 type LockedEnvelope = EnvelopeWithFileName;
-
-function signingView(
-  envelope: LockedEnvelope,
-  recipient: { name: string; email: string; role: SigningView['signer']['role'] },
-  state: SigningView['state'],
-  verification: SignerVerificationView,
-): SigningView {
-  return {
-    subject: envelope.subject,
-    message: envelope.message,
-    fileName: envelope.file_name,
-    documentSha256: envelope.document_sha256,
-    sender: { name: envelope.sender_name, email: envelope.sender_email },
-    signer: { name: recipient.name, email: recipient.email, role: recipient.role },
-    state,
-    // The route knows whether LibreOffice can render a PDF here.
-    pdfAvailable: false,
-    verification,
-  };
-}
-
-/** The schema checked the data URL's form; the bytes must really be a PNG. */
-function decodePng(dataUrl: string): Buffer {
-  const bytes = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
-  if (!bytes.subarray(0, 8).equals(PNG_SIGNATURE)) {
-    throw new SigningInputProblem('Die gezeichnete Unterschrift ist kein PNG-Bild.');
-  }
-  return bytes;
-}

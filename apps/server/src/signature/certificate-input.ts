@@ -1,4 +1,4 @@
-import { ENVELOPE_EVENT_LABELS, RECIPIENT_ROLE_LABELS } from '@vertragsgenerator/domain';
+import { COUNTERSIGNER_ROLE, ENVELOPE_EVENT_LABELS, RECIPIENT_ROLE_LABELS } from '@vertragsgenerator/domain';
 import type { Selectable } from 'kysely';
 import type { EnvelopeEventsTable, EnvelopeRecipientsTable } from '../db/schema.js';
 import type { CertificateInput, CertificateSigner } from './certificate.js';
@@ -38,9 +38,12 @@ export function certificateInput(
     sender: { name: envelope.sender_name, email: envelope.sender_email },
     createdAt: envelope.created_at,
     completedAt,
+    // Without a countersignatory the seal is the company's only mark on the envelope.
+    companySealOnly: !signers.some((s) => s.role === COUNTERSIGNER_ROLE),
     signers: signers.map((s) => ({
       role: RECIPIENT_ROLE_LABELS[s.role],
       name: s.name,
+      function: s.signatory_function ?? null,
       email: s.email,
       typedName: s.typed_name ?? s.name,
       signedAt: s.signed_at ?? completedAt,

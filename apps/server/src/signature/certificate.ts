@@ -1,4 +1,4 @@
-import { formatByteSize, formatDateTime } from '@vertragsgenerator/domain';
+import { COMPANY_SEAL_STATEMENT, formatByteSize, formatDateTime } from '@vertragsgenerator/domain';
 import { PDFDocument } from 'pdf-lib';
 import {
   ACCENT,
@@ -37,7 +37,12 @@ export interface CertificateInput {
   sender: { name: string; email: string };
   createdAt: Date;
   completedAt: Date;
-  /** In routing order. */
+  /**
+   * Sent without the company's countersignatory (where an administrator allows it): the server's seal
+   * stands for the company. Absent: countersigned, or an envelope from before countersigning.
+   */
+  companySealOnly?: boolean;
+  /** In routing order; the company's countersignatory last. */
   signers: CertificateSigner[];
   /** CC recipients. */
   copies: { name: string; email: string }[];
@@ -49,6 +54,8 @@ export interface CertificateSigner {
   /** German label of the recipient's role, e.g. `Kunde`. */
   role: string;
   name: string;
+  /** The countersignatory's function for the company (config/signatories.json); null for the others. */
+  function?: string | null;
   email: string;
   typedName: string;
   signedAt: Date;
@@ -114,6 +121,7 @@ export async function renderCertificate(input: CertificateInput): Promise<Uint8A
   for (const [index, signer] of input.signers.entries()) {
     await drawSigner(layout, pdf, signer, `${index + 1}. ${signer.role}`);
   }
+  if (input.companySealOnly) drawCompanySeal(layout);
 
   heading(layout, 'Kopie erhalten (CC)');
   const copies = input.copies.length
@@ -189,6 +197,7 @@ async function drawSigner(layout: Layout, pdf: PDFDocument, signer: CertificateS
   const value = { width: valueWidth, maxLines: 4 };
   const rows = [
     row(fonts, 'Name', signer.name, value),
+    ...(signer.function ? [row(fonts, 'Funktion', signer.function, value)] : []),
     row(fonts, 'E-Mail', signer.email, value),
     row(fonts, 'Getippter Name', signer.typedName, value),
     row(fonts, 'Identität', identity(signer.verification), value),
@@ -231,6 +240,22 @@ async function drawSigner(layout: Layout, pdf: PDFDocument, signer: CertificateS
     });
   }
   layout.y = top - height - 8;
+}
+
+/** The company's line where nobody countersigned: the seal stands for it. */
+function drawCompanySeal(layout: Layout): void {
+  const { fonts } = layout;
+  const statement = { font: fonts.bold, size: 10.5 };
+  const note = { font: fonts.regular, size: 9.5, color: MUTED };
+  const noteLines = wrap(
+    'Ohne Gegenzeichnung versendet: Das elektronische Siegel dieses Dokuments steht für die Firma.',
+    note,
+    CONTENT_WIDTH,
+  );
+  layout.reserve(lineHeight(statement) + noteLines.length * lineHeight(note) + 8);
+  layout.lines([COMPANY_SEAL_STATEMENT], MARGIN, statement);
+  layout.lines(noteLines, MARGIN, note);
+  layout.y -= 8;
 }
 
 const COLUMNS = [

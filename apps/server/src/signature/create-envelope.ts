@@ -1,8 +1,13 @@
-import { type EsignatureDataList, recipientsFromDataList } from '@vertragsgenerator/domain';
+import {
+  type EsignatureDataList,
+  type RecipientInput,
+  recipientsFromDataList,
+} from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DocumentGeneration, GenerationRequest } from '../documents/generate-document.js';
 import { HttpError, notFound } from '../shared/http-error.js';
 import { sha256Hex } from '../shared/sha256.js';
+import type { Countersignature } from './countersignature.js';
 import type { Actor, EnvelopesRepository } from './envelopes-repository.js';
 import { type SignatureProvider, SignatureProviderError } from './signature-provider.js';
 
@@ -11,6 +16,8 @@ export interface EnvelopeCreationDeps {
   envelopes: EnvelopesRepository;
   provider: SignatureProvider;
   publicUrl: string;
+  /** With DocuSign, the company's countersigner joins the envelope when it is created. */
+  countersignature: Countersignature;
 }
 
 export interface EnvelopeRequest extends GenerationRequest {
@@ -65,7 +72,7 @@ export class EnvelopeCreation {
       0,
       SUBJECT_MAX,
     );
-    const recipients = recipientsFromDataList(dataList);
+    const recipients = this.withCountersigner(order.entry, order.data, recipientsFromDataList(dataList));
     const documentSha256 = sha256Hex(document.content);
     const { id, existing } = await envelopes.create({
       documentId: document.id,
@@ -109,6 +116,26 @@ export class EnvelopeCreation {
     }
     await envelopes.setExternalId(id, externalId);
     return this.senderView({ id, externalId }, log);
+  }
+
+  /**
+   * Built-in signing: the sender chooses the countersigner in our sender view before sending. DocuSign's
+   * envelope is sent from DocuSign's sender view, so its countersigner is in it from the start (the
+   * sender may still change them there): last among the signers, before the copies.
+   */
+  private withCountersigner(
+    entry: Parameters<Countersignature['proposed']>[0],
+    data: Parameters<Countersignature['proposed']>[1],
+    recipients: RecipientInput[],
+  ): RecipientInput[] {
+    if (this.deps.provider.kind !== 'docusign') return recipients;
+    const countersigner = this.deps.countersignature.proposed(entry, data, recipients);
+    if (!countersigner) return recipients;
+    const { function: _function, ...recipient } = countersigner;
+    const copies = recipients
+      .filter((r) => r.role === 'CC')
+      .map((r) => ({ ...r, routingOrder: recipient.routingOrder }));
+    return [...recipients.filter((r) => r.role !== 'CC'), recipient, ...copies];
   }
 
   /** The sender view of an envelope the provider has; failing here leaves the envelope for a retry. */

@@ -74,6 +74,7 @@ export const SIGNER_ANCHORS = {
   Projektpartner: SIGNATURE_ANCHORS.projektpartner,
   Kunde: SIGNATURE_ANCHORS.kunde,
   Kunde2: SIGNATURE_ANCHORS.kunde2,
+  Firma: SIGNATURE_ANCHORS.firma,
 } as const satisfies Record<SignerRole, (typeof SIGNATURE_ANCHORS)[keyof typeof SIGNATURE_ANCHORS]>;
 
 const SIDE_LABELS = {

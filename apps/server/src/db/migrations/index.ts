@@ -14,6 +14,7 @@ import * as m0012 from './0012_signing_follow_up.js';
 import * as m0013 from './0013_template_versions.js';
 import * as m0014 from './0014_signer_verification.js';
 import * as m0015 from './0015_seal_levels.js';
+import * as m0016 from './0016_countersignature.js';
 import * as m0017 from './0017_secret_mail_bodies.js';
 
 /**
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0013_template_versions': m0013,
   '0014_signer_verification': m0014,
   '0015_seal_levels': m0015,
+  '0016_countersignature': m0016,
   '0017_secret_mail_bodies': m0017,
 };
 

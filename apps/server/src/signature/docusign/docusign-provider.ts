@@ -128,7 +128,7 @@ function fromOurDocument(draft: EnvelopeDraft) {
 }
 
 /**
- * A DocuSign server template whose roles are named like ours (`Projektpartner`, `Kunde`, `Kunde2`,
+ * A DocuSign server template whose roles are named like ours (`Projektpartner`, `Kunde`, `Kunde2`, `Firma`,
  * `CC`). DocuSign fills a role's text fields by label, so every signer role carries all text values
  * of our data; labels a role has no field for are ignored. Copies (CC) have no fields.
  */

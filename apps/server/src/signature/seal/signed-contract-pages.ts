@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import { formatDateTime, SIGNER_ANCHORS, type SignerRole } from '@vertragsgenerator/domain';
+import {
+  COMPANY_SEAL_STATEMENT,
+  COUNTERSIGNER_ROLE,
+  formatDateTime,
+  SIGNER_ANCHORS,
+  type SignerRole,
+} from '@vertragsgenerator/domain';
 import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from 'pdf-lib';
 
 /** What a signer left on the signing page, to be placed in their signature block. */
@@ -10,6 +16,8 @@ export interface SignatureMark {
   /** The drawn signature (PNG); null when the signer only typed their name. */
   drawnSignature: Uint8Array | null;
   signedAt: Date;
+  /** The company's countersignatory's function, named beside their name; absent for the others. */
+  signatoryFunction?: string | null;
 }
 
 /** Where an anchor's text sits on a page, in PDF points from the bottom left. */
@@ -45,8 +53,9 @@ export async function signedContractPages(
  * rendered as PDF (LibreOffice): the blocks carry invisible anchors (`/sig_kunde1/` …, 1-pt white
  * text on the line), found here in the text pdf.js reads from the pages. The name anchor is left
  * alone: the block prints the name already, and the typed one goes beside the signature. Blocks without a signer
- * stay as they are; a signer without a block on any page gets nothing placed (the certificate pages
- * list every signature anyway). Returns how many marks were placed.
+ * stay as they are, except the company's: without a countersignatory (role `Firma`) it says that the
+ * seal stands for the company. A signer without a block on any page gets nothing placed (the
+ * certificate pages list every signature anyway). Returns how many signatures were placed.
  */
 export async function markSignatures(
   contract: PDFDocument,
@@ -61,7 +70,8 @@ export async function markSignatures(
   for (const mark of marks) {
     const { ankerSignatur, ankerDatum } = SIGNER_ANCHORS[mark.role];
     const signature = mark.drawnSignature ? await contract.embedPng(mark.drawnSignature) : null;
-    const caption = `${mark.typedName} · elektronisch unterschrieben am ${formatDateTime(mark.signedAt)} Uhr`;
+    const who = mark.signatoryFunction ? `${mark.typedName}, ${mark.signatoryFunction}` : mark.typedName;
+    const caption = `${who} · elektronisch unterschrieben am ${formatDateTime(mark.signedAt)} Uhr`;
     for (const at of anchors.get(ankerSignatur) ?? []) {
       const page = pages[at.page];
       if (!page) continue;
@@ -84,6 +94,12 @@ export async function markSignatures(
     for (const at of anchors.get(ankerDatum) ?? []) {
       const page = pages[at.page];
       if (page) write(page, regular, formatDateTime(mark.signedAt), at, 10);
+    }
+  }
+  if (!marks.some((mark) => mark.role === COUNTERSIGNER_ROLE)) {
+    for (const at of anchors.get(SIGNER_ANCHORS[COUNTERSIGNER_ROLE].ankerSignatur) ?? []) {
+      const page = pages[at.page];
+      if (page) write(page, italic, COMPANY_SEAL_STATEMENT, at, 10);
     }
   }
   return placed;
