@@ -181,6 +181,32 @@ describe('DocuSign provider', () => {
       ]);
     });
 
+    it("places the company's countersigner last, on the company block's anchors", async () => {
+      const { externalId } = await provider().createEnvelope(
+        draft({
+          recipients: [
+            { role: 'Projektpartner', name: 'Paul Partner', email: 'paul@pp.example', routingOrder: 1 },
+            { role: 'Firma', name: 'Sabine Kroll', email: 'sabine@we.example', routingOrder: 2 },
+            { role: 'CC', name: 'Claudia Copy', email: 'claudia@firma.example', routingOrder: 2 },
+          ],
+        }),
+      );
+
+      // The fake checked the request against DocuSign's published description.
+      const envelope = fake.envelopes.get(externalId) as DocumentEnvelope;
+      const countersigner = envelope.recipients.signers.find((s) => s.name === 'Sabine Kroll');
+      expect(countersigner).toMatchObject({
+        recipientId: '2',
+        routingOrder: '2',
+        email: 'sabine@we.example',
+      });
+      expect(countersigner?.tabs.signHereTabs.map((t) => t.anchorString)).toEqual(['/sig_firma/']);
+      expect(countersigner?.tabs.dateSignedTabs?.map((t) => t.anchorString)).toEqual(['/dat_firma/']);
+      expect(countersigner?.tabs.fullNameTabs?.map((t) => t.anchorString)).toEqual(['/nam_firma/']);
+      expect(countersigner?.tabs.signHereTabs[0]).toMatchObject({ anchorIgnoreIfNotPresent: 'false' });
+      expect(envelope.recipients.signers.map((s) => s.routingOrder)).toEqual(['1', '2']);
+    });
+
     it('places a project partner on the project partner anchors only', async () => {
       const { externalId } = await provider().createEnvelope(
         draft({

@@ -1,0 +1,63 @@
+import { CATALOGUE, type CatalogueEntry, type TemplateData } from '@vertragsgenerator/domain';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/config.js';
+import { loadCompanyData } from '../templates/companies.js';
+import { Countersignature } from './countersignature.js';
+
+const { configDir } = loadConfig({}, '0');
+const companyData = await loadCompanyData(configDir);
+const entry = (key: string) => CATALOGUE.get(key) as CatalogueEntry;
+const data = (unterzeichnerName: string) => ({ unterzeichnerName }) as unknown as TemplateData;
+const partner = { role: 'Projektpartner' as const, name: 'Paul', email: 'paul@pp.example', routingOrder: 1 };
+
+describe('countersignature', () => {
+  const countersignature = (withoutAllowed = false) =>
+    new Countersignature({ companyData, withoutAllowed: async () => withoutAllowed });
+
+  it("offers the signatories at the company's mail domain, or all where none is", () => {
+    const ids = (key: string) =>
+      countersignature()
+        .signatories(key)
+        .map((s) => s.id);
+    expect(ids('de-wm-pp-rv')).toEqual(['henrik-albers', 'lea-brandt']);
+    expect(ids('de-we-pp-ev')).toEqual(['sabine-kroll']);
+    expect(ids('de-wp-pp-rv')).toEqual(['henrik-albers', 'sabine-kroll', 'lea-brandt']);
+  });
+
+  it('places the chosen signatory after the last external signer, with their function', async () => {
+    const signer = await countersignature().countersigner(
+      'de-wm-k-rv-2',
+      {
+        countersignatory: 'lea-brandt',
+        recipients: [
+          { role: 'Kunde', name: 'Klara', email: 'klara@k.example', routingOrder: 1 },
+          { role: 'Kunde2', name: 'Karl', email: 'karl@k.example', routingOrder: 3 },
+          { role: 'CC', name: 'Conny', email: 'conny@k.example', routingOrder: 7 },
+        ],
+      },
+      undefined as never,
+    );
+    expect(signer).toEqual({
+      role: 'Firma',
+      name: 'Lea Brandt',
+      email: 'lea.brandt@wm-consulting.example',
+      routingOrder: 4,
+      function: 'Leiterin Recht & Verträge',
+    });
+  });
+
+  it('refuses a missing countersignatory only where the family needs one', async () => {
+    const request = { recipients: [partner], countersignatory: null };
+    expect(await countersignature(true).countersigner('de-wm-pp-rv', request, undefined as never)).toBeNull();
+    await expect(
+      countersignature(false).countersigner('de-wm-pp-rv', request, undefined as never),
+    ).rejects.toMatchObject({ statusCode: 400, fields: { countersignatory: [expect.any(String)] } });
+  });
+
+  it("proposes for DocuSign the signatory the company's block names, else the company's first", () => {
+    const wm = countersignature().proposed(entry('de-wm-pp-rv'), data('Lea Brandt'), [partner]);
+    expect(wm).toMatchObject({ role: 'Firma', name: 'Lea Brandt', routingOrder: 2 });
+    const we = countersignature().proposed(entry('de-we-pp-ev'), data('Stefan Reichelt'), [partner]);
+    expect(we).toMatchObject({ name: 'Sabine Kroll', email: 'sabine.kroll@we-engineering.example' });
+  });
+});
