@@ -15,6 +15,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import {
+  COUNTERSIGNER_ROLE,
   type EnvelopeView,
   RECIPIENT_ROLE_LABELS,
   RECIPIENT_ROLES,
@@ -30,14 +31,22 @@ import { ApiRequestError, errorMessage } from '@/lib/api';
 import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
 import { sendEnvelope } from './api';
+import {
+  CountersignatorySelect,
+  countersignatoryOf,
+  countersignatureTexts,
+  initialCountersignatory,
+} from './countersignatory-select';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { codeTexts } from './signing-code-texts';
 import { useEnvelopeUpdater } from './use-envelope-updater';
 
 const MAX_RECIPIENTS = 10;
 const MAX_ROUTING_ORDER = 10;
-const SIGNER_ROLES = RECIPIENT_ROLES.filter((role) => role !== 'CC');
-const ROLE_OPTIONS = RECIPIENT_ROLES.map((role) => ({ value: role, label: RECIPIENT_ROLE_LABELS[role] }));
+// The company's countersignatory is chosen below the rows, never as a row's role.
+const ROW_ROLES = RECIPIENT_ROLES.filter((role) => role !== COUNTERSIGNER_ROLE);
+const SIGNER_ROLES = ROW_ROLES.filter((role) => role !== 'CC');
+const ROLE_OPTIONS = ROW_ROLES.map((role) => ({ value: role, label: RECIPIENT_ROLE_LABELS[role] }));
 
 /** A recipient row being edited; `key` keeps React's inputs with their row when one is removed. */
 interface RecipientRow extends Omit<RecipientInput, 'routingOrder'> {
@@ -58,6 +67,8 @@ function toRequest(
   rows: readonly RecipientRow[],
   /** The sender's choice of the signers' code, where the server leaves it to them. */
   signerCode: boolean | undefined,
+  /** The company's countersignatory's id, null for none; undefined where the server offers no choice. */
+  countersignatory: string | null | undefined,
 ): SendEnvelopeRequest {
   return {
     subject,
@@ -67,16 +78,26 @@ function toRequest(
       routingOrder: row.routingOrder === '' ? Number.NaN : row.routingOrder,
     })),
     ...(signerCode === undefined ? {} : { signerCode }),
+    ...(countersignatory === undefined ? {} : { countersignatory }),
   };
 }
 
-/** The shared schema's messages, with a German one where it has none of its own (the order's bounds). */
-function validationErrors(request: SendEnvelopeRequest): FieldErrors {
+/**
+ * The shared schema's messages, with a German one where it has none of its own (the order's bounds),
+ * and the countersignatory the family needs.
+ */
+function validationErrors(request: SendEnvelopeRequest, countersignatoryMissing: boolean): FieldErrors {
   const result = sendEnvelopeSchema.safeParse(request);
-  if (result.success) return NO_FIELD_ERRORS;
-  return fieldErrorsOf(result.error, (issue) =>
-    issue.path.at(-1) === 'routingOrder' ? texts.envelope.routingOrderInvalid : issue.message,
-  );
+  const missing: FieldErrors = countersignatoryMissing
+    ? { countersignatory: [countersignatureTexts.required] }
+    : NO_FIELD_ERRORS;
+  if (result.success) return countersignatoryMissing ? missing : NO_FIELD_ERRORS;
+  return {
+    ...fieldErrorsOf(result.error, (issue) =>
+      issue.path.at(-1) === 'routingOrder' ? texts.envelope.routingOrderInvalid : issue.message,
+    ),
+    ...missing,
+  };
 }
 
 /**
@@ -91,6 +112,9 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
   const [message, setMessage] = useState(envelope.message);
   const [signerCode, setSignerCode] = useState(envelope.signerCode?.enabled ?? true);
   const codeChangeable = envelope.signerCode?.changeable ?? false;
+  const [countersignatory, setCountersignatory] = useState(() =>
+    initialCountersignatory(envelope.countersignature),
+  );
   const [attempted, setAttempted] = useState(false);
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
   const send = useSingleMutation({
@@ -110,8 +134,15 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
     },
   });
 
-  const request = toRequest(subject, message, rows, codeChangeable ? signerCode : undefined);
-  const clientErrors = attempted ? validationErrors(request) : NO_FIELD_ERRORS;
+  const request = toRequest(
+    subject,
+    message,
+    rows,
+    codeChangeable ? signerCode : undefined,
+    countersignatoryOf(envelope.countersignature, countersignatory),
+  );
+  const countersignatoryMissing = envelope.countersignature !== undefined && countersignatory === null;
+  const clientErrors = attempted ? validationErrors(request, countersignatoryMissing) : NO_FIELD_ERRORS;
   const serverErrors = send.error instanceof ApiRequestError ? send.error.fields : NO_FIELD_ERRORS;
   const errorFor = (field: string) => errorAt(field, clientErrors, serverErrors);
   const usedSignerRoles = new Set<RecipientRole>(rows.map((row) => row.role));
@@ -142,7 +173,7 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
     event.preventDefault();
     setAttempted(true);
     const result = sendEnvelopeSchema.safeParse(request);
-    if (result.success) {
+    if (result.success && !countersignatoryMissing) {
       send.mutate(result.data);
     } else {
       // The server's verdict on the previous attempt no longer applies.
@@ -183,6 +214,14 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
               {texts.envelope.addCc}
             </Button>
           </Group>
+          {envelope.countersignature && (
+            <CountersignatorySelect
+              setting={envelope.countersignature}
+              value={countersignatory}
+              onChange={setCountersignatory}
+              error={errorFor('countersignatory')}
+            />
+          )}
           <TextInput
             label={texts.envelope.subject}
             required
