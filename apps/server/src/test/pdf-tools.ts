@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const run = promisify(execFile);
 
@@ -71,4 +72,13 @@ export function openssl(
       output: `${error.stdout ?? ''}${error.stderr ?? ''}`,
     }))
     .finally(() => rmSync(folder, { recursive: true, force: true }));
+}
+
+/** A one-page contract PDF with a line of text (pdf-lib), the input the seal tests seal. */
+export async function contractPdf(): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage();
+  const font = await document.embedFont(StandardFonts.Helvetica);
+  page.drawText('Rahmenvertrag PL-10001, Stundensatz 95,00 EUR', { x: 50, y: 700, size: 12, font });
+  return document.save();
 }

@@ -58,7 +58,7 @@ export interface TestPki {
   close(): Promise<void>;
 }
 
-export async function startTestPki(): Promise<TestPki> {
+export async function startTestPki(port = 0): Promise<TestPki> {
   const dir = mkdtempSync(join(tmpdir(), 'vg-pki-'));
   let behaviour: TsaBehaviour = 'ok';
   let basicAuth: string | undefined;
@@ -108,14 +108,20 @@ export async function startTestPki(): Promise<TestPki> {
         response.writeHead(200, { 'content-type': 'application/ocsp-response' }).end(await ocspReply(der));
         return;
       }
+      if (request.url === '/ca.pem') {
+        // What a reader of the sealed PDFs trusts: the browser tests check the timestamps against it.
+        response.writeHead(200, { 'content-type': 'application/x-pem-file' }).end(caPem());
+        return;
+      }
       response.writeHead(404).end();
     } catch (error) {
       response.writeHead(500).end(String(error));
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const file = (name: string) => join(dir, name);
+  const caPem = () => readFileSync(file('ca.pem'), 'utf8');
 
   writeFileSync(
     file('ext.cnf'),
@@ -282,7 +288,7 @@ export async function startTestPki(): Promise<TestPki> {
 
   return {
     tsaUrl: `${base}/tsa`,
-    caPem: readFileSync(file('ca.pem'), 'utf8'),
+    caPem: caPem(),
     tsa(next) {
       behaviour = next;
     },

@@ -1,8 +1,7 @@
 import { createHash } from 'node:crypto';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimestampAuthoritySettings } from '../../config/seal.js';
-import { openssl, pdfsig } from '../../test/pdf-tools.js';
+import { contractPdf, openssl, pdfsig } from '../../test/pdf-tools.js';
 import { startTestPki, type TestPki } from '../../test/test-pki.js';
 import { archiveTimestamp, LongTermValidationError } from './document-timestamp.js';
 import { pdfSignatureParts } from './pdf-signature-parts.js';
@@ -16,14 +15,6 @@ const DETAILS = {
   contact: 'https://vertraege.firma.example',
   signingTime: new Date('2026-11-26T09:30:00Z'),
 };
-
-async function contract(): Promise<Uint8Array> {
-  const document = await PDFDocument.create();
-  const page = document.addPage();
-  const font = await document.embedFont(StandardFonts.Helvetica);
-  page.drawText('Rahmenvertrag PL-10001, Stundensatz 95,00 EUR', { x: 50, y: 700, size: 12, font });
-  return document.save();
-}
 
 /**
  * The signed and the unsigned attributes of a CMS's signer, as `openssl cms -cmsout -print` names them
@@ -98,7 +89,7 @@ function authorities(settings: Partial<TimestampAuthoritySettings> = {}): Timest
 
 describe('B-B: without a timestamp authority', () => {
   it('carries content-type, message-digest and signing-certificate-v2 of the seal, and no signing-time', async () => {
-    const sealed = await sealPdf(await contract(), seal, DETAILS);
+    const sealed = await sealPdf(await contractPdf(), seal, DETAILS);
     expect(sealed.level).toBe('B-B');
     expect(sealed.renewBy).toBeNull();
     const [signature] = pdfSignatureParts(sealed.pdf);
@@ -121,7 +112,7 @@ describe('B-B: without a timestamp authority', () => {
 describe('B-LTA: with a timestamp authority', () => {
   it('timestamps the signature, embeds the validation data and covers the whole file with a document timestamp', async () => {
     pki.tsa('ok');
-    const sealed = await sealPdf(await contract(), seal, DETAILS, {
+    const sealed = await sealPdf(await contractPdf(), seal, DETAILS, {
       authorities: authorities(),
       renewDaysBefore: 90,
     });
@@ -157,7 +148,7 @@ describe('B-LTA: with a timestamp authority', () => {
 
   it('is broken by one changed byte', async () => {
     pki.tsa('ok');
-    const sealed = await sealPdf(await contract(), seal, DETAILS, {
+    const sealed = await sealPdf(await contractPdf(), seal, DETAILS, {
       authorities: authorities(),
       renewDaysBefore: 90,
     });
@@ -178,7 +169,7 @@ describe('B-LTA: with a timestamp authority', () => {
     pki.tsa('ok');
     const company = readSealP12(pki.companySeal('Muster Personal GmbH', 'geheim'), 'geheim');
     const before = pki.ocspRequests;
-    const sealed = await sealPdf(await contract(), company, DETAILS, {
+    const sealed = await sealPdf(await contractPdf(), company, DETAILS, {
       authorities: authorities(),
       renewDaysBefore: 90,
     });
@@ -192,7 +183,7 @@ describe('B-LTA: with a timestamp authority', () => {
   it('renews the archive timestamp over everything, earlier signatures intact', async () => {
     pki.tsa('ok');
     const timestamping = { authorities: authorities(), renewDaysBefore: 90 };
-    const sealed = await sealPdf(await contract(), seal, DETAILS, timestamping);
+    const sealed = await sealPdf(await contractPdf(), seal, DETAILS, timestamping);
     const renewed = await archiveTimestamp(sealed.pdf, timestamping);
     expect(renewed.level).toBe('B-LTA');
     expect(renewed.pdf.subarray(0, sealed.pdf.length).equals(sealed.pdf)).toBe(true);
@@ -220,7 +211,7 @@ describe('a timestamp authority that fails', () => {
 
   it.each(cases)('%s: no seal, never a weaker one', async (behaviour, message) => {
     pki.tsa(behaviour);
-    const failing = sealPdf(await contract(), seal, DETAILS, {
+    const failing = sealPdf(await contractPdf(), seal, DETAILS, {
       authorities: authorities({ timeoutMs: 1_000 }),
       renewDaysBefore: 90,
     });
@@ -230,7 +221,7 @@ describe('a timestamp authority that fails', () => {
 
   it('asks the next authority in order when the first fails', async () => {
     pki.tsa('ok');
-    const sealed = await sealPdf(await contract(), seal, DETAILS, {
+    const sealed = await sealPdf(await contractPdf(), seal, DETAILS, {
       authorities: authorities({ urls: ['http://127.0.0.1:9/tsa', pki.tsaUrl] }),
       renewDaysBefore: 90,
     });
@@ -270,7 +261,7 @@ describe('a timestamp authority that fails', () => {
     pki.ocsp('down');
     try {
       await expect(
-        sealPdf(await contract(), company, DETAILS, {
+        sealPdf(await contractPdf(), company, DETAILS, {
           authorities: authorities({ timeoutMs: 1_000 }),
           renewDaysBefore: 90,
         }),

@@ -1,6 +1,5 @@
-import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { pdfsig } from '../../test/pdf-tools.js';
+import { contractPdf, pdfsig } from '../../test/pdf-tools.js';
 import {
   createSelfSignedSeal,
   readSealP12,
@@ -11,14 +10,6 @@ import { sealPdf } from './seal-pdf.js';
 import { readPdfSignature } from './seal-signature.js';
 
 const REASON = 'Umschlag 42 abgeschlossen';
-
-async function contract(): Promise<Uint8Array> {
-  const document = await PDFDocument.create();
-  const page = document.addPage();
-  const font = await document.embedFont(StandardFonts.Helvetica);
-  page.drawText('Rahmenvertrag PL-10001, Stundensatz 95,00 EUR', { x: 50, y: 700, size: 12, font });
-  return document.save();
-}
 
 let seal: SealCertificate;
 beforeAll(async () => {
@@ -34,7 +25,7 @@ describe('sealPdf', () => {
   };
 
   it('makes a PAdES signature over the whole file that pdfsig finds valid', async () => {
-    const sealed = (await sealPdf(await contract(), seal, details)).pdf;
+    const sealed = (await sealPdf(await contractPdf(), seal, details)).pdf;
     const report = await pdfsig(sealed);
     expect(report).toMatch(/Signature Type: ETSI\.CAdES\.detached/);
     expect(report).toMatch(/Signing Hash Algorithm: SHA-256/);
@@ -44,7 +35,7 @@ describe('sealPdf', () => {
   });
 
   it('is broken by one changed byte', async () => {
-    const sealed = (await sealPdf(await contract(), seal, details)).pdf;
+    const sealed = (await sealPdf(await contractPdf(), seal, details)).pdf;
     const at = sealed.indexOf(Buffer.from(REASON));
     expect(at).toBeGreaterThan(0);
     const tampered = Buffer.from(sealed);
@@ -57,7 +48,7 @@ describe('sealPdf', () => {
   it('seals with a company certificate from a PKCS#12 file as well', async () => {
     const company = await createSelfSignedSeal('Muster AG');
     const fromFile = readSealP12(company.p12, company.passphrase);
-    const report = await pdfsig((await sealPdf(await contract(), fromFile, details)).pdf);
+    const report = await pdfsig((await sealPdf(await contractPdf(), fromFile, details)).pdf);
     expect(report).toMatch(/Signer Certificate Common Name: Muster AG/);
     expect(report).toMatch(/Signature is Valid\./);
   });
@@ -95,7 +86,7 @@ describe('readPdfSignature', () => {
   };
 
   it('finds the seal valid over the whole file, and names its certificate', async () => {
-    const sealed = Buffer.from((await sealPdf(await contract(), seal, details)).pdf);
+    const sealed = Buffer.from((await sealPdf(await contractPdf(), seal, details)).pdf);
     expect(await readPdfSignature(sealed)).toEqual({
       found: true,
       valid: true,
@@ -106,7 +97,7 @@ describe('readPdfSignature', () => {
   });
 
   it('finds it invalid after one changed byte, and not covering what was appended', async () => {
-    const sealed = Buffer.from((await sealPdf(await contract(), seal, details)).pdf);
+    const sealed = Buffer.from((await sealPdf(await contractPdf(), seal, details)).pdf);
     const tampered = Buffer.from(sealed);
     const at = tampered.indexOf(Buffer.from(REASON)) + REASON.indexOf('42');
     tampered[at] = '3'.charCodeAt(0);
@@ -124,7 +115,7 @@ describe('readPdfSignature', () => {
   });
 
   it('reads a signature whose last byte is 0, which the padding of /Contents must not swallow', async () => {
-    const sealed = Buffer.from((await sealPdf(await contract(), seal, details)).pdf);
+    const sealed = Buffer.from((await sealPdf(await contractPdf(), seal, details)).pdf);
     const open = sealed.indexOf('/Contents <') + '/Contents <'.length;
     const hex = sealed.subarray(open, sealed.indexOf('>', open)).toString('latin1');
     // The DER ends with its last byte that is not 0; the zeros after it are padding.
@@ -142,6 +133,6 @@ describe('readPdfSignature', () => {
   });
 
   it('finds no signature in an unsigned PDF', async () => {
-    expect(await readPdfSignature(Buffer.from(await contract()))).toEqual({ found: false });
+    expect(await readPdfSignature(Buffer.from(await contractPdf()))).toEqual({ found: false });
   });
 });
