@@ -2,6 +2,7 @@ import { Tabs, Title } from '@mantine/core';
 import { useState } from 'react';
 import { AccessRequestsTab } from './access-requests-tab';
 import { AuditTab } from './audit-tab';
+import { CountersignatureTab } from './countersignature-tab';
 import { MatchImportTab } from './match-import-tab';
 import { StaffTab } from './staff-tab';
 import { adminTexts } from './texts';
@@ -38,6 +39,9 @@ export function AdministrationPage() {
         </Tabs.Panel>
         <Tabs.Panel value="import" pt="md">
           <MatchImportTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="countersignature" pt="md">
+          <CountersignatureTab />
         </Tabs.Panel>
       </Tabs>
     </>

@@ -3,6 +3,8 @@ import {
   type AccessRequest,
   accessRequestSchema,
   auditPageSchema,
+  type CountersignatureSetting,
+  countersignatureSettingSchema,
   type MatchImportSummary,
   matchImportSummarySchema,
   type NewColleague,
@@ -39,6 +41,22 @@ export const auditQueryOptions = infiniteQueryOptions({
   initialPageParam: undefined as string | undefined,
   getNextPageParam: (page) => page.next,
 });
+
+export const countersignatureQueryOptions = queryOptions({
+  queryKey: [...ADMINISTRATION_QUERY_KEY, 'countersignature'],
+  queryFn: () => apiJson('/backend/admin/countersignature', countersignatureSettingSchema.array()),
+});
+
+/** „Ohne Gegenzeichnung senden erlaubt“ for one document family; answers every family after it. */
+export function changeCountersignature(
+  family: CountersignatureSetting['family'],
+  withoutAllowed: boolean,
+): Promise<CountersignatureSetting[]> {
+  return apiJson(`/backend/admin/countersignature/${family}`, countersignatureSettingSchema.array(), {
+    method: 'PUT',
+    body: { withoutAllowed },
+  });
+}
 
 export function openAccessRequests(): Promise<AccessRequest[]> {
   return apiJson('/backend/admin/access-requests', accessRequestSchema.array());

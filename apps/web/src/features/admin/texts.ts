@@ -9,6 +9,7 @@ export const adminTexts = {
     staff: 'Mitarbeitende',
     audit: 'Protokoll',
     import: 'Matches importieren',
+    countersignature: 'Gegenzeichnung',
   },
   levelLabel: (level: PermissionLevel | null) => (level === null ? 'Keine Stufe' : PERMISSION_LABELS[level]),
   levelOptions: [
@@ -79,7 +80,16 @@ export const adminTexts = {
       'matches.import': 'Matches importiert',
       'template.publish': 'Vorlage veröffentlicht',
       'template.rollback': 'Vorlage zurückgerollt',
+      'countersignature.set': 'Gegenzeichnung geändert',
     } as Record<string, string>,
+  },
+  countersignature: {
+    intro:
+      'Beim Senden wählt der Absender, wer für die Firma als Letzte oder Letzter gegenzeichnet. Wo du es erlaubst, darf er ohne Gegenzeichnung senden: Dann steht das elektronische Siegel für die Firma.',
+    switchLabel: (family: string) => `${family}: Ohne Gegenzeichnung senden erlaubt`,
+    changed: (by: string, at: string) => `Zuletzt geändert von ${by} am ${at}`,
+    unchanged: 'Voreinstellung',
+    saved: 'Gespeichert.',
   },
   import: {
     intro:
