@@ -69,6 +69,45 @@ describe('markSignatures', () => {
     expect((await pageContent(await pdf.save(), 1)).texts).toEqual([]);
   });
 
+  it("places the countersignatory in the company's block, or says the seal stands for the company", async () => {
+    const company = await PDFDocument.create();
+    const font = await company.embedFont(StandardFonts.Helvetica);
+    const page = company.addPage();
+    page.drawText('Für den Auftragnehmer', { x: 72, y: 400, size: 11, font });
+    page.drawText('/sig_firma/', { x: 72, y: 340, size: 1, font, color: rgb(1, 1, 1) });
+    page.drawText('/dat_firma/', { x: 72, y: 300, size: 1, font, color: rgb(1, 1, 1) });
+    const bytes = await company.save();
+    const signedAt = new Date('2026-11-25T13:04:00Z');
+
+    const countersigned = await PDFDocument.load(bytes);
+    const placed = await markSignatures(countersigned, bytes, [
+      {
+        role: 'Firma',
+        typedName: 'Lea Brandt',
+        drawnSignature: null,
+        signedAt,
+        signatoryFunction: 'Prokuristin',
+      },
+    ]);
+    expect(placed).toBe(1);
+    const signed = (await pageContent(await countersigned.save(), 1)).texts;
+    expect(
+      signed.find((t) => t.text.startsWith('Lea Brandt, Prokuristin · elektronisch unterschrieben')),
+    ).toBeDefined();
+    expect(signed.filter((t) => t.text.includes('versiegelt'))).toEqual([]);
+
+    const sealedOnly = await PDFDocument.load(bytes);
+    expect(
+      await markSignatures(sealedOnly, bytes, [
+        { role: 'Kunde', typedName: 'Klara Kunde', drawnSignature: null, signedAt },
+      ]),
+    ).toBe(0);
+    const sealed = (await pageContent(await sealedOnly.save(), 1)).texts;
+    expect(sealed.filter((t) => t.text === 'Für die Firma: elektronisch versiegelt')).toEqual([
+      { text: 'Für die Firma: elektronisch versiegelt', x: 72, y: 341 },
+    ]);
+  });
+
   it('places nothing in a contract without signature blocks', async () => {
     const plain = await PDFDocument.create();
     plain.addPage().drawText('Kündigung', {
