@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
+import { pdfPages, pdfsig } from '../apps/server/src/test/pdf-tools.js';
 import { expectAccessible } from './axe.js';
 import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
 import {
@@ -13,8 +13,11 @@ import {
 } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
+/** WM Consulting's managing director in config/signatories.json: their mails go to the mail folder too. */
+const COUNTERSIGNER = { name: 'Henrik Albers', email: 'henrik.albers@wm-consulting.example' };
+
 test.describe('built-in signing, end to end', () => {
-  test('legal sends a customer contract to two customers and a CC; both sign in order; the certificate lists both', async ({
+  test('legal sends a customer contract to two customers and a CC, with the company countersigning; all sign in order; the certificate lists them', async ({
     browser,
   }) => {
     test.setTimeout(120_000);
@@ -36,6 +39,16 @@ test.describe('built-in signing, end to end', () => {
     await expect(names.nth(1)).toHaveValue('Karl Zweit');
     await expect(names.nth(2)).toHaveValue('Conny Copy');
     await senderView.getByLabel('Nachricht').fill('Bitte bis Freitag unterschreiben.');
+    // The company's signatory countersigns after both customers; the company's two are offered.
+    const countersignatory = senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' });
+    await countersignatory.click();
+    await expect(senderView.getByRole('option')).toHaveText([
+      'Henrik Albers – Geschäftsführer',
+      'Lea Brandt – Leiterin Recht & Verträge',
+      'Ohne Gegenzeichnung (das Siegel steht für die Firma)',
+    ]);
+    await senderView.getByRole('option', { name: `${COUNTERSIGNER.name} – Geschäftsführer` }).click();
+    await expectAccessible(senderView, 'the sender view with the countersignatory chosen');
     const sent = Date.now();
     await senderView.getByRole('button', { name: 'Senden' }).click();
     await expect(senderView.getByText('Versendet').first()).toBeVisible();
@@ -60,6 +73,8 @@ test.describe('built-in signing, end to end', () => {
 
     await signAs(browser, 'klara@kunde.example', 'Klara Kunde', true, sent);
     await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
+    // Only now is the company's signatory invited: from the mail folder, with their own code.
+    await signAs(browser, COUNTERSIGNER.email, COUNTERSIGNER.name, true, sent);
 
     // The history on /start shows the completed envelope and offers its certificate.
     await page.goto('/start');
@@ -71,7 +86,15 @@ test.describe('built-in signing, end to end', () => {
       history.getByRole('button', { name: 'Zertifikat' }).first().click(),
     ]);
     const certificate = await pdfText(readFileSync((await download.path()) as string));
-    for (const expected of ['Klara Kunde', 'klara@kunde.example', 'Karl Zweit', 'karl@kunde.example']) {
+    for (const expected of [
+      'Klara Kunde',
+      'klara@kunde.example',
+      'Karl Zweit',
+      'karl@kunde.example',
+      COUNTERSIGNER.name,
+      COUNTERSIGNER.email,
+      'Gegenzeichnung (Firma)',
+    ]) {
       expect(certificate).toContain(expected);
     }
     expect(certificate.replace(/\s+/g, ' ')).toMatch(
@@ -101,6 +124,21 @@ test.describe('built-in signing, end to end', () => {
     const mailed = await completionMailPdf('klara@kunde.example', sent);
     expect(mailed.filename).toMatch(/ - unterschrieben\.pdf$/);
     expect(await pdfsig(mailed.content)).toMatch(/Signature Validation: Signature is Valid\./);
+    // Its certificate pages (after the contract's, where LibreOffice rendered them) name the customer
+    // and the company's countersignatory, each with the code they confirmed; nothing stands in for the
+    // company's signature.
+    const pages = await pdfPages(mailed.content);
+    const certificatePages = pages.slice(pages.findIndex((text) => text.includes('Abschlusszertifikat')));
+    const certificateText = certificatePages.join('\n').replace(/\s+/g, ' ');
+    expect(certificateText).toContain('Klara Kunde');
+    expect(certificateText).toContain('Gegenzeichnung (Firma)');
+    expect(certificateText).toMatch(
+      new RegExp(`Identität bestätigt per E-Mail-Code an ${COUNTERSIGNER.email.replace(/\./g, '\\.')} am`),
+    );
+    expect(certificateText).toContain(COUNTERSIGNER.name);
+    expect(certificateText).not.toContain('Für die Firma: elektronisch versiegelt');
+    // The company's signatory gets the sealed PDF like every signer.
+    await completionMailPdf(COUNTERSIGNER.email, sent);
     const changed = Buffer.from(mailed.content);
     // A byte of the binary comment after `%PDF-1.x`: the file stays a readable PDF.
     const at = changed.indexOf('\n%') + 2;
@@ -119,6 +157,7 @@ test.describe('built-in signing, end to end', () => {
     const signers = page.getByRole('table', { name: 'Unterschriften' });
     await expect(signers.getByText('Klara Kunde')).toBeVisible();
     await expect(signers.getByText('Karl Zweit')).toBeVisible();
+    await expect(signers.getByText(COUNTERSIGNER.name)).toBeVisible();
     await fileInput.setInputFiles({ name: 'geaendert.pdf', mimeType: 'application/pdf', buffer: changed });
     await expect(page.getByText('Verändert', { exact: true })).toBeVisible();
 
@@ -131,7 +170,7 @@ test.describe('built-in signing, end to end', () => {
     const overview = page.getByRole('table', { name: 'Umschläge' });
     const row = overview.getByRole('row').filter({ hasText: match.matchId }).first();
     await expect(row).toContainText('Abgeschlossen');
-    await expect(row).toContainText('2 von 2 unterschrieben');
+    await expect(row).toContainText('3 von 3 unterschrieben');
     await expect(row.getByRole('button', { name: /Signiertes PDF herunterladen/ })).toBeVisible();
     await page.context().close();
   });
