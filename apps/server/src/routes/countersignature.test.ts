@@ -265,7 +265,7 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     expect(await pdfsig(pdf)).toMatch(/Signature Validation: Signature is Valid/);
     const [contractPage, ...certificate] = await pdfPages(pdf);
     // The company's block carries her signature; the seal does not stand in for it.
-    expect(contractPage).toContain(`${SABINE.name} · elektronisch unterschrieben am`);
+    expect(contractPage).toContain(`${SABINE.name}, Prokuristin · elektronisch unterschrieben am`);
     expect(contractPage).toContain(`${PARTNER.name} · elektronisch unterschrieben am`);
     expect(contractPage).not.toContain('elektronisch versiegelt');
     const certificateText = certificate.join('\n');

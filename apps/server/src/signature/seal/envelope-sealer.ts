@@ -178,6 +178,7 @@ export class EnvelopeSealer {
             {
               role: r.role,
               typedName: r.typed_name,
+              signatoryFunction: r.signatory_function,
               drawnSignature: r.drawn_signature,
               signedAt: r.signed_at,
             },
