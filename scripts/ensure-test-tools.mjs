@@ -1,5 +1,6 @@
 // The tests drive Debian's Chromium (test tools cannot download a browser of their own here), check
-// sealed PDFs with poppler's pdfsig and the metrics with Prometheus' promtool. Installs what is missing
+// sealed PDFs with poppler's pdfsig and openssl, the metrics with Prometheus' promtool, and run a
+// timestamp authority of their own with openssl. Installs what is missing
 // with apt-get when running as root; otherwise says exactly what to install.
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,11 @@ const TOOLS = [
   },
   { path: '/usr/bin/pdfsig', debianPackage: 'poppler-utils', usedBy: 'Die Prüfung der versiegelten PDFs' },
   { path: '/usr/bin/promtool', debianPackage: 'prometheus', usedBy: 'Die Metrik-Tests' },
+  {
+    path: '/usr/bin/openssl',
+    debianPackage: 'openssl',
+    usedBy: 'Der Test-Zeitstempeldienst und die Prüfung der Siegel',
+  },
 ];
 
 const missing = TOOLS.filter((tool) => !existsSync(tool.path));
