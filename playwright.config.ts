@@ -14,6 +14,8 @@ export const GOOGLE_BASE_URL = `http://localhost:${PORT + 1}`;
 const GOOGLE_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}-google`);
 /** Where that server's browser finds Drive: the fake the spec starts (e2e/drive-fake.ts). */
 export const DRIVE_FAKE_PORT = PORT + 2;
+/** The first server's timestamp authority (e2e/timestamp-authority.ts); its CA at `/ca.pem`. */
+export const TSA_BASE_URL = `http://127.0.0.1:${PORT + 3}`;
 // The config is loaded by the runner and again by each worker; only the runner starts afresh.
 if (!process.env.TEST_WORKER_INDEX) {
   for (const dir of [E2E_DATA_DIR, GOOGLE_DATA_DIR]) rmSync(dir, { recursive: true, force: true });
@@ -68,7 +70,14 @@ export default defineConfig({
     },
   },
   webServer: [
-    appServer(BASE_URL, E2E_DATA_DIR),
+    {
+      command: `node --conditions=source --import tsx e2e/timestamp-authority.ts ${PORT + 3}`,
+      url: `${TSA_BASE_URL}/ca.pem`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    // Sealed B-LTA with the test TSA, as a production server with TSA_URL.
+    appServer(BASE_URL, E2E_DATA_DIR, { TSA_URL: `${TSA_BASE_URL}/tsa`, TSA_TIMEOUT_SECONDS: '5' }),
     appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
       DOCUMENT_EDITOR: 'google',
       GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,

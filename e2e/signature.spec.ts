@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
-import { pdfPages, pdfsig } from '../apps/server/src/test/pdf-tools.js';
+import { pdfSignatureParts } from '../apps/server/src/signature/seal/pdf-signature-parts.js';
+import { openssl, pdfPages, pdfsig } from '../apps/server/src/test/pdf-tools.js';
+import { TSA_BASE_URL } from '../playwright.config.js';
 import { expectAccessible } from './axe.js';
 import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
 import {
@@ -123,7 +125,24 @@ test.describe('built-in signing, end to end', () => {
     // valid, and invalid once one byte of it is changed.
     const mailed = await completionMailPdf('klara@kunde.example', sent);
     expect(mailed.filename).toMatch(/ - unterschrieben\.pdf$/);
-    expect(await pdfsig(mailed.content)).toMatch(/Signature Validation: Signature is Valid\./);
+    const mailedReport = await pdfsig(mailed.content);
+    expect(mailedReport).toMatch(/Signature #1:[\s\S]*Signature Validation: Signature is Valid\./);
+    // PAdES B-LTA with the test TSA: a document timestamp by it over the whole file, which openssl
+    // verifies against the TSA's CA, after the seal, its timestamp and the validation data.
+    expect(mailedReport).toMatch(
+      /Signature #2:[\s\S]*Test-TSA Vertragsgenerator[\s\S]*Total document signed/,
+    );
+    const parts = pdfSignatureParts(mailed.content);
+    const documentTimestamp = parts.at(-1);
+    if (parts.length !== 2 || !documentTimestamp)
+      throw new Error('expected the seal and a document timestamp');
+    const caPem = await (await fetch(`${TSA_BASE_URL}/ca.pem`)).text();
+    const verified = await openssl(
+      ['ts', '-verify', '-data', 'signed.bin', '-in', 'token.der', '-token_in', '-CAfile', 'ca.pem'],
+      { 'signed.bin': documentTimestamp.signedBytes, 'token.der': documentTimestamp.cms, 'ca.pem': caPem },
+    );
+    expect(verified.output).toMatch(/Verification: OK/);
+    expect(mailed.content.toString('latin1')).toMatch(/\/DSS/);
     // Its certificate pages (after the contract's, where LibreOffice rendered them) name the customer
     // and the company's countersignatory, each with the code they confirmed; nothing stands in for the
     // company's signature.
@@ -144,6 +163,13 @@ test.describe('built-in signing, end to end', () => {
     const at = changed.indexOf('\n%') + 2;
     changed[at] = (changed[at] as number) ^ 1;
     expect(await pdfsig(changed)).toMatch(/Signature Validation: (Digest Mismatch|Signature is Invalid)/);
+    const changedTimestamp = pdfSignatureParts(changed).at(-1);
+    if (!changedTimestamp) throw new Error('the changed copy lost its document timestamp');
+    const broken = await openssl(
+      ['ts', '-verify', '-data', 'signed.bin', '-in', 'token.der', '-token_in', '-CAfile', 'ca.pem'],
+      { 'signed.bin': changedTimestamp.signedBytes, 'token.der': changedTimestamp.cms, 'ca.pem': caPem },
+    );
+    expect(broken.output).not.toMatch(/Verification: OK/);
 
     // PDF prüfen: the mailed PDF is ours and unchanged, the changed one is not.
     await page.getByRole('link', { name: 'PDF prüfen' }).click();
@@ -154,6 +180,7 @@ test.describe('built-in signing, end to end', () => {
       buffer: mailed.content,
     });
     await expect(page.getByText('Unverändert und von uns versiegelt')).toBeVisible();
+    await expect(page.getByText(/PAdES B-LTA/)).toBeVisible();
     const signers = page.getByRole('table', { name: 'Unterschriften' });
     await expect(signers.getByText('Klara Kunde')).toBeVisible();
     await expect(signers.getByText('Karl Zweit')).toBeVisible();
