@@ -79,9 +79,28 @@ describe('loadConfig', () => {
     ['RENDER_THREADS', 'viele'],
     ['SEAL_P12_FILE', '/gibt/es/nicht.p12'],
     ['SEAL_P12_PASSWORD', 'ohne Datei'],
+    ['TSA_URL', 'ftp://zeit.example/tsa'],
+    ['TSA_URL', 'keine-adresse'],
+    ['TSA_USERNAME', 'ohne TSA_URL'],
+    ['TSA_CA_FILE', '/ohne/TSA_URL.pem'],
+    ['TSA_TIMEOUT_SECONDS', '0'],
   ])('stops with a message naming %s for %j', (name, value) => {
     expect(() => loadConfig({ [name]: value }, '1')).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value }, '1')).toThrow(new RegExp(`${name}:`));
+  });
+
+  it('seals B-B without TSA_URL, and reads several timestamp authorities in order', () => {
+    expect(loadConfig({}, '1').seal.timestamps).toBeUndefined();
+    const { timestamps, renewDaysBefore } = loadConfig(
+      { TSA_URL: 'https://tsa.eins.example/tsr, http://tsa.zwei.example ', TSA_TIMEOUT_SECONDS: '4' },
+      '1',
+    ).seal;
+    expect(timestamps).toMatchObject({
+      urls: ['https://tsa.eins.example/tsr', 'http://tsa.zwei.example'],
+      timeoutMs: 4000,
+      trustedCertificates: [],
+    });
+    expect(renewDaysBefore).toBe(90);
   });
 
   it('needs a client id with an external issuer', () => {
