@@ -26,8 +26,8 @@ export default defineConfig({
           environment: 'node',
           globalSetup: ['src/test/postgres-global-setup.ts'],
           // Files share a worker's loaded modules instead of importing the server afresh each: the import
-          // was most of a route test's time. Server modules keep no state between apps, and the two files
-          // that fake the clock restore it after each test.
+          // was most of a route test's time. Server modules keep no state between apps, and the files that
+          // fake the clock restore it after each test.
           isolate: false,
           testTimeout: 20_000,
           hookTimeout: 60_000,
