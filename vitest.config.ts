@@ -1,10 +1,39 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // Workspace packages are consumed from their TypeScript sources in tests ("source" export condition),
 // so no build step is needed before `vitest`.
 const resolve = { conditions: ['source', ...defaultClientConditions] };
 const ssr = { resolve: { conditions: ['source', ...defaultServerConditions] } };
+
+/** Web test files that call vi.mock (apps/web/src/test/mocked-files.test.ts keeps the list true). */
+export const WEB_FILES_WITH_MOCKS = [
+  'src/app/page-preload.test.ts',
+  'src/features/editor/editor-page.test.tsx',
+  'src/features/signature/envelope-draft-countersignature.test.tsx',
+  'src/features/signature/envelope-draft-signer-code.test.tsx',
+  'src/features/signature/sender-view-page.test.tsx',
+  'src/features/signature/signing-code-step.test.tsx',
+  'src/features/signature/signing-page.test.tsx',
+];
+
+function webProject(options: { name: string; isolate: boolean; include?: string[]; exclude?: string[] }) {
+  return {
+    resolve: { ...resolve, alias: { '@': `${import.meta.dirname}/apps/web/src` } },
+    ssr,
+    test: {
+      name: options.name,
+      root: 'apps/web',
+      environment: 'jsdom',
+      setupFiles: ['src/test/setup.ts'],
+      isolate: options.isolate,
+      ...(options.include ? { include: options.include } : {}),
+      ...(options.exclude ? { exclude: [...configDefaults.exclude, ...options.exclude] } : {}),
+      // A form test types and clicks through a whole form: 2–3 s alone, twice that beside three others.
+      testTimeout: 20_000,
+    },
+  };
+}
 
 export default defineConfig({
   test: {
@@ -33,18 +62,10 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      {
-        resolve: { ...resolve, alias: { '@': `${import.meta.dirname}/apps/web/src` } },
-        ssr,
-        test: {
-          name: 'web',
-          root: 'apps/web',
-          environment: 'jsdom',
-          setupFiles: ['src/test/setup.ts'],
-          // A form test types and clicks through a whole form: 2–3 s alone, twice that beside three others.
-          testTimeout: 20_000,
-        },
-      },
+      // The web files share a worker's modules and jsdom too, except those that replace a module with
+      // vi.mock: a mock would leak into the files after them. They run isolated, as the project `web-mocks`.
+      webProject({ name: 'web', exclude: WEB_FILES_WITH_MOCKS, isolate: false }),
+      webProject({ name: 'web-mocks', include: WEB_FILES_WITH_MOCKS, isolate: true }),
     ],
   },
 });
