@@ -1,7 +1,7 @@
 import type { EnvelopeStatus } from '@vertragsgenerator/domain';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
-import type { EnvelopeEventInput, Executor } from '../envelopes-repository.js';
+import type { Database } from '../../db/schema.js';
 import { DOCUSIGN_STATUS_RANK, ENVELOPE_STATUS_RANK } from './connect.js';
 
 /** An event DocuSign reported about one of its envelopes (Connect), as parseConnectEvent reads it. */
@@ -24,6 +24,17 @@ export interface ProviderReport {
  * recorded before, nothing changed; `unknown`: no envelope of ours has the external id.
  */
 export type ProviderReportOutcome = 'moved' | 'kept' | 'duplicate' | 'unknown';
+
+/**
+ * The history entry of a Connect event, as the envelopes' repository adds it (its `addEvent`); DocuSign
+ * is the actor, with no address or browser of a person.
+ */
+interface ConnectEventEntry {
+  envelopeId: string;
+  type: 'provider_status';
+  actor: { email: string; ip: null; userAgent: null };
+  detail: string;
+}
 
 /** Added to the history entry of an event whose status the envelope did not take over. */
 export const STATUS_KEPT = '– Status unverändert: Der Umschlag ist schon so weit oder weiter.';
@@ -55,7 +66,7 @@ const escapeLike = (text: string) => text.replace(/[\\%_]/g, '\\$&');
 export async function recordConnectEvent(
   db: Db,
   report: ProviderReport,
-  addEvent: (event: EnvelopeEventInput, executor: Executor) => Promise<void>,
+  addEvent: (event: ConnectEventEntry, executor: Transaction<Database>) => Promise<void>,
 ): Promise<ProviderReportOutcome> {
   const { externalId, status, providerStatus, recipientId, at } = report;
   return db.transaction().execute(async (trx) => {

@@ -1,12 +1,18 @@
 import type { SignWarning, TimestampAuthority } from '@libpdf/core';
 import { RevocationData } from './revocation.js';
-import type { SealedPdf } from './seal-pdf.js';
 import type { Timestamp, TimestampAuthorities } from './timestamp-authority.js';
 
 /** What B-T and above need: the authorities, and how early an archive timestamp is renewed. */
 export interface Timestamping {
   authorities: TimestampAuthorities;
   renewDaysBefore: number;
+}
+
+/** A PDF with its archive timestamp: always B-LTA, renewed by `renewBy`. */
+export interface ArchivedPdf {
+  pdf: Buffer;
+  level: 'B-LTA';
+  renewBy: Date;
 }
 
 /** The long-term level could not be reached; the seal or renewal is tried again later. */
@@ -24,7 +30,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * document timestamp (/DocTimeStamp, ETSI.RFC3161) over the whole. The same step renews an archived PDF's evidence before its last timestamp's
  * certificate expires. @libpdf/core writes the PDF structures; the tokens come from our checked client.
  */
-export async function archiveTimestamp(pdf: Uint8Array, timestamping: Timestamping): Promise<SealedPdf> {
+export async function archiveTimestamp(pdf: Uint8Array, timestamping: Timestamping): Promise<ArchivedPdf> {
   const { PDF } = await import('@libpdf/core');
   const revocation = new RevocationData(timestamping.authorities.timeoutMs);
   const document = await PDF.load(pdf);
