@@ -208,29 +208,36 @@ export async function startTestPki(port = 0): Promise<TestPki> {
   };
   issue('tsa', '/CN=Test-TSA Vertragsgenerator', 'tsa');
   issue('ocsp', '/CN=Test-OCSP Vertragsgenerator', 'ocsp');
-  writeFileSync(
-    file('tsa.cnf'),
-    [
-      '[tsa]',
-      'default_tsa = test_tsa',
-      '[test_tsa]',
-      `serial = ${file('tsaserial')}`,
-      'crypto_device = builtin',
-      `signer_cert = ${file('tsa.pem')}`,
-      `certs = ${file('ca.pem')}`,
-      `signer_key = ${file('tsa.key')}`,
-      'signer_digest = sha256',
-      'default_policy = 1.3.6.1.4.1.99999.1',
-      'digests = sha256, sha384, sha512',
-      'accuracy = secs:1',
-      'ordering = yes',
-      'tsa_name = yes',
-      'ess_cert_id_chain = no',
-      'ess_cert_id_alg = sha256',
-      '',
-    ].join('\n'),
-  );
-  writeFileSync(file('tsaserial'), '01\n');
+  /**
+   * The TSA's configuration for one answer, with a serial file of its own: `openssl ts -reply` rewrites
+   * its serial file in place, which two answers at once would read half written.
+   */
+  const tsaConfig = (id: string) => {
+    writeFileSync(file(`${id}.serial`), `${randomUUID().replaceAll('-', '').slice(0, 16)}\n`);
+    writeFileSync(
+      file(`${id}.cnf`),
+      [
+        '[tsa]',
+        'default_tsa = test_tsa',
+        '[test_tsa]',
+        `serial = ${file(`${id}.serial`)}`,
+        'crypto_device = builtin',
+        `signer_cert = ${file('tsa.pem')}`,
+        `certs = ${file('ca.pem')}`,
+        `signer_key = ${file('tsa.key')}`,
+        'signer_digest = sha256',
+        'default_policy = 1.3.6.1.4.1.99999.1',
+        'digests = sha256, sha384, sha512',
+        'accuracy = secs:1',
+        'ordering = yes',
+        'tsa_name = yes',
+        'ess_cert_id_chain = no',
+        'ess_cert_id_alg = sha256',
+        '',
+      ].join('\n'),
+    );
+    return file(`${id}.cnf`);
+  };
 
   async function timestampReply(query: Buffer, how: TsaBehaviour): Promise<Buffer> {
     const id = randomUUID();
@@ -254,7 +261,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
       'ts',
       '-reply',
       '-config',
-      file('tsa.cnf'),
+      tsaConfig(id),
       '-queryfile',
       queryFile,
       '-out',
