@@ -2,6 +2,7 @@ import { generateKeyPair, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import forge from 'node-forge';
 import { sha256Hex } from '../../shared/sha256.js';
+import { randomPositiveInteger } from './random-integer.js';
 
 /**
  * The server's seal: the certificate and key with which it signs every completed envelope's PDF
@@ -113,10 +114,8 @@ export async function createSelfSignedSeal(commonName: string, now = new Date())
   const key = forge.pki.privateKeyFromPem(privateKey.export({ type: 'pkcs1', format: 'pem' }).toString());
   const certificate = forge.pki.createCertificate();
   certificate.publicKey = forge.pki.setRsaPublicKey(key.n, key.e);
-  // Positive and unique enough: 16 random bytes with the top bit cleared.
-  const serial = randomBytes(16);
-  serial[0] = (serial[0] ?? 0) & 0x7f;
-  certificate.serialNumber = serial.toString('hex');
+  // Positive, DER-minimal and unique enough: 16 random bytes.
+  certificate.serialNumber = randomPositiveInteger(16).toString('hex');
   certificate.validity.notBefore = new Date(now.getTime() - 60_000);
   certificate.validity.notAfter = new Date(now);
   certificate.validity.notAfter.setFullYear(now.getFullYear() + SELF_SIGNED_YEARS);

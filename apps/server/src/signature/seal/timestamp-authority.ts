@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import * as asn1js from 'asn1js';
 import type * as Pkijs from 'pkijs';
 import type { TimestampAuthoritySettings } from '../../config/seal.js';
 import { pkijsWithEngine, toArrayBuffer } from './pkijs-engine.js';
+import { randomPositiveInteger } from './random-integer.js';
 
 const SHA256 = '2.16.840.1.101.3.4.2.1';
 const ID_DATA = '1.2.840.113549.1.7.1';
@@ -55,9 +55,7 @@ export class TimestampAuthorities {
 
   private async ask(url: string, digest: Uint8Array): Promise<Timestamp> {
     const pkijs = await pkijsWithEngine();
-    const nonce = randomBytes(8);
-    // A positive INTEGER: the top bit clear.
-    nonce[0] = (nonce[0] ?? 0) & 0x7f;
+    const nonce = randomPositiveInteger(8);
     const query = new pkijs.TimeStampReq({
       version: 1,
       messageImprint: new pkijs.MessageImprint({
