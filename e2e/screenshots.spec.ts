@@ -257,6 +257,10 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await signer.goto(await invitationLink('klara@kunde.example', sent));
   await expect(signer.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' })).toBeVisible();
   await signer.screenshot({ path: shot('signature-code-step') });
+  // People outside the company open it on their phones: the same step at a phone's width.
+  await signer.setViewportSize({ width: 360, height: 740 });
+  await signer.screenshot({ path: shot('signature-code-step-phone') });
+  await signer.setViewportSize({ width: 1280, height: 1700 });
   await enterSigningCode(signer, 'klara@kunde.example', sent);
   await signer.getByLabel(/Ich stimme zu/).check();
   await drawSignature(signer);
