@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
-import { type AppDependencies, buildApp } from '../app.js';
+import { buildApp } from '../app.js';
 import type { IssuerMetadata } from '../auth/issuer-discovery.js';
 import { SessionsRepository } from '../auth/sessions-repository.js';
 import { createTokenVerifier } from '../auth/token-verifier.js';
@@ -19,6 +19,7 @@ import type { SignatureProvider } from '../signature/signature-provider.js';
 import { type CompanyData, loadCompanyData } from '../templates/companies.js';
 import { createRendererPool, type Renderer } from '../templates/renderer.js';
 import { UsersRepository } from '../users/users-repository.js';
+import type { AppDependencies } from '../wiring/app-context.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
 export const TEST_AUDIENCE = 'vertragsgenerator-test';

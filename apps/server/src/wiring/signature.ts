@@ -1,0 +1,138 @@
+import type { CountersignatureSettings } from '../admin/countersignature-settings.js';
+import { createPdfRenditions } from '../documents/pdf-rendition.js';
+import { docusignConnectRoutes } from '../routes/docusign-connect.js';
+import { generateEnvelopeRoutes } from '../routes/generate-envelope.js';
+import { sealCheckRoutes } from '../routes/seal-check.js';
+import { signatureRoutes } from '../routes/signature.js';
+import { signatureOverviewRoutes } from '../routes/signature-overview.js';
+import { signingRoutes } from '../routes/signing.js';
+import { HOUSEKEEPING_INTERVAL_MS, OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
+import { BuiltinSigning } from '../signature/builtin-signing.js';
+import { renderCertificate } from '../signature/certificate.js';
+import { Countersignature } from '../signature/countersignature.js';
+import { EnvelopeCreation } from '../signature/create-envelope.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { EnvelopeOverviewQuery } from '../signature/overview/envelope-overview.js';
+import { SigningReminders } from '../signature/reminders/signing-reminders.js';
+import { EnvelopeSealer } from '../signature/seal/envelope-sealer.js';
+import { SealRenewal } from '../signature/seal/seal-renewal.js';
+import { loadSeal } from '../signature/seal/seal-store.js';
+import { sealedEnvelopePdf } from '../signature/seal/sealed-envelope-pdf.js';
+import { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
+import { TimestampAuthorities } from '../signature/seal/timestamp-authority.js';
+import { loadSigningLinkKey, SigningLinks } from '../signature/signing-links.js';
+import type { AppContext, AreaRunning } from './app-context.js';
+
+/**
+ * Envelopes from creation to the sealed PDF: the sender's routes, the signers' pages (built-in signing
+ * only), DocuSign's webhook, the seal and its renewal, reminders and the seal check.
+ */
+export async function registerSignature(
+  context: AppContext,
+  countersignatureSettings: CountersignatureSettings,
+): Promise<AreaRunning> {
+  const { app, deps, guards, outbox, documents, generation, signInRateLimit } = context;
+  const { config, db } = deps;
+  const envelopes = new EnvelopesRepository(db);
+  const seal = await loadSeal(db, {
+    configured: config.seal.certificate,
+    commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
+  });
+  const timestamping = config.seal.timestamps && {
+    authorities: new TimestampAuthorities(config.seal.timestamps),
+    renewDaysBefore: config.seal.renewDaysBefore,
+  };
+  const sealRenewal = new SealRenewal({ db, timestamping, log: app.log });
+  const pdfRenditions = deps.pdfRenditions ?? createPdfRenditions();
+  const sealer = new EnvelopeSealer({
+    db,
+    envelopes,
+    outbox,
+    log: app.log,
+    providerDocument: deps.signatureProvider?.completedDocument?.bind(deps.signatureProvider),
+    renderContract: (docx) => pdfRenditions.render(docx),
+    seal:
+      deps.sealEnvelope ??
+      ((envelope, sealedAt) =>
+        sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt, timestamping })),
+  });
+  const countersignature = new Countersignature({
+    companyData: deps.companyData,
+    withoutAllowed: (family, executor) => countersignatureSettings.withoutAllowed(family, executor),
+  });
+  const signingLinkKey = await loadSigningLinkKey(db);
+  const links = new SigningLinks({
+    envelopes,
+    publicUrl: config.publicUrl,
+    linkValidDays: config.signature.linkValidDays,
+    reminderEveryDays: config.signature.reminderEveryDays,
+    key: signingLinkKey,
+    now: () => new Date(),
+  });
+  const builtinSigning = new BuiltinSigning({
+    db,
+    envelopes,
+    outbox,
+    publicUrl: config.publicUrl,
+    links,
+    renderCertificate,
+    sealer,
+    signerCode: config.signature.kind === 'builtin' ? config.signature.signerCode : 'off',
+    codeKey: signingLinkKey,
+    countersignature,
+  });
+  const reminders = new SigningReminders({
+    db,
+    envelopes,
+    outbox,
+    links,
+    reminderEveryDays: config.signature.reminderEveryDays,
+  });
+  // With DocuSign, the sender view and signing happen there: our signing pages stay closed.
+  const signing = deps.signatureProvider ? undefined : builtinSigning;
+  await app.register(generateEnvelopeRoutes, {
+    guards,
+    envelopeCreation: new EnvelopeCreation({
+      generation,
+      envelopes,
+      provider: deps.signatureProvider ?? builtinSigning,
+      publicUrl: config.publicUrl,
+      countersignature,
+    }),
+  });
+  await app.register(signatureRoutes, {
+    guards,
+    documents,
+    envelopes,
+    signing,
+    reminders: signing && reminders,
+    pdf: pdfRenditions,
+    countersignature,
+  });
+  await app.register(sealCheckRoutes, {
+    guards,
+    check: new SealedPdfCheck({ db, currentSeal: seal.fingerprint }),
+  });
+  await app.register(signatureOverviewRoutes, {
+    guards,
+    overview: new EnvelopeOverviewQuery(db),
+    builtinSigning: signing !== undefined,
+  });
+  await app.register(signingRoutes, { signing, pdf: pdfRenditions, rateLimit: signInRateLimit });
+  if (config.signature.kind === 'docusign') {
+    await app.register(docusignConnectRoutes, {
+      hmacKey: config.signature.connectHmacKey,
+      envelopes,
+      onCompleted: () => sealer.sealSoon(),
+    });
+  }
+  return {
+    jobs: [
+      { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
+      { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },
+      { every: HOUSEKEEPING_INTERVAL_MS, run: () => sealRenewal.renewDue() },
+    ],
+    // The sealer first: a seal it finishes queues mail, which the outbox may still take.
+    stop: [() => sealer.stop(), () => sealRenewal.stop(), () => reminders.stop()],
+  };
+}
