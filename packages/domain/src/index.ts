@@ -1,6 +1,7 @@
 export * from './administration.js';
 export * from './api.js';
 export * from './bytes.js';
+export * from './countersignature.js';
 export * from './display.js';
 export * from './documents/index.js';
 export * from './format.js';
@@ -13,6 +14,7 @@ export * from './seal-check.js';
 export * from './seal-status.js';
 export * from './signature.js';
 export * from './signature-overview.js';
+export * from './signing.js';
 export * from './stored-documents.js';
 export * from './template-library.js';
 export * from './version-number.js';

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { signatoryOptionSchema } from './api.js';
-import type { DocumentFamily } from './documents/catalogue.js';
 import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.js';
 
 /**
@@ -91,21 +90,6 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   verified: 'Identität bestätigt',
   verification_locked: 'Link gesperrt (falsche Codes)',
 };
-
-/**
- * Whether signers of built-in signing confirm a code mailed to them before the document opens
- * (SIGNING_OTP): `required` for every envelope, `optional` as the sender chooses per envelope, `off`
- * for none.
- */
-export const SIGNING_OTP_MODES = ['required', 'optional', 'off'] as const;
-export type SigningOtpMode = (typeof SIGNING_OTP_MODES)[number];
-
-/** The signer's code: six digits, valid this long; a new one after the pause; wrong tries until a lock. */
-export const SIGNING_CODE_DIGITS = 6;
-export const SIGNING_CODE_VALID_MINUTES = 10;
-export const SIGNING_CODE_RESEND_SECONDS = 60;
-export const SIGNING_CODE_MAX_WRONG = 5;
-export const SIGNING_CODE_LOCK_MINUTES = 15;
 
 const name = z
   .string()
@@ -243,95 +227,6 @@ export const envelopeViewSchema = z.object({
 });
 export type EnvelopeView = z.infer<typeof envelopeViewSchema>;
 
-/** POST /backend/signing/sign (the signer's link token in the `X-Signing-Token` header). */
-export const signEnvelopeSchema = z.object({
-  consent: z.literal(true, { error: 'Bitte stimme der elektronischen Unterschrift zu.' }),
-  typedName: z
-    .string()
-    .trim()
-    .min(2, 'Bitte gib deinen vollständigen Namen ein.')
-    .max(200, 'Der Name ist zu lang (max. 200 Zeichen).'),
-  /** Optional drawn signature as a PNG data URL (at most about 300 KB). */
-  drawnSignature: z
-    .string()
-    .max(400_000, 'Die gezeichnete Unterschrift ist zu groß.')
-    .regex(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/, 'Die gezeichnete Unterschrift ist kein PNG-Bild.')
-    .optional(),
-});
-export type SignEnvelopeRequest = z.infer<typeof signEnvelopeSchema>;
-
-/** POST /backend/signing/decline. */
-export const declineEnvelopeSchema = z.object({
-  reason: z
-    .string()
-    .trim()
-    .min(3, 'Bitte gib einen Grund für die Ablehnung an.')
-    .max(1000, 'Der Grund ist zu lang (max. 1.000 Zeichen).'),
-});
-
-/**
- * The code step before the document opens: whether this link needs a code and where it stands. The
- * code itself never leaves the server except in the mail to the signer.
- */
-export const signerVerificationSchema = z.object({
-  /** The signer must confirm a code mailed to their address before the document opens. */
-  required: z.boolean(),
-  /** The code was confirmed for this link. */
-  verified: z.boolean(),
-  /** The address the code goes to, masked (`b***@kunde.de`). */
-  email: z.string(),
-  /** A code went out and still works. */
-  codeSent: z.boolean(),
-  /** Seconds until a new code may be asked for; 0: now. */
-  resendInSeconds: z.number().int().min(0),
-  /** Too many wrong codes: the link is locked until then (ISO time); null: not locked. */
-  lockedUntil: z.string().nullable(),
-});
-export type SignerVerification = z.infer<typeof signerVerificationSchema>;
-
-/** POST /backend/signing/verify: the code from the mail. */
-export const verifySigningCodeSchema = z.object({
-  code: z
-    .string()
-    .trim()
-    .regex(/^[0-9]{6}$/, 'Bitte gib den 6-stelligen Code aus der E-Mail ein.'),
-});
-export type VerifySigningCodeRequest = z.infer<typeof verifySigningCodeSchema>;
-
-/**
- * Error codes of the code step; each comes with a German message. `verification_locked` and
- * `code_resend_too_early` share 429 with the rate limit, told apart by the code.
- */
-export const SIGNING_CODE_ERRORS = {
-  /** The document, signing and declining wait for the code. */
-  verification_required: 403,
-  code_wrong: 400,
-  /** No code works now: none was sent, it expired, or a newer one replaced it. */
-  code_expired: 400,
-  verification_locked: 429,
-  code_resend_too_early: 429,
-} as const;
-export type SigningCodeError = keyof typeof SIGNING_CODE_ERRORS;
-
-/** GET /backend/signing: what a signer sees behind their link. */
-export const signingViewSchema = z.object({
-  subject: z.string(),
-  message: z.string(),
-  fileName: z.string(),
-  documentSha256: z.string(),
-  sender: z.object({ name: z.string(), email: z.string() }),
-  signer: z.object({ name: z.string(), email: z.string(), role: z.enum(RECIPIENT_ROLES) }),
-  /** `open` until this signer signed or declined. */
-  state: z.enum(['open', 'signed', 'declined']),
-  pdfAvailable: z.boolean(),
-  /** The code step; until it is done, `signer.email` is masked and the sender's message withheld. */
-  verification: signerVerificationSchema,
-});
-export type SigningView = z.infer<typeof signingViewSchema>;
-
-/** The header that carries a signer's link token: never in a URL the server logs. */
-export const SIGNING_TOKEN_HEADER = 'x-signing-token';
-
 /** POST /backend/generateDocusign answers `{ data: <url to open> }`, the sender view. */
 export const envelopeUrlSchema = z.object({ data: z.string().url() });
 
@@ -359,53 +254,3 @@ export function recipientsFromDataList(dataList: EsignatureDataList): RecipientI
   add('CC', { name: dataList.CC_UserName, email: dataList.CC_Email }, lastOrder);
   return recipients;
 }
-
-/**
- * Error codes of the signer routes; each comes with a German page text (`message`). A signer gets the
- * same `link_invalid` for a guessed, foreign or withdrawn link: nothing tells them which it was.
- */
-export const SIGNING_LINK_ERRORS = {
-  link_invalid: 404,
-  link_expired: 410,
-  /** The signer already signed or declined with this link. */
-  link_used: 410,
-  envelope_closed: 409,
-} as const;
-export type SigningLinkError = keyof typeof SIGNING_LINK_ERRORS;
-
-/** The document families an administrator may allow to be sent without a countersignatory. */
-export const COUNTERSIGNATURE_FAMILIES = [
-  'contract',
-  'termination',
-  'offer',
-  'agreement',
-] as const satisfies readonly DocumentFamily[];
-
-/**
- * Until an administrator switches it, every family may be sent without a countersignatory (the seal
- * then stands for the company): envelopes made before countersigning existed, and every flow that
- * sends as drafted, keep working. Administrators switch contracts off on /verwaltung.
- */
-export const COUNTERSIGNATURE_DEFAULTS: Record<(typeof COUNTERSIGNATURE_FAMILIES)[number], boolean> = {
-  contract: true,
-  termination: true,
-  offer: true,
-  agreement: true,
-};
-
-/** GET /backend/admin/countersignature: the switch „Ohne Gegenzeichnung senden erlaubt“ per family. */
-export const countersignatureSettingSchema = z.object({
-  family: z.enum(COUNTERSIGNATURE_FAMILIES),
-  /** German, e.g. `Vertrag`. */
-  label: z.string(),
-  withoutAllowed: z.boolean(),
-  /** Who changed it last and when; null while the default holds. */
-  changedBy: z.string().nullable(),
-  changedAt: z.string().nullable(),
-});
-export type CountersignatureSetting = z.infer<typeof countersignatureSettingSchema>;
-
-/** PUT /backend/admin/countersignature/:family. */
-export const countersignatureChangeSchema = z.object({
-  withoutAllowed: z.boolean({ error: 'Bitte gib an, ob ohne Gegenzeichnung gesendet werden darf.' }),
-});
