@@ -89,6 +89,18 @@ export interface Database {
   countersignature_settings: CountersignatureSettingsTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
+  retention_rules: RetentionRulesTable;
+  legal_holds: LegalHoldsTable;
+  deletion_records: DeletionRecordsTable;
+  retention_runs: RetentionRunsTable;
+  retention_lease: RetentionLeaseTable;
+  document_reads: DocumentReadsTable;
+  person_exports: PersonExportsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
+  api_clients: ApiClientsTable;
 }
 
 /** A template file of the catalogue and the version documents are rendered from (migration 0013). */
@@ -355,4 +367,138 @@ export interface SealedPdfVersionsTable {
   envelope_id: string;
   level: SealLevel;
   sealed_at: ColumnType<Date, Date | undefined, never>;
+}
+
+/** Systems that call the API with a token of their own (migration 0020). */
+export interface ApiClientsTable {
+  id: string;
+  name: string;
+  permission: number;
+  /** SHA-256 of the token: the token itself is never stored. */
+  token_hash: string;
+  token_hint: string;
+  created_by: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
+}
+
+/** A receiver of webhooks registered by an administrator (migration 0019). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  /** `whsec_` and the base64 key every delivery is signed with. */
+  secret: string;
+  active: Generated<boolean>;
+  failing_since: Date | null;
+  created_by: string;
+  created_at: Generated<Date>;
+}
+
+/** A fact to report, stored in the transaction of the fact (migration 0019). */
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  type: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+}
+
+/** The webhook outbox: one event for one endpoint (migration 0019). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  ordering_key: string | null;
+  status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | undefined, 'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  first_attempt_at: Date | null;
+  delivered_at: Date | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
+/** One attempt at a webhook delivery and the receiver's answer (migration 0019). */
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  at: Date;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+/** The administrators' retention periods (migration 0021); a null period: never deleted by a rule. */
+export interface RetentionRulesTable {
+  rule: string;
+  period_value: number | null;
+  period_unit: 'days' | 'months' | 'years' | null;
+  changed_by: string | null;
+  changed_at: Timestamp | null;
+}
+
+/** A legal hold stops every deletion for its match until lifted (migration 0021). */
+export interface LegalHoldsTable {
+  id: Generated<string>;
+  match_id: string;
+  reason: string;
+  placed_by: string;
+  placed_at: Timestamp;
+  lifted_by: string | null;
+  lifted_at: Timestamp | null;
+}
+
+/** What stays of something a rule or an erase deleted (migration 0021). */
+export interface DeletionRecordsTable {
+  id: Generated<string>;
+  at: Timestamp;
+  rule: string;
+  kind: string;
+  subject_id: string;
+  match_id: string | null;
+  doc_key: string | null;
+  sha256: string | null;
+}
+
+/** The deletion runs (migration 0021): what each deleted, per rule. */
+export interface RetentionRunsTable {
+  id: Generated<string>;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  holder: string;
+  deleted: ColumnType<Record<string, number>, string | undefined, string>;
+  error: string | null;
+}
+
+/** One row at most: which replica runs the deletion, until when (migration 0021). */
+export interface RetentionLeaseTable {
+  id: number;
+  holder: string;
+  until: Timestamp;
+}
+
+/** Every opening, download or check of a stored file (migration 0021). */
+export interface DocumentReadsTable {
+  id: Generated<string>;
+  at: Timestamp;
+  actor: string;
+  kind: string;
+  document_id: string | null;
+  envelope_id: string | null;
+  version: number | null;
+  ip: string | null;
+}
+
+/** An Art. 15 export, kept until its download expires (migration 0021). */
+export interface PersonExportsTable {
+  id: Generated<string>;
+  person: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  content: Uint8Array;
 }
