@@ -1,0 +1,1 @@
+export { hasChanges, ParagraphComparison, type ParagraphComparisonTexts } from './paragraph-comparison';
