@@ -89,6 +89,10 @@ export interface Database {
   countersignature_settings: CountersignatureSettingsTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
   retention_rules: RetentionRulesTable;
   legal_holds: LegalHoldsTable;
   deletion_records: DeletionRecordsTable;
@@ -501,4 +505,51 @@ export interface PersonExportsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   content: Uint8Array;
+}
+
+/** A receiver of webhooks registered by an administrator (migration 0019). */
+export interface WebhookEndpointsTable {
+  id: Generated<string>;
+  url: string;
+  description: Generated<string>;
+  events: string[];
+  /** `whsec_` and the base64 key every delivery is signed with. */
+  secret: string;
+  active: Generated<boolean>;
+  failing_since: Date | null;
+  created_by: string;
+  created_at: Generated<Date>;
+}
+
+/** A fact to report, stored in the transaction of the fact (migration 0019). */
+export interface WebhookEventsTable {
+  id: Generated<string>;
+  type: string;
+  payload: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Generated<Date>;
+}
+
+/** The webhook outbox: one event for one endpoint (migration 0019). */
+export interface WebhookDeliveriesTable {
+  id: Generated<string>;
+  event_id: string;
+  endpoint_id: string;
+  ordering_key: string | null;
+  status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | undefined, 'pending' | 'delivered' | 'failed'>;
+  attempts: Generated<number>;
+  next_attempt_at: Generated<Date>;
+  first_attempt_at: Date | null;
+  delivered_at: Date | null;
+  last_error: string | null;
+  created_at: Generated<Date>;
+}
+
+/** One attempt at a webhook delivery and the receiver's answer (migration 0019). */
+export interface WebhookAttemptsTable {
+  id: Generated<string>;
+  delivery_id: string;
+  at: Date;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number;
 }
