@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { APPROVAL_STATUSES } from './approvals.js';
 import { envelopeSealSchema } from './seal-status.js';
 import { ENVELOPE_STATUSES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './signature.js';
 
@@ -33,6 +34,8 @@ export const historyEntrySchema = z.object({
       signedPdfAvailable: z.boolean(),
       /** The seal of a completed envelope; null for any other status. */
       seal: envelopeSealSchema.nullable(),
+      /** Freigabe: the status of the envelope's latest approval request; null when never asked. */
+      approval: z.enum(APPROVAL_STATUSES).nullable().optional(),
     })
     .nullable(),
 });

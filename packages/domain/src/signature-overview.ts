@@ -5,10 +5,12 @@ import { ENVELOPE_EVENT_TYPES, RECIPIENT_ROLES, RECIPIENT_STATUSES } from './sig
 /**
  * `/signaturen` — Offene Signaturen: the envelopes a user created (legal staff: all), with
  * the state a sender follows up on. `partially_signed` and `expired` are sent envelopes seen closer:
- * some signer signed, or a signer who is waiting holds a link that no longer works.
+ * some signer signed, or a signer who is waiting holds a link that no longer works. `awaiting_approval`
+ * is a draft with an open approval request (Freigabe).
  */
 export const OVERVIEW_STATUSES = [
   'draft',
+  'awaiting_approval',
   'sent',
   'partially_signed',
   'expired',
@@ -21,6 +23,7 @@ export type OverviewStatus = (typeof OVERVIEW_STATUSES)[number];
 
 export const OVERVIEW_STATUS_LABELS: Record<OverviewStatus, string> = {
   draft: 'Entwurf',
+  awaiting_approval: 'Wartet auf Freigabe',
   sent: 'Gesendet',
   partially_signed: 'Teilweise unterschrieben',
   expired: 'Abgelaufen',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { signatoryOptionSchema } from './api.js';
+import { envelopeApprovalSchema } from './approvals.js';
 import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.js';
 
 /**
@@ -72,6 +73,10 @@ export const ENVELOPE_EVENT_TYPES = [
   'reminded',
   'verified',
   'verification_locked',
+  'approval_requested',
+  'approved',
+  'approval_declined',
+  'approval_voided',
 ] as const;
 export type EnvelopeEventType = (typeof ENVELOPE_EVENT_TYPES)[number];
 
@@ -89,6 +94,10 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   reminded: 'Erinnert',
   verified: 'Identität bestätigt',
   verification_locked: 'Link gesperrt (falsche Codes)',
+  approval_requested: 'Freigabe angefragt',
+  approved: 'Freigegeben',
+  approval_declined: 'Freigabe abgelehnt',
+  approval_voided: 'Freigabe hinfällig',
 };
 
 const name = z
@@ -224,6 +233,11 @@ export const envelopeViewSchema = z.object({
   countersignature: z
     .object({ options: z.array(signatoryOptionSchema), withoutAllowed: z.boolean() })
     .optional(),
+  /**
+   * Freigabe: whether the envelope needs an approval before it is sent, why, and its latest request.
+   * Absent where the server does not evaluate approvals (e.g. a final envelope).
+   */
+  approval: envelopeApprovalSchema.optional(),
 });
 export type EnvelopeView = z.infer<typeof envelopeViewSchema>;
 

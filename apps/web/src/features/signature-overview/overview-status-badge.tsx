@@ -3,6 +3,7 @@ import { OVERVIEW_STATUS_LABELS, type OverviewStatus } from '@vertragsgenerator/
 
 const STATUS_COLORS: Record<OverviewStatus, MantineColor> = {
   draft: 'gray',
+  awaiting_approval: 'yellow',
   sent: 'blue',
   partially_signed: 'cyan',
   expired: 'orange',

@@ -68,6 +68,7 @@ const counts = {
   open: 1,
   all: 2,
   draft: 0,
+  awaiting_approval: 0,
   sent: 0,
   partially_signed: 1,
   expired: 0,
