@@ -44,6 +44,7 @@ import { createTemplateUsage } from './templates/template-usage.js';
 import { TemplateVersions } from './templates/template-versions.js';
 import { UsersRepository } from './users/users-repository.js';
 import { registerAdministration } from './wiring/administration.js';
+import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
 import { registerSignature } from './wiring/signature.js';
 
@@ -108,10 +109,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   const users = new UsersRepository(db);
   const sessions = new SessionsRepository(db);
+  const audit = new AuditLog(db);
+  const apiClients = createApiClientAccess(app, { db, config, audit });
   const guards = createAuthGuards({
     verifier: deps.tokenVerifier,
     sessions,
     administrators: config.admin.administrators,
+    apiClients: apiClients.gate,
   });
   const signInRateLimit = { max: config.rateLimitPerMinute, timeWindow: '1 minute' };
   await installOpenApi(app, { version: config.version, guards });
@@ -143,7 +147,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
-  const audit = new AuditLog(db);
   const templates = new TemplateVersions(db, audit);
   await seedTemplates(templates, config.templatesDir, app.log);
   const templateUsage = createTemplateUsage();
@@ -187,6 +190,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await deps.renderer.close();
   });
   await registerAdministration(context, countersignatureSettings);
+  await registerApiClients(context, apiClients);
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.

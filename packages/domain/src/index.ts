@@ -1,5 +1,6 @@
 export * from './administration.js';
 export * from './api.js';
+export * from './api-clients.js';
 export * from './approvals.js';
 export * from './bytes.js';
 export * from './countersignature.js';

@@ -93,6 +93,7 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  api_clients: ApiClientsTable;
 }
 
 /** A template file of the catalogue and the version documents are rendered from (migration 0013). */
@@ -406,4 +407,20 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   error: string | null;
   duration_ms: number;
+}
+
+/** Systems that call the API with a token of their own (migration 0020). */
+export interface ApiClientsTable {
+  id: string;
+  name: string;
+  permission: number;
+  /** SHA-256 of the token: the token itself is never stored. */
+  token_hash: string;
+  token_hint: string;
+  created_by: string;
+  created_at: CreatedAt;
+  expires_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+  revoked_by: string | null;
 }

@@ -1,7 +1,8 @@
-import type { PermissionLevel } from '@vertragsgenerator/domain';
+import { API_CLIENT_TOKEN_PREFIX, type PermissionLevel } from '@vertragsgenerator/domain';
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { SessionsRepository } from '../auth/sessions-repository.js';
 import type { TokenIdentity, TokenVerifier } from '../auth/token-verifier.js';
+import type { ApiClientIdentity, ApiClientRefusal } from '../integrations/api-clients/api-clients.js';
 import { forbidden, HttpError, unauthorized } from '../shared/http-error.js';
 import type { StaffMember } from '../users/users-repository.js';
 
@@ -11,8 +12,22 @@ declare module 'fastify' {
     identity?: TokenIdentity;
     /** Set by `session` guards: the user's directory entry with their permission level. */
     user?: StaffMember;
+    /** Set by `session` guards for a call with an API client's token instead of a person's. */
+    apiClient?: ApiClientIdentity;
   }
 }
+
+/** Marks the guards that admit API clients, so the API description can say which routes take their token. */
+export const ADMITS_API_CLIENTS = Symbol('admits API clients');
+
+/** What the guards need of the API clients: who a token names, and the limit of calls per client. */
+export interface ApiClientGate {
+  authenticate(token: string): Promise<ApiClientIdentity | ApiClientRefusal>;
+  /** Counts the call against the client's limit per minute; throws the 429 when it is used up. */
+  throttle(request: FastifyRequest): Promise<void>;
+}
+
+const PERSONS_ONLY = 'Diese Funktion steht nur angemeldeten Personen offen, nicht API-Zugängen.';
 
 /**
  * Who may call a route: `signed-in` needs an open session, `staff` also any permission level, a list
@@ -31,20 +46,56 @@ export interface AuthGuardDeps {
   sessions: SessionsRepository;
   /** ADMIN_EMAILS, lower case: administrators whatever the database says, so access can't be lost. */
   administrators?: ReadonlySet<string>;
+  /** Tokens starting with `vg_` are API clients' (`integrations/api-clients/`); without a gate they are refused. */
+  apiClients?: ApiClientGate;
 }
 
 export function createAuthGuards({
   verifier,
   sessions,
   administrators = new Set(),
+  apiClients,
 }: AuthGuardDeps): AuthGuards {
-  async function identify(request: FastifyRequest): Promise<TokenIdentity> {
-    const header = request.headers.authorization;
-    const match = header?.match(/^Bearer ([A-Za-z0-9._~+/=-]+)$/);
+  function bearerToken(request: FastifyRequest): string {
+    const match = request.headers.authorization?.match(/^Bearer ([A-Za-z0-9._~+/=-]+)$/);
     if (!match?.[1]) throw unauthorized();
+    return match[1];
+  }
+
+  const admits = (access: Exclude<Access, 'signed-in'>, user: StaffMember) =>
+    access === 'staff'
+      ? user.permission !== null
+      : (user.permission !== null && access.includes(user.permission)) ||
+        (user.administrator && access.includes('administrator'));
+
+  /**
+   * An API client acts with its level on the routes a person of that level may call; never on the
+   * routes of a person's own session ('signed-in') nor on those of administrators, a capability no
+   * client has. Every call counts against its limit, refused ones too.
+   */
+  async function admitClient(request: FastifyRequest, token: string, access: Access): Promise<void> {
+    if (!apiClients) throw unauthorized();
+    const client = await apiClients.authenticate(token);
+    if ('refused' in client) throw new HttpError(401, 'unauthorized', client.refused);
+    request.apiClient = client;
+    await apiClients.throttle(request);
+    if (access === 'signed-in') throw forbidden(PERSONS_ONLY);
+    const user = {
+      email: `api:${client.name}`,
+      name: client.name,
+      permission: client.permission,
+      administrator: false,
+    };
+    if (!admits(access, user)) throw forbidden('Dafür fehlt diesem API-Zugang die Berechtigung.');
+    request.user = user;
+  }
+
+  async function identify(request: FastifyRequest): Promise<TokenIdentity> {
+    const token = bearerToken(request);
+    if (token.startsWith(API_CLIENT_TOKEN_PREFIX)) throw forbidden(PERSONS_ONLY);
     let identity: TokenIdentity | null;
     try {
-      identity = await verifier.verify(match[1]);
+      identity = await verifier.verify(token);
     } catch (error) {
       request.log.error({ err: error }, 'identity provider keys unavailable');
       throw new HttpError(
@@ -62,25 +113,27 @@ export function createAuthGuards({
     token: async (request) => {
       await identify(request);
     },
-    session: (access) => async (request) => {
-      const identity = await identify(request);
-      const session = await sessions.lookup(identity.tokenHash);
-      if (session.state !== 'active') throw unauthorized();
-      const listed = session.user ?? {
-        email: identity.email,
-        name: identity.name,
-        permission: null,
-        administrator: false,
+    session: (access) => {
+      const guard: preHandlerAsyncHookHandler = async (request) => {
+        const token = bearerToken(request);
+        if (token.startsWith(API_CLIENT_TOKEN_PREFIX)) return admitClient(request, token, access);
+        const identity = await identify(request);
+        const session = await sessions.lookup(identity.tokenHash);
+        if (session.state !== 'active') throw unauthorized();
+        const listed = session.user ?? {
+          email: identity.email,
+          name: identity.name,
+          permission: null,
+          administrator: false,
+        };
+        const user = { ...listed, administrator: listed.administrator || administrators.has(listed.email) };
+        request.user = user;
+        if (access === 'signed-in') return;
+        if (!admits(access, user)) throw forbidden();
       };
-      const user = { ...listed, administrator: listed.administrator || administrators.has(listed.email) };
-      request.user = user;
-      if (access === 'signed-in') return;
-      const allowed =
-        access === 'staff'
-          ? user.permission !== null
-          : (user.permission !== null && access.includes(user.permission)) ||
-            (user.administrator && access.includes('administrator'));
-      if (!allowed) throw forbidden();
+      const levels =
+        access === 'staff' || (access !== 'signed-in' && access.some((a) => a !== 'administrator'));
+      return Object.assign(guard, { [ADMITS_API_CLIENTS]: levels });
     },
   };
 }

@@ -3,12 +3,23 @@ import { apiErrorSchema } from '@vertragsgenerator/domain';
 import type { FastifyInstance } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { AuthGuards } from './guards.js';
+import { ADMITS_API_CLIENTS, type AuthGuards } from './guards.js';
 
 /** Routes behind a `token` or `session` guard: the OpenID Connect ID token as `Authorization: Bearer`. */
 export const BEARER = [{ bearerAuth: [] }];
 /** Routes anyone may call; the signer routes authorise by the link token in their documented header. */
 export const PUBLIC = [];
+/** An API client's token, beside a person's sign-in, on the routes whose guard admits clients. */
+const API_CLIENT = [{ apiClientToken: [] }];
+
+/** Whether one of the route's guards admits API clients (a `session` guard of levels, not 'signed-in'). */
+function admitsApiClients(route: { preHandler?: unknown; onRequest?: unknown }): boolean {
+  const hooks = [route.preHandler, route.onRequest].flat();
+  return hooks.some(
+    (hook) => typeof hook === 'function' && ADMITS_API_CLIENTS in hook && hook[ADMITS_API_CLIENTS] === true,
+  );
+}
+
 /** The metrics: a scraper's own token, not a person's sign-in. */
 export const METRICS_TOKEN = [{ metricsToken: [] }];
 
@@ -168,6 +179,12 @@ export async function installOpenApi(
             description:
               'The OpenID Connect ID token of the sign-in; `POST /backend/private/saveUser` opens its session.',
           },
+          apiClientToken: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              'The token of an API client (`vg_…`), created by an administrator on /verwaltung → API-Zugänge. The client acts with the permission level it was given, on the routes that list this scheme; each call is in the audit log, and `API_CLIENT_REQUESTS_PER_MINUTE` calls per minute are allowed (then 429).',
+          },
           metricsToken: {
             type: 'http',
             scheme: 'bearer',
@@ -182,9 +199,14 @@ export async function installOpenApi(
       // Headers above Node's 16 kB are refused before any route (http/errors.ts), on every operation alike.
       const response = { ...(route.schema.response as object), ...errorAnswers([431]) };
       const { schema, url } = jsonSchemaTransform({ ...route, schema: { ...route.schema, response } });
+      const security = admitsApiClients(route.route) ? { security: [...BEARER, ...API_CLIENT] } : {};
       return {
         url,
-        schema: { operationId: operationId(String(route.route.method), url), ...recordsAsObjects(schema) },
+        schema: {
+          operationId: operationId(String(route.route.method), url),
+          ...recordsAsObjects(schema),
+          ...security,
+        },
       };
     },
   });

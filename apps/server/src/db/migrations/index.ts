@@ -17,6 +17,7 @@ import * as m0015 from './0015_seal_levels.js';
 import * as m0016 from './0016_countersignature.js';
 import * as m0017 from './0017_secret_mail_bodies.js';
 import * as m0019 from './0019_webhooks.js';
+import * as m0020 from './0020_api_clients.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -41,6 +42,7 @@ const migrations: Record<string, Migration> = {
   '0016_countersignature': m0016,
   '0017_secret_mail_bodies': m0017,
   '0019_webhooks': m0019,
+  '0020_api_clients': m0020,
 };
 
 export const migrationProvider: MigrationProvider = {
