@@ -3,7 +3,7 @@ import { CATALOGUE, COMPANIES, type Company, type DocumentFamily } from './docum
 import { EMAIL_PATTERN } from './documents/data-lists.js';
 import { formatGermanNumber, parseGermanNumber } from './format.js';
 import { type FieldValue, isMissing, MATCH_FALLBACKS, type MatchNumericField } from './match.js';
-import { FAMILY_TITLES } from './template-library.js';
+import { FAMILY_TITLES, paragraphChangeSchema } from './template-library.js';
 
 /**
  * Freigabe (approvals): a contract that needs a second pair of eyes waits for it — by the deal's
@@ -450,3 +450,17 @@ export const approvalRequiredErrorSchema = z.object({
   reasonTexts: z.array(z.string()),
 });
 export type ApprovalRequiredError = z.infer<typeof approvalRequiredErrorSchema>;
+
+/**
+ * GET /backend/approvals/{id}/comparison: for an edited text, the request's document version against
+ * the generated version 1, paragraph by paragraph (the template library's comparison). The document
+ * itself: GET /backend/approvals/{id}/document (DOCX) and /document.pdf where a PDF rendition exists.
+ */
+export const approvalComparisonSchema = z.object({
+  /** The request's version differs in its body text from what was generated. */
+  edited: z.boolean(),
+  generatedVersion: z.number().int(),
+  version: z.number().int(),
+  paragraphs: z.array(paragraphChangeSchema),
+});
+export type ApprovalComparison = z.infer<typeof approvalComparisonSchema>;
