@@ -46,6 +46,7 @@ import { UsersRepository } from './users/users-repository.js';
 import { registerAdministration } from './wiring/administration.js';
 import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
+import { createIntegrations } from './wiring/integrations.js';
 import { registerSignature } from './wiring/signature.js';
 
 /** Never written to logs: credentials and session cookies. */
@@ -147,10 +148,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
-  const templates = new TemplateVersions(db, audit);
+  // Webhooks hear of documents, envelopes and templates from the repositories that record them.
+  const integrations = createIntegrations(deps);
+  const templates = new TemplateVersions(db, audit, integrations.events);
   await seedTemplates(templates, config.templatesDir, app.log);
   const templateUsage = createTemplateUsage();
-  const documents = new DocumentsRepository(db);
+  const documents = new DocumentsRepository(db, integrations.events);
   const generator = new DocumentGenerator(documents, deps.renderer, templates, metrics);
   const generation = new DocumentGeneration({
     matches: deps.matches,
@@ -171,6 +174,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     generation,
     metrics,
     signInRateLimit,
+    events: integrations.events,
   };
   const countersignatureSettings = new CountersignatureSettings(db, audit);
   const signature = await registerSignature(context, countersignatureSettings);
@@ -190,15 +194,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await deps.renderer.close();
   });
   await registerAdministration(context, countersignatureSettings);
+  const integrationArea = await integrations.register(context);
   await registerApiClients(context, apiClients);
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
   // The areas' work stops first: what it finishes queues mail, which the outbox may still take.
   for (const stop of signature.stop) app.addHook('onClose', async () => stop());
+  // Before the mail outbox: a given-up delivery queues mail to the administrators.
+  for (const stop of integrationArea.stop) app.addHook('onClose', async () => stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     ...signature.jobs,
+    ...integrationArea.jobs,
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

@@ -20,3 +20,4 @@ export * from './signing.js';
 export * from './stored-documents.js';
 export * from './template-library.js';
 export * from './version-number.js';
+export * from './webhooks.js';

@@ -8,6 +8,7 @@ import { OPERATIONS_ENV, type OperationsConfig, operationsConfig } from './opera
 import { SEAL_ENV, type SealConfig, sealConfig } from './seal.js';
 import { SIGNATURE_ENV, type SignatureConfig, signatureConfig } from './signature.js';
 import { booleanFromString, ConfigError, REPOSITORY_CONFIG_DIR } from './support.js';
+import { WEBHOOK_ENV, type WebhookConfig, webhookConfig } from './webhooks.js';
 
 export type { CrmConfig } from './crm.js';
 export type { SignatureConfig } from './signature.js';
@@ -67,6 +68,7 @@ const envSchema = z.object({
   ...CRM_ENV,
   ...ADMIN_ENV,
   ...OPERATIONS_ENV,
+  ...WEBHOOK_ENV,
 });
 
 export type Env = Record<string, string | undefined>;
@@ -110,6 +112,7 @@ export interface Config {
   seal: SealConfig;
   admin: AdminConfig;
   operations: OperationsConfig;
+  webhooks: WebhookConfig;
   /** Undefined: matches come from the built-in store. */
   crm: CrmConfig | undefined;
   /** companies, signatories and demo data (repository folder config/). */
@@ -206,6 +209,7 @@ export function loadConfig(env: Env, version: string): Config {
     signature,
     admin: adminConfig(e),
     operations: operationsConfig(e),
+    webhooks: webhookConfig(e),
     seal: sealConfig(e),
     crm,
     configDir: REPOSITORY_CONFIG_DIR,

@@ -1,7 +1,8 @@
 import type { DataList, FormName } from '@vertragsgenerator/domain';
-import { type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import type { DocumentStatus, DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
+import type { Database, DocumentStatus, DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
+import type { EventSink } from '../shared/product-events.js';
 import { sha256Hex } from '../shared/sha256.js';
 
 export interface NewDocument {
@@ -44,7 +45,11 @@ const VERSION_COLUMNS = ['version', 'size', 'sha256', 'created_by', 'created_at'
  * with the reason: a document is never half stored.
  */
 export class DocumentsRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told of each generated document in the transaction that stores it (webhooks). */
+    private readonly events?: EventSink<Kysely<Database>>,
+  ) {}
 
   /** Records a document about to be rendered; returns its id. */
   async create(document: NewDocument): Promise<string> {
@@ -68,7 +73,8 @@ export class DocumentsRepository {
   /**
    * Stores the rendered output as version 1 and marks the document ready, in one statement: it is as
    * atomic as a transaction, and one round trip instead of four (on the embedded database each one
-   * crosses to the database's thread and back).
+   * crosses to the database's thread and back). With an event sink, that statement and the event share
+   * a transaction.
    */
   async complete(
     id: string,
@@ -79,7 +85,20 @@ export class DocumentsRepository {
       createdBy: string;
     },
   ): Promise<void> {
-    await this.db
+    const { events } = this;
+    if (!events) return this.storeFirstVersion(this.db, id, output);
+    await this.db.transaction().execute(async (trx) => {
+      await this.storeFirstVersion(trx, id, output);
+      await events.record({ kind: 'document.generated', documentId: id }, trx);
+    });
+  }
+
+  private async storeFirstVersion(
+    executor: Kysely<Database>,
+    id: string,
+    output: { content: Uint8Array; templateSha256: string; templateVersion: number | null; createdBy: string },
+  ): Promise<void> {
+    await executor
       .with('first_version', (db) =>
         db.insertInto('document_versions').values({
           document_id: id,

@@ -5,10 +5,11 @@ import type {
   RecipientInput,
   RecipientStatus,
 } from '@vertragsgenerator/domain';
-import type { Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { documentStatus } from '../documents/documents-repository.js';
+import type { EventSink } from '../shared/product-events.js';
 import {
   type ProviderReport,
   type ProviderReportOutcome,
@@ -60,7 +61,11 @@ export const initialRecipientStatus = (recipient: RecipientInput): RecipientStat
  * when, from which address and browser (the status history of the envelope).
  */
 export class EnvelopesRepository {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    /** Told of every event in the transaction that records it (webhooks). */
+    private readonly events?: EventSink<Kysely<Database>>,
+  ) {}
 
   /**
    * Records a new envelope with its `created` event. A request key already used by the same user
@@ -155,6 +160,16 @@ export class EnvelopesRepository {
         detail: event.detail ?? null,
       })
       .execute();
+    await this.events?.record(
+      {
+        kind: 'envelope.event',
+        envelopeId: event.envelopeId,
+        type: event.type,
+        recipientId: event.recipientId ?? null,
+        detail: event.detail ?? null,
+      },
+      executor,
+    );
     await executor
       .updateTable('envelopes')
       .set({ updated_at: new Date() })

@@ -13,6 +13,7 @@ import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { Database, TemplateVersionsTable } from '../db/schema.js';
 import { HttpError, notFound } from '../shared/http-error.js';
+import type { EventSink } from '../shared/product-events.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { TemplateError, type TemplateSource, type TemplateSources } from './renderer.js';
 
@@ -59,6 +60,8 @@ export class TemplateVersions implements TemplateSources {
   constructor(
     private readonly db: Db,
     private readonly audit: AuditLog,
+    /** Told of each publication in its transaction (webhooks). */
+    private readonly events?: EventSink<Kysely<Database>>,
   ) {}
 
   /**
@@ -257,6 +260,7 @@ export class TemplateVersions implements TemplateSources {
         },
         trx,
       );
+      await this.events?.record({ kind: 'template.published', name, version, publishedBy: publication.actor }, trx);
     });
     return this.detail(name);
   }

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { IssuerMetadata } from '../auth/issuer-discovery.js';
 import type { TokenVerifier } from '../auth/token-verifier.js';
 import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
 import type { DocumentGeneration } from '../documents/generate-document.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
@@ -14,6 +16,7 @@ import type { Mailer } from '../mail/mailer.js';
 import type { MatchSource } from '../matches/match-source.js';
 import type { Metrics } from '../operations/metrics.js';
 import type { BackgroundJob } from '../shared/background-jobs.js';
+import type { EventSink } from '../shared/product-events.js';
 import type { EnvelopeSealerDeps } from '../signature/seal/envelope-sealer.js';
 import type { SignatureProvider } from '../signature/signature-provider.js';
 import type { CompanyData } from '../templates/companies.js';
@@ -54,6 +57,8 @@ export interface AppContext {
   metrics: Metrics | undefined;
   /** The limit of routes a stranger can call: sign-in, access requests, signing links. */
   signInRateLimit: { max: number; timeWindow: string };
+  /** Told of the product's events in the transactions that record them (wiring/integrations.ts). */
+  events?: EventSink<Kysely<Database>>;
 }
 
 /** What an area leaves running: its periodic jobs, and how to stop them before the mail outbox stops. */

@@ -33,7 +33,7 @@ export async function registerSignature(
 ): Promise<AreaRunning> {
   const { app, deps, guards, outbox, documents, generation, signInRateLimit } = context;
   const { config, db } = deps;
-  const envelopes = new EnvelopesRepository(db);
+  const envelopes = new EnvelopesRepository(db, context.events);
   const seal = await loadSeal(db, {
     configured: config.seal.certificate,
     commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
@@ -49,6 +49,7 @@ export async function registerSignature(
     envelopes,
     outbox,
     log: app.log,
+    events: context.events,
     providerDocument: deps.signatureProvider?.completedDocument?.bind(deps.signatureProvider),
     renderContract: (docx) => pdfRenditions.render(docx),
     seal:

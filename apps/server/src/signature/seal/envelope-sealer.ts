@@ -1,7 +1,9 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
+import type { Database } from '../../db/schema.js';
 import type { MailOutbox, OutgoingMail } from '../../mail/mail-outbox.js';
 import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
+import type { EventSink } from '../../shared/product-events.js';
 import { sha256Hex } from '../../shared/sha256.js';
 import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
@@ -25,6 +27,8 @@ export interface EnvelopeSealerDeps {
   /** With DocuSign: its combined document of a completed envelope (SignatureProvider.completedDocument). */
   providerDocument?: (externalId: string) => Promise<Uint8Array>;
   log?: { warn(obj: object, msg: string): void };
+  /** Told of each sealed PDF in the transaction that stores it (webhooks: `envelope.completed`). */
+  events?: EventSink<Kysely<Database>>;
 }
 
 /**
@@ -240,6 +244,7 @@ export class EnvelopeSealer {
           .values({ sha256, envelope_id: envelopeId, level })
           .execute();
       await outbox.enqueue(mails, trx);
+      await this.deps.events?.record({ kind: 'envelope.sealed', envelopeId, sha256 }, trx);
       return true;
     });
     if (stored && mails.length > 0) outbox.deliverSoon();

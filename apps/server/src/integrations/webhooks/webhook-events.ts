@@ -1,0 +1,144 @@
+import type { WebhookEventType } from '@vertragsgenerator/domain';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import type { EventSink, ProductEvent } from '../../shared/product-events.js';
+import { sealedPdfPath } from './sealed-pdf-access.js';
+
+/** The envelope history entries other systems are told of, and as what. */
+const ENVELOPE_EVENTS: Partial<Record<string, WebhookEventType>> = {
+  sent: 'envelope.sent',
+  signed: 'envelope.signed',
+  declined: 'envelope.declined',
+  voided: 'envelope.voided',
+  expired: 'envelope.expired',
+};
+
+function webhookType(event: ProductEvent): WebhookEventType | undefined {
+  switch (event.kind) {
+    case 'document.generated':
+      return 'document.generated';
+    case 'template.published':
+      return 'template.published';
+    // The completion is reported once the sealed PDF exists: a receiver can fetch what it is told of.
+    case 'envelope.sealed':
+      return 'envelope.completed';
+    case 'envelope.event':
+      return ENVELOPE_EVENTS[event.type];
+  }
+}
+
+/**
+ * The webhooks' side of the product's events: in the transaction that records a fact, stores the
+ * event and one delivery for each endpoint that wants it (the outbox), so that a fact is never without
+ * its report nor a report without its fact. Nothing is written when no endpoint wants the type.
+ */
+export class WebhookEventSink implements EventSink<Kysely<Database>> {
+  constructor(
+    private readonly publicUrl: string,
+    /** Called after each recorded event: the outbox may start a run soon (after the commit). */
+    private readonly recorded: () => void = () => {},
+  ) {}
+
+  async record(event: ProductEvent, trx: Kysely<Database>): Promise<void> {
+    const type = webhookType(event);
+    if (!type) return;
+    const endpoints = await trx
+      .selectFrom('webhook_endpoints')
+      .select('id')
+      .where(sql<boolean>`${type} = any(events)`)
+      .execute();
+    if (endpoints.length === 0) return;
+    const data = await this.data(event, trx);
+    if (!data) return;
+    const inserted = await trx
+      .insertInto('webhook_events')
+      .values({
+        type,
+        payload: JSON.stringify({ type, timestamp: new Date().toISOString(), data }),
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const orderingKey = 'envelopeId' in event ? `envelope:${event.envelopeId}` : null;
+    await trx
+      .insertInto('webhook_deliveries')
+      .values(endpoints.map((e) => ({ event_id: inserted.id, endpoint_id: e.id, ordering_key: orderingKey })))
+      .execute();
+    this.recorded();
+  }
+
+  /** The payload's `data`: what a receiver needs to act, without the document's content. */
+  private async data(event: ProductEvent, trx: Kysely<Database>): Promise<Record<string, unknown> | undefined> {
+    switch (event.kind) {
+      case 'template.published':
+        return { template: event.name, version: event.version, publishedBy: event.publishedBy };
+      case 'document.generated': {
+        const row = await trx
+          .selectFrom('documents')
+          .select(['id', 'match_id', 'doc_key', 'form', 'file_name', 'created_by', 'template_version'])
+          .where('id', '=', event.documentId)
+          .executeTakeFirst();
+        return (
+          row && {
+            documentId: row.id,
+            matchId: row.match_id,
+            docKey: row.doc_key,
+            form: row.form,
+            fileName: row.file_name,
+            createdBy: row.created_by,
+            templateVersion: row.template_version,
+          }
+        );
+      }
+      case 'envelope.event':
+      case 'envelope.sealed': {
+        const envelope = await trx
+          .selectFrom('envelopes')
+          .select(['id', 'match_id', 'doc_key', 'document_id', 'provider', 'status', 'created_by'])
+          .where('id', '=', event.envelopeId)
+          .executeTakeFirst();
+        if (!envelope) return undefined;
+        const common = {
+          envelopeId: envelope.id,
+          matchId: envelope.match_id,
+          docKey: envelope.doc_key,
+          documentId: envelope.document_id,
+          provider: envelope.provider,
+          status: envelope.status,
+          createdBy: envelope.created_by,
+        };
+        if (event.kind === 'envelope.sealed') {
+          return {
+            ...common,
+            sealedPdf: {
+              sha256: event.sha256,
+              url: `${this.publicUrl}${sealedPdfPath(envelope.id)}`,
+            },
+          };
+        }
+        const recipient = event.recipientId
+          ? await trx
+              .selectFrom('envelope_recipients')
+              .select(['id', 'role', 'name', 'email', 'routing_order', 'signed_at'])
+              .where('id', '=', event.recipientId)
+              .executeTakeFirst()
+          : undefined;
+        return {
+          ...common,
+          ...(recipient
+            ? {
+                recipient: {
+                  id: recipient.id,
+                  role: recipient.role,
+                  name: recipient.name,
+                  email: recipient.email,
+                  routingOrder: recipient.routing_order,
+                  signedAt: recipient.signed_at?.toISOString() ?? null,
+                },
+              }
+            : {}),
+          ...(event.type === 'declined' || event.type === 'voided' ? { reason: event.detail } : {}),
+        };
+      }
+    }
+  }
+}

@@ -1,0 +1,23 @@
+/**
+ * Facts of the product that other systems may be told of, as the rooms that record them know them.
+ * A room that records such a fact hands it to an `EventSink` inside the fact's own transaction, so that
+ * what is reported and what happened are stored together or not at all; who is told, and how, is the
+ * sink's business (the webhooks in integrations/), not the recording room's.
+ */
+export type ProductEvent =
+  | { kind: 'document.generated'; documentId: string }
+  | {
+      kind: 'envelope.event';
+      envelopeId: string;
+      /** The type of the envelope's history entry: `sent`, `signed`, `declined`, `voided`, … */
+      type: string;
+      recipientId: string | null;
+      detail: string | null;
+    }
+  | { kind: 'envelope.sealed'; envelopeId: string; sha256: string }
+  | { kind: 'template.published'; name: string; version: number; publishedBy: string };
+
+/** Takes product events in the caller's transaction (`executor`). */
+export interface EventSink<Executor> {
+  record(event: ProductEvent, executor: Executor): Promise<void>;
+}

@@ -1,0 +1,68 @@
+import { SealedPdfAccess } from '../integrations/webhooks/sealed-pdf-access.js';
+import { WebhookEndpoints } from '../integrations/webhooks/webhook-endpoints.js';
+import { WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
+import { WebhookOutbox } from '../integrations/webhooks/webhook-outbox.js';
+import { webhookRoutes } from '../routes/webhooks.js';
+import type { AppContext, AppDependencies, AreaRunning } from './app-context.js';
+
+/** How often due webhook deliveries are looked for; a new event also starts a run at once. */
+export const WEBHOOK_INTERVAL_MS = 10_000;
+/** After a fact is recorded: its transaction has usually committed by then. */
+const AFTER_COMMIT_MS = 200;
+
+/** What the other areas need before the integrations register their routes: the sink of their events. */
+export interface Integrations {
+  events: WebhookEventSink;
+  register(context: AppContext): Promise<AreaRunning>;
+}
+
+/**
+ * Other systems told of what happens here: webhook endpoints, their outbox and its delivery run. The
+ * event sink exists first, since the repositories that record the facts are built with it.
+ */
+export function createIntegrations(deps: AppDependencies): Integrations {
+  const { config, db } = deps;
+  let outbox: WebhookOutbox | undefined;
+  let pending: NodeJS.Timeout | undefined;
+  const deliverAfterCommit = () => {
+    if (pending || !outbox) return;
+    pending = setTimeout(() => {
+      pending = undefined;
+      outbox?.deliverSoon();
+    }, AFTER_COMMIT_MS);
+    pending.unref();
+  };
+  const events = new WebhookEventSink(config.publicUrl, deliverAfterCommit);
+  return {
+    events,
+    async register(context: AppContext): Promise<AreaRunning> {
+      const { app, guards, audit, outbox: mail } = context;
+      const webhooks = new WebhookOutbox({
+        db,
+        allowPrivateTargets: config.webhooks.allowPrivateTargets,
+        enqueueMail: (mails, executor) => mail.enqueue(mails, executor),
+        mailQueued: () => mail.deliverSoon(),
+        configuredAdministrators: config.admin.administrators,
+        publicUrl: config.publicUrl,
+        log: app.log,
+      });
+      outbox = webhooks;
+      await app.register(webhookRoutes, {
+        guards,
+        endpoints: new WebhookEndpoints(db, audit, config.webhooks.allowPrivateTargets),
+        sealedPdfs: new SealedPdfAccess(db),
+        deliverSoon: () => webhooks.deliverSoon(),
+      });
+      return {
+        jobs: [{ every: WEBHOOK_INTERVAL_MS, run: () => webhooks.deliverDue() }],
+        stop: [
+          () => {
+            clearTimeout(pending);
+            outbox = undefined;
+          },
+          () => webhooks.stop(),
+        ],
+      };
+    },
+  };
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/** What a webhook endpoint can be told of; each is one `type` of the Standard Webhooks payload. */
+export const WEBHOOK_EVENT_TYPES = [
+  'document.generated',
+  'envelope.sent',
+  'envelope.signed',
+  'envelope.completed',
+  'envelope.declined',
+  'envelope.voided',
+  'envelope.expired',
+  'template.published',
+] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+
+/** German, for /verwaltung → Integrationen. */
+export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
+  'document.generated': 'Dokument erzeugt',
+  'envelope.sent': 'Umschlag versendet',
+  'envelope.signed': 'Unterschrift geleistet (je Unterzeichner)',
+  'envelope.completed': 'Umschlag abgeschlossen (versiegeltes PDF)',
+  'envelope.declined': 'Unterschrift abgelehnt',
+  'envelope.voided': 'Umschlag verworfen',
+  'envelope.expired': 'Umschlag abgelaufen',
+  'template.published': 'Vorlage veröffentlicht',
+};
+
+/** POST /backend/admin/webhooks. */
+export const webhookEndpointCreateSchema = z.object({
+  url: z
+    .string({ error: 'Bitte gib die Adresse des Empfängers an.' })
+    .trim()
+    .min(1, 'Bitte gib die Adresse des Empfängers an.')
+    .max(2000, 'Die Adresse ist zu lang (höchstens 2000 Zeichen).')
+    .describe('http or https URL the events are POSTed to'),
+  description: z.string().trim().max(200, 'Die Beschreibung ist zu lang (höchstens 200 Zeichen).').default(''),
+  events: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: 'Dieses Ereignis gibt es nicht.' }), {
+      error: 'Bitte wähle mindestens ein Ereignis.',
+    })
+    .min(1, 'Bitte wähle mindestens ein Ereignis.')
+    .max(WEBHOOK_EVENT_TYPES.length),
+});
+export type WebhookEndpointCreate = z.input<typeof webhookEndpointCreateSchema>;
+
+/** PATCH /backend/admin/webhooks/:id: pause or activate. */
+export const webhookEndpointStateSchema = z.object({
+  active: z.boolean({ error: 'Bitte gib an, ob der Empfänger aktiv sein soll.' }),
+});
+
+export const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  description: z.string(),
+  events: z.array(z.enum(WEBHOOK_EVENT_TYPES)),
+  active: z.boolean(),
+  /** Since when a delivery was given up after three days; null while deliveries arrive. */
+  failingSince: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  pending: z.number().int(),
+  failed: z.number().int(),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+/** The answer to a registration: the only time the secret is shown. */
+export const webhookEndpointCreatedSchema = webhookEndpointSchema.extend({
+  secret: z.string().describe('whsec_ and the base64 signing key (Standard Webhooks); shown only now'),
+});
+export type WebhookEndpointCreated = z.infer<typeof webhookEndpointCreatedSchema>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+export const webhookAttemptSchema = z.object({
+  at: z.string(),
+  /** The receiver's HTTP status; null when no answer came (refused, timed out). */
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+  durationMs: z.number().int(),
+});
+
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  /** The `webhook-id` the receiver sees, the same on every attempt. */
+  messageId: z.string(),
+  type: z.enum(WEBHOOK_EVENT_TYPES),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  attempts: z.array(webhookAttemptSchema),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
