@@ -103,7 +103,8 @@ test.describe('/verwaltung: Team-Operations without a shell', () => {
   });
 
   test('someone who is not an administrator gets no administration', async ({ page }) => {
-    await signIn(page, DEMO_ACCOUNTS.legal);
+    // A leader: legal staff have the administration's approval rules (e2e/approvals.spec.ts).
+    await signIn(page, DEMO_ACCOUNTS.leader);
     await expect(page).toHaveURL(/\/start$/);
     await expect(page.getByRole('link', { name: 'Verwaltung' })).toHaveCount(0);
     await page.goto('/verwaltung');

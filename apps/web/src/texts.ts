@@ -38,6 +38,7 @@ export const texts = {
     format: 'Format',
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
+    approvals: 'Freigaben',
     sealCheck: 'PDF prüfen',
     templates: 'Vorlagen',
     placeholders: 'Platzhalter',
@@ -75,6 +76,7 @@ export const texts = {
     breadcrumbsLabel: 'Besuchte Seiten',
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
+    approvals: 'Freigaben',
     sealCheck: 'PDF prüfen',
     templates: 'Vorlagen',
     version: (version: string) => `Version ${version}`,
@@ -316,6 +318,8 @@ export const texts = {
     openEnvelope: 'Umschlag öffnen',
     certificate: 'Zertifikat',
     signedPdf: 'Signiertes PDF',
+    approvalOpen: 'Wartet auf Freigabe',
+    approval: (status: string) => `Freigabe: ${status}`,
   },
 
   editor: {

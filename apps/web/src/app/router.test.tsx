@@ -56,7 +56,8 @@ describe('route guard and shell', () => {
   });
 
   it('shows no administration link to others', async () => {
-    stubFetch(jsonResponse(200, legal));
+    // Legal staff have it for the approval rules; a leader who does not administer has none.
+    stubFetch(jsonResponse(200, { ...legal, permission: 3 }));
     renderApp('/start');
     expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Verwaltung' })).not.toBeInTheDocument();

@@ -1,5 +1,5 @@
-import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
-import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { FORM_ROUTES, type FormName, type SessionUser } from '@vertragsgenerator/domain';
+import { createBrowserRouter, Navigate, type RouteObject, useRouteLoaderData } from 'react-router';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
 import { FullPageLoader } from '@/components/full-page-loader';
 import { MatchDocumentsProvider } from '@/components/match-documents';
@@ -44,9 +44,16 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const templatePage = (page: 'TemplatesPage' | 'TemplatePage' | 'PlaceholdersPage') => async () => ({
     Component: (await import('@/features/templates'))[page],
   });
-  const administrationPage = async () => ({
-    Component: (await import('@/features/admin')).AdministrationPage,
+  const approvalsPage = async () => ({
+    Component: (await import('@/features/approvals')).ApprovalsPage,
   });
+  const administrationPage = async () => {
+    const { AdministrationPage } = await import('@/features/admin');
+    // The tabs depend on who is signed in: legal staff keep only the approval rules there.
+    return {
+      Component: () => <AdministrationPage user={useRouteLoaderData(SESSION_ROUTE) as SessionUser | null} />,
+    };
+  };
 
   return [
     {
@@ -78,6 +85,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.document, lazy: editorPage },
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
+            { path: PATHS.approvals, lazy: approvalsPage },
             { path: PATHS.sealCheck, lazy: sealCheckPage },
             { path: PATHS.templates, lazy: templatePage('TemplatesPage') },
             { path: PATHS.placeholders, lazy: templatePage('PlaceholdersPage') },

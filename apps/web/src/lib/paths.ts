@@ -18,6 +18,8 @@ export const PATHS = {
   template: '/vorlagen/:name',
   /** The placeholders a template may use (legal staff and administrators). */
   placeholders: '/vorlagen/platzhalter',
+  /** Freigaben: the approval requests of leaders, legal staff and their deputies. */
+  approvals: '/freigaben',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
   /** Public: a signer opens it from their e-mail with the link token after the `#`. */

@@ -1,5 +1,5 @@
 import { AppShell, Button, Group, Text } from '@mantine/core';
-import { isLegal, type SessionUser } from '@vertragsgenerator/domain';
+import { isLegal, PERMISSION_NAMES, type SessionUser } from '@vertragsgenerator/domain';
 import { Link, Outlet, useLoaderData } from 'react-router';
 import { useDriveTokenMonitor } from '@/features/google-drive';
 import { PATHS } from '@/lib/paths';
@@ -31,12 +31,19 @@ export function AppLayout() {
                 </Button>
               </>
             )}
+            {/* Leaders and legal staff approve; a deputy reaches /freigaben from the request's mail. */}
+            {(isLegal(user?.permission) || user?.permission === PERMISSION_NAMES.leader) && (
+              <Button component={Link} to={PATHS.approvals} variant="subtle">
+                {texts.shell.approvals}
+              </Button>
+            )}
             {(isLegal(user?.permission) || user?.administrator) && (
               <Button component={Link} to={PATHS.templates} variant="subtle">
                 {texts.shell.templates}
               </Button>
             )}
-            {user?.administrator && (
+            {/* Legal staff keep the approval rules there (the tab Freigaben). */}
+            {(user?.administrator || isLegal(user?.permission)) && (
               <Button component={Link} to={PATHS.administration} variant="subtle">
                 {texts.shell.administration}
               </Button>

@@ -1,6 +1,8 @@
 import { Tabs, Title } from '@mantine/core';
+import { isLegal, type SessionUser } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { AccessRequestsTab } from './access-requests-tab';
+import { ApprovalRulesTab } from './approval-rules-tab';
 import { AuditTab } from './audit-tab';
 import { CountersignatureTab } from './countersignature-tab';
 import { MatchImportTab } from './match-import-tab';
@@ -9,20 +11,31 @@ import { adminTexts } from './texts';
 
 type Tab = keyof typeof adminTexts.tabs;
 
+const ALL_TABS = Object.keys(adminTexts.tabs) as Tab[];
+
+/** Legal staff who do not administer keep only the approval rules here. */
+function tabsFor(user: SessionUser | null | undefined): Tab[] {
+  if (user && !user.administrator && isLegal(user.permission)) return ['approvals'];
+  return ALL_TABS;
+}
+
 /**
- * /verwaltung: what Team-Operations does without a shell. Each tab loads only when shown;
- * the server refuses everyone who is not an administrator, whatever this page offers.
+ * /verwaltung: what Team-Operations does without a shell, and the approval rules legal staff keep
+ * as well. Each tab loads only when shown; the server refuses everyone a tab is not for, whatever
+ * this page offers. Without `user` (not known) every tab is offered.
  */
-export function AdministrationPage() {
-  const [tab, setTab] = useState<Tab>('requests');
+export function AdministrationPage({ user }: { user?: SessionUser | null }) {
+  const tabs = tabsFor(user);
+  const first = tabs[0] ?? 'requests';
+  const [tab, setTab] = useState<Tab>(first);
   return (
     <>
       <Title order={1} mb="md">
         {adminTexts.heading}
       </Title>
-      <Tabs value={tab} onChange={(value) => setTab((value as Tab | null) ?? 'requests')} keepMounted={false}>
+      <Tabs value={tab} onChange={(value) => setTab((value as Tab | null) ?? first)} keepMounted={false}>
         <Tabs.List>
-          {(Object.keys(adminTexts.tabs) as Tab[]).map((key) => (
+          {tabs.map((key) => (
             <Tabs.Tab key={key} value={key}>
               {adminTexts.tabs[key]}
             </Tabs.Tab>
@@ -42,6 +55,9 @@ export function AdministrationPage() {
         </Tabs.Panel>
         <Tabs.Panel value="countersignature" pt="md">
           <CountersignatureTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="approvals" pt="md">
+          <ApprovalRulesTab />
         </Tabs.Panel>
       </Tabs>
     </>

@@ -1,7 +1,10 @@
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
   type AccessRequest,
+  type ApprovalRulesChange,
+  type ApprovalRulesView,
   accessRequestSchema,
+  approvalRulesViewSchema,
   auditPageSchema,
   type CountersignatureSetting,
   countersignatureSettingSchema,
@@ -56,6 +59,16 @@ export function changeCountersignature(
     method: 'PUT',
     body: { withoutAllowed },
   });
+}
+
+export const approvalRulesQueryOptions = queryOptions({
+  queryKey: [...ADMINISTRATION_QUERY_KEY, 'approval-rules'],
+  queryFn: () => apiJson('/backend/approval-rules', approvalRulesViewSchema),
+});
+
+/** The approval rules as a whole, with the version they were read at (409 when someone saved meanwhile). */
+export function changeApprovalRules(change: ApprovalRulesChange): Promise<ApprovalRulesView> {
+  return apiJson('/backend/approval-rules', approvalRulesViewSchema, { method: 'PUT', body: change });
 }
 
 export function openAccessRequests(): Promise<AccessRequest[]> {

@@ -10,6 +10,7 @@ export const adminTexts = {
     audit: 'Protokoll',
     import: 'Matches importieren',
     countersignature: 'Gegenzeichnung',
+    approvals: 'Freigaben',
   },
   levelLabel: (level: PermissionLevel | null) => (level === null ? 'Keine Stufe' : PERMISSION_LABELS[level]),
   levelOptions: [
@@ -81,6 +82,7 @@ export const adminTexts = {
       'template.publish': 'Vorlage veröffentlicht',
       'template.rollback': 'Vorlage zurückgerollt',
       'countersignature.set': 'Gegenzeichnung geändert',
+      'approval-rules.set': 'Freigaberegeln geändert',
     } as Record<string, string>,
   },
   countersignature: {
@@ -90,6 +92,40 @@ export const adminTexts = {
     changed: (by: string, at: string) => `Zuletzt geändert von ${by} am ${at}`,
     unchanged: 'Voreinstellung',
     saved: 'Gespeichert.',
+  },
+  approvalRules: {
+    intro:
+      'Wann ein Vertrag vor dem Senden oder Herunterladen eine Freigabe braucht, und wer sie gibt. Eine Änderung gilt für alles, was ab dann angefragt wird; offene Anfragen behalten ihre Regeln.',
+    marginHeading: 'Marge',
+    marginSwitch: 'Marge prüfen',
+    marginDescription:
+      'Marge = (VK − EK) ÷ VK, remote und onsite. Liegt sie unter dem Schwellenwert der Gesellschaft oder fehlt ein Satz, braucht der Vertrag eine Freigabe.',
+    threshold: (company: string) => `Schwellenwert ${company} (%)`,
+    textHeading: 'Geänderter Text',
+    editedText: 'Nach der Erstellung geänderter Text braucht eine Freigabe',
+    editedTextDescription: 'Eine neue Vorlagenversion allein gilt nicht als Änderung.',
+    documentTypes: 'Dokumenttypen, die immer eine Freigabe brauchen',
+    documentTypesDescription: 'Ganze Familien (z. B. jede Kündigung) oder einzelne Dokumente.',
+    documentTypesPlaceholder: 'Dokumenttyp suchen',
+    approversHeading: 'Wer freigibt',
+    approversGroups: 'Gruppen',
+    approversDescription: 'Nie die Person, die anfragt (Vier-Augen-Prinzip).',
+    leaders: 'Leitung (Stufe 3)',
+    legal: 'Legal (Stufe 2)',
+    order: 'Reihenfolge',
+    orderLeadersFirst: 'Erst Leitung, dann Legal',
+    orderLegalFirst: 'Erst Legal, dann Leitung',
+    escalationDays: 'Arbeitstage, bis auch die zweite Gruppe entscheiden darf',
+    deputies: 'Vertretungen',
+    deputiesDescription:
+      'Eine E-Mail-Adresse pro Zeile. Vertretungen dürfen freigeben wie die Gruppen, nur nie ihre eigenen Anfragen.',
+    save: 'Regeln speichern',
+    saved: 'Die Freigaberegeln sind gespeichert.',
+    fixFields: 'Bitte korrigiere die rot markierten Angaben.',
+    readOnly: 'Die Regeln ändern Team-Operations und Legal.',
+    changed: (by: string, at: string) => `Zuletzt geändert von ${by} am ${at}`,
+    unchanged: 'Voreinstellung',
+    reload: 'Neu laden',
   },
   import: {
     intro:

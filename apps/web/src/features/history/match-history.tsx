@@ -1,5 +1,10 @@
 import { Alert, Button, Group, Stack, Table, Text, Title } from '@mantine/core';
-import { formatDateTime, type HistoryEntry, RECIPIENT_STATUS_LABELS } from '@vertragsgenerator/domain';
+import {
+  APPROVAL_STATUS_LABELS,
+  formatDateTime,
+  type HistoryEntry,
+  RECIPIENT_STATUS_LABELS,
+} from '@vertragsgenerator/domain';
 import { useId } from 'react';
 import { DownloadButton } from '@/components/download-button';
 import { EnvelopeSealText } from '@/components/envelope-seal';
@@ -82,6 +87,13 @@ function EntryStatus({ entry }: { entry: HistoryEntry }) {
   return (
     <Stack gap={4} align="flex-start">
       <EnvelopeStatusBadge status={entry.envelope.status} />
+      {entry.envelope.approval && (
+        <Text size="xs" fw={600}>
+          {entry.envelope.approval === 'open'
+            ? texts.history.approvalOpen
+            : texts.history.approval(APPROVAL_STATUS_LABELS[entry.envelope.approval])}
+        </Text>
+      )}
       {entry.envelope.seal && (
         <EnvelopeSealText seal={entry.envelope.seal} provider={entry.envelope.provider} />
       )}

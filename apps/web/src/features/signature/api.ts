@@ -11,9 +11,25 @@ export function envelopeQueryOptions(envelopeId: string) {
   return queryOptions({
     queryKey: ['envelope', envelopeId],
     queryFn: ({ signal }) => apiJson(envelopeUrl(envelopeId), envelopeViewSchema, { signal }),
-    // Only a sent envelope changes without the sender doing anything.
-    refetchInterval: (query) => (query.state.data?.status === 'sent' ? ENVELOPE_POLL_INTERVAL_MS : false),
+    // Only a sent envelope, or one that waits for its approval, changes without the sender doing anything.
+    refetchInterval: (query) =>
+      query.state.data?.status === 'sent' || waitsForApproval(query.state.data)
+        ? ENVELOPE_POLL_INTERVAL_MS
+        : false,
   });
+}
+
+function waitsForApproval(envelope: EnvelopeView | undefined): boolean {
+  const request = envelope?.approval?.request;
+  return request?.status === 'open' || (request?.status === 'approved' && request.send?.state === 'pending');
+}
+
+/**
+ * Asks for the approval the envelope needs, with what `Senden` would send; the approver's
+ * `Freigeben` sends exactly that. The envelope is loaded again afterwards.
+ */
+export async function requestApproval(envelopeId: string, request: SendEnvelopeRequest): Promise<void> {
+  await apiFetch(envelopeUrl(envelopeId, '/approval'), { method: 'POST', body: request });
 }
 
 export function sendEnvelope(envelopeId: string, request: SendEnvelopeRequest): Promise<EnvelopeView> {

@@ -30,13 +30,15 @@ import { VoidEnvelopeButton } from '@/components/void-envelope-button';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
-import { sendEnvelope } from './api';
+import { requestApproval, sendEnvelope } from './api';
+import { approvalTexts } from './approval-texts';
 import {
   CountersignatorySelect,
   countersignatoryOf,
   countersignatureTexts,
   initialCountersignatory,
 } from './countersignatory-select';
+import { approvalState, EnvelopeApprovalNotice } from './envelope-approval';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { codeTexts } from './signing-code-texts';
 import { useEnvelopeUpdater } from './use-envelope-updater';
@@ -117,15 +119,24 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
   );
   const [attempted, setAttempted] = useState(false);
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
+  // Where a rule asks for an approval, `Senden` asks for it instead; the approver's decision sends.
+  const approval = approvalState(envelope);
   const send = useSingleMutation({
-    mutationFn: (request: SendEnvelopeRequest) => sendEnvelope(envelope.id, request),
+    mutationFn: async (request: SendEnvelopeRequest) =>
+      approval === 'required'
+        ? requestApproval(envelope.id, request).then(() => null)
+        : sendEnvelope(envelope.id, request),
     onSuccess: (sent) => {
       updateEnvelope(sent);
-      notifications.show({ color: 'green', title: texts.envelope.sentTitle, message: texts.envelope.sent });
+      if (sent) {
+        notifications.show({ color: 'green', title: texts.envelope.sentTitle, message: texts.envelope.sent });
+      } else {
+        notifications.show({ color: 'green', title: approvalTexts.askedTitle, message: approvalTexts.asked });
+      }
     },
     onError: (error) => {
       focusFirstInvalid();
-      // Someone else sent or discarded it meanwhile: show what it is now.
+      // Someone else sent or discarded it meanwhile, or it needs an approval it lacks: show what it is now.
       if (error instanceof ApiRequestError && error.status === 409) {
         // A notification, as the form that would show an alert goes away with the draft.
         notifications.show({ color: 'yellow', message: error.message });
@@ -251,11 +262,14 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
           {send.isError && <Alert color="red">{errorMessage(send.error)}</Alert>}
         </Stack>
       </form>
+      {envelope.approval && <EnvelopeApprovalNotice approval={envelope.approval} />}
       {/* Outside the form: React lets the void dialog's own submit bubble to an enclosing form. */}
       <Group>
-        <Button type="submit" form={formId} loading={send.isPending}>
-          {texts.envelope.send}
-        </Button>
+        {(approval === 'none' || approval === 'required') && (
+          <Button type="submit" form={formId} loading={send.isPending}>
+            {approval === 'required' ? approvalTexts.send : texts.envelope.send}
+          </Button>
+        )}
         <VoidEnvelopeButton envelopeId={envelope.id} disabled={send.isPending} onChanged={updateEnvelope} />
       </Group>
     </Stack>

@@ -1,0 +1,230 @@
+import {
+  Button,
+  Group,
+  Loader,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import { useQuery } from '@tanstack/react-query';
+import {
+  APPROVAL_LIST_FILTER_LABELS,
+  APPROVAL_LIST_FILTERS,
+  type ApprovalListFilter,
+  type ApprovalListQuery,
+  type ApprovalRequest,
+  approvalListQuerySchema,
+  formatDateTime,
+  type SessionUser,
+} from '@vertragsgenerator/domain';
+import { useEffect, useState } from 'react';
+import { useRouteLoaderData, useSearchParams } from 'react-router';
+import { LoadFailed } from '@/components/load-failed';
+import { SESSION_ROUTE } from '@/lib/paths';
+import { approvalsQueryOptions } from './api';
+import { ApprovalDetail } from './approval-detail';
+import { ApprovalStatusBadge } from './approval-status-badge';
+import { ReasonList } from './reason-list';
+import { approvalTexts as t } from './texts';
+
+const SEARCH_DELAY_MS = 300;
+/** The address's parameter naming the request under review. */
+const SELECTED_PARAM = 'anfrage';
+
+/**
+ * The filter, search, page and the request under review as the address keeps them, so that a reload
+ * or Back shows the same.
+ */
+function useApprovalsQuery() {
+  const [params, setParams] = useSearchParams();
+  const parsed = approvalListQuerySchema.safeParse(Object.fromEntries(params));
+  const query = parsed.success ? parsed.data : approvalListQuerySchema.parse({});
+  const selected = params.get(SELECTED_PARAM);
+  const write = (next: ApprovalListQuery, id: string | null) => {
+    const search = new URLSearchParams();
+    if (next.status !== 'open') search.set('status', next.status);
+    if (next.q) search.set('q', next.q);
+    if (next.page > 1) search.set('page', String(next.page));
+    if (id) search.set(SELECTED_PARAM, id);
+    setParams(search, { replace: true });
+  };
+  return {
+    query,
+    selected,
+    // Another filter or search starts on the first page, with nothing under review.
+    update: (change: Partial<ApprovalListQuery>) => write({ ...query, page: 1, ...change }, null),
+    select: (id: string | null) => write(query, id),
+  };
+}
+
+/**
+ * /freigaben: the requests the user may decide (and, by filter, those decided), each with who asks,
+ * the match and the reasons; one at a time under review with its document and decision.
+ */
+export function ApprovalsPage() {
+  const { query, selected, update, select } = useApprovalsQuery();
+  const [search, setSearch] = useState(query.q);
+  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
+  // Only a change of what was typed searches: Back to an earlier search must not be undone by it.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: query and update follow the address
+  useEffect(() => {
+    if (debounced !== query.q) update({ q: debounced });
+  }, [debounced]);
+  const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
+  const list = useQuery(approvalsQueryOptions(query));
+
+  const counts = list.data?.counts;
+  const options = APPROVAL_LIST_FILTERS.map((filter) => ({
+    value: filter,
+    label: counts
+      ? `${APPROVAL_LIST_FILTER_LABELS[filter]} (${counts[filter]})`
+      : APPROVAL_LIST_FILTER_LABELS[filter],
+  }));
+  const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
+  const reviewed = selected ? list.data?.requests.find((request) => request.id === selected) : undefined;
+
+  return (
+    <Stack maw={1200}>
+      <div>
+        <Title order={1}>{t.heading}</Title>
+        <Text c="dimmed">{t.intro}</Text>
+      </div>
+      <Group align="flex-end">
+        <Select
+          label={t.statusFilter}
+          data={options}
+          value={query.status}
+          onChange={(value) => value && update({ status: value as ApprovalListFilter })}
+          allowDeselect={false}
+          w={220}
+        />
+        <TextInput
+          label={t.search}
+          placeholder={t.searchPlaceholder}
+          value={search}
+          onChange={(event) => setSearch(event.currentTarget.value)}
+          maxLength={200}
+          w={320}
+          type="search"
+        />
+        {list.isFetching && <Loader size="sm" aria-label="Wird geladen" />}
+      </Group>
+
+      {list.isError && (
+        <LoadFailed title={t.loadFailed} error={list.error} onRetry={() => void list.refetch()} />
+      )}
+
+      {list.data && (
+        <>
+          <Text size="sm" aria-live="polite">
+            {t.total(list.data.total)}
+          </Text>
+          {list.data.requests.length === 0 ? (
+            <Text>
+              {query.q ? t.emptySearch(query.q) : query.status === 'open' ? t.empty : t.emptyFilter}
+            </Text>
+          ) : (
+            <RequestTable
+              requests={list.data.requests}
+              selected={reviewed?.id ?? null}
+              onReview={(id) => select(id)}
+            />
+          )}
+          {pages > 1 && (
+            <Pagination
+              total={pages}
+              value={query.page}
+              onChange={(page) => update({ page })}
+              getControlProps={(control) => ({
+                'aria-label': `${control === 'previous' ? 'Vorherige' : 'Nächste'} Seite`,
+              })}
+              getItemProps={(page) => ({ 'aria-label': `Seite ${page}` })}
+              aria-label={t.pagination}
+            />
+          )}
+          {selected && !reviewed && !list.isFetching && <Text c="dimmed">{t.detail.notFound}</Text>}
+        </>
+      )}
+      {reviewed && (
+        <ApprovalDetail
+          key={reviewed.id}
+          request={reviewed}
+          userEmail={user?.email ?? null}
+          onClose={() => select(null)}
+        />
+      )}
+    </Stack>
+  );
+}
+
+function RequestTable({
+  requests,
+  selected,
+  onReview,
+}: {
+  requests: readonly ApprovalRequest[];
+  selected: string | null;
+  onReview: (id: string) => void;
+}) {
+  return (
+    <Table.ScrollContainer minWidth={900}>
+      <Table verticalSpacing="sm" aria-label={t.table} striped>
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t.match}</Table.Th>
+            <Table.Th>{t.document}</Table.Th>
+            <Table.Th>{t.requestedBy}</Table.Th>
+            <Table.Th>{t.reasons}</Table.Th>
+            <Table.Th>{t.status}</Table.Th>
+            <Table.Th>{t.actions}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {requests.map((request) => (
+            <Table.Tr key={request.id} aria-current={request.id === selected ? 'true' : undefined}>
+              <Table.Td>
+                <Text size="sm" fw={600}>
+                  {request.matchId}
+                </Text>
+                <Text size="xs">{request.customer}</Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{request.fileName}</Text>
+                <Text size="xs" c="dimmed">
+                  {request.envelopeId ? t.envelope : t.download} · {t.version(request.documentVersion)}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <Text size="sm">{request.requestedBy.name}</Text>
+                <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+                  {t.on(formatDateTime(new Date(request.requestedAt)))}
+                </Text>
+              </Table.Td>
+              <Table.Td>
+                <ReasonList request={request} size="xs" />
+              </Table.Td>
+              <Table.Td>
+                <ApprovalStatusBadge status={request.status} />
+              </Table.Td>
+              <Table.Td>
+                <Button
+                  size="xs"
+                  variant={request.status === 'open' && request.mayDecide ? 'filled' : 'default'}
+                  aria-label={t.reviewFor(request.fileName)}
+                  onClick={() => onReview(request.id)}
+                >
+                  {t.review}
+                </Button>
+              </Table.Td>
+            </Table.Tr>
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
