@@ -46,6 +46,7 @@ import { UsersRepository } from './users/users-repository.js';
 import { registerAdministration } from './wiring/administration.js';
 import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
+import { registerPrivacy } from './wiring/privacy.js';
 import { createIntegrations } from './wiring/integrations.js';
 import { registerSignature } from './wiring/signature.js';
 
@@ -177,6 +178,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     events: integrations.events,
   };
   const countersignatureSettings = new CountersignatureSettings(db, audit);
+  // Before the routes it records reads of: its hook sees only routes registered after it.
+  const privacy = await registerPrivacy(context);
   const signature = await registerSignature(context, countersignatureSettings);
   await app.register(storedDocumentRoutes, { guards, documents });
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
@@ -201,11 +204,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
   // The areas' work stops first: what it finishes queues mail, which the outbox may still take.
   for (const stop of signature.stop) app.addHook('onClose', async () => stop());
+  for (const stop of privacy.stop) app.addHook('onClose', async () => stop());
   // Before the mail outbox: a given-up delivery queues mail to the administrators.
   for (const stop of integrationArea.stop) app.addHook('onClose', async () => stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     ...signature.jobs,
+    ...privacy.jobs,
     ...integrationArea.jobs,
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },

@@ -89,6 +89,13 @@ export interface Database {
   countersignature_settings: CountersignatureSettingsTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
+  retention_rules: RetentionRulesTable;
+  legal_holds: LegalHoldsTable;
+  deletion_records: DeletionRecordsTable;
+  retention_runs: RetentionRunsTable;
+  retention_lease: RetentionLeaseTable;
+  document_reads: DocumentReadsTable;
+  person_exports: PersonExportsTable;
   webhook_endpoints: WebhookEndpointsTable;
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
@@ -295,6 +302,9 @@ export interface EnvelopesTable {
   customer: ColumnType<string, string | undefined, string>;
   /** Its signers confirm a code mailed to them, as far as SIGNING_OTP leaves it to the envelope (migration 0014). */
   signer_code: ColumnType<boolean, boolean | undefined, boolean>;
+  /** When a retention rule or an erase deleted its files, and which rule (migration 0021); its events stay. */
+  files_deleted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  files_deleted_rule: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A signer's code and its confirmation for one link (migration 0014); see there. */
@@ -332,6 +342,8 @@ export interface EnvelopeRecipientsTable {
   reminder_due_at: Timestamp | null;
   /** The countersignatory's function (role `Firma`, migration 0016); null for everyone else. */
   signatory_function: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the signer's name and address were replaced on request (migration 0021). */
+  erased_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
 }
 
 /** The administrators' switch per document family: sending without a countersignatory (migration 0016). */
@@ -423,4 +435,121 @@ export interface ApiClientsTable {
   last_used_at: Timestamp | null;
   revoked_at: Timestamp | null;
   revoked_by: string | null;
+}
+
+/** The administrators' retention periods (migration 0021); a null period: never deleted by a rule. */
+export interface RetentionRulesTable {
+  rule: string;
+  period_value: number | null;
+  period_unit: 'days' | 'months' | 'years' | null;
+  changed_by: string | null;
+  changed_at: Timestamp | null;
+}
+
+/** A legal hold stops every deletion for its match until lifted (migration 0021). */
+export interface LegalHoldsTable {
+  id: Generated<string>;
+  match_id: string;
+  reason: string;
+  placed_by: string;
+  placed_at: Timestamp;
+  lifted_by: string | null;
+  lifted_at: Timestamp | null;
+}
+
+/** What stays of something a rule or an erase deleted (migration 0021). */
+export interface DeletionRecordsTable {
+  id: Generated<string>;
+  at: Timestamp;
+  rule: string;
+  kind: string;
+  subject_id: string;
+  match_id: string | null;
+  doc_key: string | null;
+  sha256: string | null;
+}
+
+/** The deletion runs (migration 0021): what each deleted, per rule. */
+export interface RetentionRunsTable {
+  id: Generated<string>;
+  started_at: Timestamp;
+  finished_at: Timestamp | null;
+  holder: string;
+  deleted: ColumnType<Record<string, number>, string | undefined, string>;
+  error: string | null;
+}
+
+/** One row at most: which replica runs the deletion, until when (migration 0021). */
+export interface RetentionLeaseTable {
+  id: number;
+  holder: string;
+  until: Timestamp;
+}
+
+/** Every opening, download or check of a stored file (migration 0021). */
+export interface DocumentReadsTable {
+  id: Generated<string>;
+  at: Timestamp;
+  actor: string;
+  kind: string;
+  document_id: string | null;
+  envelope_id: string | null;
+  version: number | null;
+  ip: string | null;
+}
+
+/** An Art. 15 export, kept until its download expires (migration 0021). */
+export interface PersonExportsTable {
+  id: Generated<string>;
+  person: string;
+  created_by: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  content: Uint8Array;
+}
+
+/** Freigabe: the one set of approval rules, row 1 (migration 0018). */
+export interface ApprovalRulesTable {
+  id: number;
+  rules: ColumnType<ApprovalRules, string, string>;
+  version: ColumnType<number, number | undefined, number>;
+  changed_by: string | null;
+  changed_at: Timestamp | null;
+}
+
+/** An approval request for one version of one document (migration 0018); see there. */
+export interface ApprovalRequestsTable {
+  id: Generated<string>;
+  envelope_id: string | null;
+  document_id: string;
+  document_version: number;
+  document_sha256: string;
+  match_id: string;
+  doc_key: string;
+  file_name: string;
+  customer: ColumnType<string, string | undefined, string>;
+  requested_by: string;
+  requested_by_name: string;
+  requested_at: CreatedAt;
+  reasons: ColumnType<ApprovalReason[], string, string>;
+  rules: ColumnType<ApprovalRules, string, string>;
+  escalates_at: Timestamp | null;
+  send_request: ColumnType<SendEnvelopeRequest | null, string | null, string | null>;
+  status: ApprovalStatus;
+  void_reason: string | null;
+  send_state: ApprovalSendState | null;
+  send_due_at: Timestamp | null;
+  send_attempts: ColumnType<number, number | undefined, number>;
+  send_error: string | null;
+  sent_at: Timestamp | null;
+}
+
+/** The one decision of an approval request (migration 0018). */
+export interface ApprovalDecisionsTable {
+  request_id: string;
+  decision: 'approved' | 'declined';
+  decided_by: string;
+  decided_by_name: string;
+  decided_at: CreatedAt;
+  comment: string | null;
 }

@@ -55,6 +55,13 @@ export class Metrics implements GenerationObserver {
     registers: [this.registry],
   });
 
+  private readonly retention = new Counter({
+    name: 'retention_deleted_total',
+    help: 'Items the deletion run deleted, by retention rule and kind (document, support_report, mail, mail_file)',
+    labelNames: ['rule', 'kind'] as const,
+    registers: [this.registry],
+  });
+
   constructor(sources: MetricsSources) {
     collectDefaultMetrics({ register: this.registry });
     const { db } = sources;
@@ -153,6 +160,11 @@ export class Metrics implements GenerationObserver {
   documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void {
     this.documents.inc({ family, result });
     if (result !== 'unavailable') this.renderDuration.observe({ family }, renderSeconds);
+  }
+
+  /** The deletion run reports what each rule deleted. */
+  retentionDeleted(rule: string, kind: string, count: number): void {
+    this.retention.inc({ rule, kind }, count);
   }
 
   /**

@@ -454,6 +454,38 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    route: 'GET /backend/admin/retention',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/retention' }),
+  },
+  {
+    route: 'PUT /backend/admin/retention/:rule',
+    access: ADMINISTRATORS,
+    // A negative period: past every check, and the rule stays as it was.
+    ok: [400],
+    call: () => ({
+      method: 'PUT',
+      url: '/backend/admin/retention/mails',
+      payload: { period: { value: -1, unit: 'days' } },
+    }),
+  },
+  {
+    route: 'POST /backend/admin/legal-holds',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/legal-holds', payload: { matchId: '', reason: '' } }),
+  },
+  {
+    route: 'POST /backend/admin/legal-holds/:id/lift',
+    access: ADMINISTRATORS,
+    ok: [404],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/admin/legal-holds/00000000-0000-4000-8000-000000000000/lift',
+    }),
+  },
+  {
     route: 'POST /backend/admin/match-import',
     access: ADMINISTRATORS,
     ok: [400],

@@ -18,6 +18,7 @@ import * as m0016 from './0016_countersignature.js';
 import * as m0017 from './0017_secret_mail_bodies.js';
 import * as m0019 from './0019_webhooks.js';
 import * as m0020 from './0020_api_clients.js';
+import * as m0021 from './0021_privacy.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -43,6 +44,7 @@ const migrations: Record<string, Migration> = {
   '0017_secret_mail_bodies': m0017,
   '0019_webhooks': m0019,
   '0020_api_clients': m0020,
+  '0021_privacy': m0021,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+import { readdir, readFile, stat, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { dueBefore, RETENTION_RULE_LABELS, type RetentionPeriod } from '@vertragsgenerator/domain';
+import type { AuditLog } from '../admin/audit-log.js';
+import type { Db } from '../db/database.js';
+import { RETENTION_ACTOR } from './document-deletion.js';
+
+/**
+ * The mails the embedded mailer wrote to DATA_DIR/mail (.eml files): those older than the period go, in
+ * batches, each an audit entry. A file that names a held match stays. The file is deleted first and
+ * its record written after: a crash in between loses a record of a mail, never leaves a recorded
+ * mail on disk.
+ */
+export async function deleteMailFolderBatch(
+  db: Db,
+  audit: AuditLog,
+  directory: string,
+  period: RetentionPeriod,
+  now: Date,
+  limit: number,
+): Promise<number> {
+  let names: string[];
+  try {
+    names = (await readdir(directory)).filter((name) => name.endsWith('.eml')).sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  const cutoff = dueBefore(now, period).getTime();
+  const held = (
+    await db.selectFrom('legal_holds').select('match_id').where('lifted_at', 'is', null).execute()
+  ).map((row) => row.match_id);
+  const deleted: { name: string; sha256: string }[] = [];
+  for (const name of names) {
+    if (deleted.length >= limit) break;
+    const path = join(directory, name);
+    const info = await stat(path).catch(() => undefined);
+    if (!info || info.mtimeMs >= cutoff) continue;
+    const content = await readFile(path);
+    if (held.length > 0) {
+      const text = content.toString('utf8');
+      if (held.some((matchId) => text.includes(matchId))) continue;
+    }
+    await unlink(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+    deleted.push({ name, sha256: createHash('sha256').update(content).digest('hex') });
+  }
+  if (deleted.length === 0) return 0;
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('deletion_records')
+      .values(
+        deleted.map((file) => ({
+          at: now,
+          rule: 'mails',
+          kind: 'mail_file',
+          subject_id: file.name,
+          match_id: null,
+          doc_key: null,
+          sha256: file.sha256,
+        })),
+      )
+      .execute();
+    await audit.record(
+      {
+        actor: RETENTION_ACTOR,
+        action: 'retention.delete',
+        subject: RETENTION_RULE_LABELS.mails,
+        newValue: `${deleted.length} ${deleted.length === 1 ? 'Mail' : 'Mails'} aus dem Mail-Ordner`,
+      },
+      trx,
+    );
+  });
+  return deleted.length;
+}

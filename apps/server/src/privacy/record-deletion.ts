@@ -1,0 +1,125 @@
+import { dueBefore, RETENTION_RULE_LABELS, type RetentionPeriod } from '@vertragsgenerator/domain';
+import { type Kysely, sql } from 'kysely';
+import type { AuditLog } from '../admin/audit-log.js';
+import type { Database } from '../db/schema.js';
+import { RETENTION_ACTOR } from './document-deletion.js';
+import { heldMatches } from './legal-holds.js';
+
+/**
+ * Deletes up to `limit` problem reports older than the period in one transaction, with a deletion record
+ * of each (the SHA-256 of its text) and one audit entry; a report naming a held match stays.
+ */
+export async function deleteSupportReportBatch(
+  trx: Kysely<Database>,
+  audit: AuditLog,
+  period: RetentionPeriod,
+  now: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await trx
+    .selectFrom('support_reports')
+    .select(['id', 'match_id', sql<string>`encode(sha256(convert_to(body, 'UTF8')), 'hex')`.as('sha256')])
+    .where('created_at', '<', dueBefore(now, period))
+    .where(sql<boolean>`(match_id is null or match_id not in ${heldMatches})`)
+    .orderBy('id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (rows.length === 0) return 0;
+  await trx
+    .insertInto('deletion_records')
+    .values(
+      rows.map((row) => ({
+        at: now,
+        rule: 'support_reports',
+        kind: 'support_report',
+        subject_id: String(row.id),
+        match_id: row.match_id,
+        doc_key: null,
+        sha256: row.sha256,
+      })),
+    )
+    .execute();
+  await trx
+    .deleteFrom('support_reports')
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .execute();
+  await audit.record(
+    {
+      actor: RETENTION_ACTOR,
+      action: 'retention.delete',
+      subject: RETENTION_RULE_LABELS.support_reports,
+      newValue: `${rows.length} ${rows.length === 1 ? 'Problemmeldung' : 'Problemmeldungen'}`,
+    },
+    trx,
+  );
+  return rows.length;
+}
+
+/**
+ * Deletes up to `limit` delivered mails of the outbox older than the period; mail still waiting to go out
+ * stays, and so does mail about an envelope of a held match.
+ */
+export async function deleteSentMailBatch(
+  trx: Kysely<Database>,
+  audit: AuditLog,
+  period: RetentionPeriod,
+  now: Date,
+  limit: number,
+): Promise<number> {
+  const rows = await trx
+    .selectFrom('outgoing_mail as m')
+    .select([
+      'm.id',
+      sql<string>`encode(sha256(convert_to(m.subject || m.body, 'UTF8')), 'hex')`.as('sha256'),
+    ])
+    .where('m.sent_at', 'is not', null)
+    .where('m.sent_at', '<', dueBefore(now, period))
+    .where(
+      sql<boolean>`not exists (select 1 from envelopes e where m.reference = 'envelope:' || e.id::text
+        and e.match_id in ${heldMatches})`,
+    )
+    .orderBy('m.id')
+    .limit(limit)
+    .forUpdate()
+    .skipLocked()
+    .execute();
+  if (rows.length === 0) return 0;
+  await trx
+    .insertInto('deletion_records')
+    .values(
+      rows.map((row) => ({
+        at: now,
+        rule: 'mails',
+        kind: 'mail',
+        subject_id: String(row.id),
+        match_id: null,
+        doc_key: null,
+        sha256: row.sha256,
+      })),
+    )
+    .execute();
+  await trx
+    .deleteFrom('outgoing_mail')
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .execute();
+  await audit.record(
+    {
+      actor: RETENTION_ACTOR,
+      action: 'retention.delete',
+      subject: RETENTION_RULE_LABELS.mails,
+      newValue: `${rows.length} ${rows.length === 1 ? 'Mail' : 'Mails'} aus dem Ausgang`,
+    },
+    trx,
+  );
+  return rows.length;
+}

@@ -1,0 +1,43 @@
+import { DeletionRun } from '../privacy/deletion-run.js';
+import { LegalHolds } from '../privacy/legal-holds.js';
+import { RetentionRules } from '../privacy/retention-rules.js';
+import { legalHoldRoutes } from '../routes/legal-holds.js';
+import { retentionRoutes } from '../routes/retention.js';
+import { HOUSEKEEPING_INTERVAL_MS } from '../shared/background-jobs.js';
+import type { AppContext, AreaRunning } from './app-context.js';
+
+/** Long enough for a start to settle; short enough that a server restarted daily still deletes. */
+const FIRST_RUN_AFTER_MS = 60_000;
+
+/**
+ * Data protection: the retention rules and legal holds, and the deletion run shortly after the start and
+ * then daily (the hourly job starts it once the last run is a day old; the lease lets one replica run).
+ */
+export async function registerPrivacy(context: AppContext): Promise<AreaRunning> {
+  const { app, deps, guards, audit, metrics } = context;
+  const { config, db } = deps;
+  const rules = new RetentionRules(db, audit);
+  const holds = new LegalHolds(db, audit, deps.matches);
+  const run = new DeletionRun({
+    db,
+    audit,
+    rules,
+    mailDirectory: config.mail.directory,
+    observer: metrics,
+    log: app.log,
+  });
+  await app.register(retentionRoutes, { guards, rules, holds, run });
+  await app.register(legalHoldRoutes, { guards, holds });
+
+  let firstRun: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    firstRun = setTimeout(() => {
+      run.run().catch((error) => app.log.warn({ err: error }, 'retention run failed'));
+    }, FIRST_RUN_AFTER_MS);
+    firstRun.unref();
+  });
+  return {
+    jobs: [{ every: HOUSEKEEPING_INTERVAL_MS, run: () => run.runIfDue() }],
+    stop: [() => clearTimeout(firstRun), () => run.stop()],
+  };
+}

@@ -1,0 +1,206 @@
+import { z } from 'zod';
+
+/**
+ * The retention rules: what a deletion run removes, and after how long. The audit log has a rule too,
+ * fixed to never: it records the deletions themselves.
+ */
+export const RETENTION_RULES = [
+  'failed_generations',
+  'envelope_drafts',
+  'ended_envelopes',
+  'generated_documents',
+  'completed_contracts',
+  'support_reports',
+  'mails',
+  'audit_log',
+] as const;
+export type RetentionRuleName = (typeof RETENTION_RULES)[number];
+
+export const PERIOD_UNITS = ['days', 'months', 'years'] as const;
+export type PeriodUnit = (typeof PERIOD_UNITS)[number];
+
+export interface RetentionPeriod {
+  value: number;
+  unit: PeriodUnit;
+}
+
+/** The defaults: statutory periods for business letters (HGB §257, AO §147: 6 years) and contracts (10 years). */
+export const RETENTION_DEFAULTS: Record<RetentionRuleName, RetentionPeriod | null> = {
+  failed_generations: { value: 30, unit: 'days' },
+  envelope_drafts: { value: 90, unit: 'days' },
+  ended_envelopes: { value: 6, unit: 'months' },
+  generated_documents: { value: 6, unit: 'years' },
+  completed_contracts: { value: 10, unit: 'years' },
+  support_reports: { value: 1, unit: 'years' },
+  mails: { value: 30, unit: 'days' },
+  audit_log: null,
+};
+
+export const RETENTION_RULE_LABELS: Record<RetentionRuleName, string> = {
+  failed_generations: 'Fehlgeschlagene Erstellungen',
+  envelope_drafts: 'Nie versendete Umschlag-Entwürfe',
+  ended_envelopes: 'Abgelehnte, verworfene oder fehlgeschlagene Umschläge',
+  generated_documents: 'Erstellte Dokumente (Geschäftsbriefe)',
+  completed_contracts: 'Abgeschlossene Verträge und ihre gesiegelten PDFs',
+  support_reports: 'Problemmeldungen',
+  mails: 'Mails (Ausgang und Mail-Ordner)',
+  audit_log: 'Audit-Log',
+};
+
+/** From when each rule counts. */
+export const RETENTION_RULE_START: Record<RetentionRuleName, string> = {
+  failed_generations: 'ab der Erstellung',
+  envelope_drafts: 'ab der Erstellung',
+  ended_envelopes: 'ab dem Ende des Umschlags',
+  generated_documents: 'ab der Erstellung',
+  completed_contracts: 'ab dem Abschluss',
+  support_reports: 'ab der Meldung',
+  mails: 'ab dem Versand',
+  audit_log: 'wird nie durch eine Regel gelöscht',
+};
+
+export const PERIOD_UNIT_LABELS: Record<PeriodUnit, [singular: string, plural: string]> = {
+  days: ['Tag', 'Tage'],
+  months: ['Monat', 'Monate'],
+  years: ['Jahr', 'Jahre'],
+};
+
+/** Longer than any statutory period, so a typo (3650 years) is refused rather than keeping forever. */
+export const MAX_PERIOD: Record<PeriodUnit, number> = { days: 10_950, months: 360, years: 30 };
+
+export function formatPeriod(period: RetentionPeriod | null): string {
+  if (!period) return 'nie';
+  const [one, many] = PERIOD_UNIT_LABELS[period.unit];
+  return `${period.value} ${period.value === 1 ? one : many}`;
+}
+
+/** The moment something that began at `from` is due under `period` (calendar months and years). */
+export function dueAt(from: Date, period: RetentionPeriod): Date {
+  const due = new Date(from.getTime());
+  if (period.unit === 'days') due.setUTCDate(due.getUTCDate() + period.value);
+  if (period.unit === 'months') due.setUTCMonth(due.getUTCMonth() + period.value);
+  if (period.unit === 'years') due.setUTCFullYear(due.getUTCFullYear() + period.value);
+  return due;
+}
+
+/** The moment before which whatever began is due now under `period`: the inverse of `dueAt`. */
+export function dueBefore(now: Date, period: RetentionPeriod): Date {
+  const cutoff = new Date(now.getTime());
+  if (period.unit === 'days') cutoff.setUTCDate(cutoff.getUTCDate() - period.value);
+  if (period.unit === 'months') cutoff.setUTCMonth(cutoff.getUTCMonth() - period.value);
+  if (period.unit === 'years') cutoff.setUTCFullYear(cutoff.getUTCFullYear() - period.value);
+  return cutoff;
+}
+
+export const retentionPeriodSchema = z
+  .object({
+    value: z
+      .number({ error: 'Bitte gib die Aufbewahrungsdauer als ganze Zahl an.' })
+      .int({ error: 'Bitte gib die Aufbewahrungsdauer als ganze Zahl an.' })
+      .min(1, { error: 'Die Aufbewahrungsdauer muss mindestens 1 sein.' }),
+    unit: z.enum(PERIOD_UNITS, { error: 'Bitte wähle Tage, Monate oder Jahre.' }),
+  })
+  .refine((period) => period.value <= MAX_PERIOD[period.unit], {
+    error: 'Diese Aufbewahrungsdauer ist unplausibel lang (höchstens 30 Jahre).',
+    path: ['value'],
+  });
+
+/** GET /backend/admin/retention: every rule with its period. */
+export const retentionRuleSchema = z.object({
+  rule: z.enum(RETENTION_RULES),
+  label: z.string(),
+  start: z.string(),
+  /** Null: never deleted by a rule. */
+  period: z.object({ value: z.number().int(), unit: z.enum(PERIOD_UNITS) }).nullable(),
+  /** The audit log's rule cannot be changed. */
+  editable: z.boolean(),
+  changedBy: z.string().nullable(),
+  changedAt: z.string().nullable(),
+});
+export type RetentionRule = z.infer<typeof retentionRuleSchema>;
+
+/** PUT /backend/admin/retention/:rule. */
+export const retentionRuleChangeSchema = z.object({ period: retentionPeriodSchema });
+
+export const legalHoldSchema = z.object({
+  id: z.string(),
+  matchId: z.string(),
+  reason: z.string(),
+  placedBy: z.string(),
+  placedAt: z.string(),
+  liftedBy: z.string().nullable(),
+  liftedAt: z.string().nullable(),
+});
+export type LegalHold = z.infer<typeof legalHoldSchema>;
+
+/** POST /backend/admin/legal-holds. */
+export const legalHoldRequestSchema = z.object({
+  matchId: z
+    .string({ error: 'Bitte gib eine Match-ID an.' })
+    .trim()
+    .min(1, { error: 'Bitte gib eine Match-ID an.' })
+    .max(100, { error: 'Diese Match-ID ist zu lang.' }),
+  reason: z
+    .string({ error: 'Bitte gib einen Grund an.' })
+    .trim()
+    .min(3, { error: 'Bitte gib einen Grund an (mindestens 3 Zeichen).' })
+    .max(1000, { error: 'Der Grund ist zu lang (höchstens 1000 Zeichen).' }),
+});
+
+export const retentionRunSchema = z.object({
+  id: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Per rule, how many items it deleted. */
+  deleted: z.record(z.string(), z.number().int()),
+  error: z.string().nullable(),
+});
+export type RetentionRun = z.infer<typeof retentionRunSchema>;
+
+export const retentionOverviewSchema = z.object({
+  rules: z.array(retentionRuleSchema),
+  holds: z.array(legalHoldSchema),
+  runs: z.array(retentionRunSchema),
+});
+export type RetentionOverview = z.infer<typeof retentionOverviewSchema>;
+
+/** What a match's history still says about a deleted document or envelope file. */
+export const deletionRecordSchema = z.object({
+  kind: z.string(),
+  subjectId: z.string(),
+  docKey: z.string().nullable(),
+  sha256: z.string().nullable(),
+  rule: z.string(),
+  ruleLabel: z.string(),
+  at: z.string(),
+});
+export type DeletionRecord = z.infer<typeof deletionRecordSchema>;
+
+export const DOCUMENT_READ_KINDS = [
+  'document',
+  'version',
+  'envelope_document',
+  'certificate',
+  'sealed_pdf',
+  'seal_check',
+] as const;
+export type DocumentReadKind = (typeof DOCUMENT_READ_KINDS)[number];
+
+export const DOCUMENT_READ_LABELS: Record<DocumentReadKind, string> = {
+  document: 'Dokument geöffnet',
+  version: 'Version heruntergeladen',
+  envelope_document: 'Dokument des Umschlags geöffnet',
+  certificate: 'Zertifikat heruntergeladen',
+  sealed_pdf: 'Gesiegeltes PDF heruntergeladen',
+  seal_check: 'Gesiegeltes PDF geprüft',
+};
+
+/** GET /backend/documents/:id/reads: who opened, downloaded or checked the document's files. */
+export const documentReadSchema = z.object({
+  at: z.string(),
+  actor: z.string(),
+  kind: z.enum(DOCUMENT_READ_KINDS),
+  version: z.number().int().nullable(),
+  envelopeId: z.string().nullable(),
+});
+export type DocumentRead = z.infer<typeof documentReadSchema>;
