@@ -33,7 +33,11 @@ export const webhookEndpointCreateSchema = z.object({
     .min(1, 'Bitte gib die Adresse des Empfängers an.')
     .max(2000, 'Die Adresse ist zu lang (höchstens 2000 Zeichen).')
     .describe('http or https URL the events are POSTed to'),
-  description: z.string().trim().max(200, 'Die Beschreibung ist zu lang (höchstens 200 Zeichen).').default(''),
+  description: z
+    .string()
+    .trim()
+    .max(200, 'Die Beschreibung ist zu lang (höchstens 200 Zeichen).')
+    .default(''),
   events: z
     .array(z.enum(WEBHOOK_EVENT_TYPES, { error: 'Dieses Ereignis gibt es nicht.' }), {
       error: 'Bitte wähle mindestens ein Ereignis.',

@@ -96,7 +96,12 @@ export class DocumentsRepository {
   private async storeFirstVersion(
     executor: Kysely<Database>,
     id: string,
-    output: { content: Uint8Array; templateSha256: string; templateVersion: number | null; createdBy: string },
+    output: {
+      content: Uint8Array;
+      templateSha256: string;
+      templateVersion: number | null;
+      createdBy: string;
+    },
   ): Promise<void> {
     await executor
       .with('first_version', (db) =>

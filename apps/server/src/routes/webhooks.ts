@@ -1,7 +1,7 @@
 import {
   webhookDeliverySchema,
-  webhookEndpointCreateSchema,
   webhookEndpointCreatedSchema,
+  webhookEndpointCreateSchema,
   webhookEndpointSchema,
   webhookEndpointStateSchema,
 } from '@vertragsgenerator/domain';
@@ -32,7 +32,9 @@ const signedFetchHeaders = z.object({
   'webhook-timestamp': z.string().describe('Unix seconds; at most five minutes off'),
   'webhook-signature': z
     .string()
-    .describe('`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.` with the endpoint’s key'),
+    .describe(
+      '`v1,` and the base64 HMAC-SHA256 of `<webhook-id>.<webhook-timestamp>.` with the endpoint’s key',
+    ),
 });
 
 /**
@@ -166,7 +168,8 @@ export const webhookRoutes: FastifyPluginAsync<{
     {
       schema: {
         tags: ['webhooks'],
-        summary: 'The sealed PDF of an envelope reported as envelope.completed, signed with the endpoint’s secret',
+        summary:
+          'The sealed PDF of an envelope reported as envelope.completed, signed with the endpoint’s secret',
         security: PUBLIC,
         params: envelopeParams,
         headers: signedFetchHeaders,

@@ -260,7 +260,10 @@ export class TemplateVersions implements TemplateSources {
         },
         trx,
       );
-      await this.events?.record({ kind: 'template.published', name, version, publishedBy: publication.actor }, trx);
+      await this.events?.record(
+        { kind: 'template.published', name, version, publishedBy: publication.actor },
+        trx,
+      );
     });
     return this.detail(name);
   }

@@ -68,7 +68,8 @@ export class SealedPdfAccess {
         .select(['envelopes.sealed_pdf', 'documents.file_name'])
         .where('envelopes.id', '=', envelopeId)
         .executeTakeFirst());
-    if (!row?.sealed_pdf) throw notFound('Von diesem Umschlag wurde diesem Empfänger kein versiegeltes PDF gemeldet.');
+    if (!row?.sealed_pdf)
+      throw notFound('Von diesem Umschlag wurde diesem Empfänger kein versiegeltes PDF gemeldet.');
     return { pdf: row.sealed_pdf, fileName: row.file_name.replace(/\.docx$/i, '.pdf') };
   }
 }

@@ -207,12 +207,18 @@ export class WebhookEndpoints {
   }
 }
 
-function endpointView(row: Selectable<WebhookEndpointsTable>, pending: number, failed: number): WebhookEndpoint {
+function endpointView(
+  row: Selectable<WebhookEndpointsTable>,
+  pending: number,
+  failed: number,
+): WebhookEndpoint {
   return {
     id: row.id,
     url: row.url,
     description: row.description,
-    events: row.events.filter((e): e is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e)),
+    events: row.events.filter((e): e is WebhookEventType =>
+      (WEBHOOK_EVENT_TYPES as readonly string[]).includes(e),
+    ),
     active: row.active,
     failingSince: row.failing_since?.toISOString() ?? null,
     createdBy: row.created_by,

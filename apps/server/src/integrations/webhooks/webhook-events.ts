@@ -67,7 +67,10 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
   }
 
   /** The payload's `data`: what a receiver needs to act, without the document's content. */
-  private async data(event: ProductEvent, trx: Kysely<Database>): Promise<Record<string, unknown> | undefined> {
+  private async data(
+    event: ProductEvent,
+    trx: Kysely<Database>,
+  ): Promise<Record<string, unknown> | undefined> {
     switch (event.kind) {
       case 'template.published':
         return { template: event.name, version: event.version, publishedBy: event.publishedBy };

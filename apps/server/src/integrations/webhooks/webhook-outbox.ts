@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { OutgoingMail } from '../../mail/mail-outbox.js';
 import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
-import { type PostOutcome, postWebhook } from './webhook-post.js';
+import { ATTEMPT_DEADLINE_MS, type PostOutcome, postWebhook } from './webhook-post.js';
 
 /** A delivery not received within this long is given up, and its endpoint marked failing. */
 export const GIVE_UP_AFTER_SECONDS = 3 * 24 * 60 * 60;
@@ -24,8 +24,8 @@ export interface WebhookOutboxDeps {
   /** The administrators named in the configuration, besides those of the database. */
   configuredAdministrators: ReadonlySet<string>;
   publicUrl: string;
-  /** One attempt; tests replace it with nothing. */
-  post?: typeof postWebhook;
+  /** An attempt's deadline; default ATTEMPT_DEADLINE_MS (10 s). */
+  deadlineMs?: number;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -41,11 +41,9 @@ type Leased = Selectable<WebhookDeliveriesTable>;
  */
 export class WebhookOutbox {
   private readonly runs = new LeasedRuns();
-  private readonly post: typeof postWebhook;
   private readonly log: { warn(obj: object, msg: string): void };
 
   constructor(private readonly deps: WebhookOutboxDeps) {
-    this.post = deps.post ?? postWebhook;
     this.log = deps.log ?? console;
   }
 
@@ -131,7 +129,7 @@ export class WebhookOutbox {
     let outcome: PostOutcome;
     const started = performance.now();
     try {
-      outcome = await this.post(
+      outcome = await postWebhook(
         new URL(target.url),
         body,
         {
@@ -139,7 +137,10 @@ export class WebhookOutbox {
           'webhook-timestamp': String(Math.floor(sentAt.getTime() / 1000)),
           'webhook-signature': new Webhook(target.secret).sign(id, sentAt, body),
         },
-        { allowPrivate: this.deps.allowPrivateTargets },
+        {
+          allowPrivate: this.deps.allowPrivateTargets,
+          deadlineMs: this.deps.deadlineMs ?? ATTEMPT_DEADLINE_MS,
+        },
       );
     } catch (error) {
       outcome = { statusCode: null, error: String((error as Error).message ?? error) };
