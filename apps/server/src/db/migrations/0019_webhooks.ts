@@ -69,5 +69,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('duration_ms', 'integer', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery').on('webhook_attempts').column('delivery_id').execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery')
+    .on('webhook_attempts')
+    .column('delivery_id')
+    .execute();
 }
