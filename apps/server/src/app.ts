@@ -46,6 +46,7 @@ import { UsersRepository } from './users/users-repository.js';
 import { registerAdministration } from './wiring/administration.js';
 import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
+import { createApprovals, registerApprovals } from './wiring/approvals.js';
 import { registerPrivacy } from './wiring/privacy.js';
 import { createIntegrations } from './wiring/integrations.js';
 import { registerSignature } from './wiring/signature.js';
@@ -180,7 +181,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const countersignatureSettings = new CountersignatureSettings(db, audit);
   // Before the routes it records reads of: its hook sees only routes registered after it.
   const privacy = await registerPrivacy(context);
-  const signature = await registerSignature(context, countersignatureSettings);
+  const approvals = createApprovals(context);
+  const signature = await registerSignature(context, countersignatureSettings, approvals.requests);
+  const approvalArea = await registerApprovals(context, approvals, signature.approvedSender);
   await app.register(storedDocumentRoutes, { guards, documents });
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   // The demo match with the most values: the placeholders' examples and the default deal to try on.
@@ -203,13 +206,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
   // The areas' work stops first: what it finishes queues mail, which the outbox may still take.
-  for (const stop of signature.stop) app.addHook('onClose', async () => stop());
+  for (const stop of [...approvalArea.stop, ...signature.stop]) app.addHook('onClose', async () => stop());
   for (const stop of privacy.stop) app.addHook('onClose', async () => stop());
   // Before the mail outbox: a given-up delivery queues mail to the administrators.
   for (const stop of integrationArea.stop) app.addHook('onClose', async () => stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     ...signature.jobs,
+    ...approvalArea.jobs,
     ...privacy.jobs,
     ...integrationArea.jobs,
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },

@@ -155,6 +155,37 @@ export class Metrics implements GenerationObserver {
         renewalsOverdue.set(Number(row.overdue));
       },
     });
+
+    const approvalsOpen = new Gauge({
+      name: 'approval_requests_open',
+      help: 'Freigabe: approval requests waiting for a decision',
+      registers: [this.registry],
+    });
+    const approvalSendsPending = new Gauge({
+      name: 'approval_sends_pending',
+      help: 'Freigabe: approved envelopes whose send in the requester’s name is not done yet',
+      registers: [this.registry],
+    });
+    new Gauge({
+      name: 'approval_requests_oldest_age_seconds',
+      help: 'Freigabe: age of the oldest open approval request (0 when none waits)',
+      registers: [this.registry],
+      async collect() {
+        const row = await db
+          .selectFrom('approval_requests')
+          .select([
+            sql<string>`count(*) filter (where status = 'open')`.as('open'),
+            sql<
+              number | null
+            >`extract(epoch from now() - min(requested_at) filter (where status = 'open'))`.as('oldest'),
+            sql<string>`count(*) filter (where send_state = 'pending')`.as('sends'),
+          ])
+          .executeTakeFirstOrThrow();
+        approvalsOpen.set(Number(row.open));
+        approvalSendsPending.set(Number(row.sends));
+        this.set(Number(row.oldest ?? 0));
+      },
+    });
   }
 
   documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void {

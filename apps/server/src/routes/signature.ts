@@ -1,4 +1,6 @@
 import {
+  apiErrorSchema,
+  approvalRequiredErrorSchema,
   DOCX_MIME_TYPE,
   type EnvelopeView,
   envelopeViewSchema,
@@ -17,6 +19,7 @@ import { isUuid } from '../http/path-values.js';
 import { requestActor } from '../http/request-actor.js';
 import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
+import { ApprovalRequiredProblem, type EnvelopeApprovalSource } from '../signature/approval-gate.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { Countersignature } from '../signature/countersignature.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
@@ -35,6 +38,8 @@ export interface SignatureRoutesDeps {
   pdf: PdfRenditions;
   /** Who may countersign an envelope, and whether it may go out without (built-in signing). */
   countersignature: Countersignature;
+  /** Freigabe: whether a draft needs an approval, and its latest request (the view's `approval`). */
+  approvals?: EnvelopeApprovalSource | undefined;
 }
 
 type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
@@ -81,12 +86,24 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     return { envelope, signing: deps.signing, reminders: deps.reminders };
   }
 
-  async function envelopeView(id: string): Promise<EnvelopeView> {
+  async function envelopeView(id: string, request?: FastifyRequest): Promise<EnvelopeView> {
+    // Freigabe first: a draft follows its document's latest version before it is shown.
+    const approval =
+      deps.approvals && request
+        ? await deps.approvals
+            .envelopeApproval(id, currentUser(request), request.log)
+            .catch((error: unknown) => {
+              // The CRM may be down: the view still opens, the send asks the gate again.
+              request.log.warn({ err: error }, 'approval state of the envelope unavailable');
+              return undefined;
+            })
+        : undefined;
     const view = await envelopes.view(id, await deps.pdf.available());
     if (!view) throw notFound('Diesen Umschlag gibt es nicht.');
-    if (view.provider !== 'builtin' || !deps.signing) return view;
+    const withApproval = approval ? { ...view, approval } : view;
+    if (view.provider !== 'builtin' || !deps.signing) return withApproval;
     return {
-      ...view,
+      ...withApproval,
       signerCode: await deps.signing.signerCodeSetting(id),
       countersignature: await deps.countersignature.setting(view.docKey),
     };
@@ -109,7 +126,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
     async (request) => {
       const envelope = await readableEnvelope(request);
-      return envelopeView(envelope.id);
+      return envelopeView(envelope.id, request);
     },
   );
 
@@ -236,15 +253,25 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         body: sendEnvelopeSchema,
         response: {
           200: envelopeViewSchema.describe('The sent envelope'),
-          ...errorAnswers([400, 401, 403, 404, 409], changeErrors),
+          ...errorAnswers([400, 401, 403, 404, 503], changeErrors),
+          409: z
+            .union([approvalRequiredErrorSchema, apiErrorSchema])
+            .describe(
+              'The envelope needs an approval it does not have (`approval_required`, with the reasons: send it for approval instead), is no longer open, or DocuSign handles it',
+            ),
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { envelope, signing } = await changeableEnvelope(request);
       const input = parseInput(sendEnvelopeSchema, request.body);
-      await stateChange(() => signing.send(envelope.id, input, requestActor(request)));
-      return envelopeView(envelope.id);
+      try {
+        await stateChange(() => signing.send(envelope.id, input, requestActor(request)));
+      } catch (error) {
+        if (error instanceof ApprovalRequiredProblem) return reply.status(409).send(error.body);
+        throw error;
+      }
+      return envelopeView(envelope.id, request);
     },
   );
 
@@ -268,7 +295,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       const { envelope, signing } = await changeableEnvelope(request);
       const { reason } = parseInput(voidEnvelopeSchema, request.body ?? {});
       await stateChange(() => signing.voidEnvelope(envelope.id, reason, requestActor(request)));
-      return envelopeView(envelope.id);
+      return envelopeView(envelope.id, request);
     },
   );
 
@@ -300,7 +327,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       async (request) => {
         const changeable = await changeableEnvelope(request);
         await stateChange(() => run(changeable, request.params.recipientId, requestActor(request)));
-        return envelopeView(changeable.envelope.id);
+        return envelopeView(changeable.envelope.id, request);
       },
     );
   }

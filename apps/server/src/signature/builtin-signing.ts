@@ -8,6 +8,7 @@ import {
 import type { Db } from '../db/database.js';
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import { HttpError } from '../shared/http-error.js';
+import type { ApprovalGate, ApprovedSender } from './approval-gate.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
 import type { Countersignature } from './countersignature.js';
@@ -38,6 +39,8 @@ export interface BuiltinSigningDeps {
   codeKey: Buffer;
   /** Who may countersign for the company, and whether an envelope may go out without. */
   countersignature: Countersignature;
+  /** Freigabe: refuses a send that needs an approval it does not have; absent, every send may go. */
+  approvalGate?: ApprovalGate;
   now?: () => Date;
 }
 
@@ -48,7 +51,7 @@ export interface BuiltinSigningDeps {
  * one transaction with its event and its mails (queued in the outbox), under a row lock on the
  * envelope, so two signers acting at once never skip a routing step or complete twice.
  */
-export class BuiltinSigning implements SignatureProvider {
+export class BuiltinSigning implements SignatureProvider, ApprovedSender {
   readonly kind = 'builtin' as const;
   private readonly now: () => Date;
 
@@ -75,11 +78,35 @@ export class BuiltinSigning implements SignatureProvider {
 
   /** `Senden`: stores the sender's final recipients, subject and message and invites the first signers. */
   async send(envelopeId: string, request: SendEnvelopeRequest, actor: Actor): Promise<void> {
+    await this.sendChecked(envelopeId, request, actor);
+  }
+
+  /** The send of an approved envelope (Freigabe): `onSent` records it in the same transaction. */
+  async sendApproved(
+    envelopeId: string,
+    request: SendEnvelopeRequest,
+    actor: Actor,
+    approvalId: string,
+    onSent: (trx: Executor) => Promise<void>,
+  ): Promise<void> {
+    await this.sendChecked(envelopeId, request, actor, { approvalId, onSent });
+  }
+
+  private async sendChecked(
+    envelopeId: string,
+    request: SendEnvelopeRequest,
+    actor: Actor,
+    approved?: { approvalId: string; onSent: (trx: Executor) => Promise<void> },
+  ): Promise<void> {
+    const gate = this.deps.approvalGate;
+    // The gate reads the match (maybe from the CRM) before the transaction, never while it is open.
+    const evaluation = gate && (await gate.evaluate(envelopeId));
     await this.deps.db.transaction().execute(async (trx) => {
       const envelope = await this.lockEnvelope(envelopeId, trx);
       if (envelope.status !== 'created') {
         throw new EnvelopeStateProblem('Dieser Umschlag wurde bereits versendet oder beendet.');
       }
+      if (gate && evaluation) await gate.assertSendable(envelopeId, evaluation, trx, approved?.approvalId);
       const signerCode = this.verification.choice(request.signerCode);
       if (signerCode === null) {
         const message = 'Der Bestätigungscode per E-Mail ist für alle Unterzeichner vorgeschrieben.';
@@ -114,6 +141,7 @@ export class BuiltinSigning implements SignatureProvider {
         trx,
       );
       await this.inviteNextSigners(envelopeId, trx);
+      if (approved) await approved.onSent(trx);
     });
     this.deps.outbox.deliverSoon();
   }

@@ -7,6 +7,7 @@ import { signatureRoutes } from '../routes/signature.js';
 import { signatureOverviewRoutes } from '../routes/signature-overview.js';
 import { signingRoutes } from '../routes/signing.js';
 import { HOUSEKEEPING_INTERVAL_MS, OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
+import type { ApprovalGate, ApprovedSender, EnvelopeApprovalSource } from '../signature/approval-gate.js';
 import { BuiltinSigning } from '../signature/builtin-signing.js';
 import { renderCertificate } from '../signature/certificate.js';
 import { Countersignature } from '../signature/countersignature.js';
@@ -30,7 +31,9 @@ import type { AppContext, AreaRunning } from './app-context.js';
 export async function registerSignature(
   context: AppContext,
   countersignatureSettings: CountersignatureSettings,
-): Promise<AreaRunning> {
+  /** Freigabe (wiring/approvals.ts): the gate before every send, and the sender view's part. */
+  approvals?: ApprovalGate & EnvelopeApprovalSource,
+): Promise<AreaRunning & { approvedSender: ApprovedSender }> {
   const { app, deps, guards, outbox, documents, generation, signInRateLimit } = context;
   const { config, db } = deps;
   const envelopes = new EnvelopesRepository(db, context.events);
@@ -81,6 +84,7 @@ export async function registerSignature(
     signerCode: config.signature.kind === 'builtin' ? config.signature.signerCode : 'off',
     codeKey: signingLinkKey,
     countersignature,
+    ...(approvals ? { approvalGate: approvals } : {}),
   });
   const reminders = new SigningReminders({
     db,
@@ -109,6 +113,7 @@ export async function registerSignature(
     reminders: signing && reminders,
     pdf: pdfRenditions,
     countersignature,
+    approvals,
   });
   await app.register(sealCheckRoutes, {
     guards,
@@ -128,6 +133,7 @@ export async function registerSignature(
     });
   }
   return {
+    approvedSender: builtinSigning,
     jobs: [
       { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
       { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },

@@ -16,6 +16,7 @@ import * as m0014 from './0014_signer_verification.js';
 import * as m0015 from './0015_seal_levels.js';
 import * as m0016 from './0016_countersignature.js';
 import * as m0017 from './0017_secret_mail_bodies.js';
+import * as m0018 from './0018_approvals.js';
 import * as m0019 from './0019_webhooks.js';
 import * as m0020 from './0020_api_clients.js';
 import * as m0021 from './0021_privacy.js';
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0015_seal_levels': m0015,
   '0016_countersignature': m0016,
   '0017_secret_mail_bodies': m0017,
+  '0018_approvals': m0018,
   '0019_webhooks': m0019,
   '0020_api_clients': m0020,
   '0021_privacy': m0021,

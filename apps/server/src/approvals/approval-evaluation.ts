@@ -1,0 +1,134 @@
+import { type ApprovalReason, type ApprovalRules, approvalReasons } from '@vertragsgenerator/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../db/database.js';
+import { findMatch } from '../matches/match-lookup.js';
+import type { MatchSource } from '../matches/match-source.js';
+import { notFound } from '../shared/http-error.js';
+import type { Executor } from '../signature/envelopes-repository.js';
+import { bodyParagraphs } from '../templates/paragraph-diff.js';
+
+/** What the rules are applied to: an envelope's document as it is now. */
+export interface EvaluatedDocument {
+  envelopeId: string;
+  envelopeStatus: string;
+  documentId: string;
+  /** The document's latest version: what the draft envelope carries once it is sent. */
+  documentVersion: number;
+  documentSha256: string;
+  matchId: string;
+  docKey: string;
+  fileName: string;
+  customer: string;
+  createdBy: string;
+  provider: 'builtin' | 'docusign';
+  /** DocuSign's id once the envelope exists there; null for built-in signing and a held DocuSign draft. */
+  externalId: string | null;
+  /** The CRM (or the match store) still knows the match. */
+  matchFound: boolean;
+  editedText: boolean;
+  reasons: ApprovalReason[];
+}
+
+const silentLog = {
+  error() {},
+  warn() {},
+  info() {},
+  debug() {},
+  trace() {},
+  fatal() {},
+  child() {
+    return silentLog;
+  },
+  level: 'silent',
+  silent() {},
+} as unknown as FastifyBaseLogger;
+
+/**
+ * Applies the rules to an envelope's document, on the server: the deal's margin from the match as the
+ * CRM has it now, edited text (the latest version's body text differs from the generated version 1's —
+ * a template change makes no version, so it is no edit), and the document type.
+ */
+export class ApprovalEvaluation {
+  constructor(
+    private readonly db: Db,
+    private readonly matches: MatchSource,
+  ) {}
+
+  /** The document's latest version; never older than what the envelope carries. */
+  async latestVersion(documentId: string, executor: Executor = this.db) {
+    return executor
+      .selectFrom('document_versions')
+      .select(['version', 'sha256'])
+      .where('document_id', '=', documentId)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+  }
+
+  async evaluate(envelopeId: string, rules: ApprovalRules, log: FastifyBaseLogger = silentLog) {
+    const envelope = await this.db
+      .selectFrom('envelopes')
+      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .select([
+        'envelopes.id',
+        'envelopes.status',
+        'envelopes.document_id',
+        'envelopes.match_id',
+        'envelopes.doc_key',
+        'envelopes.customer',
+        'envelopes.created_by',
+        'envelopes.provider',
+        'envelopes.external_id',
+        'documents.file_name',
+      ])
+      .where('envelopes.id', '=', envelopeId)
+      .executeTakeFirst();
+    if (!envelope) throw notFound('Diesen Umschlag gibt es nicht.');
+    const latest = await this.latestVersion(envelope.document_id);
+    const editedText = rules.editedText && (await this.edited(envelope.document_id, latest.version));
+    const match = rules.margin.enabled ? await findMatch(this.matches, envelope.match_id, log) : undefined;
+    const matchFound = !rules.margin.enabled || match !== undefined;
+    const reasons = approvalReasons(rules, { match: match ?? {}, docKey: envelope.doc_key, editedText });
+    return {
+      envelopeId: envelope.id,
+      envelopeStatus: envelope.status,
+      documentId: envelope.document_id,
+      documentVersion: latest.version,
+      documentSha256: latest.sha256,
+      matchId: envelope.match_id,
+      docKey: envelope.doc_key,
+      fileName: envelope.file_name,
+      customer: envelope.customer,
+      createdBy: envelope.created_by,
+      provider: envelope.provider,
+      externalId: envelope.external_id,
+      matchFound,
+      editedText,
+      reasons,
+    } satisfies EvaluatedDocument;
+  }
+
+  /** Whether `version`'s body text differs from the generated version 1's. */
+  async edited(documentId: string, version: number): Promise<boolean> {
+    if (version <= 1) return false;
+    const rows = await this.db
+      .selectFrom('document_versions')
+      .select(['version', 'content'])
+      .where('document_id', '=', documentId)
+      .where('version', 'in', [1, version])
+      .execute();
+    const generated = rows.find((r) => r.version === 1);
+    const current = rows.find((r) => r.version === version);
+    if (!generated || !current) return false;
+    return paragraphsOf(generated.content).join('\n') !== paragraphsOf(current.content).join('\n');
+  }
+}
+
+/** A DOCX that cannot be read has no paragraphs: then any readable version differs from it. */
+export function paragraphsOf(content: Uint8Array): string[] {
+  try {
+    return bodyParagraphs(content);
+  } catch {
+    return [];
+  }
+}

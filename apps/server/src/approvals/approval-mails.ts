@@ -1,0 +1,91 @@
+import type { OutgoingMail } from '../mail/mail-outbox.js';
+
+/** What the approval mails need of a request. */
+export interface RequestForMail {
+  id: string;
+  match_id: string;
+  file_name: string;
+  requested_by: string;
+  requested_by_name: string;
+}
+
+const title = (request: RequestForMail) => request.file_name.replace(/\.docx$/i, '');
+
+/** To each approver: a request waits on /freigaben. */
+export function approvalRequestedMail(
+  request: RequestForMail,
+  approver: string,
+  reasonTexts: string[],
+  publicUrl: string,
+): OutgoingMail {
+  return {
+    to: approver,
+    replyTo: request.requested_by,
+    subject: `Freigabe erbeten: ${title(request)}`,
+    text: [
+      'Hallo,',
+      '',
+      `${request.requested_by_name} (${request.requested_by}) bittet um eine Freigabe für „${title(request)}“ (${request.match_id}).`,
+      '',
+      'Gründe:',
+      ...reasonTexts.map((text) => `- ${text}`),
+      '',
+      `Zur Freigabe: ${publicUrl}/freigaben?anfrage=${request.id}`,
+    ].join('\n'),
+    reference: `approval:${request.id}`,
+  };
+}
+
+/** To the requester: approved (and sent in their name), or declined with the reason. */
+export function approvalDecidedMail(
+  request: RequestForMail,
+  decision: { approved: boolean; by: string; byName: string; comment: string | null },
+  publicUrl: string,
+  envelopeId: string | null,
+): OutgoingMail {
+  const lines = decision.approved
+    ? [
+        `${decision.byName} hat „${title(request)}“ (${request.match_id}) freigegeben. Der Umschlag wird in deinem Namen versendet.`,
+        ...(decision.comment ? ['', `Kommentar: ${decision.comment}`] : []),
+      ]
+    : [
+        `${decision.byName} hat die Freigabe für „${title(request)}“ (${request.match_id}) abgelehnt.`,
+        '',
+        `Grund: ${decision.comment ?? ''}`,
+        '',
+        'Der Umschlag bleibt ein Entwurf: du kannst ihn ändern und noch einmal zur Freigabe senden.',
+      ];
+  return {
+    to: request.requested_by,
+    replyTo: decision.by,
+    subject: `${decision.approved ? 'Freigegeben' : 'Freigabe abgelehnt'}: ${title(request)}`,
+    text: [
+      `Hallo ${request.requested_by_name},`,
+      '',
+      ...lines,
+      ...(envelopeId ? ['', `Zum Umschlag: ${publicUrl}/signatur/${envelopeId}`] : []),
+    ].join('\n'),
+    reference: `approval:${request.id}`,
+  };
+}
+
+/** To the requester: the approved send could not be made. */
+export function approvalSendFailedMail(
+  request: RequestForMail,
+  problem: string,
+  publicUrl: string,
+  envelopeId: string | null,
+): OutgoingMail {
+  return {
+    to: request.requested_by,
+    subject: `Versand nach Freigabe nicht möglich: ${title(request)}`,
+    text: [
+      `Hallo ${request.requested_by_name},`,
+      '',
+      `„${title(request)}“ (${request.match_id}) wurde freigegeben, konnte aber nicht versendet werden:`,
+      problem,
+      ...(envelopeId ? ['', `Zum Umschlag: ${publicUrl}/signatur/${envelopeId}`] : []),
+    ].join('\n'),
+    reference: `approval:${request.id}`,
+  };
+}

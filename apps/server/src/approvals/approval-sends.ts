@@ -1,0 +1,191 @@
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { MailOutbox } from '../mail/mail-outbox.js';
+import { HttpError } from '../shared/http-error.js';
+import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
+import { ApprovalRequiredProblem, type ApprovedSender } from '../signature/approval-gate.js';
+import type { Executor } from '../signature/envelopes-repository.js';
+import { EnvelopeStateProblem } from '../signature/signing-problems.js';
+import { approvalSendFailedMail } from './approval-mails.js';
+
+/** Longer than any send takes (it renders nothing, it queues mail): a lease outlives a send attempt. */
+const LEASE_SECONDS = 5 * 60;
+
+export interface ApprovalSendsDeps {
+  db: Db;
+  sender: ApprovedSender;
+  outbox: MailOutbox;
+  publicUrl: string;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/**
+ * The send of an approved envelope, in the requester's name, exactly once. The decision records a
+ * pending send (`send_state = 'pending'`) in its own transaction; this run leases it like the mail
+ * outbox (one UPDATE … SKIP LOCKED, so two processes never take the same), and the send marks it done
+ * in the send's own transaction. A crash before that commit leaves the envelope a draft and the send
+ * pending: the lease expires and the next run (of this or another process, after a restart) sends it.
+ * A crash after it leaves nothing to do. A second send of the same envelope finds it sent and stops.
+ */
+export class ApprovalSends {
+  private readonly runs = new LeasedRuns();
+
+  constructor(private readonly deps: ApprovalSendsDeps) {}
+
+  /** Starts a run without waiting for it. */
+  sendSoon(): void {
+    this.sendDue().catch((error) => this.deps.log?.warn({ err: error }, 'approval send run failed'));
+  }
+
+  /** Sends every due approved envelope; returns how many went out. */
+  sendDue(): Promise<number> {
+    return this.runs.track(this.run());
+  }
+
+  stop(): Promise<void> {
+    return this.runs.stop();
+  }
+
+  /** How many approved sends wait (for the metrics and the tests). */
+  async pending(): Promise<number> {
+    const row = await this.deps.db
+      .selectFrom('approval_requests')
+      .select(sql<string>`count(*)`.as('n'))
+      .where('send_state', '=', 'pending')
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  private async run(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      if (this.runs.stopping) return sent;
+      const request = await this.lease();
+      if (!request) return sent;
+      if (await this.send(request)) sent++;
+    }
+  }
+
+  private lease() {
+    return this.deps.db
+      .updateTable('approval_requests')
+      .set({
+        send_attempts: sql`send_attempts + 1`,
+        send_due_at: sql<Date>`now() + make_interval(secs => ${LEASE_SECONDS})`,
+      })
+      .where('id', '=', (qb) =>
+        qb
+          .selectFrom('approval_requests')
+          .select('id')
+          .where('send_state', '=', 'pending')
+          .where('send_due_at', '<=', sql<Date>`now()`)
+          .orderBy('send_due_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked(),
+      )
+      .returningAll()
+      .executeTakeFirst();
+  }
+
+  private async send(request: NonNullable<Awaited<ReturnType<ApprovalSends['lease']>>>): Promise<boolean> {
+    const { envelope_id: envelopeId, send_request: sendRequest } = request;
+    if (!envelopeId || !sendRequest) {
+      await this.fail(request, 'Zu dieser Anfrage gibt es nichts zu versenden.');
+      return false;
+    }
+    try {
+      await this.deps.sender.sendApproved(
+        envelopeId,
+        sendRequest,
+        { email: request.requested_by, ip: null, userAgent: null },
+        request.id,
+        (trx: Executor) =>
+          trx
+            .updateTable('approval_requests')
+            .set({ send_state: 'done', sent_at: new Date(), send_error: null, send_due_at: null })
+            .where('id', '=', request.id)
+            .where('send_state', '=', 'pending')
+            .execute()
+            .then(() => undefined),
+      );
+      return true;
+    } catch (error) {
+      if (error instanceof EnvelopeStateProblem) {
+        // Sent already (by an earlier attempt whose lease ran out) or ended by its sender meanwhile.
+        const now = await this.deps.db
+          .selectFrom('approval_requests')
+          .select('send_state')
+          .where('id', '=', request.id)
+          .executeTakeFirst();
+        if (now?.send_state === 'done') return false;
+        await this.fail(request, 'Der Umschlag ist nicht mehr offen; er wurde nicht versendet.');
+        return false;
+      }
+      if (error instanceof ApprovalRequiredProblem) {
+        await this.fail(
+          request,
+          'Das Dokument wurde nach der Freigabe geändert; die Freigabe ist hinfällig.',
+          true,
+        );
+        return false;
+      }
+      if (error instanceof HttpError && error.statusCode < 500) {
+        await this.fail(request, error.message);
+        return false;
+      }
+      const backoff = retryBackoffSeconds(request.send_attempts);
+      this.deps.log?.warn(
+        { err: error, approvalId: request.id },
+        'approved envelope not sent; retrying later',
+      );
+      await this.deps.db
+        .updateTable('approval_requests')
+        .set({
+          send_error: String((error as Error)?.message ?? error).slice(0, 500),
+          send_due_at: sql<Date>`now() + make_interval(secs => ${backoff})`,
+        })
+        .where('id', '=', request.id)
+        .where('send_state', '=', 'pending')
+        .execute();
+      return false;
+    }
+  }
+
+  /** A send that cannot succeed by waiting: recorded as failed, the requester is told. */
+  private async fail(
+    request: {
+      id: string;
+      envelope_id: string | null;
+      match_id: string;
+      file_name: string;
+      requested_by: string;
+      requested_by_name: string;
+    },
+    problem: string,
+    voidRequest = false,
+  ): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('approval_requests')
+        .set({
+          send_state: 'failed',
+          send_error: problem,
+          send_due_at: null,
+          ...(voidRequest
+            ? { status: 'void' as const, void_reason: 'Dokument nach der Freigabe geändert' }
+            : {}),
+        })
+        .where('id', '=', request.id)
+        .where('send_state', '=', 'pending')
+        .returning('id')
+        .executeTakeFirst();
+      if (!updated) return;
+      await this.deps.outbox.enqueue(
+        [approvalSendFailedMail(request, problem, this.deps.publicUrl, request.envelope_id)],
+        trx,
+      );
+    });
+    this.deps.outbox.deliverSoon();
+  }
+}

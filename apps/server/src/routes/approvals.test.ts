@@ -1,0 +1,472 @@
+import { join } from 'node:path';
+import {
+  type ApprovalList,
+  type ApprovalRequest,
+  type ApprovalRulesView,
+  DEFAULT_APPROVAL_RULES,
+  DOCX_MIME_TYPE,
+  type EnvelopeView,
+  type ResolvedMatch,
+} from '@vertragsgenerator/domain';
+import PizZip from 'pizzip';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { loadConfig } from '../config/config.js';
+import type { Db } from '../db/database.js';
+import { DatabaseMatchSource } from '../matches/database-match-source.js';
+import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
+import { MatchStore } from '../matches/match-store.js';
+import { richestDemoMatch } from '../templates/samples.js';
+import { testDatabases } from '../test/databases.js';
+import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+
+const { configDir } = loadConfig({}, '0');
+const demo: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+/** Remote (1000 − 876) ÷ 1000 = 12,4 %; onsite 20 %. */
+const THIN: ResolvedMatch = { ...demo, matchId: 'PL-90001', vk: 1000, ek: 876, vk2: 1000, ek2: 800 };
+const HEALTHY: ResolvedMatch = { ...demo, matchId: 'PL-90002', vk: 1000, ek: 700, vk2: 1000, ek2: 700 };
+const REMOTE_ONLY: ResolvedMatch = {
+  ...demo,
+  matchId: 'PL-90003',
+  vk: 1000,
+  ek: 700,
+  vk2: undefined,
+  ek2: undefined,
+};
+const GONE: ResolvedMatch = { ...demo, matchId: 'PL-90004', vk: 1000, ek: 700, vk2: 1000, ek2: 700 };
+
+const BERATER = 'berater@demo.local';
+const LEITUNG = 'leitung@demo.local';
+const LEITUNG2 = 'elif.engel@demo.local';
+const LEGAL = 'legal@demo.local';
+const OPS = 'ops@demo.local';
+const PARTNER = { name: 'Paul Partner', email: 'paul@partner.example' };
+
+/** A match source that can be switched off, like a CRM that is down. */
+class SwitchableSource implements MatchSource {
+  down = false;
+  constructor(private readonly inner: MatchSource) {}
+  find(matchId: string) {
+    if (this.down) return Promise.reject(new MatchSourceUnavailableError('CRM down'));
+    return this.inner.find(matchId);
+  }
+}
+
+/** The body text of a DOCX with a paragraph added at its start: an edit in the editor. */
+function edited(docx: Uint8Array, text: string): Buffer {
+  const zip = new PizZip(docx);
+  const xml = zip.file('word/document.xml')?.asText() ?? '';
+  zip.file('word/document.xml', xml.replace('<w:body>', `<w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`));
+  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
+
+describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
+  let db: Db;
+  let t: TestApp;
+  let source: SwitchableSource;
+  const tokens: Record<string, string> = {};
+
+  beforeAll(async () => {
+    db = await database.open();
+    await new MatchStore(db).upsertMany([THIN, HEALTHY, REMOTE_ONLY, GONE]);
+    source = new SwitchableSource(new DatabaseMatchSource(db));
+    t = await createTestApp(db, { demoStaff: true, matches: source });
+    for (const email of [BERATER, LEITUNG, LEITUNG2, LEGAL, OPS]) tokens[email] = await t.signIn(email);
+  });
+  beforeEach(() => {
+    t.mailer.sent.length = 0;
+    source.down = false;
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const as = (email: string) => bearer(tokens[email] as string);
+
+  /** A partner contract of WE (`de-we-pp-ev`) for `matchId`, drafted by the consultant. */
+  async function draft(
+    matchId: string,
+    by = BERATER,
+  ): Promise<{ id: string; send: object; documentId: string }> {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocusign/de-we-pp-ev/${matchId}`,
+      headers: as(by),
+      payload: {
+        dataList: {
+          Absender_UserName: 'Berta Berater',
+          Absender_Email: BERATER,
+          Projektpartner_UserName: PARTNER.name,
+          Projektpartner_Email: PARTNER.email,
+          vertragspartner_type: 'pp',
+        },
+      },
+    });
+    expect(created.statusCode, created.body).toBe(200);
+    const id = (created.json().data as string).split('/').pop() as string;
+    const envelope = await view(id, by);
+    return {
+      id,
+      documentId: envelope.documentId,
+      send: {
+        subject: envelope.subject,
+        message: 'Bitte unterschreiben.',
+        recipients: envelope.recipients.map(({ role, name, email, routingOrder }) => ({
+          role,
+          name,
+          email,
+          routingOrder,
+        })),
+      },
+    };
+  }
+
+  async function view(id: string, by = BERATER): Promise<EnvelopeView> {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/backend/signature/envelopes/${id}`,
+      headers: as(by),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  }
+
+  const send = (id: string, payload: object, by = BERATER) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${id}/send`,
+      headers: as(by),
+      payload,
+    });
+  const ask = (id: string, payload: object, by = BERATER) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${id}/approval`,
+      headers: as(by),
+      payload,
+    });
+  const approve = (id: string, by: string, comment?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/approvals/${id}/approve`,
+      headers: as(by),
+      payload: comment ? { comment } : {},
+    });
+  const decline = (id: string, by: string, reason?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/backend/approvals/${id}/decline`,
+      headers: as(by),
+      payload: reason === undefined ? {} : { reason },
+    });
+  const list = async (by: string, status = 'open'): Promise<ApprovalList> => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `/backend/approvals?status=${status}`,
+      headers: as(by),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.json();
+  };
+  const rules = async (): Promise<ApprovalRulesView> =>
+    (await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: as(LEGAL) })).json();
+  const putRules = (by: string, body: object) =>
+    t.app.inject({ method: 'PUT', url: '/backend/approval-rules', headers: as(by), payload: body });
+  const invitations = () => t.mailer.sent.filter((m) => m.to === PARTNER.email);
+
+  it('starts with the default rules: margin below 15 %, edited text, leaders then legal after 2 working days', async () => {
+    const view = await rules();
+    expect(view.rules).toEqual(DEFAULT_APPROVAL_RULES);
+    expect(view.mayChange).toBe(true);
+  });
+
+  it('sends a healthy deal as before, without approval', async () => {
+    const { id, send: body } = await draft(HEALTHY.matchId);
+    expect((await view(id)).approval).toMatchObject({ required: false, reasons: [], request: null });
+    const sent = await send(id, body);
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(sent.json().status).toBe('sent');
+  });
+
+  it('refuses to send a thin margin (409 with the reasons) and takes a missing rate as a reason', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    expect((await view(id)).approval).toMatchObject({
+      required: true,
+      reasonTexts: ['Marge remote 12,4 % liegt unter 15 % (WE)'],
+    });
+    const refused = await send(id, body);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json()).toMatchObject({
+      error: 'approval_required',
+      reasonTexts: ['Marge remote 12,4 % liegt unter 15 % (WE)'],
+    });
+    expect((await view(id)).status).toBe('created');
+    expect(invitations()).toEqual([]);
+
+    const remoteOnly = await draft(REMOTE_ONLY.matchId);
+    const refusedToo = await send(remoteOnly.id, remoteOnly.send);
+    expect(refusedToo.statusCode).toBe(409);
+    expect(refusedToo.json().reasonTexts).toEqual(['Marge onsite fehlt (VK oder EK nicht angegeben)']);
+  });
+
+  it('asks the leaders, refuses the requester (four eyes) and legal before the escalation, and sends once approved', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    const asked = await ask(id, body);
+    expect(asked.statusCode, asked.body).toBe(201);
+    const request: ApprovalRequest = asked.json();
+    expect(request).toMatchObject({ status: 'open', envelopeId: id, requestedBy: { email: BERATER } });
+    const mailed = t.mailer.sent.map((m) => m.to);
+    expect(mailed).toContain(LEITUNG);
+    expect(mailed).not.toContain(BERATER);
+    expect(mailed).not.toContain(LEGAL);
+    expect((await view(id)).approval?.request?.status).toBe('open');
+
+    // A second request for the same envelope waits behind the first.
+    expect((await ask(id, body)).statusCode).toBe(409);
+    // Sending directly is still refused.
+    expect((await send(id, body)).statusCode).toBe(409);
+
+    expect((await list(LEITUNG)).requests.map((r) => r.id)).toContain(request.id);
+    expect((await list(LEITUNG)).requests.find((r) => r.id === request.id)?.mayDecide).toBe(true);
+    expect((await list(BERATER)).requests.find((r) => r.id === request.id)?.mayDecide).toBe(false);
+
+    const own = await approve(request.id, BERATER);
+    expect(own.statusCode).toBe(403);
+    expect(own.json().message).toMatch(/eigene Anfrage/);
+    const early = await approve(request.id, LEGAL);
+    expect(early.statusCode).toBe(403);
+
+    const approved = await approve(request.id, LEITUNG, 'Passt, strategischer Kunde.');
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({
+      status: 'approved',
+      decidedBy: { email: LEITUNG },
+      comment: 'Passt, strategischer Kunde.',
+      send: { state: 'done' },
+    });
+    const envelope = await view(id);
+    expect(envelope.status).toBe('sent');
+    expect(envelope.subject).toBe((body as { subject: string }).subject);
+    expect(envelope.message).toBe('Bitte unterschreiben.');
+    const types = envelope.events.map((e) => e.type);
+    expect(types).toEqual(expect.arrayContaining(['approval_requested', 'approved', 'sent']));
+    expect(envelope.events.find((e) => e.type === 'sent')?.actor).toBe(BERATER);
+    expect(envelope.events.find((e) => e.type === 'approved')?.actor).toBe(LEITUNG);
+    await t.app.inject({ method: 'GET', url: '/backend/health' });
+    expect(invitations()).toHaveLength(1);
+  });
+
+  it('lets one of two approvers at once win; the other is told', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    const request: ApprovalRequest = (await ask(id, body)).json();
+    const answers = await Promise.all([approve(request.id, LEITUNG), approve(request.id, LEITUNG2)]);
+    expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
+    const loser = answers.find((a) => a.statusCode === 409);
+    expect(loser?.json().message).toMatch(/bereits .* freigegeben/);
+    expect((await view(id)).status).toBe('sent');
+    expect(invitations()).toHaveLength(1);
+    expect((await view(id)).events.filter((e) => e.type === 'sent')).toHaveLength(1);
+  });
+
+  it('declines only with a reason, mails the requester, and leaves a draft to ask again for', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    const request: ApprovalRequest = (await ask(id, body)).json();
+    const noReason = await decline(request.id, LEITUNG, '  ');
+    expect(noReason.statusCode).toBe(400);
+    expect(JSON.stringify(noReason.json().fields)).toContain('Bitte gib einen Grund für die Ablehnung an.');
+    const declined = await decline(request.id, LEITUNG, 'Marge zu dünn, bitte nachverhandeln.');
+    expect(declined.statusCode, declined.body).toBe(200);
+    expect(declined.json()).toMatchObject({
+      status: 'declined',
+      comment: 'Marge zu dünn, bitte nachverhandeln.',
+    });
+    await expect
+      .poll(() => t.mailer.sent.find((m) => m.to === BERATER)?.text ?? '')
+      .toContain('Marge zu dünn, bitte nachverhandeln.');
+    const envelope = await view(id);
+    expect(envelope.status).toBe('created');
+    expect(envelope.approval?.request?.status).toBe('declined');
+    expect(envelope.events.map((e) => e.type)).toContain('approval_declined');
+    expect((await approve(request.id, LEITUNG2)).statusCode).toBe(409);
+    expect((await ask(id, body)).statusCode).toBe(201);
+    expect(invitations()).toEqual([]);
+  });
+
+  it('needs approval for an edited text; an edit after the approval voids it', async () => {
+    const { id, send: body, documentId } = await draft(HEALTHY.matchId);
+    expect((await view(id)).approval?.required).toBe(false);
+    const original = await t.app.inject({
+      method: 'GET',
+      url: `/backend/documents/${documentId}/file`,
+      headers: as(BERATER),
+    });
+    const save = (content: Buffer, version: number) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/backend/documents/${documentId}`,
+        headers: { ...as(BERATER), 'content-type': DOCX_MIME_TYPE, 'if-match': `"${version}"` },
+        payload: content,
+      });
+    const saved = await save(edited(original.rawPayload, 'Sonderregel: Reisekosten pauschal.'), 1);
+    expect(saved.statusCode, saved.body).toBe(200);
+    const after = await view(id);
+    expect(after.approval).toMatchObject({
+      required: true,
+      reasonTexts: ['Text nach der Erstellung geändert'],
+    });
+    expect((await send(id, body)).statusCode).toBe(409);
+
+    const request: ApprovalRequest = (await ask(id, body)).json();
+    expect(request.documentVersion).toBe(2);
+    const comparison = await t.app.inject({
+      method: 'GET',
+      url: `/backend/approvals/${request.id}/comparison`,
+      headers: as(LEITUNG),
+    });
+    expect(comparison.statusCode).toBe(200);
+    expect(comparison.json().edited).toBe(true);
+    expect(JSON.stringify(comparison.json().paragraphs)).toContain('Sonderregel');
+
+    // Changed again before the decision: the request is void, approving it is refused.
+    const version2 = await t.app.inject({
+      method: 'GET',
+      url: `/backend/documents/${documentId}/file`,
+      headers: as(BERATER),
+    });
+    expect((await save(edited(version2.rawPayload, 'Noch eine Regel.'), 2)).statusCode).toBe(200);
+    const voided = await approve(request.id, LEITUNG);
+    expect(voided.statusCode).toBe(409);
+    expect((await view(id)).approval?.request?.status).toBe('void');
+    expect((await view(id)).status).toBe('created');
+
+    const again: ApprovalRequest = (await ask(id, body)).json();
+    expect(again.documentVersion).toBe(3);
+    expect((await approve(again.id, LEITUNG)).json().send.state).toBe('done');
+    const sent = await view(id);
+    expect(sent.status).toBe('sent');
+    expect(invitations()).toHaveLength(1);
+  });
+
+  it('refuses a request for a match the CRM no longer has, in German, and asks nobody', async () => {
+    const { id, send: body } = await draft(GONE.matchId);
+    await db.deleteFrom('matches').where('match_id', '=', GONE.matchId).execute();
+    const refused = await ask(id, body);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toMatch(/gibt es im CRM nicht mehr/);
+    expect(t.mailer.sent).toEqual([]);
+    expect(
+      await db.selectFrom('approval_requests').select('id').where('envelope_id', '=', id).execute(),
+    ).toEqual([]);
+  });
+
+  it('keeps the rules for administrators and legal staff, refuses bad input in German, and audits each change', async () => {
+    const current = await rules();
+    expect((await putRules(BERATER, { rules: current.rules })).statusCode).toBe(403);
+    expect((await putRules(LEITUNG, { rules: current.rules })).statusCode).toBe(403);
+    const notPercent = await putRules(LEGAL, {
+      rules: { ...current.rules, margin: { enabled: true, thresholds: { wm: 150, we: 15, wp: 15 } } },
+    });
+    expect(notPercent.statusCode).toBe(400);
+    expect(JSON.stringify(notPercent.json().fields)).toContain(
+      'Der Schwellenwert muss ein Prozentsatz zwischen 0 und 100 sein.',
+    );
+    const noApprovers = await putRules(OPS, {
+      rules: { ...current.rules, approvers: { order: [], escalationWorkingDays: 2 } },
+    });
+    expect(noApprovers.statusCode).toBe(400);
+    expect(JSON.stringify(noApprovers.json().fields)).toContain(
+      'Bitte wähle mindestens eine Gruppe, die freigibt.',
+    );
+    expect((await rules()).version).toBe(current.version);
+    const stale = await putRules(OPS, { rules: current.rules, version: 'stale' });
+    expect(stale.statusCode).toBe(409);
+  });
+
+  it('applies a rule change to new requests only: a pending request keeps the rules it was made under', async () => {
+    const before = await draft(THIN.matchId);
+    const pending: ApprovalRequest = (await ask(before.id, before.send)).json();
+    expect(pending.rules.approvers.order).toEqual(['leaders', 'legal']);
+    const current = await rules();
+    const changed = await putRules(LEGAL, {
+      version: current.version,
+      rules: {
+        ...current.rules,
+        margin: { enabled: true, thresholds: { wm: 15, we: 10, wp: 15 } },
+        documentTypes: ['contract'],
+        approvers: { order: ['legal'], escalationWorkingDays: 2 },
+      },
+    });
+    expect(changed.statusCode, changed.body).toBe(200);
+    const audit = await db
+      .selectFrom('audit_entries')
+      .selectAll()
+      .where('action', '=', 'approval-rules.set')
+      .execute();
+    expect(audit.at(-1)?.actor).toBe(LEGAL);
+
+    // The pending request: still the leaders', with its reasons.
+    const still = await t.app.inject({
+      method: 'GET',
+      url: `/backend/approvals/${pending.id}`,
+      headers: as(LEITUNG),
+    });
+    expect(still.json()).toMatchObject({ mayDecide: true, reasonTexts: pending.reasonTexts });
+    // A new one: by the new rules (12,4 % is above WE's 10 %, every contract needs approval), legal decides.
+    const after = await draft(THIN.matchId);
+    const fresh: ApprovalRequest = (await ask(after.id, after.send)).json();
+    expect(fresh.reasonTexts).toEqual(['Dokumenttyp Vertrag braucht immer eine Freigabe']);
+    expect((await approve(fresh.id, LEITUNG)).statusCode).toBe(403);
+    expect((await approve(fresh.id, LEGAL)).statusCode).toBe(200);
+    expect((await approve(pending.id, LEITUNG)).statusCode).toBe(200);
+
+    await putRules(OPS, { rules: DEFAULT_APPROVAL_RULES });
+  });
+
+  it('sends exactly once after a crash between the decision and the send', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    const request: ApprovalRequest = (await ask(id, body)).json();
+    // The CRM is down when the approval is given: the decision is recorded, the send is not made.
+    source.down = true;
+    const approved = await approve(request.id, LEITUNG);
+    expect(approved.statusCode, approved.body).toBe(200);
+    expect(approved.json()).toMatchObject({ status: 'approved', send: { state: 'pending' } });
+    expect((await view(id)).status).toBe('created');
+    // The server stops (as in a crash, before its retry); another instance starts on the same database.
+    await t.app.close();
+    await db
+      .updateTable('approval_requests')
+      .set({ send_due_at: new Date(0) })
+      .where('id', '=', request.id)
+      .execute();
+    source.down = false;
+    t = await createTestApp(db, { matches: source });
+    for (const email of [BERATER, LEITUNG, LEITUNG2, LEGAL, OPS]) tokens[email] = await t.signIn(email);
+    await expect.poll(async () => (await view(id)).status, { timeout: 10_000 }).toBe('sent');
+    const state = await db
+      .selectFrom('approval_requests')
+      .select(['send_state', 'send_attempts'])
+      .where('id', '=', request.id)
+      .executeTakeFirstOrThrow();
+    expect(state.send_state).toBe('done');
+    // A run more, and a lease that ran out again: nothing is sent twice.
+    await db
+      .updateTable('approval_requests')
+      .set({ send_due_at: new Date(0) })
+      .where('id', '=', request.id)
+      .execute();
+    await t.app.inject({ method: 'GET', url: '/backend/approvals', headers: as(LEITUNG) });
+    await expect.poll(() => invitations().length, { timeout: 10_000 }).toBe(1);
+    expect((await view(id)).events.filter((e) => e.type === 'sent')).toHaveLength(1);
+  });
+
+  it('lists open and decided requests with their counts', async () => {
+    const open = await list(LEITUNG, 'open');
+    const decided = await list(LEITUNG, 'decided');
+    const all = await list(LEITUNG, 'all');
+    expect(open.requests.every((r) => r.status === 'open')).toBe(true);
+    expect(decided.requests.every((r) => r.status !== 'open')).toBe(true);
+    expect(all.counts.all).toBe(all.counts.open + all.counts.decided);
+    expect(all.total).toBe(all.counts.all);
+    expect(decided.counts.decided).toBeGreaterThan(0);
+  });
+});

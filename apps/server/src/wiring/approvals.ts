@@ -1,0 +1,66 @@
+import { ApprovalEvaluation } from '../approvals/approval-evaluation.js';
+import { ApprovalRequests } from '../approvals/approval-requests.js';
+import { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
+import { ApprovalSends } from '../approvals/approval-sends.js';
+import { createPdfRenditions } from '../documents/pdf-rendition.js';
+import { approvalRulesRoutes } from '../routes/approval-rules.js';
+import { approvalRoutes } from '../routes/approvals.js';
+import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
+import type { ApprovedSender } from '../signature/approval-gate.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import type { AppContext, AreaRunning } from './app-context.js';
+
+/** Freigabe's services: made before the signature area, which asks `requests` as its gate. */
+export interface Approvals {
+  rules: ApprovalRulesStore;
+  evaluation: ApprovalEvaluation;
+  requests: ApprovalRequests;
+}
+
+export function createApprovals(context: AppContext): Approvals {
+  const { deps, audit, outbox } = context;
+  const { config, db } = deps;
+  const rules = new ApprovalRulesStore(db, audit);
+  const evaluation = new ApprovalEvaluation(db, deps.matches);
+  const requests = new ApprovalRequests({
+    db,
+    rules,
+    evaluation,
+    envelopes: new EnvelopesRepository(db),
+    outbox,
+    publicUrl: config.publicUrl,
+  });
+  return { rules, evaluation, requests };
+}
+
+/**
+ * Freigabe: the rules' and the requests' routes, and the run that sends an approved envelope in the
+ * requester's name through `sender` (the signature area's built-in signing).
+ */
+export async function registerApprovals(
+  context: AppContext,
+  approvals: Approvals,
+  sender: ApprovedSender,
+): Promise<AreaRunning> {
+  const { app, deps, guards, outbox, documents } = context;
+  const { config, db } = deps;
+  const sends = new ApprovalSends({ db, sender, outbox, publicUrl: config.publicUrl, log: app.log });
+  await app.register(approvalRulesRoutes, { guards, rules: approvals.rules });
+  await app.register(approvalRoutes, {
+    guards,
+    requests: approvals.requests,
+    sends,
+    envelopes: new EnvelopesRepository(db),
+    documents,
+    evaluation: approvals.evaluation,
+    pdf: deps.pdfRenditions ?? createPdfRenditions(),
+  });
+  // A send a crash left pending is taken up as soon as the server serves again.
+  app.addHook('onReady', async () => {
+    sends.sendSoon();
+  });
+  return {
+    jobs: [{ every: OUTBOX_INTERVAL_MS, run: () => sends.sendDue() }],
+    stop: [() => sends.stop()],
+  };
+}
