@@ -18,6 +18,7 @@ import { createAuthGuards } from './http/guards.js';
 import { installOpenApi } from './http/openapi.js';
 import { deleteExpiredPayloads } from './idp/payload-adapter.js';
 import { MailOutbox } from './mail/mail-outbox.js';
+import { reportsToCrmObserver } from './matches/crm/crm-client.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
 import { Metrics } from './operations/metrics.js';
 import { ServerLifecycle } from './operations/readiness.js';
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       })
     : undefined;
   metrics?.instrument(app);
+  if (metrics && reportsToCrmObserver(deps.matches)) deps.matches.observe(metrics);
   const lifecycle = new ServerLifecycle();
   app.addHook('onReady', async () => {
     lifecycle.phase = 'serving';

@@ -4,6 +4,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../db/database.js';
 import type { GenerationObserver, GenerationResult } from '../documents/document-generator.js';
 import { waitingMail } from '../mail/mail-outbox.js';
+import type { CrmObserver } from '../matches/crm/crm-client.js';
 
 export interface MetricsSources {
   db: Db;
@@ -21,7 +22,7 @@ const SIGN_IN_ROUTE = '/backend/private/saveUser';
  * A registry of its own per app, so that several apps in one process (tests) do not share counters.
  * Gauges that read the database do so only when scraped.
  */
-export class Metrics implements GenerationObserver {
+export class Metrics implements GenerationObserver, CrmObserver {
   private readonly registry = new Registry();
   readonly contentType = this.registry.contentType;
 
@@ -59,6 +60,12 @@ export class Metrics implements GenerationObserver {
     name: 'retention_deleted_total',
     help: 'Items the deletion run deleted, by retention rule and kind (document, support_report, mail, mail_file)',
     labelNames: ['rule', 'kind'] as const,
+    registers: [this.registry],
+  });
+
+  private readonly crmSignInRefusals = new Counter({
+    name: 'crm_sign_in_refusals_total',
+    help: 'Match lookups that failed because the CRM refused even a freshly issued token',
     registers: [this.registry],
   });
 
@@ -186,6 +193,10 @@ export class Metrics implements GenerationObserver {
         this.set(Number(row.oldest ?? 0));
       },
     });
+  }
+
+  crmSignInRefused(): void {
+    this.crmSignInRefusals.inc();
   }
 
   documentGenerated(family: string, result: GenerationResult, renderSeconds: number): void {

@@ -5,7 +5,13 @@ import type { CrmConfig } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
 import { type MatchSource, MatchSourceUnavailableError } from '../match-source.js';
 import { CrmMatchCache } from './crm-cache.js';
-import { type CrmClient, CrmRefusedError, CrmTransientError } from './crm-client.js';
+import {
+  type CrmClient,
+  type CrmObserver,
+  CrmRefusedError,
+  CrmSignInRefusedError,
+  CrmTransientError,
+} from './crm-client.js';
 import { HttpCrmClient } from './http-crm-client.js';
 import { type CrmMapping, loadCrmMapping, mapCrmRecord } from './mapping.js';
 
@@ -22,6 +28,10 @@ const CACHE_DEADLINE_DIVISOR = 5;
 /** What users read, with a 503, when the CRM cannot answer. */
 export const CRM_UNAVAILABLE_MESSAGE =
   'CRM nicht erreichbar: Die Match-Daten können gerade nicht abgerufen werden. Bitte versuche es in einem Moment erneut.';
+
+/** What users read, with a 503, when the CRM refuses our sign-in: only an operator can help. */
+export const CRM_SIGN_IN_REFUSED_MESSAGE =
+  'CRM verweigert die Anmeldung: Die Match-Daten können gerade nicht abgerufen werden. Bitte melde das der Administration; erneutes Versuchen hilft nicht.';
 
 export interface CrmRetryOptions {
   /** Attempts after the first one. */
@@ -43,12 +53,19 @@ export interface CrmCacheOptions {
  * field mapping, retries, and the optional read-through cache in the database.
  */
 export class CrmMatchSource implements MatchSource {
+  private readonly observers: CrmObserver[] = [];
+
   constructor(
     private readonly client: CrmClient,
     private readonly mapping: CrmMapping,
     private readonly retry: CrmRetryOptions,
     private readonly cache?: CrmCacheOptions,
   ) {}
+
+  /** Tells `observer` (the metrics) what the operators must know of the CRM. */
+  observe(observer: CrmObserver): void {
+    this.observers.push(observer);
+  }
 
   async find(matchId: string, log?: FastifyBaseLogger): Promise<MatchAnswer | undefined> {
     if (!this.cache) return this.fetchMatch(matchId, log);
@@ -105,6 +122,13 @@ export class CrmMatchSource implements MatchSource {
           log?.warn({ err: error, matchId, attemptNumber, retriesLeft }, 'CRM attempt failed'),
       });
     } catch (error) {
+      if (error instanceof CrmSignInRefusedError) {
+        log?.error({ err: error, matchId }, 'CRM refuses the sign-in');
+        for (const observer of this.observers) observer.crmSignInRefused();
+        throw new MatchSourceUnavailableError(`CRM: ${error.message}`, CRM_SIGN_IN_REFUSED_MESSAGE, {
+          cause: error,
+        });
+      }
       if (error instanceof CrmTransientError || error instanceof CrmRefusedError) {
         throw new MatchSourceUnavailableError(`CRM: ${error.message}`, CRM_UNAVAILABLE_MESSAGE, {
           cause: error,

@@ -1,15 +1,19 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { displayRows, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config/config.js';
-import { MatchSourceUnavailableError } from '../match-source.js';
-import { CRM_UNAVAILABLE_MESSAGE, CrmMatchSource } from './crm-match-source.js';
+import { pgliteTestDatabase } from '../../test/databases.js';
+import { bearer, createTestApp } from '../../test/test-app.js';
+import { MatchSourceUnavailableError, MatchUnreadableError } from '../match-source.js';
+import { CRM_SIGN_IN_REFUSED_MESSAGE, CRM_UNAVAILABLE_MESSAGE, CrmMatchSource } from './crm-match-source.js';
 import { loadCrmMapping, parseCrmMapping } from './mapping.js';
 import { SalesforceCrmClient, type SalesforceOptions, soqlString } from './salesforce-crm-client.js';
 
 const PRESET = new URL('../../../../../config/crm-mapping.salesforce.json', import.meta.url).pathname;
 const API = '/services/data/v62.0';
+const SCRAPER_TOKEN = 'scraper-token-of-the-crm-test';
 
 /** A Match__c record as Salesforce answers a SOQL query over the preset's fields. */
 const SALESFORCE_MATCH = {
@@ -64,6 +68,12 @@ class FakeSalesforce {
   /** Status codes the next queries answer with before answering normally. */
   failQueries: number[] = [];
   tokenStatus = 200;
+  /** The next this many queries send their headers and a part of the body, then nothing more. */
+  stallQueries = 0;
+  /** Every query answers 401, whatever the token: an IP restriction or a wrong instance. */
+  refuseEveryToken = false;
+  /** Queries sent, refused ones included. */
+  queryAttempts = 0;
   private readonly server: Server = createServer((request, response) => void this.handle(request, response));
 
   async start(): Promise<void> {
@@ -99,11 +109,18 @@ class FakeSalesforce {
       });
     }
     if (request.method === 'GET' && url.pathname === `${API}/query`) {
-      if (request.headers.authorization !== `Bearer ${this.validToken}`) {
+      this.queryAttempts++;
+      if (this.refuseEveryToken || request.headers.authorization !== `Bearer ${this.validToken}`) {
         return json(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
       }
       const soql = url.searchParams.get('q') ?? '';
       this.queries.push(soql);
+      if (this.stallQueries > 0) {
+        this.stallQueries--;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"totalSize":1,"done":true,"records":[');
+        return;
+      }
       const failure = this.failQueries.shift();
       if (failure) return json(failure, [{ message: 'Server unavailable', errorCode: 'SERVER_UNAVAILABLE' }]);
       const id = /WHERE Name = '(.*)' LIMIT 1$/.exec(soql)?.[1];
@@ -152,14 +169,22 @@ describe('Salesforce preset', () => {
     fake.tokenRequests.length = 0;
     fake.failQueries = [];
     fake.tokenStatus = 200;
+    fake.stallQueries = 0;
+    fake.refuseEveryToken = false;
+    fake.queryAttempts = 0;
+    fake.records = [SALESFORCE_MATCH];
   });
 
-  async function source() {
+  async function source(overrides: Partial<SalesforceOptions> = {}) {
     const mapping = await loadCrmMapping(PRESET);
-    return new CrmMatchSource(new SalesforceCrmClient(options, mapping, PRESET), mapping, {
-      retries: 2,
-      backoffMs: 10,
-    });
+    return new CrmMatchSource(
+      new SalesforceCrmClient({ ...options, ...overrides }, mapping, PRESET),
+      mapping,
+      {
+        retries: 2,
+        backoffMs: 10,
+      },
+    );
   }
 
   it('signs in with client credentials and finds the match by SOQL on the ID field', async () => {
@@ -230,6 +255,97 @@ describe('Salesforce preset', () => {
     expect(error).toBeInstanceOf(MatchSourceUnavailableError);
     expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_UNAVAILABLE_MESSAGE);
     expect(fake.tokenRequests).toHaveLength(1);
+  });
+
+  it('ends an attempt whose answer stalls after the headers at CRM_TIMEOUT_MS, and tries again', async () => {
+    const matches = await source({ timeoutMs: 300 });
+    fake.stallQueries = 1;
+    await expect(matches.find('PL-10001')).resolves.toMatchObject({ kunde: 'Elbwerk Logistik AG' });
+    expect(fake.queries).toHaveLength(2);
+  });
+
+  it('answers "CRM nicht erreichbar" when every answer stalls, after the configured attempts', async () => {
+    const matches = await source({ timeoutMs: 200 });
+    fake.stallQueries = 3;
+    const error = await matches.find('PL-10001').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MatchSourceUnavailableError);
+    expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_UNAVAILABLE_MESSAGE);
+    expect(fake.queries).toHaveLength(3);
+  });
+
+  it('signs in once more when even fresh tokens are refused, then tells the user and the operators', async () => {
+    const matches = await source();
+    const refusals: string[] = [];
+    matches.observe({ crmSignInRefused: () => refusals.push('refused') });
+    await matches.find('PL-10001');
+    fake.tokenRequests.length = 0;
+    fake.queryAttempts = 0;
+    fake.refuseEveryToken = true;
+
+    const error = await matches.find('PL-10001').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MatchSourceUnavailableError);
+    expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_SIGN_IN_REFUSED_MESSAGE);
+    expect(fake.tokenRequests).toHaveLength(1);
+    expect(fake.queryAttempts).toBe(2);
+    expect(refusals).toEqual(['refused']);
+
+    // The next lookup starts afresh: its own sign-in, and once more.
+    await matches.find('PL-10001').catch(() => undefined);
+    expect(fake.tokenRequests).toHaveLength(3);
+    expect(fake.queryAttempts).toBe(4);
+    expect(refusals).toHaveLength(2);
+
+    fake.refuseEveryToken = false;
+    await expect(matches.find('PL-10001')).resolves.toMatchObject({ matchId: 'PL-10001' });
+  });
+
+  it('shows a deal whose candidate is not known yet, with „/“ for the candidate', async () => {
+    fake.records = [{ ...SALESFORCE_MATCH, Name: 'PL-10002', Kandidat__r: null }];
+    const match = await (await source()).find('PL-10002');
+    expect(match).toMatchObject({ matchId: 'PL-10002', kunde: 'Elbwerk Logistik AG' });
+    expect(match).not.toHaveProperty('candidateFirstName');
+    const rows = displayRows(match as ResolvedMatch);
+    expect(rows.find((row) => row.key === 'projektpartner')?.value).toBe('/');
+    expect(rows.find((row) => row.key === 'ppGesellschaft')?.value).toBe('/');
+  });
+
+  it('still refuses a deal without its customer, naming the field', async () => {
+    fake.records = [{ ...SALESFORCE_MATCH, Name: 'PL-10003', Kunde__r: null }];
+    const error = await (await source()).find('PL-10003').catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(MatchUnreadableError);
+    expect((error as MatchUnreadableError).userMessage).toContain('Feld „kunde“: Pflichtfeld fehlt');
+  });
+
+  // Builds a whole app (templates seeded, render thread started): slow on a busy machine.
+  it('answers the user in German and counts the refusal for the operators, through the API', {
+    timeout: 90_000,
+  }, async () => {
+    const db = await pgliteTestDatabase.open();
+    const t = await createTestApp(db, {
+      matches: await source(),
+      demoStaff: true,
+      env: { METRICS_TOKEN: SCRAPER_TOKEN },
+    });
+    try {
+      const berater = await t.signIn('berater@demo.local');
+      fake.refuseEveryToken = true;
+      const lookup = await t.app.inject({
+        method: 'POST',
+        url: '/backend/match/PL-10001',
+        headers: bearer(berater),
+      });
+      expect(lookup.statusCode, lookup.body).toBe(503);
+      expect(lookup.json()).toMatchObject({ message: CRM_SIGN_IN_REFUSED_MESSAGE });
+      const metrics = await t.app.inject({
+        method: 'GET',
+        url: '/backend/metrics',
+        headers: bearer(SCRAPER_TOKEN),
+      });
+      expect(metrics.body).toMatch(/^crm_sign_in_refusals_total 1$/m);
+    } finally {
+      await t.app.close();
+      await db.destroy();
+    }
   });
 
   it('refuses a mapping path SOQL cannot select, naming field and path', () => {

@@ -1,7 +1,7 @@
 import { Connection } from 'jsforce';
 import { z } from 'zod';
 import { ConfigError, type CrmConfig } from '../../config/config.js';
-import { type CrmClient, CrmRefusedError, CrmTransientError } from './crm-client.js';
+import { type CrmClient, CrmRefusedError, CrmSignInRefusedError, CrmTransientError } from './crm-client.js';
 import { type CrmMapping, type FieldMapping, mappedPaths, parsePath } from './mapping.js';
 
 /** The Salesforce settings of the configuration (config/crm.ts documents each) and the request deadline. */
@@ -59,9 +59,15 @@ function checkSelectable(mapping: CrmMapping, source: string): void {
 /**
  * Matches from a Salesforce object, by SOQL on the match-ID field, through jsforce with the OAuth 2.0
  * client credentials flow. jsforce sends the token request itself only without a timeout and with its
- * own retries, so the token comes from one bounded fetch here; jsforce gets instance URL and token,
- * runs the query and fetches a new token through `refreshFn` when Salesforce answers 401
- * INVALID_SESSION_ID.
+ * own retries, so the token comes from one bounded fetch here; jsforce gets instance URL and token and
+ * runs the query.
+ *
+ * Two things jsforce does not do are done here. Its timeout ends only the wait for the headers, so an
+ * answer whose body stalls would hold the lookup until Salesforce finishes: one deadline of
+ * `timeoutMs` covers the whole attempt instead — signing in, the query and reading its answer. And
+ * its own session refresh signs in again after every 401 for as long as Salesforce answers 401, which
+ * a restriction that refuses every token makes endless: a 401 here gets one fresh token per attempt,
+ * and a second 401 is `CrmSignInRefusedError`.
  */
 export class SalesforceCrmClient implements CrmClient {
   private connection: Promise<Connection> | undefined;
@@ -79,24 +85,54 @@ export class SalesforceCrmClient implements CrmClient {
   }
 
   async fetchRecord(matchId: string): Promise<unknown> {
-    const connection = await this.connect();
     const soql = `SELECT ${this.selectList} FROM ${this.options.object} WHERE ${this.options.idField} = ${soqlString(matchId)} LIMIT 1`;
-    let answer: unknown;
-    try {
-      answer = await connection.request(
-        `/services/data/v${this.options.apiVersion}/query?q=${encodeURIComponent(soql)}`,
-        {
-          // Retries and the deadline are ours (CRM_RETRIES, CRM_TIMEOUT_MS), not jsforce's defaults.
-          retry: { maxRetries: 0 },
-          timeout: this.options.timeoutMs,
-        },
-      );
-    } catch (error) {
-      throw classify(error, `query ${this.options.object}`);
-    }
+    const answer = await withinDeadline(
+      this.queryOnce(soql),
+      this.options.timeoutMs,
+      `query ${this.options.object}`,
+    );
     const parsed = queryResultSchema.safeParse(answer);
     if (!parsed.success) throw new CrmTransientError(`query ${this.options.object}: answer without records`);
     return parsed.data.records[0];
+  }
+
+  /** The query, signed in again once when Salesforce refuses the token it has. */
+  private async queryOnce(soql: string): Promise<unknown> {
+    const first = this.connect();
+    try {
+      return await this.query(await first, soql);
+    } catch (error) {
+      if (!isSessionRefused(error)) throw classify(error, `query ${this.options.object}`);
+      this.forget(first);
+    }
+    // An expired token: a fresh one, and the query once more.
+    const fresh = this.connect();
+    try {
+      return await this.query(await fresh, soql);
+    } catch (error) {
+      if (!isSessionRefused(error)) throw classify(error, `query ${this.options.object}`);
+      this.forget(fresh);
+      throw new CrmSignInRefusedError(
+        `query ${this.options.object}: Salesforce refused a freshly issued token too (${(error as Error).message})`,
+        { cause: error },
+      );
+    }
+  }
+
+  private query(connection: Connection, soql: string): Promise<unknown> {
+    return connection.request(
+      `/services/data/v${this.options.apiVersion}/query?q=${encodeURIComponent(soql)}`,
+      {
+        // Retries and the deadline are ours (CRM_RETRIES, CRM_TIMEOUT_MS), not jsforce's defaults.
+        retry: { maxRetries: 0 },
+        timeout: this.options.timeoutMs,
+      },
+    );
+  }
+
+  /** Drops a connection whose token Salesforce refused, unless another lookup has replaced it already. */
+  private forget(connection: Promise<Connection>): void {
+    if (this.connection === connection) this.connection = undefined;
   }
 
   private connect(): Promise<Connection> {
@@ -107,12 +143,6 @@ export class SalesforceCrmClient implements CrmClient {
             instanceUrl: token.instance_url,
             accessToken: token.access_token,
             version: this.options.apiVersion,
-            refreshFn: (_connection, callback) => {
-              this.requestToken().then(
-                (fresh) => callback(null, fresh.access_token),
-                (error: Error) => callback(error),
-              );
-            },
           }),
       );
       // A failed sign-in is not kept: the next lookup tries again.
@@ -167,4 +197,26 @@ function classify(error: unknown, what: string): Error {
   if (typeof code === 'string' && !TRANSIENT_ERROR_CODES.has(code))
     return new CrmRefusedError(message, { cause: error });
   return new CrmTransientError(message, { cause: error });
+}
+
+/** Salesforce's 401: the token is expired or refused (`INVALID_SESSION_ID`). */
+function isSessionRefused(error: unknown): boolean {
+  const code = (error as { errorCode?: unknown }).errorCode;
+  return code === 'INVALID_SESSION_ID' || code === 'ERROR_HTTP_401';
+}
+
+/**
+ * `work`, or a `CrmTransientError` once `ms` have passed: the deadline of the whole attempt. The
+ * attempt left behind finishes or fails unobserved.
+ */
+function withinDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CrmTransientError(`${what}: no complete answer within ${ms} ms`)),
+      ms,
+    );
+  });
+  work.catch(() => undefined);
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
