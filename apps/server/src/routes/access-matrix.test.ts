@@ -486,6 +486,18 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    route: 'GET /backend/documents/:id/reads',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: (r) => ({ method: 'GET', url: `/backend/documents/${r.partnerDocument}/reads` }),
+  },
+  {
+    route: 'GET /backend/matches/:matchId/deletions',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: `/backend/matches/${match.matchId}/deletions` }),
+  },
+  {
     route: 'POST /backend/admin/match-import',
     access: ADMINISTRATORS,
     ok: [400],

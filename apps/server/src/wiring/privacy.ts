@@ -1,6 +1,9 @@
 import { DeletionRun } from '../privacy/deletion-run.js';
 import { LegalHolds } from '../privacy/legal-holds.js';
+import { recordReads } from '../privacy/read-recording.js';
+import { ReadsLog } from '../privacy/reads-log.js';
 import { RetentionRules } from '../privacy/retention-rules.js';
+import { documentRecordRoutes } from '../routes/document-records.js';
 import { legalHoldRoutes } from '../routes/legal-holds.js';
 import { retentionRoutes } from '../routes/retention.js';
 import { HOUSEKEEPING_INTERVAL_MS } from '../shared/background-jobs.js';
@@ -10,7 +13,8 @@ import type { AppContext, AreaRunning } from './app-context.js';
 const FIRST_RUN_AFTER_MS = 60_000;
 
 /**
- * Data protection: the retention rules and legal holds, and the deletion run shortly after the start and
+ * Data protection: the reads log of stored files (its hooks come before the routes they watch), the
+ * retention rules and legal holds, and the deletion run shortly after the start and
  * then daily (the hourly job starts it once the last run is a day old; the lease lets one replica run).
  */
 export async function registerPrivacy(context: AppContext): Promise<AreaRunning> {
@@ -28,6 +32,9 @@ export async function registerPrivacy(context: AppContext): Promise<AreaRunning>
   });
   await app.register(retentionRoutes, { guards, rules, holds, run });
   await app.register(legalHoldRoutes, { guards, holds });
+  const reads = new ReadsLog(db, app.log);
+  recordReads(app, reads);
+  await app.register(documentRecordRoutes, { guards, db, reads });
 
   let firstRun: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {
@@ -38,6 +45,6 @@ export async function registerPrivacy(context: AppContext): Promise<AreaRunning>
   });
   return {
     jobs: [{ every: HOUSEKEEPING_INTERVAL_MS, run: () => run.runIfDue() }],
-    stop: [() => clearTimeout(firstRun), () => run.stop()],
+    stop: [() => clearTimeout(firstRun), () => run.stop(), () => reads.flush()],
   };
 }

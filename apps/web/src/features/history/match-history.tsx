@@ -15,6 +15,7 @@ import { downloadCertificate, downloadSignedPdf } from '@/lib/envelopes';
 import { documentPath, envelopePath } from '@/lib/paths';
 import { texts } from '@/texts';
 import { downloadDocument, useMatchHistory } from './api';
+import { DeletedDocuments, DocumentReadsButton } from './document-records';
 
 /** Every document made for a match, newest first, with how far its signing got. */
 export function MatchHistory({ matchId }: { matchId: string }) {
@@ -34,6 +35,7 @@ export function MatchHistory({ matchId }: { matchId: string }) {
       ) : (
         <HistoryTable entries={history.data} />
       )}
+      <DeletedDocuments matchId={matchId} />
     </Stack>
   );
 }
@@ -131,6 +133,7 @@ function EntryActions({ entry }: { entry: HistoryEntry }) {
           {texts.history.certificate}
         </DownloadButton>
       )}
+      <DocumentReadsButton documentId={entry.documentId} fileName={entry.fileName} />
     </Group>
   );
 }

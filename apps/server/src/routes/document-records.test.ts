@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../db/database.js';
+import { storeDocument, storeEnvelope } from '../privacy/fixtures.js';
+import { testDatabases } from '../test/databases.js';
+import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+
+describe.each(testDatabases())('the reads log on $name', (database) => {
+  let db: Db;
+  let t: TestApp;
+  let legal: string;
+  let berater: string;
+  let admin: string;
+
+  beforeAll(async () => {
+    db = await database.open();
+    t = await createTestApp(db, { demoStaff: true });
+    legal = await t.signIn('legal@demo.local');
+    berater = await t.signIn('berater@demo.local');
+    admin = await t.signIn('ops@demo.local');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
+
+  /** The reads are written in batches after the answers: this waits until `count` are there. */
+  async function readsOf(documentId: string, count: number) {
+    for (let i = 0; i < 250; i++) {
+      const response = await get(`/backend/documents/${documentId}/reads`, legal);
+      expect(response.statusCode, response.body).toBe(200);
+      if (response.json().length >= count) return response.json();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error(`fewer than ${count} reads of ${documentId}`);
+  }
+
+  it('records who opened and downloaded a document, a version and a sealed PDF, and shows them to legal staff', async () => {
+    const documentId = await storeDocument(db, { matchId: 'PL-20', createdAt: new Date(), versions: 2 });
+    const envelopeId = await storeEnvelope(db, {
+      documentId,
+      matchId: 'PL-20',
+      status: 'completed',
+      createdAt: new Date(),
+      completedAt: new Date(),
+    });
+    expect((await get(`/backend/documents/${documentId}/file`, berater)).statusCode).toBe(200);
+    expect((await get(`/backend/documents/${documentId}/versions/1/file`, legal)).statusCode).toBe(200);
+    expect((await get(`/backend/signature/envelopes/${envelopeId}/signed-pdf`, berater)).statusCode).toBe(
+      200,
+    );
+    // A refused read is no read.
+    expect((await get(`/backend/documents/${documentId}/versions/9/file`, legal)).statusCode).toBe(404);
+
+    const reads = await readsOf(documentId, 3);
+    expect(reads).toHaveLength(3);
+    expect(
+      reads.map((r: { actor: string; kind: string; version: number | null }) => [r.actor, r.kind, r.version]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['berater@demo.local', 'document', 2],
+        ['legal@demo.local', 'version', 1],
+        ['berater@demo.local', 'sealed_pdf', null],
+      ]),
+    );
+    expect((await get(`/backend/documents/${documentId}/reads`, admin)).statusCode).toBe(200);
+    const refused = await get(`/backend/documents/${documentId}/reads`, berater);
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('lists what the rules deleted of a match', async () => {
+    await db
+      .insertInto('deletion_records')
+      .values({
+        at: new Date('2031-01-01T00:00:00Z'),
+        rule: 'completed_contracts',
+        kind: 'document',
+        subject_id: 'weg',
+        match_id: 'PL-21',
+        doc_key: 'de-wm-pp-rv',
+        sha256: 'a'.repeat(64),
+      })
+      .execute();
+    const response = await get('/backend/matches/PL-21/deletions', berater);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.json()).toEqual([
+      {
+        kind: 'document',
+        subjectId: 'weg',
+        docKey: 'de-wm-pp-rv',
+        sha256: 'a'.repeat(64),
+        rule: 'completed_contracts',
+        ruleLabel: 'Abgeschlossene Verträge und ihre gesiegelten PDFs',
+        at: '2031-01-01T00:00:00.000Z',
+      },
+    ]);
+  });
+});
