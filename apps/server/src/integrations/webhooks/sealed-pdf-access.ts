@@ -58,7 +58,7 @@ export class SealedPdfAccess {
       .select('webhook_deliveries.id')
       .where('webhook_deliveries.endpoint_id', '=', endpoint.id)
       .where('webhook_events.type', '=', 'envelope.completed')
-      .where(sql<string>`webhook_events.payload->>'envelopeId'`, '=', envelopeId)
+      .where(sql<string>`webhook_events.payload->'data'->>'envelopeId'`, '=', envelopeId)
       .executeTakeFirst();
     const row =
       reported &&

@@ -162,8 +162,9 @@ export class WebhookEndpoints {
             )
             .orderBy('id')
             .execute();
+    // The embedded database answers a bigint as a number, PostgreSQL as a string.
     return rows.map((row) => ({
-      id: row.id,
+      id: String(row.id),
       messageId: messageId(row.event_id),
       type: row.type as WebhookEventType,
       status: row.status,
@@ -171,7 +172,7 @@ export class WebhookEndpoints {
       deliveredAt: row.delivered_at?.toISOString() ?? null,
       nextAttemptAt: row.status === 'pending' ? row.next_attempt_at.toISOString() : null,
       attempts: attempts
-        .filter((a) => a.delivery_id === row.id)
+        .filter((a) => String(a.delivery_id) === String(row.id))
         .map((a) => ({
           at: a.at.toISOString(),
           statusCode: a.status_code,
