@@ -178,20 +178,44 @@ describe('the OpenAPI description at /backend/docs', () => {
     expect(t.app.printRoutes({ commonPrefix: false })).toContain('index.html');
   });
 
-  it('declares the bearer token exactly where the server asks for it', async () => {
+  it('declares the bearer token exactly where the server asks for it, and an API client’s where one is admitted', async () => {
+    const ops = await t.signIn('ops@demo.local');
+    // A client of each level: a route admits API clients when one of them gets past its guard.
+    const clientTokens: string[] = [];
+    const expiresOn = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+    for (const permission of [1, 2, 3]) {
+      const created = await t.app.inject({
+        method: 'POST',
+        url: '/backend/admin/api-clients',
+        headers: bearer(ops),
+        payload: { name: `Beschreibung ${permission}`, permission, expiresOn },
+      });
+      expect(created.statusCode, created.body).toBe(201);
+      clientTokens.push(created.json().token);
+    }
     const publicOperations: string[] = [];
     for (const { key, operation } of operations(document)) {
       const [method, path] = key.split(' ') as [string, string];
-      const response = await t.app.inject({
-        method: method as 'GET' | 'POST' | 'PUT',
-        url: path.replace(/\{[a-zA-Z]+\}/g, 'x'),
-        ...(method === 'GET' ? {} : { payload: {} }),
-      });
+      const call = (headers: Record<string, string> = {}) =>
+        t.app.inject({
+          method: method as 'GET' | 'POST' | 'PUT',
+          url: path.replace(/\{[a-zA-Z]+\}/g, 'x'),
+          headers,
+          ...(method === 'GET' ? {} : { payload: {} }),
+        });
+      const response = await call();
       const needsToken = response.statusCode === 401 && response.json().error === 'unauthorized';
       if (needsToken) {
         // The metrics take the scraper's token, not a person's ID token.
         const scheme = key === 'GET /backend/metrics' ? 'metricsToken' : 'bearerAuth';
-        expect(operation.security, key).toEqual([{ [scheme]: [] }]);
+        let clientAdmitted = false;
+        for (const token of clientTokens) {
+          const answer = await call(bearer(token));
+          expect(answer.statusCode, `${key}: ${answer.body}`).not.toBe(429);
+          if (![401, 403].includes(answer.statusCode)) clientAdmitted = true;
+        }
+        const expected = clientAdmitted ? [{ [scheme]: [] }, { apiClientToken: [] }] : [{ [scheme]: [] }];
+        expect(operation.security, key).toEqual(expected);
       } else {
         expect(operation.security, key).toEqual([]);
         publicOperations.push(key);
