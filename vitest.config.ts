@@ -9,6 +9,7 @@ const ssr = { resolve: { conditions: ['source', ...defaultServerConditions] } };
 /** Web test files that call vi.mock (apps/web/src/test/mocked-files.test.ts keeps the list true). */
 export const WEB_FILES_WITH_MOCKS = [
   'src/app/page-preload.test.ts',
+  'src/features/approvals/approvals-page.test.tsx',
   'src/features/editor/editor-page.test.tsx',
   'src/features/signature/envelope-draft-countersignature.test.tsx',
   'src/features/signature/envelope-draft-signer-code.test.tsx',

@@ -34,12 +34,13 @@ const t = adminTexts.approvalRules;
 /** The rules as the inputs hold them: a cleared number is empty, the deputies one address a line. */
 interface Draft {
   marginEnabled: boolean;
-  thresholds: Record<Company, number | ''>;
+  /** A number, or the input's text while it is not one yet (`12,` on the way to `12,5`). */
+  thresholds: Record<Company, number | string>;
   editedText: boolean;
   documentTypes: string[];
   groups: ApproverGroup[];
   legalFirst: boolean;
-  escalationWorkingDays: number | '';
+  escalationWorkingDays: number | string;
   deputies: string;
 }
 
@@ -56,7 +57,11 @@ function draftOf(rules: ApprovalRules): Draft {
   };
 }
 
-const number = (value: number | '') => (value === '' ? Number.NaN : value);
+/** What the input holds as a number; anything that is not one fails the schema with its message. */
+function number(value: number | string): number {
+  if (typeof value === 'number') return value;
+  return value.trim() === '' ? Number.NaN : Number(value.replace(',', '.'));
+}
 
 function rulesOf(draft: Draft): ApprovalRules {
   const both = draft.groups.includes('leaders') && draft.groups.includes('legal');
@@ -129,7 +134,8 @@ function RulesForm({ view }: { view: ApprovalRulesView }) {
     mutationFn: (rules: ApprovalRules) => changeApprovalRules({ rules, version: view.version }),
     onSuccess: (saved) => {
       queryClient.setQueryData(approvalRulesQueryOptions.queryKey, saved);
-      void queryClient.invalidateQueries({ queryKey: ADMINISTRATION_QUERY_KEY });
+      // The audit log holds the change now.
+      void queryClient.invalidateQueries({ queryKey: [...ADMINISTRATION_QUERY_KEY, 'audit'] });
       notifications.show({ color: 'green', message: t.saved });
     },
   });
@@ -174,7 +180,7 @@ function RulesForm({ view }: { view: ApprovalRulesView }) {
                   value={draft.thresholds[company]}
                   onChange={(value) =>
                     change({
-                      thresholds: { ...draft.thresholds, [company]: typeof value === 'number' ? value : '' },
+                      thresholds: { ...draft.thresholds, [company]: value },
                     })
                   }
                   decimalSeparator=","
@@ -259,8 +265,7 @@ function RulesForm({ view }: { view: ApprovalRulesView }) {
               description={t.deputiesDescription}
               value={draft.deputies}
               onChange={(event) => change({ deputies: event.currentTarget.value })}
-              autosize
-              minRows={2}
+              rows={3}
               disabled={disabled}
               error={errorFor('deputies')}
             />

@@ -4,6 +4,7 @@ import {
   type ApprovalRequest,
   approvalComparisonSchema,
   approvalListSchema,
+  approvalRequestSchema,
 } from '@vertragsgenerator/domain';
 import { apiFetch, apiJson } from '@/lib/api';
 import { downloadFile } from '@/lib/download';
@@ -23,6 +24,16 @@ export function approvalsQueryOptions(query: ApprovalListQuery) {
     queryFn: ({ signal }) => apiJson(`/backend/approvals?${params}`, approvalListSchema, { signal }),
     // The table keeps the last page while the next filter or page loads.
     placeholderData: keepPreviousData,
+  });
+}
+
+/** One request, as a link in the approvers' mail names it (`/freigaben?anfrage=<id>`). */
+export function approvalQueryOptions(id: string, shown?: ApprovalRequest) {
+  return queryOptions({
+    queryKey: [...APPROVALS_QUERY_KEY, 'request', id],
+    queryFn: ({ signal }) => apiJson(approvalUrl(id), approvalRequestSchema, { signal }),
+    // The list's copy shows at once while the request's own answer is on its way.
+    placeholderData: shown,
   });
 }
 

@@ -22,14 +22,21 @@ export function ApprovalDecision({
   userEmail: string | null;
 }) {
   const headingId = useId();
+  // Kept here, above the form: the request reloaded after a refusal may no longer be open.
+  const [refusal, setRefusal] = useState<string | null>(null);
   return (
     <section aria-labelledby={headingId}>
       <Title order={3} size="h4" id={headingId} mb="xs">
         {t.heading}
       </Title>
+      {refusal && (
+        <Alert color="red" mb="sm" role="alert">
+          {refusal}
+        </Alert>
+      )}
       {request.status === 'open' ? (
         request.mayDecide ? (
-          <DecisionForm request={request} />
+          <DecisionForm request={request} onRefused={setRefusal} />
         ) : (
           <Text>{request.requestedBy.email === userEmail ? t.ownRequest : t.notYours}</Text>
         )
@@ -40,13 +47,26 @@ export function ApprovalDecision({
   );
 }
 
-function DecisionForm({ request }: { request: ApprovalRequest }) {
+function DecisionForm({
+  request,
+  onRefused,
+}: {
+  request: ApprovalRequest;
+  onRefused: (message: string) => void;
+}) {
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
   const [declining, setDeclining] = useState(false);
   const reload = () => void queryClient.invalidateQueries({ queryKey: APPROVALS_QUERY_KEY });
+  // Refused (another approver was first, the document changed): the server's words, and what it is now.
+  const refused = (error: Error) => {
+    setDeclining(false);
+    onRefused(errorMessage(error));
+    reload();
+  };
   const approval = useSingleMutation({
     mutationFn: (text: string) => approve(request.id, text),
+    onError: refused,
     onSuccess: () => {
       notifications.show({
         color: 'green',
@@ -57,15 +77,14 @@ function DecisionForm({ request }: { request: ApprovalRequest }) {
   });
   const refusal = useSingleMutation({
     mutationFn: (reason: string) => decline(request.id, reason),
+    onError: refused,
     onSuccess: () => {
       setDeclining(false);
       notifications.show({ color: 'green', message: t.declined });
       reload();
     },
   });
-  const failed = approval.error ?? refusal.error;
-  // After a refusal (someone else decided, the document changed) deciding again would fail the same way.
-  const busy = approval.isPending || refusal.isPending || failed !== null;
+  const busy = approval.isPending || refusal.isPending;
   return (
     <Stack gap="sm" maw={720}>
       <Textarea
@@ -74,19 +93,8 @@ function DecisionForm({ request }: { request: ApprovalRequest }) {
         value={comment}
         onChange={(event) => setComment(event.currentTarget.value)}
         maxLength={2000}
-        autosize
-        minRows={2}
+        rows={2}
       />
-      {failed && (
-        <Alert color="red">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{errorMessage(failed)}</Text>
-            <Button size="xs" variant="default" onClick={reload}>
-              {approvalTexts.reload}
-            </Button>
-          </Stack>
-        </Alert>
-      )}
       <Group>
         <Button
           color="green.9"
@@ -146,8 +154,7 @@ function DeclineDialog({
             onChange={(event) => setReason(event.currentTarget.value)}
             error={error}
             maxLength={2000}
-            autosize
-            minRows={3}
+            rows={4}
           />
           <Group justify="flex-end">
             <Button variant="default" onClick={onCancel}>

@@ -107,7 +107,7 @@ function EditedText({ id }: { id: string }) {
         <ParagraphComparison
           paragraphs={comparison.data.paragraphs}
           texts={{
-            label: t.comparisonHeading,
+            label: t.comparisonRegion,
             added: t.added,
             removed: t.removed,
             keptParagraphs: t.keptParagraphs,

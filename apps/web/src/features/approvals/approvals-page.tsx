@@ -25,8 +25,9 @@ import {
 import { useEffect, useState } from 'react';
 import { useRouteLoaderData, useSearchParams } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
+import { SectionLoader } from '@/components/section-loader';
 import { SESSION_ROUTE } from '@/lib/paths';
-import { approvalsQueryOptions } from './api';
+import { approvalQueryOptions, approvalsQueryOptions } from './api';
 import { ApprovalDetail } from './approval-detail';
 import { ApprovalStatusBadge } from './approval-status-badge';
 import { ReasonList } from './reason-list';
@@ -86,7 +87,7 @@ export function ApprovalsPage() {
       : APPROVAL_LIST_FILTER_LABELS[filter],
   }));
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.pageSize)) : 1;
-  const reviewed = selected ? list.data?.requests.find((request) => request.id === selected) : undefined;
+  const shown = selected ? list.data?.requests.find((request) => request.id === selected) : undefined;
 
   return (
     <Stack maw={1200}>
@@ -129,11 +130,7 @@ export function ApprovalsPage() {
               {query.q ? t.emptySearch(query.q) : query.status === 'open' ? t.empty : t.emptyFilter}
             </Text>
           ) : (
-            <RequestTable
-              requests={list.data.requests}
-              selected={reviewed?.id ?? null}
-              onReview={(id) => select(id)}
-            />
+            <RequestTable requests={list.data.requests} selected={selected} onReview={(id) => select(id)} />
           )}
           {pages > 1 && (
             <Pagination
@@ -147,19 +144,41 @@ export function ApprovalsPage() {
               aria-label={t.pagination}
             />
           )}
-          {selected && !reviewed && !list.isFetching && <Text c="dimmed">{t.detail.notFound}</Text>}
         </>
       )}
-      {reviewed && (
-        <ApprovalDetail
-          key={reviewed.id}
-          request={reviewed}
+      {selected && (
+        <Reviewed
+          key={selected}
+          id={selected}
+          shown={shown}
           userEmail={user?.email ?? null}
           onClose={() => select(null)}
         />
       )}
     </Stack>
   );
+}
+
+/** The request under review, loaded by its id: a link from a mail names one that may not be listed. */
+function Reviewed({
+  id,
+  shown,
+  userEmail,
+  onClose,
+}: {
+  id: string;
+  shown: ApprovalRequest | undefined;
+  userEmail: string | null;
+  onClose: () => void;
+}) {
+  const request = useQuery(approvalQueryOptions(id, shown));
+  if (request.data) return <ApprovalDetail request={request.data} userEmail={userEmail} onClose={onClose} />;
+  if (request.isError) {
+    return (
+      <LoadFailed title={t.detail.loadFailed} error={request.error} onRetry={() => void request.refetch()} />
+    );
+  }
+  return <SectionLoader />;
 }
 
 function RequestTable({

@@ -20,7 +20,6 @@ export const approvalTexts = {
   emptySearch: (q: string) => `Keine Anfragen zu „${q}“ gefunden.`,
   loadFailed: 'Die Anfragen konnten nicht geladen werden.',
   pagination: 'Seiten',
-  reload: 'Liste neu laden',
   total: (n: number) => (n === 1 ? '1 Anfrage' : `${n.toLocaleString('de-DE')} Anfragen`),
   on: (date: string) => `am ${date}`,
   envelope: 'Umschlag zur Unterschrift',
@@ -34,6 +33,7 @@ export const approvalTexts = {
     reasonsHeading: 'Warum eine Freigabe nötig ist',
     documentHeading: 'Das Dokument',
     comparisonHeading: 'Geänderter Text gegenüber dem erstellten',
+    comparisonRegion: 'Änderungen im Text',
     comparisonIntro: (version: number, generated: number) =>
       `Der Text der angefragten Version ${version} gegenüber der erstellten Version ${generated}, Absatz für Absatz.`,
     comparisonNone:
@@ -45,8 +45,7 @@ export const approvalTexts = {
       count === 1 ? '… 1 unveränderter Absatz …' : `… ${count} unveränderte Absätze …`,
     escalates: (date: string) => `Ab ${date} darf auch die nächste Gruppe entscheiden.`,
     groups: (groups: string) => `Entscheiden dürfen jetzt: ${groups} (und die Vertretungen).`,
-    notFound:
-      'Diese Anfrage ist nicht in der Liste. Vielleicht wurde sie inzwischen entschieden – wähle „Alle“.',
+    loadFailed: 'Die Anfrage konnte nicht geladen werden.',
   },
   decision: {
     heading: 'Entscheidung',
