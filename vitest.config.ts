@@ -11,6 +11,7 @@ export const WEB_FILES_WITH_MOCKS = [
   'src/app/page-preload.test.ts',
   'src/features/approvals/approvals-page.test.tsx',
   'src/features/editor/editor-page.test.tsx',
+  'src/features/signature/envelope-draft-approval.test.tsx',
   'src/features/signature/envelope-draft-countersignature.test.tsx',
   'src/features/signature/envelope-draft-signer-code.test.tsx',
   'src/features/signature/sender-view-page.test.tsx',
