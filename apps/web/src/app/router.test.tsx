@@ -77,6 +77,25 @@ describe('route guard and shell', () => {
     else expect(link).not.toBeInTheDocument();
   });
 
+  it.each([
+    { who: 'consultant', permission: 1, approvals: false, administration: false },
+    { who: 'legal', permission: 2, approvals: true, administration: true },
+    { who: 'leader', permission: 3, approvals: true, administration: false },
+  ])(
+    'offers /freigaben to $who: $approvals, and /verwaltung (approval rules): $administration',
+    async ({ permission, approvals, administration }) => {
+      stubFetch(jsonResponse(200, { ...legal, permission, administrator: false }));
+      renderApp('/start');
+      expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
+      const approvalsLink = screen.queryByRole('link', { name: 'Freigaben' });
+      if (approvals) expect(approvalsLink).toHaveAttribute('href', '/freigaben');
+      else expect(approvalsLink).not.toBeInTheDocument();
+      const administrationLink = screen.queryByRole('link', { name: 'Verwaltung' });
+      if (administration) expect(administrationLink).toHaveAttribute('href', '/verwaltung');
+      else expect(administrationLink).not.toBeInTheDocument();
+    },
+  );
+
   it('sends the user to /login and clears the storage when the server rejects the session', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('userMail', 'legal@demo.local');

@@ -281,6 +281,31 @@ describe('MatchHistory', () => {
     expect(downloads).toEqual([]);
   });
 
+  it('says where an envelope stands with its approval', async () => {
+    const draft = (
+      documentId: string,
+      fileName: string,
+      approval: 'open' | 'declined' | null,
+    ): HistoryEntry => ({
+      ...sentOffer,
+      documentId,
+      fileName,
+      envelope: sentOffer.envelope && { ...sentOffer.envelope, id: documentId, status: 'created', approval },
+    });
+    stubApi({
+      [HISTORY]: jsonResponse(200, [
+        draft('doc-7', 'Projektvertrag A.docx', 'open'),
+        draft('doc-8', 'Projektvertrag B.docx', 'declined'),
+        draft('doc-9', 'Projektvertrag C.docx', null),
+      ]),
+    });
+    renderHistory();
+    const table = await findTable();
+    expect(within(rowOf(table, 'Projektvertrag A')).getByText('Wartet auf Freigabe')).toBeInTheDocument();
+    expect(within(rowOf(table, 'Projektvertrag B')).getByText('Freigabe: Abgelehnt')).toBeInTheDocument();
+    expect(within(rowOf(table, 'Projektvertrag C')).queryByText(/Freigabe/)).toBeNull();
+  });
+
   it('says when no document was made for the match yet', async () => {
     stubApi({ [HISTORY]: jsonResponse(200, []) });
     renderHistory();
