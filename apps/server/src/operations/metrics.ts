@@ -163,6 +163,34 @@ export class Metrics implements GenerationObserver, CrmObserver {
       },
     });
 
+    new Gauge({
+      name: 'webhook_deliveries',
+      help: 'Webhook deliveries not delivered: pending (being retried) or failed (given up after 3 days), by the state of their endpoint (active, paused, failing)',
+      labelNames: ['status', 'endpoint_state'] as const,
+      registers: [this.registry],
+      async collect() {
+        const rows = await db
+          .selectFrom('webhook_deliveries')
+          .innerJoin('webhook_endpoints', 'webhook_endpoints.id', 'webhook_deliveries.endpoint_id')
+          .select([
+            'webhook_deliveries.status',
+            sql<string>`case when webhook_endpoints.failing_since is not null then 'failing'
+              when webhook_endpoints.active then 'active' else 'paused' end`.as('endpoint_state'),
+            sql<string>`count(*)`.as('count'),
+          ])
+          .where('webhook_deliveries.status', '!=', 'delivered')
+          .groupBy(['webhook_deliveries.status', 'endpoint_state'])
+          .execute();
+        this.reset();
+        for (const status of ['pending', 'failed'] as const) {
+          for (const state of ['active', 'paused', 'failing']) {
+            const row = rows.find((r) => r.status === status && r.endpoint_state === state);
+            this.set({ status, endpoint_state: state }, Number(row?.count ?? 0));
+          }
+        }
+      },
+    });
+
     const approvalsOpen = new Gauge({
       name: 'approval_requests_open',
       help: 'Freigabe: approval requests waiting for a decision',

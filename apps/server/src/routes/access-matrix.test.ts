@@ -8,10 +8,12 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { PDFDocument } from 'pdf-lib';
+import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
+import { WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
 import { MatchStore } from '../matches/match-store.js';
 import { RecentMatchesRepository } from '../matches/recent-matches.js';
 import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
@@ -78,10 +80,12 @@ interface Resources {
   /** A signer link with the code mailed for it: to confirm. */
   verifyLink: string;
   verifyCode: string;
+  /** A paused webhook endpoint told of the completed envelope's seal: it fetches the PDF with its secret. */
+  webhookEndpoint: { id: string; secret: string };
 }
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   payload?: object | string | Buffer;
   headers?: Record<string, string>;
@@ -454,6 +458,46 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    route: 'GET /backend/admin/webhooks',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/webhooks' }),
+  },
+  {
+    route: 'POST /backend/admin/webhooks',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/admin/webhooks',
+      payload: { url: 'https://crm.example', events: [] },
+    }),
+  },
+  {
+    route: 'PATCH /backend/admin/webhooks/:endpointId',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: (r) => ({ method: 'PATCH', url: `/backend/admin/webhooks/${r.webhookEndpoint.id}`, payload: {} }),
+  },
+  {
+    route: 'DELETE /backend/admin/webhooks/:endpointId',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'DELETE', url: '/backend/admin/webhooks/kein-empfaenger' }),
+  },
+  {
+    route: 'GET /backend/admin/webhooks/:endpointId/deliveries',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: (r) => ({ method: 'GET', url: `/backend/admin/webhooks/${r.webhookEndpoint.id}/deliveries` }),
+  },
+  {
+    route: 'POST /backend/admin/webhooks/deliveries/:deliveryId/resend',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/webhooks/deliveries/keine/resend' }),
+  },
+  {
     route: 'GET /backend/admin/retention',
     access: ADMINISTRATORS,
     ok: [200],
@@ -674,7 +718,45 @@ const metricsCall = (token?: string): Call => ({
   headers: token === undefined ? {} : bearer(token),
 });
 
+/** The sealed PDF as a webhook receiver fetches it: signed with its endpoint's secret over an empty body. */
+const sealedPdfCall = (r: Resources, secret = r.webhookEndpoint.secret): Call => {
+  const at = new Date();
+  return {
+    method: 'GET',
+    url: `/backend/webhooks/envelopes/${r.completedEnvelope}/sealed-pdf`,
+    headers: {
+      'webhook-endpoint': r.webhookEndpoint.id,
+      'webhook-id': r.completedEnvelope,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(secret).sign(r.completedEnvelope, at, ''),
+    },
+  };
+};
+
 const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  {
+    route: 'GET /backend/webhooks/envelopes/:envelopeId/sealed-pdf',
+    protectedBy: 'the Standard Webhooks signature of an endpoint told of the envelope’s completion',
+    refused: [
+      {
+        caller: 'no signature',
+        call: (r: Resources) => ({ method: 'GET' as const, url: sealedPdfCall(r).url }),
+      },
+      {
+        caller: 'a signature with another secret',
+        call: (r: Resources) => sealedPdfCall(r, `whsec_${Buffer.alloc(32, 7).toString('base64')}`),
+      },
+      {
+        caller: 'staff with an ID token instead',
+        call: (r: Resources, staffToken: string) => ({
+          method: 'GET' as const,
+          url: sealedPdfCall(r).url,
+          headers: bearer(staffToken),
+        }),
+      },
+    ].map((c) => ({ ...c, status: 401, error: 'unauthorized' })),
+    admitted: (r) => sealedPdfCall(r),
+  },
   {
     route: 'GET /backend/health',
     protectedBy: 'nothing: the load balancer probes it',
@@ -930,6 +1012,28 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     const verify = await sentPartnerEnvelope('bestaetigen@partner.example');
     const codeAsked = await inject(t, signingCall('POST', '/code', verify.link), null);
     expect(codeAsked.statusCode, codeAsked.body).toBe(200);
+    // Paused, so nothing is sent to it; told of the completed envelope's seal as the sealer tells.
+    const registered = await as(USER.admin, {
+      method: 'POST',
+      url: '/backend/admin/webhooks',
+      payload: { url: 'https://93.184.215.14/hooks', events: ['envelope.completed'] },
+    });
+    expect(registered.statusCode, registered.body).toBe(201);
+    const webhookEndpoint: { id: string; secret: string } = registered.json();
+    const paused = await as(USER.admin, {
+      method: 'PATCH',
+      url: `/backend/admin/webhooks/${webhookEndpoint.id}`,
+      payload: { active: false },
+    });
+    expect(paused.statusCode, paused.body).toBe(200);
+    await db
+      .transaction()
+      .execute((trx) =>
+        new WebhookEventSink('').record(
+          { kind: 'envelope.sealed', envelopeId: completed.id, sha256: '' },
+          trx,
+        ),
+      );
     resources = {
       customerDocument: String(customerDocument.headers['x-document-id']),
       partnerDocument: draft.documentId,
@@ -942,6 +1046,7 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       codeLink: (await sentPartnerEnvelope('code@partner.example')).link,
       verifyLink: verify.link,
       verifyCode: await t.mailer.signingCode('bestaetigen@partner.example'),
+      webhookEndpoint,
     };
 
     revoked = await t.signIn(SIGNED_OUT);
