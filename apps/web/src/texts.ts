@@ -222,6 +222,7 @@ export const texts = {
 
   envelope: {
     documentLabel: 'Dokument',
+    editDocument: 'Dokument bearbeiten',
     matchLabel: 'Match',
     statusLabel: 'Status',
     recipientsHeading: 'Empfänger',

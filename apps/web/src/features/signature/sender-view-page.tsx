@@ -1,4 +1,4 @@
-import { Alert, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
 import { useParams } from 'react-router';
@@ -7,6 +7,7 @@ import { runDownload } from '@/components/download-button';
 import { EnvelopeStatusBadge } from '@/components/envelope-status-badge';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
+import { documentPath } from '@/lib/paths';
 import { texts } from '@/texts';
 import { downloadEnvelopeDocument, envelopeQueryOptions, loadEnvelopeDocument } from './api';
 import { EnvelopeDraft } from './envelope-draft';
@@ -51,6 +52,21 @@ function Envelope({ envelope }: { envelope: EnvelopeView }) {
           </Text>{' '}
           {envelope.matchId}
         </Text>
+        {/* A draft's text may still change (a declined approval asks for that); it opens in a tab of its own. */}
+        {envelope.status === 'created' && (
+          <Group>
+            <Button
+              component="a"
+              href={documentPath(envelope.documentId)}
+              target="_blank"
+              rel="noopener"
+              size="xs"
+              variant="default"
+            >
+              {texts.envelope.editDocument}
+            </Button>
+          </Group>
+        )}
       </Stack>
       <DocumentViewer
         documentKey={`envelope:${envelope.id}:${envelope.documentSha256}`}
