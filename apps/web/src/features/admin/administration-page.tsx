@@ -2,6 +2,7 @@ import { Tabs, Title } from '@mantine/core';
 import { isLegal, type SessionUser } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { AccessRequestsTab } from './access-requests-tab';
+import { ApiClientsTab } from './api-clients-tab';
 import { ApprovalRulesTab } from './approval-rules-tab';
 import { AuditTab } from './audit-tab';
 import { CountersignatureTab } from './countersignature-tab';
@@ -58,6 +59,9 @@ export function AdministrationPage({ user }: { user?: SessionUser | null }) {
         </Tabs.Panel>
         <Tabs.Panel value="approvals" pt="md">
           <ApprovalRulesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="apiClients" pt="md">
+          <ApiClientsTab />
         </Tabs.Panel>
       </Tabs>
     </>
