@@ -204,3 +204,91 @@ export const documentReadSchema = z.object({
   envelopeId: z.string().nullable(),
 });
 export type DocumentRead = z.infer<typeof documentReadSchema>;
+
+/** Where a person was found: the tables the search looks through. */
+export const PERSON_SOURCES = [
+  'match',
+  'document',
+  'recipient',
+  'envelope',
+  'envelope_event',
+  'mail',
+  'mail_file',
+  'staff',
+  'access_request',
+  'support_report',
+  'audit',
+] as const;
+export type PersonSource = (typeof PERSON_SOURCES)[number];
+
+export const PERSON_SOURCE_LABELS: Record<PersonSource, string> = {
+  match: 'Match',
+  document: 'Daten eines Dokuments',
+  recipient: 'Empfänger eines Umschlags',
+  envelope: 'Absender eines Umschlags',
+  envelope_event: 'Ereignis eines Umschlags',
+  mail: 'Mail im Ausgang',
+  mail_file: 'Mail im Mail-Ordner',
+  staff: 'Mitarbeiterliste',
+  access_request: 'Zugangsanfrage',
+  support_report: 'Problemmeldung',
+  audit: 'Audit-Log',
+};
+
+export const personQuerySchema = z.object({
+  query: z
+    .string({ error: 'Bitte gib eine E-Mail-Adresse oder einen Namen an.' })
+    .trim()
+    .min(3, { error: 'Bitte gib mindestens 3 Zeichen einer E-Mail-Adresse oder eines Namens an.' })
+    .max(200, { error: 'Die Suche ist zu lang (höchstens 200 Zeichen).' }),
+});
+
+export const personHitSchema = z.object({
+  source: z.enum(PERSON_SOURCES),
+  id: z.string(),
+  matchId: z.string().nullable(),
+  /** German: where exactly, e.g. „Umschlag … · Rolle Projektpartner“. */
+  where: z.string(),
+  /** The value that matched. */
+  value: z.string(),
+});
+export type PersonHit = z.infer<typeof personHitSchema>;
+
+export const personSearchSchema = z.object({ query: z.string(), hits: z.array(personHitSchema) });
+export type PersonSearch = z.infer<typeof personSearchSchema>;
+
+export const personExportSchema = z.object({
+  id: z.string(),
+  expiresAt: z.string(),
+  records: z.number().int(),
+  files: z.number().int(),
+});
+export type PersonExport = z.infer<typeof personExportSchema>;
+
+export const personEraseRequestSchema = z.object({
+  email: z
+    .string({ error: 'Bitte gib die E-Mail-Adresse der Person an.' })
+    .trim()
+    .toLowerCase()
+    .email({ error: 'Löschen geht nur über die E-Mail-Adresse der Person.' }),
+  confirm: z.literal(true, { error: 'Bitte bestätige die Löschung.' }),
+});
+
+export const retainedItemSchema = z.object({
+  what: z.string(),
+  id: z.string(),
+  matchId: z.string().nullable(),
+  rule: z.string(),
+  /** When the rule deletes it; null: never by a rule (the audit log), or elsewhere (the CRM). */
+  until: z.string().nullable(),
+});
+export type RetainedItem = z.infer<typeof retainedItemSchema>;
+
+export const personEraseSchema = z.object({
+  erased: z.array(z.object({ what: z.string(), count: z.number().int() })),
+  retained: z.array(retainedItemSchema),
+});
+export type PersonErase = z.infer<typeof personEraseSchema>;
+
+/** 409 of an erase: the envelopes that must be voided first. */
+export const runningEnvelopeSchema = z.object({ id: z.string(), matchId: z.string(), subject: z.string() });

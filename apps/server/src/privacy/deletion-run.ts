@@ -113,7 +113,7 @@ export class DeletionRun {
             );
           let total = 0;
           for (const [rule, counts] of batch) {
-            count(rule, 'document', counts.documents);
+            count(rule as RetentionRuleName, 'document', counts.documents);
             total += counts.documents;
           }
           return total;

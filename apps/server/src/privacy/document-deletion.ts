@@ -1,13 +1,8 @@
-import {
-  dueAt,
-  dueBefore,
-  RETENTION_RULE_LABELS,
-  type RetentionPeriod,
-  type RetentionRuleName,
-} from '@vertragsgenerator/domain';
+import { dueAt, dueBefore, type RetentionPeriod, type RetentionRuleName } from '@vertragsgenerator/domain';
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Database, DeletionRecordsTable } from '../db/schema.js';
+import { ruleLabel } from './deletion-records.js';
 import { heldMatches } from './legal-holds.js';
 
 export type Periods = Record<RetentionRuleName, RetentionPeriod | null>;
@@ -103,17 +98,20 @@ export async function deleteDocumentBatch(
   periods: Periods,
   now: Date,
   limit: number,
-): Promise<Map<RetentionRuleName, DeletedCounts>> {
+  /** An erase on request: exactly these documents, under its own rule. */
+  only?: { ids: string[]; rule: string; actor: string },
+): Promise<Map<string, DeletedCounts>> {
+  if (only && only.ids.length === 0) return new Map();
   const documents = await trx
     .selectFrom('documents as d')
     .select(['d.id', 'd.match_id', 'd.doc_key', 'd.data_sha256'])
-    .where(documentCandidates(step, periods, now))
+    .where(only ? sql<boolean>`d.id in (${sql.join(only.ids)})` : documentCandidates(step, periods, now))
     .orderBy('d.created_at')
     .limit(limit)
     .forUpdate()
     .skipLocked()
     .execute();
-  const result = new Map<RetentionRuleName, DeletedCounts>();
+  const result = new Map<string, DeletedCounts>();
   if (documents.length === 0) return result;
   const ids = documents.map((d) => d.id);
   const versions = await trx
@@ -137,9 +135,11 @@ export async function deleteDocumentBatch(
     .forUpdate()
     .execute();
 
-  const ruleOf = new Map<string, RetentionRuleName>();
+  const ruleOf = new Map<string, string>();
   for (const document of documents) {
-    if (step !== 'envelopes') {
+    if (only) {
+      ruleOf.set(document.id, only.rule);
+    } else if (step !== 'envelopes') {
       ruleOf.set(document.id, step);
       continue;
     }
@@ -169,8 +169,8 @@ export async function deleteDocumentBatch(
     });
   for (const document of documents) {
     const rule = ruleOf.get(document.id) ?? step;
-    const counts = result.get(rule as RetentionRuleName) ?? { documents: 0, versions: 0, envelopes: 0 };
-    result.set(rule as RetentionRuleName, counts);
+    const counts = result.get(rule) ?? { documents: 0, versions: 0, envelopes: 0 };
+    result.set(rule, counts);
     counts.documents++;
     const own = versions.filter((v) => v.document_id === document.id);
     const latest = own.sort((a, b) => b.version - a.version)[0];
@@ -241,12 +241,12 @@ export async function deleteDocumentBatch(
       .insertInto('envelope_events')
       .values(
         envelopes.map((envelope) => {
-          const rule = (ruleOf.get(envelope.document_id) ?? step) as RetentionRuleName;
+          const rule = ruleOf.get(envelope.document_id) ?? step;
           return {
             envelope_id: envelope.id,
             type: 'files_deleted' as const,
-            actor: RETENTION_ACTOR,
-            detail: `Regel „${RETENTION_RULE_LABELS[rule]}“`,
+            actor: only?.actor ?? RETENTION_ACTOR,
+            detail: `Regel „${ruleLabel(rule)}“`,
             at: now,
           };
         }),
@@ -257,9 +257,9 @@ export async function deleteDocumentBatch(
   for (const [rule, counts] of result) {
     await audit.record(
       {
-        actor: RETENTION_ACTOR,
-        action: 'retention.delete',
-        subject: RETENTION_RULE_LABELS[rule],
+        actor: only?.actor ?? RETENTION_ACTOR,
+        action: only ? 'person.erase.delete' : 'retention.delete',
+        subject: ruleLabel(rule),
         newValue: describeCounts(counts),
       },
       trx,

@@ -582,6 +582,38 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'GET', url: `/backend/matches/${match.matchId}/deletions` }),
   },
   {
+    route: 'POST /backend/admin/person-data/search',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/person-data/search', payload: { query: '' } }),
+  },
+  {
+    route: 'POST /backend/admin/person-data/exports',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/person-data/exports', payload: { query: '' } }),
+  },
+  {
+    route: 'GET /backend/admin/person-data/exports/:id',
+    access: ADMINISTRATORS,
+    ok: [404],
+    call: () => ({
+      method: 'GET',
+      url: '/backend/admin/person-data/exports/00000000-0000-4000-8000-000000000000',
+    }),
+  },
+  {
+    route: 'POST /backend/admin/person-data/erase',
+    access: ADMINISTRATORS,
+    // Unconfirmed: past every check, and nobody is erased.
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/admin/person-data/erase',
+      payload: { email: 'paula@x.example' },
+    }),
+  },
+  {
     route: 'POST /backend/admin/match-import',
     access: ADMINISTRATORS,
     ok: [400],

@@ -1,10 +1,15 @@
 import { DeletionRun } from '../privacy/deletion-run.js';
 import { LegalHolds } from '../privacy/legal-holds.js';
+import { PersonData } from '../privacy/person-data.js';
+import { PersonErasure } from '../privacy/person-erase.js';
+import { PersonExports } from '../privacy/person-export.js';
+import { PersonSearch } from '../privacy/person-search.js';
 import { recordReads } from '../privacy/read-recording.js';
 import { ReadsLog } from '../privacy/reads-log.js';
 import { RetentionRules } from '../privacy/retention-rules.js';
 import { documentRecordRoutes } from '../routes/document-records.js';
 import { legalHoldRoutes } from '../routes/legal-holds.js';
+import { personDataRoutes } from '../routes/person-data.js';
 import { retentionRoutes } from '../routes/retention.js';
 import { HOUSEKEEPING_INTERVAL_MS } from '../shared/background-jobs.js';
 import type { AppContext, AreaRunning } from './app-context.js';
@@ -35,6 +40,21 @@ export async function registerPrivacy(context: AppContext): Promise<AreaRunning>
   const reads = new ReadsLog(db, app.log);
   recordReads(app, reads);
   await app.register(documentRecordRoutes, { guards, db, reads });
+  const search = new PersonSearch(db, config.mail.directory);
+  const person = new PersonData(
+    audit,
+    search,
+    new PersonExports(db, audit, search, config.mail.directory),
+    new PersonErasure({
+      db,
+      audit,
+      search,
+      rules,
+      mailDirectory: config.mail.directory,
+      configuredAdministrators: config.admin.administrators,
+    }),
+  );
+  await app.register(personDataRoutes, { guards, person });
 
   let firstRun: NodeJS.Timeout | undefined;
   app.addHook('onReady', async () => {

@@ -1,0 +1,274 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PersonHit } from '@vertragsgenerator/domain';
+import { sql } from 'kysely';
+import type { Db } from '../db/database.js';
+
+/** Per table at most: a name common enough to exceed it is narrowed by its e-mail address. */
+const LIMIT = 200;
+
+/** `%value%` for ILIKE, the wildcards in the value itself taken literally. */
+export function containing(value: string): string {
+  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** Which fields of a JSON record name the person: „Feld vorname“. */
+function fieldsNaming(record: unknown, needle: string, path = ''): string[] {
+  if (record === null || record === undefined) return [];
+  if (typeof record !== 'object') return String(record).toLowerCase().includes(needle) ? [path || '–'] : [];
+  return Object.entries(record as Record<string, unknown>).flatMap(([key, value]) =>
+    fieldsNaming(value, needle, path ? `${path}.${key}` : key),
+  );
+}
+
+/**
+ * Everywhere a person (an e-mail address or a name, any part of it, case-insensitive) is named: the
+ * built-in matches, the documents' data, envelope recipients, senders and events (signers' typed names
+ * included), the mail outbox and the mail folder, the staff list and access requests, problem reports
+ * and the audit log. Each hit says where it is.
+ */
+export class PersonSearch {
+  constructor(
+    private readonly db: Db,
+    private readonly mailDirectory?: string,
+  ) {}
+
+  async search(query: string): Promise<PersonHit[]> {
+    const like = containing(query);
+    const needle = query.toLowerCase();
+    const { db } = this;
+    const hits: PersonHit[] = [];
+    const hit = (h: PersonHit) => hits.push(h);
+
+    for (const row of await db
+      .selectFrom('matches')
+      .select(['match_id', 'record'])
+      .where(sql<boolean>`record::text ilike ${like}`)
+      .limit(LIMIT)
+      .execute()) {
+      for (const field of fieldsNaming(row.record, needle)) {
+        hit({
+          source: 'match',
+          id: row.match_id,
+          matchId: row.match_id,
+          where: `Feld ${field}`,
+          value: valueAt(row.record, field),
+        });
+      }
+    }
+    for (const row of await db
+      .selectFrom('documents')
+      .select(['id', 'match_id', 'file_name', 'doc_key', 'data', 'created_by'])
+      .where((eb) =>
+        eb.or([
+          sql<boolean>`data::text ilike ${like}`,
+          eb('created_by', 'ilike', like),
+          eb('file_name', 'ilike', like),
+        ]),
+      )
+      .limit(LIMIT)
+      .execute()) {
+      const fields = fieldsNaming(row.data, needle);
+      if (row.created_by.toLowerCase().includes(needle)) fields.push('erstellt von');
+      if (row.file_name.toLowerCase().includes(needle)) fields.push('Dateiname');
+      for (const field of fields) {
+        hit({
+          source: 'document',
+          id: row.id,
+          matchId: row.match_id,
+          where: `${row.file_name} (${row.doc_key}) · ${field}`,
+          value:
+            field === 'erstellt von'
+              ? row.created_by
+              : field === 'Dateiname'
+                ? row.file_name
+                : valueAt(row.data, field),
+        });
+      }
+    }
+    for (const row of await db
+      .selectFrom('envelope_recipients as r')
+      .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
+      .select([
+        'r.id',
+        'r.envelope_id',
+        'r.role',
+        'r.name',
+        'r.email',
+        'r.typed_name',
+        'r.signed_ip',
+        'e.match_id',
+        'e.status',
+      ])
+      .where((eb) =>
+        eb.or([eb('r.name', 'ilike', like), eb('r.email', 'ilike', like), eb('r.typed_name', 'ilike', like)]),
+      )
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'recipient',
+        id: row.id,
+        matchId: row.match_id,
+        where: `Umschlag ${row.envelope_id} · Rolle ${row.role} · Status ${row.status}${row.signed_ip ? ' · mit IP-Adresse' : ''}`,
+        value: [row.name, row.email, row.typed_name && `unterschrieben als ${row.typed_name}`]
+          .filter(Boolean)
+          .join(', '),
+      });
+    }
+    for (const row of await db
+      .selectFrom('envelopes')
+      .select(['id', 'match_id', 'sender_name', 'sender_email', 'created_by'])
+      .where((eb) =>
+        eb.or([
+          eb('sender_name', 'ilike', like),
+          eb('sender_email', 'ilike', like),
+          eb('created_by', 'ilike', like),
+        ]),
+      )
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'envelope',
+        id: row.id,
+        matchId: row.match_id,
+        where: `Umschlag ${row.id} · Absender`,
+        value: `${row.sender_name} <${row.sender_email}>`,
+      });
+    }
+    for (const row of await db
+      .selectFrom('envelope_events as v')
+      .innerJoin('envelopes as e', 'e.id', 'v.envelope_id')
+      .select(['v.id', 'v.envelope_id', 'v.type', 'v.actor', 'v.detail', 'v.ip', 'e.match_id'])
+      .where((eb) => eb.or([eb('v.actor', 'ilike', like), eb('v.detail', 'ilike', like)]))
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'envelope_event',
+        id: String(row.id),
+        matchId: row.match_id,
+        where: `Umschlag ${row.envelope_id} · Ereignis ${row.type}${row.ip ? ' · mit IP-Adresse' : ''}`,
+        value: [row.actor, row.detail].filter(Boolean).join(' · '),
+      });
+    }
+    for (const row of await db
+      .selectFrom('outgoing_mail')
+      .select(['id', 'recipient', 'subject', 'reference', 'sent_at'])
+      .where((eb) =>
+        eb.or([
+          eb('recipient', 'ilike', like),
+          eb('subject', 'ilike', like),
+          eb('body', 'ilike', like),
+          eb('reply_to', 'ilike', like),
+        ]),
+      )
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'mail',
+        id: String(row.id),
+        matchId: null,
+        where: `${row.sent_at ? 'gesendet' : 'wartet'}${row.reference ? ` · ${row.reference}` : ''}`,
+        value: `${row.recipient ?? 'Support'}: ${row.subject}`,
+      });
+    }
+    for (const name of await this.mailFilesNaming(needle)) {
+      hit({ source: 'mail_file', id: name, matchId: null, where: 'Mail-Ordner', value: name });
+    }
+    for (const row of await db
+      .selectFrom('users')
+      .select(['email', 'name', 'permission'])
+      .where((eb) => eb.or([eb('email', 'ilike', like), eb('name', 'ilike', like)]))
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'staff',
+        id: row.email,
+        matchId: null,
+        where: `Stufe ${row.permission ?? 'keine'}`,
+        value: `${row.name} <${row.email}>`,
+      });
+    }
+    for (const row of await db
+      .selectFrom('access_requests')
+      .select(['id', 'email', 'name', 'status'])
+      .where((eb) => eb.or([eb('email', 'ilike', like), eb('name', 'ilike', like)]))
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'access_request',
+        id: row.id,
+        matchId: null,
+        where: `Status ${row.status}`,
+        value: `${row.name} <${row.email}>`,
+      });
+    }
+    for (const row of await db
+      .selectFrom('support_reports')
+      .select(['id', 'reporter_email', 'reporter_name', 'subject', 'match_id'])
+      .where((eb) =>
+        eb.or([
+          eb('reporter_email', 'ilike', like),
+          eb('reporter_name', 'ilike', like),
+          eb('body', 'ilike', like),
+          eb('subject', 'ilike', like),
+        ]),
+      )
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'support_report',
+        id: String(row.id),
+        matchId: row.match_id,
+        where: row.subject,
+        value: `${row.reporter_name} <${row.reporter_email}>`,
+      });
+    }
+    for (const row of await db
+      .selectFrom('audit_entries')
+      .select(['id', 'action', 'actor', 'subject', 'old_value', 'new_value', 'at'])
+      .where((eb) =>
+        eb.or([
+          eb('actor', 'ilike', like),
+          eb('subject', 'ilike', like),
+          eb('old_value', 'ilike', like),
+          eb('new_value', 'ilike', like),
+        ]),
+      )
+      .orderBy('id', 'desc')
+      .limit(LIMIT)
+      .execute()) {
+      hit({
+        source: 'audit',
+        id: String(row.id),
+        matchId: null,
+        where: `${row.action} am ${row.at.toISOString().slice(0, 10)}`,
+        value: [row.actor, row.subject].join(' → '),
+      });
+    }
+    return hits;
+  }
+
+  /** The .eml files of the mail folder that name the person. */
+  async mailFilesNaming(needle: string): Promise<string[]> {
+    if (!this.mailDirectory) return [];
+    let names: string[];
+    try {
+      names = (await readdir(this.mailDirectory)).filter((name) => name.endsWith('.eml')).sort();
+    } catch {
+      return [];
+    }
+    const found: string[] = [];
+    for (const name of names) {
+      const text = await readFile(join(this.mailDirectory, name), 'utf8').catch(() => '');
+      if (text.toLowerCase().includes(needle)) found.push(name);
+      if (found.length >= LIMIT) break;
+    }
+    return found;
+  }
+}
+
+function valueAt(record: unknown, path: string): string {
+  let value: unknown = record;
+  for (const key of path.split('.')) value = (value as Record<string, unknown> | undefined)?.[key];
+  return typeof value === 'string' ? value : JSON.stringify(value ?? '');
+}
