@@ -47,7 +47,7 @@ export const webhookEndpointCreateSchema = z.object({
 });
 export type WebhookEndpointCreate = z.input<typeof webhookEndpointCreateSchema>;
 
-/** PATCH /backend/admin/webhooks/:id: pause or activate. */
+/** PUT /backend/admin/webhooks/:id/active: pause or activate. */
 export const webhookEndpointStateSchema = z.object({
   active: z.boolean({ error: 'Bitte gib an, ob der Empfänger aktiv sein soll.' }),
 });

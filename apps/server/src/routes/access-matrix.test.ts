@@ -107,7 +107,7 @@ interface Resources {
 }
 
 interface Call {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   payload?: object | string | Buffer;
   headers?: Record<string, string>;
@@ -514,10 +514,14 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
-    route: 'PATCH /backend/admin/webhooks/:endpointId',
+    route: 'PUT /backend/admin/webhooks/:endpointId/active',
     access: ADMINISTRATORS,
     ok: [400],
-    call: (r) => ({ method: 'PATCH', url: `/backend/admin/webhooks/${r.webhookEndpoint.id}`, payload: {} }),
+    call: (r) => ({
+      method: 'PUT',
+      url: `/backend/admin/webhooks/${r.webhookEndpoint.id}/active`,
+      payload: {},
+    }),
   },
   {
     route: 'DELETE /backend/admin/webhooks/:endpointId',
@@ -1127,8 +1131,8 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     expect(registered.statusCode, registered.body).toBe(201);
     const webhookEndpoint: { id: string; secret: string } = registered.json();
     const paused = await as(USER.admin, {
-      method: 'PATCH',
-      url: `/backend/admin/webhooks/${webhookEndpoint.id}`,
+      method: 'PUT',
+      url: `/backend/admin/webhooks/${webhookEndpoint.id}/active`,
       payload: { active: false },
     });
     expect(paused.statusCode, paused.body).toBe(200);

@@ -23,7 +23,7 @@ describe.each(testDatabases())('webhook endpoints on /verwaltung on $name', (dat
   const call = (
     app: TestApp,
     token: string,
-    method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     url: string,
     payload?: object,
   ) => app.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
@@ -131,13 +131,18 @@ describe.each(testDatabases())('webhook endpoints on /verwaltung on $name', (dat
         events: ['envelope.sent'],
       })
     ).json();
-    const paused = await call(t, ops, 'PATCH', `/backend/admin/webhooks/${created.id}`, { active: false });
+    const paused = await call(t, ops, 'PUT', `/backend/admin/webhooks/${created.id}/active`, {
+      active: false,
+    });
     expect(paused.statusCode, paused.body).toBe(200);
     expect((paused.json() as WebhookEndpoint).active).toBe(false);
-    const badBody = await call(t, ops, 'PATCH', `/backend/admin/webhooks/${created.id}`, { active: 'ja' });
+    const badBody = await call(t, ops, 'PUT', `/backend/admin/webhooks/${created.id}/active`, {
+      active: 'ja',
+    });
     expect(badBody.statusCode).toBe(400);
     expect(
-      (await call(t, ops, 'PATCH', `/backend/admin/webhooks/${created.id}`, { active: true })).json().active,
+      (await call(t, ops, 'PUT', `/backend/admin/webhooks/${created.id}/active`, { active: true })).json()
+        .active,
     ).toBe(true);
     expect((await call(t, ops, 'DELETE', `/backend/admin/webhooks/${created.id}`)).statusCode).toBe(204);
     const again = await call(t, ops, 'DELETE', `/backend/admin/webhooks/${created.id}`);

@@ -88,8 +88,8 @@ export const webhookRoutes: FastifyPluginAsync<{
     },
   );
 
-  app.patch(
-    '/backend/admin/webhooks/:endpointId',
+  app.put(
+    '/backend/admin/webhooks/:endpointId/active',
     {
       preHandler: administrators,
       schema: {

@@ -6,6 +6,7 @@ import { ApiClientsTab } from './api-clients-tab';
 import { ApprovalRulesTab } from './approval-rules-tab';
 import { AuditTab } from './audit-tab';
 import { CountersignatureTab } from './countersignature-tab';
+import { IntegrationsTab } from './integrations/integrations-tab';
 import { MatchImportTab } from './match-import-tab';
 import { StaffTab } from './staff-tab';
 import { adminTexts } from './texts';
@@ -59,6 +60,9 @@ export function AdministrationPage({ user }: { user?: SessionUser | null }) {
         </Tabs.Panel>
         <Tabs.Panel value="approvals" pt="md">
           <ApprovalRulesTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="integrations" pt="md">
+          <IntegrationsTab />
         </Tabs.Panel>
         <Tabs.Panel value="apiClients" pt="md">
           <ApiClientsTab />

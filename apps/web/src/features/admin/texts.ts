@@ -11,6 +11,7 @@ export const adminTexts = {
     import: 'Matches importieren',
     countersignature: 'Gegenzeichnung',
     approvals: 'Freigaben',
+    integrations: 'Integrationen',
     apiClients: 'API-Zugänge',
   },
   levelLabel: (level: PermissionLevel | null) => (level === null ? 'Keine Stufe' : PERMISSION_LABELS[level]),
