@@ -149,6 +149,26 @@ describe.each(testDatabases())('API clients on $name', (database) => {
     expect(partner.statusCode, partner.body).toBe(200);
   });
 
+  it('generates the offer of the README’s example with a client of level 3', async () => {
+    const { token } = await created('CRM Angebotsknopf', 3);
+    const offer = await t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocxOffer/angebot-wm/${demoMatch.matchId}`,
+      headers: { ...bearer(token), 'content-type': 'application/json' },
+      payload: JSON.stringify({
+        dataList: {
+          projectHours: 160,
+          projectDays: 20,
+          selectedPerson: 'henrik-albers',
+          vertragspartner_type: 'k',
+        },
+      }),
+    });
+    expect(demoMatch.matchId).toBe('PL-10001');
+    expect(offer.statusCode, offer.body).toBe(200);
+    expect(offer.headers['x-document-id']).toBeTruthy();
+  });
+
   it('is refused on the administrators’ routes, a person’s session routes and the signers’ routes', async () => {
     const { token } = await created('CRM Leitung', 3);
     const call = (method: 'GET' | 'POST', url: string, payload?: object) =>
