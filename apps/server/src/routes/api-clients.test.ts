@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../shared/sha256.js';
+import { staffAddresses } from '../signature/mail-parties.js';
 import { testDatabases } from '../test/databases.js';
 import { demoDataList, demoMatch } from '../test/demo-order.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
@@ -167,6 +168,23 @@ describe.each(testDatabases())('API clients on $name', (database) => {
     expect(demoMatch.matchId).toBe('PL-10001');
     expect(offer.statusCode, offer.body).toBe(200);
     expect(offer.headers['x-document-id']).toBeTruthy();
+  });
+
+  it('creates an envelope under its name, and no mail is ever addressed to that name', async () => {
+    const { token } = await created('CRM Vertragsknopf', 1);
+    const envelope = await t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocusign/de-wm-pp-rv/${demoMatch.matchId}`,
+      headers: bearer(token),
+      payload: { dataList: demoDataList('de-wm-pp-rv') },
+    });
+    expect(envelope.statusCode, envelope.body).toBe(200);
+    const row = await db
+      .selectFrom('envelopes')
+      .select(['created_by', 'sender_email'])
+      .executeTakeFirstOrThrow();
+    expect(row.created_by).toBe('api:CRM Vertragsknopf');
+    expect(staffAddresses(row)).toEqual([row.sender_email]);
   });
 
   it('is refused on the administrators’ routes, a person’s session routes and the signers’ routes', async () => {

@@ -1,8 +1,11 @@
-/** The sender the signers saw and the colleague who created the envelope. */
+/**
+ * The sender the signers saw and the colleague who created the envelope. An envelope an API client
+ * created names it as `api:<name>`, which is no mailbox: mail to it could only ever fail in the outbox.
+ */
 export function staffAddresses(envelope: { sender_email: string; created_by: string }): string[] {
-  return uniqueByEmail([{ email: envelope.sender_email }, { email: envelope.created_by }]).map(
-    (p) => p.email,
-  );
+  return uniqueByEmail([{ email: envelope.sender_email }, { email: envelope.created_by }])
+    .map((p) => p.email)
+    .filter((email) => email.includes('@'));
 }
 
 /** Each address once, whatever its case; the first entry of an address wins. */
