@@ -77,7 +77,12 @@ export default defineConfig({
       timeout: 60_000,
     },
     // Sealed B-LTA with the test TSA, as a production server with TSA_URL.
-    appServer(BASE_URL, E2E_DATA_DIR, { TSA_URL: `${TSA_BASE_URL}/tsa`, TSA_TIMEOUT_SECONDS: '5' }),
+    // Webhooks to the receiver e2e/integrations.spec.ts starts on loopback.
+    appServer(BASE_URL, E2E_DATA_DIR, {
+      TSA_URL: `${TSA_BASE_URL}/tsa`,
+      TSA_TIMEOUT_SECONDS: '5',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    }),
     appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
       DOCUMENT_EDITOR: 'google',
       GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,

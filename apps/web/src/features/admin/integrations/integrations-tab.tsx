@@ -157,9 +157,7 @@ function ShownOnce({ created, onDone }: { created: WebhookEndpointCreated; onDon
           {t.secretHeading(created.url)}
         </Title>
         <Text size="sm">{t.secretOnce}</Text>
-        <Code block aria-label={t.secret}>
-          {created.secret}
-        </Code>
+        <Code block>{created.secret}</Code>
         <Text size="sm">
           {t.endpointId}: <Code>{created.id}</Code>
         </Text>
