@@ -8,6 +8,8 @@ import { AuditTab } from './audit-tab';
 import { CountersignatureTab } from './countersignature-tab';
 import { IntegrationsTab } from './integrations/integrations-tab';
 import { MatchImportTab } from './match-import-tab';
+import { PersonDataTab } from './person-data-tab';
+import { RetentionTab } from './retention-tab';
 import { StaffTab } from './staff-tab';
 import { adminTexts } from './texts';
 
@@ -57,6 +59,12 @@ export function AdministrationPage({ user }: { user?: SessionUser | null }) {
         </Tabs.Panel>
         <Tabs.Panel value="countersignature" pt="md">
           <CountersignatureTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="retention" pt="md">
+          <RetentionTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="personData" pt="md">
+          <PersonDataTab />
         </Tabs.Panel>
         <Tabs.Panel value="approvals" pt="md">
           <ApprovalRulesTab />

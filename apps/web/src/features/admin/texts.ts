@@ -10,6 +10,8 @@ export const adminTexts = {
     audit: 'Protokoll',
     import: 'Matches importieren',
     countersignature: 'Gegenzeichnung',
+    retention: 'Aufbewahrung',
+    personData: 'Personendaten',
     approvals: 'Freigaben',
     integrations: 'Integrationen',
     apiClients: 'API-Zugänge',
