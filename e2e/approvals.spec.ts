@@ -211,6 +211,7 @@ test.describe('Freigabe', () => {
   test('legal staff keep the rules on /verwaltung; a changed threshold applies to the next request', async ({
     browser,
   }) => {
+    test.setTimeout(90_000);
     const legal = await newUserPage(browser);
     await signIn(legal, DEMO_ACCOUNTS.legal);
     await legal.getByRole('link', { name: 'Verwaltung' }).click();

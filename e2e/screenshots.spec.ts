@@ -8,6 +8,7 @@ import {
   choose,
   editorOpenedBy,
   fillAgreement,
+  fillDocusign,
   fillDocx,
   fillOffer,
   fillTermination,
@@ -331,6 +332,60 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await page.goto('/vorlagen/platzhalter');
   await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
   await page.screenshot({ path: shot('platzhalter') });
+});
+
+test('Freigabe: the sender view that needs an approval, /freigaben with a request under review, and the rules', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  // PL-10006's rates make a thin margin for WM (config/demo-matches.json).
+  await signIn(page, DEMO_ACCOUNTS.consultant);
+  await loadMatch(page, 'PL-10006');
+  await openForm(page, '/contract/docusign', 'PL-10006');
+  await fillDocusign(page, {
+    language: 'Deutsch',
+    company: 'WM Consulting GmbH',
+    contract: 'Rahmenvertrag',
+    sender: 'Anna Albrecht',
+  });
+  const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
+  await senderView.setViewportSize({ width: 1280, height: 1900 });
+  await expect(senderView.getByRole('button', { name: 'Zur Freigabe senden' })).toBeVisible();
+  await documentRendered(senderView);
+  await senderView.waitForTimeout(1500);
+  await senderView.evaluate(() => window.scrollTo(0, 0));
+  await senderView.screenshot({ path: shot('signature-approval-needed') });
+  await senderView.getByRole('button', { name: 'Zur Freigabe senden' }).click();
+  await expect(senderView.getByText('Wartet auf Freigabe').first()).toBeVisible();
+
+  const leader = await newUserPage(browser);
+  await leader.setViewportSize({ width: 1280, height: 860 });
+  await signIn(leader, DEMO_ACCOUNTS.leader);
+  await leader.goto('/freigaben');
+  const row = leader
+    .getByRole('table', { name: 'Anfragen' })
+    .getByRole('row')
+    .filter({ hasText: 'PL-10006' });
+  await expect(row.first()).toBeVisible();
+  await leader.screenshot({ path: shot('freigaben') });
+  await row
+    .first()
+    .getByRole('button', { name: /^Anfrage prüfen: / })
+    .click();
+  await leader.setViewportSize({ width: 1280, height: 1900 });
+  await documentRendered(leader);
+  await leader.waitForTimeout(1500);
+  await leader.screenshot({ path: shot('freigaben-review') });
+  await leader.context().close();
+
+  const legal = await newUserPage(browser);
+  await legal.setViewportSize({ width: 1280, height: 1300 });
+  await signIn(legal, DEMO_ACCOUNTS.legal);
+  await legal.goto('/verwaltung');
+  await expect(legal.getByRole('textbox', { name: 'Schwellenwert WM (%)' })).toHaveValue('15');
+  await legal.screenshot({ path: shot('verwaltung-freigaben') });
+  await legal.context().close();
 });
 
 test('built-in editor: a generated contract with its versions, and a save conflict', async ({ page }) => {
