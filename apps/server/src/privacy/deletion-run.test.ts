@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
+import { Metrics } from '../operations/metrics.js';
 import { testDatabases } from '../test/databases.js';
 import { DeletionRun } from './deletion-run.js';
 import { storeDocument, storeEnvelope } from './fixtures.js';
@@ -320,5 +321,43 @@ describe.each(testDatabases())('the deletion run on $name', (database) => {
     expect(await run().run()).toBeUndefined();
     now = new Date(NOW.getTime() + 10 * 60_000);
     expect(await run().run()).toEqual({ failed_generations: 3 });
+  });
+  it('treats a sent envelope whose every link expired half a year ago as expired, and reports to the metrics', async () => {
+    const expired = await storeDocument(db, { matchId: 'PL-12', createdAt: daysAgo(400) });
+    await storeEnvelope(db, {
+      documentId: expired,
+      matchId: 'PL-12',
+      status: 'sent',
+      createdAt: daysAgo(400),
+      updatedAt: daysAgo(390),
+      recipients: [{ name: 'Weg', email: 'weg@x.example', tokenExpiresAt: daysAgo(370) }],
+    });
+    const stillValid = await storeDocument(db, { matchId: 'PL-12', createdAt: daysAgo(400) });
+    await storeEnvelope(db, {
+      documentId: stillValid,
+      matchId: 'PL-12',
+      status: 'sent',
+      createdAt: daysAgo(400),
+      updatedAt: daysAgo(390),
+      recipients: [
+        { name: 'Weg', email: 'weg@x.example', tokenExpiresAt: daysAgo(370) },
+        { name: 'Neu', email: 'neu@x.example', tokenExpiresAt: daysAgo(10) },
+      ],
+    });
+    const metrics = new Metrics({ db, renderQueueDepth: () => 0, databasePoolInUse: () => undefined });
+    const counts = await new DeletionRun({
+      db,
+      audit,
+      rules,
+      log: quiet,
+      now: () => now,
+      observer: metrics,
+    }).run();
+    expect(counts).toEqual({ ended_envelopes: 1 });
+    expect(await exists(expired)).toBe(false);
+    expect(await exists(stillValid)).toBe(true);
+    expect(await metrics.text()).toContain(
+      'retention_deleted_total{rule="ended_envelopes",kind="document"} 1',
+    );
   });
 });
