@@ -2,7 +2,11 @@ import { API_CLIENT_TOKEN_PREFIX, type PermissionLevel } from '@vertragsgenerato
 import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { SessionsRepository } from '../auth/sessions-repository.js';
 import type { TokenIdentity, TokenVerifier } from '../auth/token-verifier.js';
-import type { ApiClientIdentity, ApiClientRefusal } from '../integrations/api-clients/api-clients.js';
+import {
+  type ApiClientIdentity,
+  type ApiClientRefusal,
+  apiClientActor,
+} from '../integrations/api-clients/api-clients.js';
 import { forbidden, HttpError, unauthorized } from '../shared/http-error.js';
 import type { StaffMember } from '../users/users-repository.js';
 
@@ -81,7 +85,7 @@ export function createAuthGuards({
     await apiClients.throttle(request);
     if (access === 'signed-in') throw forbidden(PERSONS_ONLY);
     const user = {
-      email: `api:${client.name}`,
+      email: apiClientActor(client.name),
       name: client.name,
       permission: client.permission,
       administrator: false,

@@ -1,4 +1,4 @@
-import type { ApiClient, ApiClientCreated, AuditEntry } from '@vertragsgenerator/domain';
+import type { ApiClient, ApiClientCreated, AuditEntryView } from '@vertragsgenerator/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
@@ -55,7 +55,7 @@ describe.each(testDatabases())('API clients on $name', (database) => {
       url: '/backend/admin/audit?limit=200',
       headers: bearer(ops),
     });
-    return response.json<{ entries: AuditEntry[] }>().entries;
+    return response.json<{ entries: AuditEntryView[] }>().entries;
   };
   const generateContract = (token: string) =>
     t.app.inject({
