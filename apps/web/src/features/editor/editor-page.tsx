@@ -11,6 +11,7 @@ import { PATHS } from '@/lib/paths';
 import { texts } from '@/texts';
 import { downloadDocumentVersion, storedDocumentQueryOptions } from './api';
 import { DocxEditorFrame, EditorLoader } from './docx-editor-frame';
+import { DownloadApprovalNotice } from './download-approval';
 import { ConflictModal, DiscardChangesModal } from './editor-dialogs';
 import { type EditorSession, LATEST, type Opening, openingOf, useEditorSession } from './use-editor-session';
 import { useLeaveGuard } from './use-leave-guard';
@@ -120,6 +121,7 @@ function DocumentWorkspace({ document }: { document: StoredDocument }) {
           {texts.editor.download}
         </DownloadButton>
       </Group>
+      <DownloadApprovalNotice document={document} />
       {!session.opened.editable && baseVersion !== undefined && (
         <Alert color="yellow">
           <Stack gap="sm" align="flex-start">
