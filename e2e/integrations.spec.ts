@@ -27,7 +27,8 @@ test.describe('webhooks to another system', () => {
     // Team-Operations registers the receiver on /verwaltung → Integrationen.
     const ops = await newUserPage(browser);
     await signIn(ops, DEMO_ACCOUNTS.operations);
-    await ops.goto('/verwaltung');
+    // Team-Operations without a document level lands on /verwaltung.
+    await expect(ops).toHaveURL(/\/verwaltung$/);
     await ops.getByRole('tab', { name: 'Integrationen' }).click();
     await expect(ops.getByRole('region', { name: 'Empfänger hinzufügen' })).toBeVisible();
     await expectAccessible(ops, 'the integrations tab without endpoints');
@@ -56,6 +57,7 @@ test.describe('webhooks to another system', () => {
     // Legal sends a partner contract without countersignature; the partner signs.
     const legal = await newUserPage(browser);
     await signIn(legal, DEMO_ACCOUNTS.legal);
+    await expect(legal).toHaveURL(/\/start$/);
     await loadMatch(legal, MATCH);
     await openForm(legal, '/contract/docusign', MATCH);
     await fillDocusign(legal, {

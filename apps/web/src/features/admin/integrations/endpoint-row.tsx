@@ -54,9 +54,9 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
         <Table.Td>
           <Group gap={4}>
             {endpoint.events.map((type) => (
-              <Badge key={type} variant="light" color="gray.8" title={WEBHOOK_EVENT_LABELS[type]}>
+              <Code key={type} title={WEBHOOK_EVENT_LABELS[type]}>
                 {type}
-              </Badge>
+              </Code>
             ))}
           </Group>
         </Table.Td>
@@ -164,7 +164,7 @@ function Deliveries({ endpoint }: { endpoint: WebhookEndpoint }) {
   );
 }
 
-const STATUS_COLORS = { pending: 'yellow.9', delivered: 'green.8', failed: 'red.8' } as const;
+const STATUS_COLORS = { pending: 'yellow', delivered: 'green', failed: 'red' } as const;
 
 function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
   const queryClient = useQueryClient();
@@ -183,7 +183,7 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
         <Code>{delivery.messageId}</Code>
       </Table.Td>
       <Table.Td>
-        <Badge color={STATUS_COLORS[delivery.status]} variant="outline">
+        <Badge color={STATUS_COLORS[delivery.status]} variant="light">
           {t.statuses[delivery.status]}
         </Badge>
       </Table.Td>
@@ -221,11 +221,17 @@ function DeliveryRow({ delivery }: { delivery: WebhookDelivery }) {
 
 function StateBadge({ endpoint, format }: { endpoint: WebhookEndpoint; format: (iso: string) => string }) {
   if (endpoint.failingSince)
-    return <Badge color="red.8">{t.failingSince(format(endpoint.failingSince))}</Badge>;
+    return (
+      <Badge color="red" variant="light">
+        {t.failingSince(format(endpoint.failingSince))}
+      </Badge>
+    );
   return endpoint.active ? (
-    <Badge color="green.8">{t.active}</Badge>
+    <Badge color="green" variant="light">
+      {t.active}
+    </Badge>
   ) : (
-    <Badge color="gray.7" variant="outline">
+    <Badge color="gray" variant="light">
       {t.paused}
     </Badge>
   );
