@@ -10,6 +10,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'envelope.voided',
   'envelope.expired',
   'template.published',
+  'approval.requested',
+  'approval.approved',
+  'approval.declined',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -23,6 +26,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'envelope.voided': 'Umschlag verworfen',
   'envelope.expired': 'Umschlag abgelaufen',
   'template.published': 'Vorlage veröffentlicht',
+  'approval.requested': 'Freigabe angefragt',
+  'approval.approved': 'Freigabe erteilt',
+  'approval.declined': 'Freigabe abgelehnt',
 };
 
 /** POST /backend/admin/webhooks. */

@@ -11,6 +11,9 @@ const ENVELOPE_EVENTS: Partial<Record<string, WebhookEventType>> = {
   declined: 'envelope.declined',
   voided: 'envelope.voided',
   expired: 'envelope.expired',
+  approval_requested: 'approval.requested',
+  approved: 'approval.approved',
+  approval_declined: 'approval.declined',
 };
 
 function webhookType(event: ProductEvent): WebhookEventType | undefined {
@@ -139,7 +142,9 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
                 },
               }
             : {}),
-          ...(event.type === 'declined' || event.type === 'voided' ? { reason: event.detail } : {}),
+          ...(['declined', 'voided', 'approved', 'approval_declined'].includes(event.type)
+            ? { reason: event.detail }
+            : {}),
         };
       }
     }

@@ -250,21 +250,28 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
 
   it('keeps an envelope’s order with two replicas delivering at once', async () => {
     await db.deleteFrom('webhook_endpoints').execute();
-    endpointId = await register(['envelope.sent', 'envelope.signed', 'envelope.voided']);
+    endpointId = await register([
+      'approval.requested',
+      'envelope.sent',
+      'envelope.signed',
+      'envelope.voided',
+    ]);
     const { id, envelopes } = await envelope();
     const [recipient] = await envelopes.recipients(id);
+    await envelopes.addEvent({ envelopeId: id, type: 'approval_requested', actor: SYSTEM });
     await envelopes.addEvent({ envelopeId: id, type: 'sent', actor: SYSTEM });
     await envelopes.addEvent({ envelopeId: id, recipientId: recipient?.id, type: 'signed', actor: SYSTEM });
     await envelopes.addEvent({ envelopeId: id, type: 'voided', actor: SYSTEM, detail: 'Falscher Tagessatz' });
     const at = seconds(new Date(), 1);
     const replicas = [outbox(), outbox()];
-    for (let round = 0; round < 3; round++) await Promise.all(replicas.map((r) => r.deliverDue(at)));
+    for (let round = 0; round < 4; round++) await Promise.all(replicas.map((r) => r.deliverDue(at)));
     expect(receiver.verified.map((v) => v.type)).toEqual([
+      'approval.requested',
       'envelope.sent',
       'envelope.signed',
       'envelope.voided',
     ]);
-    expect(receiver.verified[2]?.data).toMatchObject({ reason: 'Falscher Tagessatz' });
+    expect(receiver.verified[3]?.data).toMatchObject({ reason: 'Falscher Tagessatz' });
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
