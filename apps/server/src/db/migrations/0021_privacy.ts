@@ -110,6 +110,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('content', 'bytea', (c) => c.notNull())
     .execute();
 
+  // The deletion run takes the oldest due documents first: an index lets each batch stop after its 100.
+  await db.schema.createIndex('documents_created_at').on('documents').column('created_at').execute();
   await sql`alter table envelopes drop constraint if exists envelopes_document_id_fkey`.execute(db);
   await db.schema
     .alterTable('envelopes')
