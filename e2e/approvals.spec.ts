@@ -36,6 +36,12 @@ async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
   throw new Error(`not reached with ${limit} presses of Tab: ${target}`);
 }
 
+/** Signs in and waits for /start: a navigation before that would interrupt the sign-in. */
+async function signedIn(page: Page, email: string): Promise<void> {
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/start$/);
+}
+
 /** The sender view a submitted e-signature form opens in a new tab. */
 async function senderViewOf(page: Page): Promise<Page> {
   const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
@@ -58,7 +64,7 @@ test.describe('Freigabe', () => {
   }) => {
     test.setTimeout(120_000);
     const consultant = await newUserPage(browser);
-    await signIn(consultant, DEMO_ACCOUNTS.consultant);
+    await signedIn(consultant, DEMO_ACCOUNTS.consultant);
     await loadMatch(consultant, 'PL-10006');
     await openForm(consultant, '/contract/docusign', 'PL-10006');
     await fillDocusign(consultant, {
@@ -97,7 +103,7 @@ test.describe('Freigabe', () => {
 
     // The leader finds it through the navigation, and decides with the keyboard alone.
     const leader = await newUserPage(browser);
-    await signIn(leader, DEMO_ACCOUNTS.leader);
+    await signedIn(leader, DEMO_ACCOUNTS.leader);
     await leader.getByRole('link', { name: 'Freigaben' }).click();
     await expect(leader).toHaveURL(/\/freigaben$/);
     const row = await openRequests(leader, 'PL-10006');
@@ -134,7 +140,7 @@ test.describe('Freigabe', () => {
   test('an edited contract is declined with a reason, changed and approved', async ({ browser }) => {
     test.setTimeout(150_000);
     const legal = await newUserPage(browser);
-    await signIn(legal, DEMO_ACCOUNTS.legal);
+    await signedIn(legal, DEMO_ACCOUNTS.legal);
     await loadMatch(legal, 'PL-10001');
     await openForm(legal, '/contract/docusign', 'PL-10001');
     await fillCustomerContract(legal);
@@ -165,7 +171,7 @@ test.describe('Freigabe', () => {
 
     // The leader sees what changed against the generated text, and declines with a reason.
     const leader = await newUserPage(browser);
-    await signIn(leader, DEMO_ACCOUNTS.leader);
+    await signedIn(leader, DEMO_ACCOUNTS.leader);
     let row = await openRequests(leader, 'PL-10001');
     await row.getByRole('button', { name: /^Anfrage prüfen: / }).click();
     let detail = leader.getByRole('region', { name: /^Freigabe: / });
@@ -218,7 +224,7 @@ test.describe('Freigabe', () => {
   }) => {
     test.setTimeout(90_000);
     const legal = await newUserPage(browser);
-    await signIn(legal, DEMO_ACCOUNTS.legal);
+    await signedIn(legal, DEMO_ACCOUNTS.legal);
     await legal.getByRole('link', { name: 'Verwaltung' }).click();
     await expect(legal.getByRole('tab', { name: 'Freigaben' })).toHaveAttribute('aria-selected', 'true');
     await expect(legal.getByRole('tab')).toHaveCount(1);
