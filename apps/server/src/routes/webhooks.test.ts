@@ -1,4 +1,4 @@
-import type { WebhookEndpoint, WebhookEndpointCreated } from '@vertragsgenerator/domain';
+import type { DataList, WebhookEndpoint, WebhookEndpointCreated } from '@vertragsgenerator/domain';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
@@ -180,10 +180,10 @@ describe.each(testDatabases())('webhook endpoints on /verwaltung on $name', (dat
     const documentId = await new DocumentsRepository(db).create({
       matchId: 'PL-1',
       docKey: 'de-wm-pp-rv',
-      form: 'contract/docusign',
+      form: 'docusign',
       createdBy: OPS,
       fileName: 'Vertrag PL-1.docx',
-      dataList: {},
+      dataList: {} as DataList,
       dataSha256: 'a'.repeat(64),
     });
     const { id: envelopeId } = await new EnvelopesRepository(db).create({

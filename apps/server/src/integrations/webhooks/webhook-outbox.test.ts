@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '@vertragsgenerator/domain';
+import type { DataList, WebhookEventType } from '@vertragsgenerator/domain';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../admin/audit-log.js';
 import type { Db } from '../../db/database.js';
@@ -8,6 +8,7 @@ import type { ProductEvent } from '../../shared/product-events.js';
 import { EnvelopesRepository } from '../../signature/envelopes-repository.js';
 import { testDatabases } from '../../test/databases.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
+import { UsersRepository } from '../../users/users-repository.js';
 import { WebhookEndpoints } from './webhook-endpoints.js';
 import { WebhookEventSink } from './webhook-events.js';
 import { GIVE_UP_AFTER_SECONDS, WebhookOutbox } from './webhook-outbox.js';
@@ -53,10 +54,10 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     const documentId = await documents.create({
       matchId: 'PL-4711',
       docKey: 'de-wm-pp-rv',
-      form: 'contract/docusign',
+      form: 'docusign',
       createdBy: ADMIN,
       fileName: 'Vertrag.docx',
-      dataList: {},
+      dataList: {} as DataList,
       dataSha256: 'a'.repeat(64),
     });
     await documents.complete(documentId, {
@@ -197,10 +198,12 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
   });
 
   it('gives up after three days: the endpoint is marked failing and the administrators are mailed once', async () => {
-    await db
-      .insertInto('users')
-      .values({ email: 'admin2@demo.local', name: 'Admin', administrator: true })
-      .execute();
+    await new UsersRepository(db).upsert({
+      email: 'admin2@demo.local',
+      name: 'Admin',
+      permission: null,
+      administrator: true,
+    });
     receiver.answerWith(() => ({ status: 500 }));
     await publish(2);
     await publish(3);
