@@ -15,6 +15,7 @@ const SUITES = {
   size: () => import('./size/suite.mjs'),
   browser: () => import('./browser/suite.mjs'),
   overview: () => import('./overview/suite.mjs'),
+  approvals: () => import('./approvals/suite.mjs'),
   retention: () => import('./retention/suite.mjs'),
 };
 /** Run only when named: the soak takes ten minutes. */

@@ -299,6 +299,19 @@ export class ApprovalRequests implements ApprovalGate {
   // Deciding
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * Before the body is read: 404 for an unknown request, 403 for its requester (four eyes) and for
+   * anyone the request's rules do not name. The decision checks it again under the row's lock.
+   */
+  async assertMayDecide(id: string, user: StaffMember): Promise<void> {
+    const found = await this.find(id);
+    if (!found) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+    if (found.request.requested_by.toLowerCase() === user.email.toLowerCase()) throw forbidden(FOUR_EYES);
+    if (!this.mayDecide(user, found.request)) {
+      throw forbidden('Diese Anfrage darfst du nach den Freigabe-Regeln nicht entscheiden.');
+    }
+  }
+
   /** `Freigeben`: records the decision and the pending send in one transaction. */
   async approve(id: string, user: StaffMember, actor: Actor, comment: string | null): Promise<void> {
     await this.decide(id, user, actor, { approved: true, comment });

@@ -46,6 +46,26 @@ export class ApprovalSends {
     return this.runs.stop();
   }
 
+  /**
+   * Runs the due sends and waits, at most `timeoutMs`, until the send of `approvalId` is no longer pending:
+   * a run of another process (or of the periodic job) may hold it. The answer to `Freigeben` then says how
+   * the send went; whatever it says, the send is completed by some run.
+   */
+  async settle(approvalId: string, timeoutMs = 5000): Promise<void> {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      await this.sendDue();
+      const row = await this.deps.db
+        .selectFrom('approval_requests')
+        .select(['send_state', 'send_attempts', 'send_error'])
+        .where('id', '=', approvalId)
+        .executeTakeFirst();
+      // Pending after a failed attempt waits for its retry: no use waiting here.
+      if (row?.send_state !== 'pending' || row.send_error !== null || Date.now() > until) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
   /** How many approved sends wait (for the metrics and the tests). */
   async pending(): Promise<number> {
     const row = await this.deps.db

@@ -163,6 +163,59 @@ export class Metrics implements GenerationObserver, CrmObserver {
       },
     });
 
+    // One query for the three Freigabe gauges of a scrape (prom-client collects them one after the other).
+    let approvalFigures:
+      | { at: number; read: Promise<{ open: number; oldest: number; sends: number }> }
+      | undefined;
+    const readApprovals = () => {
+      if (!approvalFigures || Date.now() - approvalFigures.at > 1000) {
+        const read = db
+          .selectFrom('approval_requests')
+          .select([
+            sql<string>`count(*) filter (where status = 'open')`.as('open'),
+            sql<
+              number | null
+            >`extract(epoch from now() - min(requested_at) filter (where status = 'open'))`.as('oldest'),
+            sql<string>`count(*) filter (where send_state = 'pending')`.as('sends'),
+          ])
+          .executeTakeFirstOrThrow()
+          .then((row) => ({
+            open: Number(row.open),
+            oldest: Number(row.oldest ?? 0),
+            sends: Number(row.sends),
+          }));
+        approvalFigures = { at: Date.now(), read };
+        read.catch(() => {
+          approvalFigures = undefined;
+        });
+      }
+      return approvalFigures.read;
+    };
+    new Gauge({
+      name: 'approval_requests_open',
+      help: 'Freigabe: approval requests waiting for a decision',
+      registers: [this.registry],
+      async collect() {
+        this.set((await readApprovals()).open);
+      },
+    });
+    new Gauge({
+      name: 'approval_requests_oldest_age_seconds',
+      help: 'Freigabe: age of the oldest open approval request (0 when none waits)',
+      registers: [this.registry],
+      async collect() {
+        this.set((await readApprovals()).oldest);
+      },
+    });
+    new Gauge({
+      name: 'approval_sends_pending',
+      help: 'Freigabe: approved envelopes whose send in the requester’s name is not done yet',
+      registers: [this.registry],
+      async collect() {
+        this.set((await readApprovals()).sends);
+      },
+    });
+
     new Gauge({
       name: 'webhook_deliveries',
       help: 'Webhook deliveries not delivered: pending (being retried) or failed (given up after 3 days), by the state of their endpoint (active, paused, failing)',
@@ -188,37 +241,6 @@ export class Metrics implements GenerationObserver, CrmObserver {
             this.set({ status, endpoint_state: state }, Number(row?.count ?? 0));
           }
         }
-      },
-    });
-
-    const approvalsOpen = new Gauge({
-      name: 'approval_requests_open',
-      help: 'Freigabe: approval requests waiting for a decision',
-      registers: [this.registry],
-    });
-    const approvalSendsPending = new Gauge({
-      name: 'approval_sends_pending',
-      help: 'Freigabe: approved envelopes whose send in the requester’s name is not done yet',
-      registers: [this.registry],
-    });
-    new Gauge({
-      name: 'approval_requests_oldest_age_seconds',
-      help: 'Freigabe: age of the oldest open approval request (0 when none waits)',
-      registers: [this.registry],
-      async collect() {
-        const row = await db
-          .selectFrom('approval_requests')
-          .select([
-            sql<string>`count(*) filter (where status = 'open')`.as('open'),
-            sql<
-              number | null
-            >`extract(epoch from now() - min(requested_at) filter (where status = 'open'))`.as('oldest'),
-            sql<string>`count(*) filter (where send_state = 'pending')`.as('sends'),
-          ])
-          .executeTakeFirstOrThrow();
-        approvalsOpen.set(Number(row.open));
-        approvalSendsPending.set(Number(row.sends));
-        this.set(Number(row.oldest ?? 0));
       },
     });
   }

@@ -1,6 +1,7 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import {
+  type ApprovalRulesView,
   catalogueEntry,
   DOCX_MIME_TYPE,
   type EnvelopeView,
@@ -100,6 +101,11 @@ interface Resources {
   /** A signer link with the code mailed for it: to confirm. */
   verifyLink: string;
   verifyCode: string;
+  /**
+   * An open approval request of berater@ for a partner draft (made while every contract needed one):
+   * its requester, the leaders and legal staff (the default approvers in turn) see it; leaders decide.
+   */
+  approvalRequest: string;
   /** The token of an API client of each level, made by an administrator. */
   apiClients: Record<PermissionLevel, string>;
   /** A paused webhook endpoint told of the completed envelope's seal: it fetches the PDF with its secret. */
@@ -383,6 +389,67 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
       method: 'POST',
       url: `/backend/signature/envelopes/${r.draftEnvelope}/recipients/1/remind`,
     }),
+  },
+  {
+    route: 'POST /backend/signature/envelopes/:id/approval',
+    resource: 'partner envelope of berater@',
+    access: { levels: [1, 2], colleaguesRefused: [1] },
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/signature/envelopes/${r.draftEnvelope}/approval`,
+      payload: { subject: '' },
+    }),
+  },
+  {
+    route: 'GET /backend/approvals',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/approvals?status=all' }),
+  },
+  ...(['', '/document', '/document.pdf', '/comparison'] as const).map(
+    (part): PrivateRoute => ({
+      route: `GET /backend/approvals/:id${part}`,
+      resource: 'approval request of berater@',
+      access: { levels: [1, 2, 3], colleaguesRefused: [1] },
+      ok: [200],
+      call: (r) => ({ method: 'GET', url: `/backend/approvals/${r.approvalRequest}${part}` }),
+    }),
+  ),
+  {
+    // Never the requester (four eyes); legal staff only after the escalation: leaders decide.
+    route: 'POST /backend/approvals/:id/approve',
+    resource: 'approval request of berater@',
+    access: { levels: [3] },
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/approvals/${r.approvalRequest}/approve`,
+      payload: { comment: 42 },
+    }),
+  },
+  {
+    route: 'POST /backend/approvals/:id/decline',
+    resource: 'approval request of berater@',
+    access: { levels: [3] },
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/approvals/${r.approvalRequest}/decline`,
+      payload: { reason: '' },
+    }),
+  },
+  {
+    route: 'GET /backend/approval-rules',
+    access: { levels: [1, 2, 3, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/approval-rules' }),
+  },
+  {
+    route: 'PUT /backend/approval-rules',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: () => ({ method: 'PUT', url: '/backend/approval-rules', payload: { rules: {} } }),
   },
   {
     route: 'POST /backend/sendSupportEmail',
@@ -1122,6 +1189,50 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     const verify = await sentPartnerEnvelope('bestaetigen@partner.example');
     const codeAsked = await inject(t, signingCall('POST', '/code', verify.link), null);
     expect(codeAsked.statusCode, codeAsked.body).toBe(200);
+    const openLink = await confirmedLink('ansehen@partner.example');
+    const signLink = await confirmedLink('unterschreiben@partner.example');
+    const declineLink = await confirmedLink('ablehnen@partner.example');
+    const codeLink = (await sentPartnerEnvelope('code@partner.example')).link;
+
+    // Every contract needs an approval for a moment: berater@ asks for one, then the defaults return.
+    const rules: ApprovalRulesView = (
+      await as(USER.admin, { method: 'GET', url: '/backend/approval-rules' })
+    ).json();
+    const everyContract = await as(USER.admin, {
+      method: 'PUT',
+      url: '/backend/approval-rules',
+      payload: { rules: { ...rules.rules, documentTypes: ['contract'] } },
+    });
+    expect(everyContract.statusCode, everyContract.body).toBe(200);
+    const toApprove = await created(
+      await as(USER[1], {
+        ...generation('generateDocusign', 'de-wm-pp-rv'),
+        payload: { dataList: partnerContract('freigabe@partner.example') },
+      }),
+    );
+    const asked = await as(USER[1], {
+      method: 'POST',
+      url: `/backend/signature/envelopes/${toApprove}/approval`,
+      payload: {
+        subject: 'Bitte unterschreiben',
+        message: '',
+        recipients: [
+          {
+            role: 'Projektpartner',
+            name: 'Paul Partner',
+            email: 'freigabe@partner.example',
+            routingOrder: 1,
+          },
+        ],
+      },
+    });
+    expect(asked.statusCode, asked.body).toBe(201);
+    const defaults = await as(USER.admin, {
+      method: 'PUT',
+      url: '/backend/approval-rules',
+      payload: { rules: rules.rules },
+    });
+    expect(defaults.statusCode, defaults.body).toBe(200);
     // Paused, so nothing is sent to it; told of the completed envelope's seal as the sealer tells.
     const registered = await as(USER.admin, {
       method: 'POST',
@@ -1150,12 +1261,13 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       draftEnvelope,
       customerEnvelope,
       completedEnvelope: completed.id,
-      openLink: await confirmedLink('ansehen@partner.example'),
-      signLink: await confirmedLink('unterschreiben@partner.example'),
-      declineLink: await confirmedLink('ablehnen@partner.example'),
-      codeLink: (await sentPartnerEnvelope('code@partner.example')).link,
+      openLink,
+      signLink,
+      declineLink,
+      codeLink,
       verifyLink: verify.link,
       verifyCode: await t.mailer.signingCode('bestaetigen@partner.example'),
+      approvalRequest: asked.json().id,
       apiClients: {
         1: (await apiClient('Matrix Stufe 1', 1)).token,
         2: (await apiClient('Matrix Stufe 2', 2)).token,

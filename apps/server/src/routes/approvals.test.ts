@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
   type ApprovalList,
@@ -40,6 +41,7 @@ const LEITUNG2 = 'elif.engel@demo.local';
 const LEGAL = 'legal@demo.local';
 const OPS = 'ops@demo.local';
 const PARTNER = { name: 'Paul Partner', email: 'paul@partner.example' };
+const METRICS_TOKEN = 'scraper-token-of-the-approvals-test';
 
 /** A match source that can be switched off, like a CRM that is down. */
 class SwitchableSource implements MatchSource {
@@ -69,12 +71,26 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     db = await database.open();
     await new MatchStore(db).upsertMany([THIN, HEALTHY, REMOTE_ONLY, GONE]);
     source = new SwitchableSource(new DatabaseMatchSource(db));
-    t = await createTestApp(db, { demoStaff: true, matches: source });
+    t = await createTestApp(db, { demoStaff: true, matches: source, env: { METRICS_TOKEN } });
     for (const email of [BERATER, LEITUNG, LEITUNG2, LEGAL, OPS]) tokens[email] = await t.signIn(email);
   });
-  beforeEach(() => {
-    t.mailer.sent.length = 0;
+  beforeEach(async () => {
     source.down = false;
+    // What an earlier test queued is delivered first, so that each test sees only its own mail.
+    await expect
+      .poll(
+        async () =>
+          (
+            await db
+              .selectFrom('outgoing_mail')
+              .select(db.fn.countAll<string>().as('n'))
+              .where('sent_at', 'is', null)
+              .executeTakeFirstOrThrow()
+          ).n.toString(),
+        { timeout: 15_000 },
+      )
+      .toBe('0');
+    t.mailer.sent.length = 0;
   });
   afterAll(async () => {
     await t.app.close();
@@ -220,6 +236,14 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(mailed).not.toContain(BERATER);
     expect(mailed).not.toContain(LEGAL);
     expect((await view(id)).approval?.request?.status).toBe('open');
+    const overview = await t.app.inject({
+      method: 'GET',
+      url: '/backend/signature/envelopes?status=awaiting_approval',
+      headers: as(BERATER),
+    });
+    expect(
+      overview.json().envelopes.map((e: { id: string; status: string }) => [e.id, e.status]),
+    ).toContainEqual([id, 'awaiting_approval']);
 
     // A second request for the same envelope waits behind the first.
     expect((await ask(id, body)).statusCode).toBe(409);
@@ -253,7 +277,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(envelope.events.find((e) => e.type === 'sent')?.actor).toBe(BERATER);
     expect(envelope.events.find((e) => e.type === 'approved')?.actor).toBe(LEITUNG);
     await t.app.inject({ method: 'GET', url: '/backend/health' });
-    expect(invitations()).toHaveLength(1);
+    await expect.poll(() => invitations().length).toBe(1);
   });
 
   it('lets one of two approvers at once win; the other is told', async () => {
@@ -263,8 +287,8 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409]);
     const loser = answers.find((a) => a.statusCode === 409);
     expect(loser?.json().message).toMatch(/bereits .* freigegeben/);
-    expect((await view(id)).status).toBe('sent');
-    expect(invitations()).toHaveLength(1);
+    await expect.poll(async () => (await view(id)).status).toBe('sent');
+    await expect.poll(() => invitations().length).toBe(1);
     expect((await view(id)).events.filter((e) => e.type === 'sent')).toHaveLength(1);
   });
 
@@ -344,7 +368,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect((await approve(again.id, LEITUNG)).json().send.state).toBe('done');
     const sent = await view(id);
     expect(sent.status).toBe('sent');
-    expect(invitations()).toHaveLength(1);
+    await expect.poll(() => invitations().length).toBe(1);
   });
 
   it('refuses a request for a match the CRM no longer has, in German, and asks nobody', async () => {
@@ -439,7 +463,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
       .where('id', '=', request.id)
       .execute();
     source.down = false;
-    t = await createTestApp(db, { matches: source });
+    t = await createTestApp(db, { matches: source, env: { METRICS_TOKEN } });
     for (const email of [BERATER, LEITUNG, LEITUNG2, LEGAL, OPS]) tokens[email] = await t.signIn(email);
     await expect.poll(async () => (await view(id)).status, { timeout: 10_000 }).toBe('sent');
     const state = await db
@@ -468,5 +492,35 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(all.counts.all).toBe(all.counts.open + all.counts.decided);
     expect(all.total).toBe(all.counts.all);
     expect(decided.counts.decided).toBeGreaterThan(0);
+  });
+
+  it('reports open requests and the age of the oldest, which promtool accepts', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    expect((await ask(id, body)).statusCode).toBe(201);
+    const scrape = await t.app.inject({
+      method: 'GET',
+      url: '/backend/metrics',
+      headers: bearer(METRICS_TOKEN),
+    });
+    expect(scrape.statusCode).toBe(200);
+    const value = (series: string) =>
+      Number(
+        scrape.body
+          .split('\n')
+          .find((line) => line.startsWith(`${series} `))
+          ?.slice(series.length + 1),
+      );
+    const open = await db
+      .selectFrom('approval_requests')
+      .select(db.fn.countAll<string>().as('n'))
+      .where('status', '=', 'open')
+      .executeTakeFirstOrThrow();
+    expect(value('approval_requests_open')).toBe(Number(open.n));
+    expect(value('approval_requests_oldest_age_seconds')).toBeGreaterThanOrEqual(0);
+    expect(value('approval_sends_pending')).toBe(0);
+    const check = spawnSync('promtool', ['check', 'metrics'], { input: scrape.body, encoding: 'utf8' });
+    if (check.error)
+      throw new Error(`promtool is needed (apt-get install prometheus): ${check.error.message}`);
+    expect(check.stderr.split('\n').filter((problem) => problem.startsWith('approval_'))).toEqual([]);
   });
 });

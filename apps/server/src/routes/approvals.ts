@@ -195,14 +195,15 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const user = currentUser(request);
-      const { comment } = parseInput(approveBodySchema, request.body ?? {});
       const id = isUuid(request.params.id) ? request.params.id : '';
       if (!id) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      await requests.assertMayDecide(id, user);
+      const { comment } = parseInput(approveBodySchema, request.body ?? {});
       await requests.approve(id, user, requestActor(request), comment || null);
       // The send is recorded as pending with the decision; waiting for the run answers its outcome at
       // once in the usual case. Whatever happens here, the run of any process completes it.
       await deps.sends
-        .sendDue()
+        .settle(id)
         .catch((error) => request.log.warn({ err: error }, 'approval send run failed'));
       return requests.get(id, user);
     },
@@ -229,9 +230,10 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const user = currentUser(request);
-      const { reason } = parseInput(declineBodySchema, request.body ?? {});
       const id = isUuid(request.params.id) ? request.params.id : '';
       if (!id) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      await requests.assertMayDecide(id, user);
+      const { reason } = parseInput(declineBodySchema, request.body ?? {});
       await requests.decline(id, user, requestActor(request), reason);
       return requests.get(id, user);
     },

@@ -119,6 +119,7 @@ describe.each(testDatabases())(
         open: 4,
         all: 6,
         draft: 1,
+        awaiting_approval: 0,
         sent: 1,
         partially_signed: 1,
         expired: 1,
@@ -149,6 +150,7 @@ describe.each(testDatabases())(
     it('filters by each status', async () => {
       const expected: Record<string, string[]> = {
         draft: [berta.draft],
+        awaiting_approval: [],
         sent: [berta.sent],
         partially_signed: [berta.partial],
         expired: [berta.expired],

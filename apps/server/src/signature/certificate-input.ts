@@ -40,6 +40,7 @@ export function certificateInput(
     completedAt,
     // Without a countersignatory the seal is the company's only mark on the envelope.
     companySealOnly: !signers.some((s) => s.role === COUNTERSIGNER_ROLE),
+    approval: approvalOf(events),
     signers: signers.map((s) => ({
       role: RECIPIENT_ROLE_LABELS[s.role],
       name: s.name,
@@ -70,4 +71,15 @@ function confirmedCode(
 ): CertificateSigner['verification'] {
   const confirmed = events.filter((e) => e.type === 'verified' && e.recipient_id === signer.id).at(-1);
   return confirmed ? { email: confirmed.actor, at: confirmed.at, ip: confirmed.ip } : null;
+}
+
+/**
+ * The approval the envelope was sent under (Freigabe): its last `approved` event, whose detail names the
+ * approver (`Name <e-mail>: comment`) and whose actor is their address.
+ */
+function approvalOf(events: Selectable<EnvelopeEventsTable>[]): CertificateInput['approval'] {
+  const approved = events.filter((e) => e.type === 'approved').at(-1);
+  if (!approved) return null;
+  const named = approved.detail?.split(': ')[0];
+  return { by: named || approved.actor, at: approved.at };
 }

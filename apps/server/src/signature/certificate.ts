@@ -42,6 +42,8 @@ export interface CertificateInput {
    * stands for the company. Absent: countersigned, or an envelope from before countersigning.
    */
   companySealOnly?: boolean;
+  /** Freigabe: who approved the envelope before it was sent, and when; absent when it needed none. */
+  approval?: { by: string; at: Date } | null;
   /** In routing order; the company's countersignatory last. */
   signers: CertificateSigner[];
   /** CC recipients. */
@@ -108,6 +110,9 @@ export async function renderCertificate(input: CertificateInput): Promise<Uint8A
     row(fonts, 'Dokumentschlüssel', input.docKey),
     row(fonts, 'Absender', `${input.sender.name} <${input.sender.email}>`),
     row(fonts, 'Erstellt am', withZone(input.createdAt)),
+    ...(input.approval
+      ? [row(fonts, 'Freigegeben', `${input.approval.by}, ${withZone(input.approval.at)}`)]
+      : []),
     row(fonts, 'Abgeschlossen am', withZone(input.completedAt)),
   ]);
   section(layout, 'Dokument', [

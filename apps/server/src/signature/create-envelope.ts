@@ -7,6 +7,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { DocumentGeneration, GenerationRequest } from '../documents/generate-document.js';
 import { HttpError, notFound } from '../shared/http-error.js';
 import { sha256Hex } from '../shared/sha256.js';
+import type { ApprovalGate } from './approval-gate.js';
 import type { Countersignature } from './countersignature.js';
 import type { Actor, EnvelopesRepository } from './envelopes-repository.js';
 import { type SignatureProvider, SignatureProviderError } from './signature-provider.js';
@@ -18,6 +19,11 @@ export interface EnvelopeCreationDeps {
   publicUrl: string;
   /** With DocuSign, the company's countersigner joins the envelope when it is created. */
   countersignature: Countersignature;
+  /**
+   * Freigabe in DocuSign mode: an envelope that needs an approval is held here as a draft, not created at
+   * DocuSign (where its sender could send it); the answer is our sender view, to send it for approval.
+   */
+  approvalGate?: ApprovalGate;
 }
 
 export interface EnvelopeRequest extends GenerationRequest {
@@ -49,6 +55,9 @@ export class EnvelopeCreation {
       const earlier = await envelopes.findByRequestKey(user.email, requestKey);
       if (earlier?.external_id) {
         return this.senderView({ id: earlier.id, externalId: earlier.external_id }, log);
+      }
+      if (earlier?.status === 'created' && (await this.heldForApproval(earlier.id))) {
+        return this.ourSenderView(earlier.id);
       }
       if (earlier?.status === 'created') throw envelopeInProgress();
       // Only a refusal keeps its key (see below), and it may have left an envelope at the provider
@@ -92,6 +101,7 @@ export class EnvelopeCreation {
     // A second request with the same key passed the check above while the first was rendering:
     // the first one creates the envelope at the provider, this one must not.
     if (existing) throw envelopeInProgress();
+    if (await this.heldForApproval(id)) return this.ourSenderView(id);
 
     let externalId: string;
     try {
@@ -116,6 +126,17 @@ export class EnvelopeCreation {
     }
     await envelopes.setExternalId(id, externalId);
     return this.senderView({ id, externalId }, log);
+  }
+
+  /** DocuSign mode: whether the rules ask for an approval before the envelope may reach DocuSign. */
+  private async heldForApproval(id: string): Promise<boolean> {
+    const gate = this.deps.approvalGate;
+    if (!gate || this.deps.provider.kind !== 'docusign') return false;
+    return (await gate.evaluate(id)).reasons.length > 0;
+  }
+
+  private ourSenderView(id: string): string {
+    return `${this.deps.publicUrl}/signatur/${id}`;
   }
 
   /**

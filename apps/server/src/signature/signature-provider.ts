@@ -37,6 +37,11 @@ export interface EnvelopeDraft {
   recipients: RecipientInput[];
   subject: string;
   message: string;
+  /**
+   * Create it sent rather than as a draft: an approved envelope (Freigabe) in DocuSign mode goes out at
+   * once in the requester's name, without the sender view.
+   */
+  send?: boolean;
 }
 
 /**

@@ -12,6 +12,7 @@ import { BuiltinSigning } from '../signature/builtin-signing.js';
 import { renderCertificate } from '../signature/certificate.js';
 import { Countersignature } from '../signature/countersignature.js';
 import { EnvelopeCreation } from '../signature/create-envelope.js';
+import { DocusignApprovedSender } from '../signature/docusign/docusign-approved-sender.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { EnvelopeOverviewQuery } from '../signature/overview/envelope-overview.js';
 import { SigningReminders } from '../signature/reminders/signing-reminders.js';
@@ -103,6 +104,7 @@ export async function registerSignature(
       provider: deps.signatureProvider ?? builtinSigning,
       publicUrl: config.publicUrl,
       countersignature,
+      ...(approvals ? { approvalGate: approvals } : {}),
     }),
   });
   await app.register(signatureRoutes, {
@@ -133,7 +135,16 @@ export async function registerSignature(
     });
   }
   return {
-    approvedSender: builtinSigning,
+    approvedSender:
+      deps.signatureProvider && approvals
+        ? new DocusignApprovedSender({
+            db,
+            envelopes,
+            provider: deps.signatureProvider,
+            gate: approvals,
+            countersignature,
+          })
+        : builtinSigning,
     jobs: [
       { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
       { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },

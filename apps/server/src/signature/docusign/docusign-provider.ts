@@ -22,7 +22,8 @@ export function createDocusignProvider(
     async createEnvelope(draft) {
       const templateId = config.templates[draft.entry.key];
       const definition = {
-        status: 'created',
+        // `sent` only for an approved envelope (Freigabe), which skips the sender view.
+        status: draft.send ? 'sent' : 'created',
         emailSubject: draft.subject,
         emailBlurb: draft.message,
         // DocuSign mails as the impersonated integration user; the envelope's reply-to override is

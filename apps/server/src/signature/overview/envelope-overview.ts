@@ -21,7 +21,11 @@ export interface OverviewReader {
 }
 
 /** Open envelopes, in the order the statuses are listed; the rest are final. */
-const OPEN: readonly OverviewStatus[] = ['draft', 'sent', 'partially_signed', 'expired'];
+const OPEN: readonly OverviewStatus[] = ['draft', 'awaiting_approval', 'sent', 'partially_signed', 'expired'];
+
+/** A draft with an open approval request (Freigabe), or an approved one whose send is not done yet. */
+const AWAITING_APPROVAL = sql<SqlBool>`exists (select 1 from approval_requests a where a.envelope_id = e.id
+  and (a.status = 'open' or (a.status = 'approved' and a.send_state = 'pending')))`;
 
 /**
  * The overview `/signaturen`: one page of envelopes, newest activity first, with each
@@ -171,6 +175,7 @@ export class EnvelopeOverviewQuery {
 /** The follow-up status of envelope `e`, from what `r` says about the signers of a sent one. */
 function overviewStatus() {
   return sql<OverviewStatus>`(case
+    when e.status = 'created' and ${AWAITING_APPROVAL} then 'awaiting_approval'
     when e.status = 'created' then 'draft'
     when e.status <> 'sent' then e.status
     when r.waiting_expired then 'expired'
@@ -185,7 +190,9 @@ function filterCondition(filter: OverviewFilter, status: Expression<OverviewStat
     case 'open':
       return sql<SqlBool>`e.status in ('created', 'sent')`;
     case 'draft':
-      return sql<SqlBool>`e.status = 'created'`;
+      return sql<SqlBool>`(e.status = 'created' and not ${AWAITING_APPROVAL})`;
+    case 'awaiting_approval':
+      return sql<SqlBool>`(e.status = 'created' and ${AWAITING_APPROVAL})`;
     case 'sent':
     case 'partially_signed':
     case 'expired':
