@@ -1,11 +1,13 @@
+import { createHash } from 'node:crypto';
 import type { DataList, WebhookEventType } from '@vertragsgenerator/domain';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../admin/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { DocumentsRepository } from '../../documents/documents-repository.js';
-import type { OutgoingMail } from '../../mail/mail-outbox.js';
+import { MailOutbox, type OutgoingMail } from '../../mail/mail-outbox.js';
 import type { ProductEvent } from '../../shared/product-events.js';
 import { EnvelopesRepository } from '../../signature/envelopes-repository.js';
+import { EnvelopeSealer } from '../../signature/seal/envelope-sealer.js';
 import { testDatabases } from '../../test/databases.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { UsersRepository } from '../../users/users-repository.js';
@@ -195,6 +197,48 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
       matchId: 'PL-4711',
       recipient: { name: 'Paula Partner', email: 'paula@partner.example', role: 'Projektpartner' },
     });
+  });
+
+  it('reports envelope.completed when the sealed PDF is stored, with its SHA-256 and its address', async () => {
+    await db.deleteFrom('webhook_endpoints').execute();
+    endpointId = await register(['envelope.completed']);
+    const { id, envelopes } = await envelope();
+    await db
+      .updateTable('envelopes')
+      .set({
+        status: 'completed',
+        completed_at: new Date(),
+        certificate: new Uint8Array([1]),
+        seal_due_at: new Date(),
+      })
+      .where('id', '=', id)
+      .execute();
+    const pdf = Buffer.from('%PDF-1.7 versiegelt');
+    const sealer = new EnvelopeSealer({
+      db,
+      envelopes,
+      outbox: new MailOutbox(db, { send: async () => {} }, 'support@demo.local', { warn: () => {} }),
+      seal: async () => ({ pdf, level: 'B-B', renewBy: null }),
+      events: sink,
+      log: { warn: () => {} },
+    });
+    // Nothing yet: the last signature alone does not report the completion.
+    expect(await outbox().deliverDue(seconds(new Date(), 1))).toBe(0);
+    expect(await sealer.sealDue()).toBe(1);
+    expect(await outbox().deliverDue(seconds(new Date(), 1))).toBe(1);
+    expect(receiver.verified).toEqual([
+      expect.objectContaining({
+        type: 'envelope.completed',
+        data: expect.objectContaining({
+          envelopeId: id,
+          status: 'completed',
+          sealedPdf: {
+            sha256: createHash('sha256').update(pdf).digest('hex'),
+            url: `https://vertrag.example/backend/webhooks/envelopes/${id}/sealed-pdf`,
+          },
+        }),
+      }),
+    ]);
   });
 
   it('gives up after three days: the endpoint is marked failing and the administrators are mailed once', async () => {
