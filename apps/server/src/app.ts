@@ -48,6 +48,7 @@ import { registerAdministration } from './wiring/administration.js';
 import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
 import { createApprovals, registerApprovals } from './wiring/approvals.js';
+import { createCrmWriteback } from './wiring/crm-writeback.js';
 import { registerPrivacy } from './wiring/privacy.js';
 import { createIntegrations } from './wiring/integrations.js';
 import { registerSignature } from './wiring/signature.js';
@@ -153,7 +154,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(usersRoutes, { guards, users });
   await app.register(matchRoutes, { guards, matches: deps.matches, recent: new RecentMatchesRepository(db) });
   // Webhooks hear of documents, envelopes and templates from the repositories that record them.
-  const integrations = createIntegrations(deps);
+  // The CRM hears of them through the same outbox (a second kind of target).
+  const crmWriteback = await createCrmWriteback(deps, app.log);
+  const integrations = createIntegrations(deps, crmWriteback.targets);
   const templates = new TemplateVersions(db, audit, integrations.events);
   await seedTemplates(templates, config.templatesDir, app.log);
   const templateUsage = createTemplateUsage();
@@ -203,6 +206,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await registerAdministration(context, countersignatureSettings);
   const integrationArea = await integrations.register(context);
+  const crmWritebackArea = crmWriteback.start();
   await registerApiClients(context, apiClients);
   if (deps.idp) await app.register(deps.idp.routes);
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
@@ -211,13 +215,14 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   for (const stop of [...approvalArea.stop, ...signature.stop]) app.addHook('onClose', async () => stop());
   for (const stop of privacy.stop) app.addHook('onClose', async () => stop());
   // Before the mail outbox: a given-up delivery queues mail to the administrators.
-  for (const stop of integrationArea.stop) app.addHook('onClose', async () => stop());
+  for (const stop of [...integrationArea.stop, ...crmWritebackArea.stop]) app.addHook('onClose', async () => stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     ...signature.jobs,
     ...approvalArea.jobs,
     ...privacy.jobs,
     ...integrationArea.jobs,
+    ...crmWritebackArea.jobs,
     { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
     { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

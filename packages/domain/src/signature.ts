@@ -79,6 +79,9 @@ export const ENVELOPE_EVENT_TYPES = [
   'approved',
   'approval_declined',
   'approval_voided',
+  'crm_filed',
+  'crm_pending',
+  'crm_refused',
 ] as const;
 export type EnvelopeEventType = (typeof ENVELOPE_EVENT_TYPES)[number];
 
@@ -102,6 +105,9 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   approved: 'Freigegeben',
   approval_declined: 'Freigabe abgelehnt',
   approval_voided: 'Freigabe hinfällig',
+  crm_filed: 'Im CRM abgelegt',
+  crm_pending: 'Noch nicht im CRM abgelegt',
+  crm_refused: 'Vom CRM abgelehnt',
 };
 
 const name = z

@@ -21,6 +21,12 @@ export const CRM_ENV = {
   CRM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5000),
   CRM_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   CRM_CACHE_SECONDS: z.coerce.number().int().min(0).default(0),
+  CRM_WRITEBACK_URL: z
+    .string()
+    .refine((url) => url.includes('{matchId}'), 'must contain {matchId} where the match ID goes')
+    .refine((url) => URL.canParse(url.replaceAll('{matchId}', 'PL-1')), 'must be a URL')
+    .optional(),
+  CRM_WRITEBACK_METHOD: z.enum(['POST', 'PUT', 'PATCH']).default('POST'),
   SALESFORCE_LOGIN_URL: z.string().url().optional(),
   SALESFORCE_CLIENT_ID: z.string().min(1).optional(),
   SALESFORCE_CLIENT_SECRET: z.string().min(1).optional(),
@@ -59,6 +65,8 @@ export type CrmConfig = {
       /** With `{matchId}` where the URL-encoded ID goes. */
       url: string;
       auth: { kind: 'bearer'; token: string } | { kind: 'basic'; user: string; password: string } | undefined;
+      /** Where status changes are sent (`{matchId}` in the URL), with CRM_URL's credentials; absent: nowhere. */
+      writeback?: { url: string; method: 'POST' | 'PUT' | 'PATCH' };
     }
   | {
       kind: 'salesforce';
@@ -88,6 +96,10 @@ export function crmConfig(e: CrmEnv): CrmConfig | undefined {
     }
     if (e.CRM_URL)
       problems.push('CRM_URL: not used with CRM_KIND=salesforce (SALESFORCE_LOGIN_URL names the org)');
+    if (e.CRM_WRITEBACK_URL)
+      problems.push(
+        'CRM_WRITEBACK_URL: not used with CRM_KIND=salesforce (the mapping file\'s writeback section names the fields)',
+      );
     if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
     return {
       kind: 'salesforce',
@@ -108,6 +120,7 @@ export function crmConfig(e: CrmEnv): CrmConfig | undefined {
       'CRM_USER',
       'CRM_PASSWORD',
       'CRM_MAPPING_FILE',
+      'CRM_WRITEBACK_URL',
       ...SALESFORCE_REQUIRED,
     ] as const;
     const given = strays.filter((name) => e[name]);
@@ -138,5 +151,6 @@ export function crmConfig(e: CrmEnv): CrmConfig | undefined {
       : e.CRM_USER && e.CRM_PASSWORD
         ? { kind: 'basic', user: e.CRM_USER, password: e.CRM_PASSWORD }
         : undefined,
+    writeback: e.CRM_WRITEBACK_URL ? { url: e.CRM_WRITEBACK_URL, method: e.CRM_WRITEBACK_METHOD } : undefined,
   };
 }

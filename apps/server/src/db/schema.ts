@@ -408,7 +408,15 @@ export interface WebhookEventsTable {
 export interface WebhookDeliveriesTable {
   id: Generated<string>;
   event_id: string;
-  endpoint_id: string;
+  /**
+   * Null for a delivery to the CRM (`target` 'crm', migration 0022); what reads endpoint deliveries
+   * joins them to their endpoint, so it never sees a null here.
+   */
+  endpoint_id: ColumnType<string, string | null, string | null>;
+  /** `endpoint` (a registered receiver) or `crm` (the CRM's write-back), migration 0022. */
+  target: ColumnType<'endpoint' | 'crm', 'endpoint' | 'crm' | undefined, never>;
+  /** The steps of a CRM write-back already done, e.g. the id of the file uploaded (migration 0022). */
+  progress: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   ordering_key: string | null;
   status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | undefined, 'pending' | 'delivered' | 'failed'>;
   attempts: Generated<number>;

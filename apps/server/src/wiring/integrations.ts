@@ -1,6 +1,6 @@
 import { SealedPdfAccess } from '../integrations/webhooks/sealed-pdf-access.js';
 import { WebhookEndpoints } from '../integrations/webhooks/webhook-endpoints.js';
-import { WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
+import { type OtherDeliveryTarget, WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
 import { WebhookOutbox } from '../integrations/webhooks/webhook-outbox.js';
 import { webhookRoutes } from '../routes/webhooks.js';
 import type { AppContext, AppDependencies, AreaRunning } from './app-context.js';
@@ -20,7 +20,11 @@ export interface Integrations {
  * Other systems told of what happens here: webhook endpoints, their outbox and its delivery run. The
  * event sink exists first, since the repositories that record the facts are built with it.
  */
-export function createIntegrations(deps: AppDependencies): Integrations {
+export function createIntegrations(
+  deps: AppDependencies,
+  /** Told of events too, through the same outbox (the CRM's write-back, wiring/crm-writeback.ts). */
+  otherTargets: readonly OtherDeliveryTarget[] = [],
+): Integrations {
   const { config, db } = deps;
   let outbox: WebhookOutbox | undefined;
   let pending: NodeJS.Timeout | undefined;
@@ -32,7 +36,7 @@ export function createIntegrations(deps: AppDependencies): Integrations {
     }, AFTER_COMMIT_MS);
     pending.unref();
   };
-  const events = new WebhookEventSink(config.publicUrl, deliverAfterCommit);
+  const events = new WebhookEventSink(config.publicUrl, deliverAfterCommit, otherTargets);
   return {
     events,
     async register(context: AppContext): Promise<AreaRunning> {

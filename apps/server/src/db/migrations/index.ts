@@ -20,6 +20,7 @@ import * as m0018 from './0018_approvals.js';
 import * as m0019 from './0019_webhooks.js';
 import * as m0020 from './0020_api_clients.js';
 import * as m0021 from './0021_privacy.js';
+import * as m0022 from './0022_crm_writeback.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -47,6 +48,7 @@ const migrations: Record<string, Migration> = {
   '0019_webhooks': m0019,
   '0020_api_clients': m0020,
   '0021_privacy': m0021,
+  '0022_crm_writeback': m0022,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -35,11 +35,20 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
  * event and one delivery for each endpoint that wants it (the outbox), so that a fact is never without
  * its report nor a report without its fact. Nothing is written when no endpoint wants the type.
  */
+/** A receiver of events besides the registered endpoints (the CRM's write-back), with its own outbox run. */
+export interface OtherDeliveryTarget {
+  target: 'crm';
+  wants(type: WebhookEventType): boolean;
+  /** Called after an event for it was recorded: its outbox may start a run soon (after the commit). */
+  recorded(): void;
+}
+
 export class WebhookEventSink implements EventSink<Kysely<Database>> {
   constructor(
     private readonly publicUrl: string,
     /** Called after each recorded event: the outbox may start a run soon (after the commit). */
     private readonly recorded: () => void = () => {},
+    private readonly otherTargets: readonly OtherDeliveryTarget[] = [],
   ) {}
 
   async record(event: ProductEvent, trx: Kysely<Database>): Promise<void> {
@@ -50,7 +59,8 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
       .select('id')
       .where(sql<boolean>`${type} = any(events)`)
       .execute();
-    if (endpoints.length === 0) return;
+    const others = this.otherTargets.filter((other) => other.wants(type));
+    if (endpoints.length === 0 && others.length === 0) return;
     const data = await this.data(event, trx);
     if (!data) return;
     const inserted = await trx
@@ -64,9 +74,18 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
     const orderingKey = 'envelopeId' in event ? `envelope:${event.envelopeId}` : null;
     await trx
       .insertInto('webhook_deliveries')
-      .values(endpoints.map((e) => ({ event_id: inserted.id, endpoint_id: e.id, ordering_key: orderingKey })))
+      .values([
+        ...endpoints.map((e) => ({ event_id: inserted.id, endpoint_id: e.id, ordering_key: orderingKey })),
+        ...others.map((o) => ({
+          event_id: inserted.id,
+          endpoint_id: null,
+          target: o.target,
+          ordering_key: orderingKey,
+        })),
+      ])
       .execute();
-    this.recorded();
+    if (endpoints.length > 0) this.recorded();
+    for (const other of others) other.recorded();
   }
 
   /** The payload's `data`: what a receiver needs to act, without the document's content. */

@@ -60,10 +60,28 @@ const MATCH_FIELDS: readonly MatchField[] = [...MATCH_TEXT_FIELDS, ...MATCH_NUME
 
 const NUMERIC_FIELDS: ReadonlySet<string> = new Set(MATCH_NUMERIC_FIELDS);
 
+/** A field the CRM's record is written to: an API name such as `Vertragsstatus__c`. */
+const writebackFieldSchema = z
+  .string()
+  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'not a field API name (letters, digits, underscores), e.g. Vertragsstatus__c');
+
+/** What is written back to the match's record (Salesforce; docs/crm.md "Write-back"). */
+const writebackSchema = z.strictObject({
+  /** Each status change: the contract's status in German (Versendet, Unterschrieben, …). */
+  status: writebackFieldSchema.optional(),
+  /** Each status change: when it happened. */
+  statusChangedAt: writebackFieldSchema.optional(),
+  /** On completion: when the last signature was given. */
+  signedAt: writebackFieldSchema.optional(),
+  /** On completion the sealed PDF is attached to the record as a file, unless this is false. */
+  attachSealedPdf: z.boolean().default(true),
+});
+
 const mappingFileSchema = z
   .strictObject({
     matchId: pathSchema,
     fields: z.partialRecord(z.enum(MATCH_FIELDS as [MatchField, ...MatchField[]]), fieldMappingSchema),
+    writeback: writebackSchema.optional(),
   })
   .superRefine(({ fields }, context) => {
     for (const [field, mapping] of Object.entries(fields)) {
@@ -89,7 +107,11 @@ export interface CrmMapping {
   /** Path of the match ID (`PL-…`) in the record. */
   matchId: string;
   fields: Partial<Record<MatchField, FieldMapping>>;
+  /** What is written back to the record; absent: nothing. */
+  writeback?: CrmWritebackMapping;
 }
+
+export type CrmWritebackMapping = z.infer<typeof writebackSchema>;
 
 /** Every path the mapping reads, once each, in mapping order: what a query must select. */
 export function mappedPaths(mapping: CrmMapping): string[] {

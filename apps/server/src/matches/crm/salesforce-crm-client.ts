@@ -97,35 +97,76 @@ export class SalesforceCrmClient implements CrmClient {
   }
 
   /** The query, signed in again once when Salesforce refuses the token it has. */
-  private async queryOnce(soql: string): Promise<unknown> {
+  private queryOnce(soql: string): Promise<unknown> {
+    return this.requestOnce(`query ${this.options.object}`, { method: 'GET', url: this.queryPath(soql) });
+  }
+
+  private queryPath(soql: string): string {
+    return `/services/data/v${this.options.apiVersion}/query?q=${encodeURIComponent(soql)}`;
+  }
+
+  /**
+   * One request to the REST API (the CRM write-back's uploads, updates and describe), with the
+   * lookup's sign-in, its one fresh token after a 401 and a deadline of `deadlineMs` for the whole
+   * exchange. Errors as the lookup's: `CrmTransientError`, `CrmRefusedError` (with Salesforce's
+   * `errorCode` in `cause`) or `CrmSignInRefusedError`.
+   */
+  request(
+    what: string,
+    request: { method: 'GET' | 'POST' | 'PATCH'; url: string; body?: string },
+    deadlineMs = this.options.timeoutMs,
+  ): Promise<unknown> {
+    return withinDeadline(this.requestOnce(what, request, deadlineMs), deadlineMs, what);
+  }
+
+  /** A SOQL query through `request`. */
+  soql(what: string, soql: string): Promise<unknown> {
+    return this.request(what, { method: 'GET', url: this.queryPath(soql) });
+  }
+
+  private async requestOnce(
+    what: string,
+    request: { method: 'GET' | 'POST' | 'PATCH'; url: string; body?: string },
+    timeoutMs = this.options.timeoutMs,
+  ): Promise<unknown> {
     const first = this.connect();
     try {
-      return await this.query(await first, soql);
+      return await this.send(await first, request, timeoutMs);
     } catch (error) {
-      if (!isSessionRefused(error)) throw classify(error, `query ${this.options.object}`);
+      if (!isSessionRefused(error)) throw classify(error, what);
       this.forget(first);
     }
-    // An expired token: a fresh one, and the query once more.
+    // An expired token: a fresh one, and the request once more.
     const fresh = this.connect();
     try {
-      return await this.query(await fresh, soql);
+      return await this.send(await fresh, request, timeoutMs);
     } catch (error) {
-      if (!isSessionRefused(error)) throw classify(error, `query ${this.options.object}`);
+      if (!isSessionRefused(error)) throw classify(error, what);
       this.forget(fresh);
       throw new CrmSignInRefusedError(
-        `query ${this.options.object}: Salesforce refused a freshly issued token too (${(error as Error).message})`,
+        `${what}: Salesforce refused a freshly issued token too (${(error as Error).message})`,
         { cause: error },
       );
     }
   }
 
-  private query(connection: Connection, soql: string): Promise<unknown> {
+  private send(
+    connection: Connection,
+    request: { method: 'GET' | 'POST' | 'PATCH'; url: string; body?: string },
+    timeoutMs: number,
+  ): Promise<unknown> {
     return connection.request(
-      `/services/data/v${this.options.apiVersion}/query?q=${encodeURIComponent(soql)}`,
+      {
+        method: request.method,
+        url: request.url,
+        ...(request.body === undefined
+          ? {}
+          : { body: request.body, headers: { 'content-type': 'application/json' } }),
+      },
       {
         // Retries and the deadline are ours (CRM_RETRIES, CRM_TIMEOUT_MS), not jsforce's defaults.
         retry: { maxRetries: 0 },
-        timeout: this.options.timeoutMs,
+        timeout: timeoutMs,
       },
     );
   }
