@@ -418,7 +418,11 @@ export interface WebhookDeliveriesTable {
   /** The steps of a CRM write-back already done, e.g. the id of the file uploaded (migration 0022). */
   progress: ColumnType<Record<string, unknown> | null, string | null | undefined, string | null>;
   ordering_key: string | null;
-  status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | undefined, 'pending' | 'delivered' | 'failed'>;
+  status: ColumnType<
+    'pending' | 'delivered' | 'failed',
+    'pending' | undefined,
+    'pending' | 'delivered' | 'failed'
+  >;
   attempts: Generated<number>;
   next_attempt_at: Generated<Date>;
   first_attempt_at: Date | null;
