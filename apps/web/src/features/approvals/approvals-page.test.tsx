@@ -211,8 +211,8 @@ describe('ApprovalsPage', () => {
     expect(reason).toHaveAttribute('aria-invalid', 'true');
     expect(api.callsTo(DECLINE)).toHaveLength(0);
 
-    await userEvent.type(reason, 'Marge zu dünn, bitte nachverhandeln.');
-    await userEvent.keyboard('{Control>}{Enter}{/Control}');
+    await userEvent.clear(reason);
+    await userEvent.paste('Marge zu dünn, bitte nachverhandeln.');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Ablehnen' }));
     await waitFor(() => expect(api.callsTo(DECLINE)).toHaveLength(1));
     expect(api.callsTo(DECLINE)[0]?.body).toEqual({ reason: 'Marge zu dünn, bitte nachverhandeln.' });
