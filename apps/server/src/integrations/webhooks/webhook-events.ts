@@ -30,11 +30,6 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
   }
 }
 
-/**
- * The webhooks' side of the product's events: in the transaction that records a fact, stores the
- * event and one delivery for each endpoint that wants it (the outbox), so that a fact is never without
- * its report nor a report without its fact. Nothing is written when no endpoint wants the type.
- */
 /** A receiver of events besides the registered endpoints (the CRM's write-back), with its own outbox run. */
 export interface OtherDeliveryTarget {
   target: 'crm';
@@ -43,6 +38,12 @@ export interface OtherDeliveryTarget {
   recorded(): void;
 }
 
+/**
+ * The webhooks' side of the product's events: in the transaction that records a fact, stores the
+ * event and one delivery for each endpoint that wants it, and one for each other target that wants it
+ * (the CRM's write-back), in the outbox; so a fact is never without its report nor a report without its
+ * fact. Nothing is written when no one wants the type.
+ */
 export class WebhookEventSink implements EventSink<Kysely<Database>> {
   constructor(
     private readonly publicUrl: string,
