@@ -554,52 +554,8 @@ export interface ApprovalRequestsTable {
   reasons: ColumnType<ApprovalReason[], string, string>;
   rules: ColumnType<ApprovalRules, string, string>;
   escalates_at: Timestamp | null;
-  send_request: ColumnType<SendEnvelopeRequest | null, string | null, string | null>;
-  status: ApprovalStatus;
-  void_reason: string | null;
-  send_state: ApprovalSendState | null;
-  send_due_at: Timestamp | null;
-  send_attempts: ColumnType<number, number | undefined, number>;
-  send_error: string | null;
-  sent_at: Timestamp | null;
-}
-
-/** The one decision of an approval request (migration 0018). */
-export interface ApprovalDecisionsTable {
-  request_id: string;
-  decision: 'approved' | 'declined';
-  decided_by: string;
-  decided_by_name: string;
-  decided_at: CreatedAt;
-  comment: string | null;
-}
-
-/** Freigabe: the one set of approval rules, row 1 (migration 0018). */
-export interface ApprovalRulesTable {
-  id: number;
-  rules: ColumnType<ApprovalRules, string, string>;
-  version: ColumnType<number, number | undefined, number>;
-  changed_by: string | null;
-  changed_at: Timestamp | null;
-}
-
-/** An approval request for one version of one document (migration 0018); see there. */
-export interface ApprovalRequestsTable {
-  id: Generated<string>;
-  envelope_id: string | null;
-  document_id: string;
-  document_version: number;
-  document_sha256: string;
-  match_id: string;
-  doc_key: string;
-  file_name: string;
-  customer: ColumnType<string, string | undefined, string>;
-  requested_by: string;
-  requested_by_name: string;
-  requested_at: CreatedAt;
-  reasons: ColumnType<ApprovalReason[], string, string>;
-  rules: ColumnType<ApprovalRules, string, string>;
-  escalates_at: Timestamp | null;
+  /** When the next group in turn was mailed about the escalation; null: not yet. */
+  escalation_mailed_at: Timestamp | null;
   send_request: ColumnType<SendEnvelopeRequest | null, string | null, string | null>;
   status: ApprovalStatus;
   void_reason: string | null;
