@@ -36,6 +36,24 @@ export function approvalRequestedMail(
   };
 }
 
+/** To the next group in turn once the escalation is due: nobody decided yet. */
+export function approvalEscalatedMail(
+  request: RequestForMail,
+  approver: string,
+  reasonTexts: string[],
+  publicUrl: string,
+): OutgoingMail {
+  const mail = approvalRequestedMail(request, approver, reasonTexts, publicUrl);
+  return {
+    ...mail,
+    subject: `Freigabe wartet noch: ${title(request)}`,
+    text: mail.text.replace(
+      'bittet um eine Freigabe',
+      'wartet seit der Anfrage auf eine Freigabe, die noch niemand erteilt hat. Du kannst jetzt ebenfalls entscheiden. Es geht um eine Freigabe',
+    ),
+  };
+}
+
 /** To the requester: approved (and sent in their name), or declined with the reason. */
 export function approvalDecidedMail(
   request: RequestForMail,

@@ -24,7 +24,7 @@ import {
 import type { Actor, EnvelopesRepository, Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import type { ApprovalEvaluation } from './approval-evaluation.js';
-import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
+import { approvalDecidedMail, approvalEscalatedMail, approvalRequestedMail } from './approval-mails.js';
 import type { ApprovalRulesStore } from './approval-rules-store.js';
 
 export interface ApprovalRequestsDeps {
@@ -277,10 +277,66 @@ export class ApprovalRequests implements ApprovalGate {
     return this.get(id, user);
   }
 
+  /**
+   * Mails the next group in turn of every open request whose escalation is due, once (a periodic job).
+   * Each request is claimed with `SKIP LOCKED`, its mails queued in the same transaction.
+   */
+  async mailEscalations(): Promise<number> {
+    let mailed = 0;
+    for (;;) {
+      const done = await this.deps.db.transaction().execute(async (trx) => {
+        const request = await trx
+          .selectFrom('approval_requests')
+          .selectAll()
+          .where('status', '=', 'open')
+          .where('escalation_mailed_at', 'is', null)
+          .where('escalates_at', '<=', this.now())
+          .orderBy('escalates_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!request) return false;
+        await trx
+          .updateTable('approval_requests')
+          .set({ escalation_mailed_at: this.now() })
+          .where('id', '=', request.id)
+          .execute();
+        const next = request.rules.approvers.order.slice(1);
+        const first = new Set(
+          await this.approverAddresses(
+            request.rules.approvers.order.slice(0, 1),
+            request.rules.deputies,
+            request.requested_by,
+            trx,
+          ),
+        );
+        const addresses = (await this.approverAddresses(next, [], request.requested_by, trx)).filter(
+          (a) => !first.has(a),
+        );
+        const texts = request.reasons.map(approvalReasonText);
+        await this.deps.outbox.enqueue(
+          addresses.map((to) => approvalEscalatedMail(request, to, texts, this.deps.publicUrl)),
+          trx,
+        );
+        return true;
+      });
+      if (!done) break;
+      mailed++;
+    }
+    if (mailed > 0) this.deps.outbox.deliverSoon();
+    return mailed;
+  }
+
   /** Addresses of the staff of `groups` and the deputies, without `except` (never the requester). */
-  private async approverAddresses(groups: readonly ApproverGroup[], deputies: string[], except: string) {
+  private async approverAddresses(
+    groups: readonly ApproverGroup[],
+    deputies: string[],
+    except: string,
+    executor: Executor = this.deps.db,
+  ) {
     const levels = groups.map((g) => APPROVER_GROUP_LEVELS[g]);
-    const rows = await this.deps.db
+    const rows = await executor
       .selectFrom('users')
       .select('email')
       .where((eb) =>

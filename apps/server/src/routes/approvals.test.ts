@@ -11,11 +11,17 @@ import {
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog } from '../admin/audit-log.js';
+import { ApprovalEvaluation } from '../approvals/approval-evaluation.js';
+import { ApprovalRequests } from '../approvals/approval-requests.js';
+import { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
+import { MailOutbox } from '../mail/mail-outbox.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
 import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
 import { MatchStore } from '../matches/match-store.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
@@ -231,8 +237,8 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(asked.statusCode, asked.body).toBe(201);
     const request: ApprovalRequest = asked.json();
     expect(request).toMatchObject({ status: 'open', envelopeId: id, requestedBy: { email: BERATER } });
+    await expect.poll(() => t.mailer.sent.map((m) => m.to)).toContain(LEITUNG);
     const mailed = t.mailer.sent.map((m) => m.to);
-    expect(mailed).toContain(LEITUNG);
     expect(mailed).not.toContain(BERATER);
     expect(mailed).not.toContain(LEGAL);
     expect((await view(id)).approval?.request?.status).toBe('open');
@@ -522,5 +528,44 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     if (check.error)
       throw new Error(`promtool is needed (apt-get install prometheus): ${check.error.message}`);
     expect(check.stderr.split('\n').filter((problem) => problem.startsWith('approval_'))).toEqual([]);
+  });
+
+  it('lets legal staff decide once the escalation is due, and mails them once', async () => {
+    const { id, send: body } = await draft(THIN.matchId);
+    const request: ApprovalRequest = (await ask(id, body)).json();
+    expect(request.currentGroups).toEqual(['leaders']);
+    expect((await approve(request.id, LEGAL)).statusCode).toBe(403);
+    await db
+      .updateTable('approval_requests')
+      .set({ escalates_at: new Date(Date.now() - 1000) })
+      .where('id', '=', request.id)
+      .execute();
+    const requests = new ApprovalRequests({
+      db,
+      rules: new ApprovalRulesStore(db, new AuditLog(db)),
+      evaluation: new ApprovalEvaluation(db, source),
+      envelopes: new EnvelopesRepository(db),
+      outbox: new MailOutbox(db, t.mailer, 'support@demo.local'),
+      publicUrl: 'https://vg.test',
+    });
+    expect(await requests.mailEscalations()).toBeGreaterThanOrEqual(1);
+    expect(await requests.mailEscalations()).toBe(0);
+    const escalations = await db
+      .selectFrom('outgoing_mail')
+      .select(['recipient', 'subject'])
+      .where('reference', '=', `approval:${request.id}`)
+      .where('subject', 'like', 'Freigabe wartet noch%')
+      .execute();
+    const told = escalations.map((m) => m.recipient);
+    expect(told).toContain(LEGAL);
+    expect(told).not.toContain(LEITUNG);
+    expect(told).not.toContain(BERATER);
+    const seen: ApprovalRequest = (
+      await t.app.inject({ method: 'GET', url: `/backend/approvals/${request.id}`, headers: as(LEGAL) })
+    ).json();
+    expect(seen).toMatchObject({ mayDecide: true, currentGroups: ['leaders', 'legal'] });
+    const approved = await approve(request.id, LEGAL);
+    expect(approved.statusCode, approved.body).toBe(200);
+    await expect.poll(() => invitations().length).toBe(1);
   });
 });

@@ -60,7 +60,11 @@ export async function registerApprovals(
     sends.sendSoon();
   });
   return {
-    jobs: [{ every: OUTBOX_INTERVAL_MS, run: () => sends.sendDue() }],
+    jobs: [
+      { every: OUTBOX_INTERVAL_MS, run: () => sends.sendDue() },
+      // The next group in turn hears of a request nobody decided within the escalation's working days.
+      { every: OUTBOX_INTERVAL_MS, run: () => approvals.requests.mailEscalations() },
+    ],
     stop: [() => sends.stop()],
   };
 }

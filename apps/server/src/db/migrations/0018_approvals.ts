@@ -10,7 +10,8 @@ import { type Kysely, sql } from 'kysely';
  * and the rules it was made under (`rules`, a snapshot: a later rule change does not apply to it), the
  * sender's send request (`send_request`) and, once approved, the pending send in the requester's name
  * (`send_state` `pending` → `done` | `failed`, leased through `send_due_at` like the mail outbox). At
- * most one open request per envelope.
+ * most one open request per envelope. `escalation_mailed_at`: when the next group in turn was told that it
+ * may decide too.
  *
  * `approval_decisions`: the one decision of a request (primary key: two approvers at once cannot both
  * decide), written in the same transaction as the request's status and its pending send.
@@ -52,6 +53,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('reasons', 'jsonb', (c) => c.notNull())
     .addColumn('rules', 'jsonb', (c) => c.notNull())
     .addColumn('escalates_at', 'timestamptz')
+    .addColumn('escalation_mailed_at', 'timestamptz')
     .addColumn('send_request', 'jsonb')
     .addColumn('status', 'text', (c) =>
       c.notNull().check(sql`status in ('open', 'approved', 'declined', 'void')`),
