@@ -243,6 +243,24 @@ export class Metrics implements GenerationObserver, CrmObserver {
         }
       },
     });
+    new Gauge({
+      name: 'crm_writeback_deliveries',
+      help: 'CRM write-backs not delivered: pending (being retried) or failed (refused by the CRM or given up after 3 days; the reason is in the envelope history and the log)',
+      labelNames: ['status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const rows = await db
+          .selectFrom('webhook_deliveries')
+          .select(['status', sql<string>`count(*)`.as('count')])
+          .where('target', '=', 'crm')
+          .where('status', '!=', 'delivered')
+          .groupBy('status')
+          .execute();
+        this.reset();
+        for (const status of ['pending', 'failed'] as const)
+          this.set({ status }, Number(rows.find((r) => r.status === status)?.count ?? 0));
+      },
+    });
   }
 
   crmSignInRefused(): void {

@@ -2,8 +2,9 @@ import type { WebhookEventType } from '@vertragsgenerator/domain';
 import { CrmSignInRefusedError, CrmTransientError } from '../../matches/crm/crm-client.js';
 
 /** The events the CRM is told of, and the status each gives the contract there (in the CRM's language). */
+// Not `document.generated`: a match has many documents (offers, notices), and it has no envelope to
+// keep it in order with the contract's status changes.
 export const CRM_STATUSES: Partial<Record<WebhookEventType, string>> = {
-  'document.generated': 'Erstellt',
   'envelope.sent': 'Versendet',
   'envelope.signed': 'Teilweise unterschrieben',
   'envelope.completed': 'Unterschrieben',

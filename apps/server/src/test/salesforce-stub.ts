@@ -1,0 +1,163 @@
+import { createHash } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** A file as Salesforce stored it from a ContentVersion POST. */
+export interface StubFile {
+  id: string;
+  title: string;
+  pathOnClient: string;
+  firstPublishLocationId: string;
+  bytes: Buffer;
+  md5: string;
+}
+
+/** A field of the object as describe() lists it. */
+export interface StubField {
+  name: string;
+  type: string;
+  updateable: boolean;
+}
+
+/**
+ * Salesforce's REST API as its documentation describes it, for the CRM write-back: the OAuth 2.0
+ * token endpoint (client credentials), SOQL queries of the object's `Id` and of ContentVersion by
+ * `FirstPublishLocationId` and `Checksum`, `POST sobjects/ContentVersion` (201 `{id, success,
+ * errors}`), `PATCH sobjects/<object>/<id>` (204), `GET sobjects/<object>/describe`, and errors as
+ * Salesforce sends them (`[{ message, errorCode }]`). It keeps what it received.
+ */
+export class SalesforceStub {
+  readonly files: StubFile[] = [];
+  readonly patches: { object: string; id: string; body: Record<string, unknown> }[] = [];
+  /** Match ID (the `Name` field) → record id. */
+  readonly records = new Map<string, string>([['PL-4711', 'a0B5g00000XyZabEAF']]);
+  fields: StubField[] = [
+    { name: 'Id', type: 'id', updateable: false },
+    { name: 'Name', type: 'string', updateable: false },
+    { name: 'Vertragsstatus__c', type: 'picklist', updateable: true },
+    { name: 'Vertragsstatus_geaendert_am__c', type: 'datetime', updateable: true },
+    { name: 'Vertrag_unterschrieben_am__c', type: 'date', updateable: true },
+  ];
+  /** While true, every request answers 503 SERVER_UNAVAILABLE, as during maintenance. */
+  down = false;
+  /** The next uploads answer this (status and Salesforce's error), e.g. a file too large. */
+  refuseUploads: { status: number; errorCode: string; message: string } | undefined;
+  /** The next this many PATCHes answer 503. */
+  failPatches = 0;
+  uploadAttempts = 0;
+  private token = '';
+  private tokens = 0;
+  private readonly server: Server = createServer((request, response) => void this.handle(request, response));
+
+  constructor(
+    readonly object = 'Match__c',
+    readonly apiVersion = '62.0',
+  ) {}
+
+  async start(): Promise<this> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    this.server.close();
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const json = (status: number, body?: unknown): void => {
+      if (body === undefined) response.writeHead(status).end();
+      else response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    };
+    const error = (status: number, errorCode: string, message: string) =>
+      json(status, [{ message, errorCode }]);
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    if (this.down) return error(503, 'SERVER_UNAVAILABLE', 'Server unavailable');
+    const url = new URL(request.url ?? '/', this.url);
+    if (request.method === 'POST' && url.pathname === '/services/oauth2/token') {
+      const params = new URLSearchParams(text);
+      if (params.get('grant_type') !== 'client_credentials')
+        return json(400, { error: 'unsupported_grant_type' });
+      this.token = `token-${++this.tokens}`;
+      return json(200, { access_token: this.token, instance_url: this.url, token_type: 'Bearer' });
+    }
+    if (request.headers.authorization !== `Bearer ${this.token}`)
+      return error(401, 'INVALID_SESSION_ID', 'Session expired or invalid');
+    const api = `/services/data/v${this.apiVersion}`;
+    if (request.method === 'GET' && url.pathname === `${api}/sobjects/${this.object}/describe`) {
+      return json(200, { name: this.object, fields: this.fields });
+    }
+    if (request.method === 'GET' && url.pathname === `${api}/query`) {
+      const soql = url.searchParams.get('q') ?? '';
+      const byName = new RegExp(`^SELECT Id FROM ${this.object} WHERE Name = '([^']*)' LIMIT 1$`).exec(soql);
+      if (byName) {
+        const id = this.records.get(byName[1] as string);
+        const records = id ? [{ attributes: { type: this.object }, Id: id }] : [];
+        return json(200, { totalSize: records.length, done: true, records });
+      }
+      const file =
+        /^SELECT Id FROM ContentVersion WHERE FirstPublishLocationId = '([^']*)' AND Checksum = '([0-9a-f]*)' LIMIT 1$/.exec(
+          soql,
+        );
+      if (file) {
+        const records = this.files
+          .filter((f) => f.firstPublishLocationId === file[1] && f.md5 === file[2])
+          .map((f) => ({ attributes: { type: 'ContentVersion' }, Id: f.id }));
+        return json(200, { totalSize: records.length, done: true, records });
+      }
+      return error(400, 'MALFORMED_QUERY', `unexpected query: ${soql}`);
+    }
+    if (request.method === 'POST' && url.pathname === `${api}/sobjects/ContentVersion`) {
+      this.uploadAttempts++;
+      if (this.refuseUploads) {
+        const { status, errorCode, message } = this.refuseUploads;
+        return error(status, errorCode, message);
+      }
+      const body = JSON.parse(text) as Record<string, string>;
+      const location = body.FirstPublishLocationId ?? '';
+      if (![...this.records.values()].includes(location))
+        return error(
+          400,
+          'FIELD_INTEGRITY_EXCEPTION',
+          'First Publish Location ID: id value of incorrect type',
+        );
+      const bytes = Buffer.from(body.VersionData ?? '', 'base64');
+      const id = `0685g0000${String(this.files.length + 1).padStart(9, '0')}`;
+      this.files.push({
+        id,
+        title: body.Title ?? '',
+        pathOnClient: body.PathOnClient ?? '',
+        firstPublishLocationId: location,
+        bytes,
+        md5: createHash('md5').update(bytes).digest('hex'),
+      });
+      return json(201, { id, success: true, errors: [] });
+    }
+    const record = new RegExp(`^${api}/sobjects/${this.object}/([A-Za-z0-9]+)$`).exec(url.pathname);
+    if (request.method === 'PATCH' && record) {
+      if (this.failPatches > 0) {
+        this.failPatches--;
+        return error(503, 'SERVER_UNAVAILABLE', 'Server unavailable');
+      }
+      const id = record[1] as string;
+      if (![...this.records.values()].includes(id))
+        return error(404, 'NOT_FOUND', 'The requested resource does not exist');
+      const body = JSON.parse(text) as Record<string, unknown>;
+      const known = new Set(this.fields.map((f) => f.name));
+      const unknown = Object.keys(body).find((name) => !known.has(name));
+      if (unknown)
+        return error(400, 'INVALID_FIELD', `No such column '${unknown}' on sobject of type ${this.object}`);
+      this.patches.push({ object: this.object, id, body });
+      return json(204);
+    }
+    error(404, 'NOT_FOUND', 'The requested resource does not exist');
+  }
+}
