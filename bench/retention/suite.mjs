@@ -59,8 +59,8 @@ export default {
         `deleted ${JSON.stringify(deleted)} in ${seconds.toFixed(1)} s, ${batches.length} batches, longest ${ms(longest)} ms`,
       );
       const markdown = [
-        `The embedded database (PGlite), ${count.toLocaleString('en')} documents with a 4 kB version each; ` +
-          'the run deletes the nine in ten that are due (business letters older than six years, declined envelopes ended a year ago), in batches of 100 documents, each one transaction.',
+        `The embedded database (PGlite), ${count.toLocaleString('en')} documents with a 2 kB version each; ` +
+          'the run deletes the nine in ten that are due (business letters older than six years, declined envelopes ended a year ago), in batches of at most 100 documents (halved after a batch slower than 250 ms), each one transaction.',
         '',
         table(
           [

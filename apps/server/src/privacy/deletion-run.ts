@@ -24,7 +24,7 @@ export interface DeletionRunDeps {
   observer?: DeletionObserver;
   log: FastifyBaseLogger;
   now?: () => Date;
-  /** Documents per transaction: small enough that no batch holds the database for a second. */
+  /** Documents per transaction at most; fewer while batches take long (a busy machine). */
   batchSize?: number;
   /** Told how long each batch took, in milliseconds, and how many items it deleted (the bench). */
   onBatch?: (milliseconds: number, deleted: number) => void;
@@ -32,6 +32,8 @@ export interface DeletionRunDeps {
 
 /** A day between runs; the hourly look only starts one when the last finished run is that old. */
 export const RUN_EVERY_MS = 24 * 60 * 60_000;
+/** A batch slower than this halves the next one: well below the second no batch may hold the database. */
+const SLOW_BATCH_MS = 250;
 const DOCUMENT_STEPS: DocumentStep[] = ['failed_generations', 'envelopes', 'generated_documents'];
 
 /**
@@ -44,11 +46,14 @@ export class DeletionRun {
   private readonly lease: RetentionLease;
   private readonly now: () => Date;
   private readonly batchSize: number;
+  /** The batch size now: halved after a slow batch, grown back after quick ones, so none holds the database long. */
+  private size: number;
 
   constructor(private readonly deps: DeletionRunDeps) {
     this.lease = new RetentionLease(deps.db, `${process.pid}-${randomUUID()}`);
     this.now = deps.now ?? (() => new Date());
     this.batchSize = deps.batchSize ?? 100;
+    this.size = this.batchSize;
   }
 
   /** Runs if the last finished run is a day old (or there was none). */
@@ -111,7 +116,7 @@ export class DeletionRun {
           const batch = await db
             .transaction()
             .execute((trx) =>
-              deleteDocumentBatch(trx, this.deps.audit, step, periods, this.now(), this.batchSize),
+              deleteDocumentBatch(trx, this.deps.audit, step, periods, this.now(), this.size),
             );
           let total = 0;
           for (const [rule, counts] of batch) {
@@ -126,9 +131,7 @@ export class DeletionRun {
         await this.repeat(id, deleted, async () => {
           const n = await db
             .transaction()
-            .execute((trx) =>
-              deleteSupportReportBatch(trx, this.deps.audit, reports, this.now(), this.batchSize),
-            );
+            .execute((trx) => deleteSupportReportBatch(trx, this.deps.audit, reports, this.now(), this.size));
           count('support_reports', 'support_report', n);
           return n;
         });
@@ -138,9 +141,7 @@ export class DeletionRun {
         await this.repeat(id, deleted, async () => {
           const n = await db
             .transaction()
-            .execute((trx) =>
-              deleteSentMailBatch(trx, this.deps.audit, mails, this.now(), this.batchSize * 5),
-            );
+            .execute((trx) => deleteSentMailBatch(trx, this.deps.audit, mails, this.now(), this.size * 5));
           count('mails', 'mail', n);
           return n;
         });
@@ -153,7 +154,7 @@ export class DeletionRun {
               directory,
               mails,
               this.now(),
-              this.batchSize * 5,
+              this.size * 5,
             );
             count('mails', 'mail_file', n);
             return n;
@@ -188,7 +189,14 @@ export class DeletionRun {
     while (!this.runs.stopping) {
       const started = performance.now();
       const n = await batch();
-      this.deps.onBatch?.(performance.now() - started, n);
+      const took = performance.now() - started;
+      this.deps.onBatch?.(took, n);
+      this.size =
+        took > SLOW_BATCH_MS
+          ? Math.max(1, Math.floor(this.size / 2))
+          : took < SLOW_BATCH_MS / 4
+            ? Math.min(this.batchSize, this.size * 2)
+            : this.size;
       if (n === 0) return;
       await this.deps.db
         .updateTable('retention_runs')
