@@ -224,13 +224,14 @@ export async function deleteDocumentBatch(
       })
       .where('id', 'in', envelopeIds)
       .execute();
+    // One update per rule, not per envelope: a batch stays a handful of statements.
+    const byRule = new Map<string, string[]>();
     for (const envelope of envelopes) {
       const rule = ruleOf.get(envelope.document_id) ?? step;
-      await trx
-        .updateTable('envelopes')
-        .set({ files_deleted_rule: rule })
-        .where('id', '=', envelope.id)
-        .execute();
+      byRule.set(rule, [...(byRule.get(rule) ?? []), envelope.id]);
+    }
+    for (const [rule, ids] of byRule) {
+      await trx.updateTable('envelopes').set({ files_deleted_rule: rule }).where('id', 'in', ids).execute();
     }
     await trx
       .updateTable('envelope_recipients')
