@@ -88,7 +88,8 @@ const signerSchema = recipientSchema.extend({
   }),
 });
 const envelopeCommon = z.object({
-  status: z.literal('created'),
+  // A draft for the sender view; `sent` for an approved envelope (Freigabe), created already sent.
+  status: z.enum(['created', 'sent']),
   emailSubject: z.string().min(1),
   emailBlurb: z.string().max(10_000).optional(),
   emailSettings: z
