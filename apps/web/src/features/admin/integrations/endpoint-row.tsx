@@ -46,7 +46,7 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
             {endpoint.url}
           </Text>
           {endpoint.description && (
-            <Text size="xs" c="dimmed">
+            <Text size="xs">
               {endpoint.description}
             </Text>
           )}
