@@ -45,11 +45,7 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           <Text size="sm" style={{ wordBreak: 'break-all' }}>
             {endpoint.url}
           </Text>
-          {endpoint.description && (
-            <Text size="xs">
-              {endpoint.description}
-            </Text>
-          )}
+          {endpoint.description && <Text size="xs">{endpoint.description}</Text>}
         </Table.Td>
         <Table.Td>
           <Group gap={4}>
