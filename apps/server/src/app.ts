@@ -49,8 +49,8 @@ import { createApiClientAccess, registerApiClients } from './wiring/api-clients.
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
 import { createApprovals, registerApprovals } from './wiring/approvals.js';
 import { createCrmWriteback } from './wiring/crm-writeback.js';
-import { registerPrivacy } from './wiring/privacy.js';
 import { createIntegrations } from './wiring/integrations.js';
+import { registerPrivacy } from './wiring/privacy.js';
 import { registerSignature } from './wiring/signature.js';
 
 /** Never written to logs: credentials and session cookies. */
@@ -215,7 +215,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   for (const stop of [...approvalArea.stop, ...signature.stop]) app.addHook('onClose', async () => stop());
   for (const stop of privacy.stop) app.addHook('onClose', async () => stop());
   // Before the mail outbox: a given-up delivery queues mail to the administrators.
-  for (const stop of [...integrationArea.stop, ...crmWritebackArea.stop]) app.addHook('onClose', async () => stop());
+  for (const stop of [...integrationArea.stop, ...crmWritebackArea.stop])
+    app.addHook('onClose', async () => stop());
   app.addHook('onClose', () => outbox.stop());
   scheduleBackgroundJobs(app, [
     ...signature.jobs,
