@@ -195,6 +195,23 @@ describe('CRM configuration', () => {
     SALESFORCE_ID_FIELD: 'Name',
   };
 
+  it('reads the HTTP CRM write-back: CRM_WRITEBACK_URL with {matchId}, POST unless CRM_WRITEBACK_METHOD says otherwise', () => {
+    const url = 'https://crm.example/api/deals/{matchId}/vertrag';
+    expect(loadConfig({ ...http, CRM_WRITEBACK_URL: url }, '1').crm).toMatchObject({
+      writeback: { url, method: 'POST' },
+    });
+    expect(
+      loadConfig({ ...http, CRM_WRITEBACK_URL: url, CRM_WRITEBACK_METHOD: 'PATCH' }, '1').crm,
+    ).toMatchObject({ writeback: { url, method: 'PATCH' } });
+    expect(() => loadConfig({ ...http, CRM_WRITEBACK_URL: 'https://crm.example/deals' }, '1')).toThrow(
+      /CRM_WRITEBACK_URL: must contain \{matchId\}/,
+    );
+    expect(() => loadConfig({ ...salesforce, CRM_WRITEBACK_URL: url }, '1')).toThrow(
+      /CRM_WRITEBACK_URL: not used with CRM_KIND=salesforce/,
+    );
+    expect(() => loadConfig({ CRM_WRITEBACK_URL: url }, '1')).toThrow(/CRM_WRITEBACK_URL: needs CRM_URL/);
+  });
+
   it('uses the built-in store without CRM_URL or CRM_KIND=salesforce', () => {
     expect(loadConfig({}, '1').crm).toBeUndefined();
   });

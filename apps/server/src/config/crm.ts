@@ -98,7 +98,7 @@ export function crmConfig(e: CrmEnv): CrmConfig | undefined {
       problems.push('CRM_URL: not used with CRM_KIND=salesforce (SALESFORCE_LOGIN_URL names the org)');
     if (e.CRM_WRITEBACK_URL)
       problems.push(
-        'CRM_WRITEBACK_URL: not used with CRM_KIND=salesforce (the mapping file\'s writeback section names the fields)',
+        "CRM_WRITEBACK_URL: not used with CRM_KIND=salesforce (the mapping file's writeback section names the fields)",
       );
     if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
     return {

@@ -23,6 +23,10 @@ async function createWriter(deps: AppDependencies): Promise<CrmWriter | undefine
   const crm = deps.config.crm;
   if (!crm) return undefined;
   if (crm.kind === 'http') {
+    if ((await loadCrmMapping(crm.mappingFile)).writeback)
+      throw new ConfigError(
+        `Invalid CRM mapping ${crm.mappingFile}:\n  writeback: only with CRM_KIND=salesforce; an HTTP CRM is told through CRM_WRITEBACK_URL`,
+      );
     return crm.writeback
       ? new HttpWriteback({ ...crm.writeback, auth: crm.auth, timeoutMs: crm.timeoutMs })
       : undefined;
