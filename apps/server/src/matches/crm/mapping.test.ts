@@ -231,6 +231,18 @@ describe('parseCrmMapping', () => {
     ).toContain('fields.kunde.format');
   });
 
+  it('reads the writeback section and names a field that is no API name or a key it does not know', () => {
+    expect(
+      mapping({ matchId: 'id', fields: {}, writeback: { status: 'Vertragsstatus__c' } }).writeback,
+    ).toEqual({ status: 'Vertragsstatus__c', attachSealedPdf: true });
+    expect(
+      configError(() => mapping({ matchId: 'id', fields: {}, writeback: { signedAt: 'Vertrag.am' } })),
+    ).toContain('writeback.signedAt ("Vertrag.am"): not a field API name');
+    expect(
+      configError(() => mapping({ matchId: 'id', fields: {}, writeback: { stauts: 'Vertragsstatus__c' } })),
+    ).toContain('writeback');
+  });
+
   it('refuses unknown keys and a missing match-ID path', () => {
     expect(configError(() => mapping({ matchId: 'id', fields: { kunde: { pfad: 'k' } } }))).toContain(
       'fields.kunde',

@@ -63,7 +63,10 @@ const NUMERIC_FIELDS: ReadonlySet<string> = new Set(MATCH_NUMERIC_FIELDS);
 /** A field the CRM's record is written to: an API name such as `Vertragsstatus__c`. */
 const writebackFieldSchema = z
   .string()
-  .regex(/^[A-Za-z][A-Za-z0-9_]*$/, 'not a field API name (letters, digits, underscores), e.g. Vertragsstatus__c');
+  .regex(
+    /^[A-Za-z][A-Za-z0-9_]*$/,
+    'not a field API name (letters, digits, underscores), e.g. Vertragsstatus__c',
+  );
 
 /** What is written back to the match's record (Salesforce; docs/crm.md "Write-back"). */
 const writebackSchema = z.strictObject({
