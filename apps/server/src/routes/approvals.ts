@@ -3,7 +3,6 @@ import {
   approvalListQuerySchema,
   approvalListSchema,
   approvalRequestSchema,
-  approvalRequiredErrorSchema,
   approveBodySchema,
   DOCX_MIME_TYPE,
   declineBodySchema,
@@ -278,8 +277,3 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
   );
 };
-
-/** The 409 of a send that needs an approval it does not have (routes/signature.ts answers with it). */
-export const approvalRequiredAnswer = approvalRequiredErrorSchema.describe(
-  'The envelope needs an approval and has none: the reasons, as data and in words',
-);
