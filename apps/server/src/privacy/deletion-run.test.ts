@@ -360,4 +360,37 @@ describe.each(testDatabases())('the deletion run on $name', (database) => {
       'retention_deleted_total{rule="ended_envelopes",kind="document"} 1',
     );
   });
+  it('leaves a document whole when its batch fails midway, and the next run deletes it', async () => {
+    const doc = await storeDocument(db, { matchId: 'PL-13', createdAt: new Date('2020-01-01T00:00:00Z') });
+    const envelope = await storeEnvelope(db, {
+      documentId: doc,
+      matchId: 'PL-13',
+      status: 'completed',
+      createdAt: new Date('2010-01-01T00:00:00Z'),
+      completedAt: new Date('2010-02-01T00:00:00Z'),
+    });
+    // The audit entry is the batch's last write: failing there, everything before it must roll back.
+    const failingAudit = {
+      record: async () => Promise.reject(new Error('Datenbank weg')),
+    } as unknown as AuditLog;
+    const failing = new DeletionRun({ db, audit: failingAudit, rules, log: quiet, now: () => now });
+    await expect(failing.run()).rejects.toThrow('Datenbank weg');
+    expect(await exists(doc)).toBe(true);
+    expect(
+      await db.selectFrom('document_versions').select('version').where('document_id', '=', doc).execute(),
+    ).toHaveLength(1);
+    const kept = await db
+      .selectFrom('envelopes')
+      .select(['sealed_pdf', 'files_deleted_at'])
+      .where('id', '=', envelope)
+      .executeTakeFirstOrThrow();
+    expect(kept.sealed_pdf).not.toBeNull();
+    expect(kept.files_deleted_at).toBeNull();
+    expect(
+      await db.selectFrom('deletion_records').select('id').where('subject_id', '=', doc).execute(),
+    ).toEqual([]);
+
+    expect(await run().run()).toEqual({ completed_contracts: 1 });
+    expect(await exists(doc)).toBe(false);
+  });
 });
