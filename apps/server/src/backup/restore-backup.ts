@@ -42,6 +42,9 @@ export async function restoreBackup(db: Db, file: string): Promise<CheckedBackup
       if (entry.kind === 'table') {
         await flush();
         batch.table = entry.table;
+        // The database was empty before the schema was built: rows present now were seeded by a
+        // migration (e.g. the default approval rules), and the backup holds them as they were then.
+        await sql`delete from ${sql.table(entry.table)}`.execute(trx);
         return;
       }
       batch.rows.push(entry.row);
