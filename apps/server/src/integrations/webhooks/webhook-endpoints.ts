@@ -192,6 +192,8 @@ export class WebhookEndpoints {
         .updateTable('webhook_deliveries')
         .set({ status: 'pending', attempts: 0, first_attempt_at: null, next_attempt_at: now })
         .where('id', '=', deliveryId)
+        // The CRM's write-backs share the table; they are no endpoint's to send again.
+        .where('target', '=', 'endpoint')
         .returning(['endpoint_id', 'event_id'])
         .executeTakeFirst();
       if (!updated) throw notFound('Diese Zustellung gibt es nicht (mehr).');
