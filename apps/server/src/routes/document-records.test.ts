@@ -96,4 +96,22 @@ describe.each(testDatabases())('the reads log on $name', (database) => {
       },
     ]);
   });
+  it('records the reads of an API client under its name', async () => {
+    const documentId = await storeDocument(db, { matchId: 'PL-22', createdAt: new Date() });
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/backend/admin/api-clients',
+      headers: bearer(admin),
+      payload: {
+        name: 'Archiv',
+        permission: 2,
+        expiresOn: new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10),
+      },
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const token = created.json().token as string;
+    expect((await get(`/backend/documents/${documentId}/file`, token)).statusCode).toBe(200);
+    const reads = await readsOf(documentId, 1);
+    expect(reads).toEqual([expect.objectContaining({ actor: 'api:Archiv', kind: 'document', version: 1 })]);
+  });
 });
