@@ -31,12 +31,16 @@ const deletion: DeletionRecord = {
   at: '2026-11-20T03:00:00Z',
 };
 
-function renderAs(level: number, deletions: DeletionRecord[] = []) {
-  localStorage.setItem('userMail', 'nutzer@demo.local');
+function renderAs(level: number | null, deletions: DeletionRecord[] = [], administrator = false) {
   stubApi({
     'GET /backend/matches/PL-12345/documents': jsonResponse(200, [entry]),
     'GET /backend/matches/PL-12345/deletions': jsonResponse(200, deletions),
-    'POST /backend/private/getPermission/': jsonResponse(200, { data: level }),
+    'POST /backend/private/verifyUser': jsonResponse(200, {
+      email: 'nutzer@demo.local',
+      name: 'Nutzer',
+      permission: level,
+      administrator,
+    }),
     'GET /backend/documents/doc-1/reads': jsonResponse(200, reads),
   });
   return renderRoutes([{ path: '/start', element: <MatchHistory matchId="PL-12345" /> }], '/start');
@@ -54,6 +58,11 @@ describe('the reads and deletions in the history', () => {
       '22.11.2026 10:00berater@demo.localVersion heruntergeladen (Version 1)',
       '22.11.2026 09:00api:crmGesiegeltes PDF heruntergeladen',
     ]);
+  });
+
+  it('offers the reads to an administrator without a level', async () => {
+    renderAs(null, [], true);
+    expect(await screen.findByRole('button', { name: 'Zugriffe' })).toBeInTheDocument();
   });
 
   it('offers no reads to a consultant', async () => {

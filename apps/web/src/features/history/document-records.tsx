@@ -1,18 +1,19 @@
 import { Alert, Button, Modal, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { DOCUMENT_READ_LABELS, formatDateTime, PERMISSION_NAMES } from '@vertragsgenerator/domain';
+import { DOCUMENT_READ_LABELS, formatDateTime, isLegal } from '@vertragsgenerator/domain';
 import { useId, useState } from 'react';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
-import { usePermission } from '@/lib/permission-api';
+import { verifyUser } from '@/lib/auth/session-api';
 import { privacyTexts as t } from './privacy-texts';
 import { documentReadsQueryOptions, matchDeletionsQueryOptions } from './records-api';
 
-/** „Zugriffe“: who read the document's files; only legal staff see the button (the server also admits administrators). */
+/** „Zugriffe“: who read the document's files; for legal staff and administrators, as the server admits. */
 export function DocumentReadsButton({ documentId, fileName }: { documentId: string; fileName: string }) {
-  const permission = usePermission();
+  // One question for every row of the history: who is signed in, as the server knows it now.
+  const user = useQuery({ queryKey: ['session-user'], queryFn: verifyUser, staleTime: 60_000 });
   const [open, setOpen] = useState(false);
-  if (permission.data !== PERMISSION_NAMES.legal) return null;
+  if (!user.data || !(isLegal(user.data.permission) || user.data.administrator)) return null;
   return (
     <>
       <Button size="xs" variant="default" onClick={() => setOpen(true)}>
