@@ -21,17 +21,35 @@ export interface StubField {
 }
 
 /**
- * Salesforce's REST API as its documentation describes it, for the CRM write-back: the OAuth 2.0
- * token endpoint (client credentials), SOQL queries of the object's `Id` and of ContentVersion by
- * `FirstPublishLocationId` and `Checksum`, `POST sobjects/ContentVersion` (201 `{id, success,
+ * Salesforce's REST API as its documentation describes it: the OAuth 2.0 token endpoint (client
+ * credentials; only the most recently issued token is valid, as after a session timeout), SOQL queries
+ * (the match lookup over `records`, the object's `Id` by match ID, ContentVersion by
+ * `FirstPublishLocationId` and `Checksum`), `POST sobjects/ContentVersion` (201 `{id, success,
  * errors}`), `PATCH sobjects/<object>/<id>` (204), `GET sobjects/<object>/describe`, and errors as
- * Salesforce sends them (`[{ message, errorCode }]`). It keeps what it received.
+ * Salesforce sends them (`[{ message, errorCode }]`). It keeps what it received, and can fail as a
+ * real org does: 5xx answers, stalled bodies, a restriction that refuses every token, maintenance.
  */
 export class SalesforceStub {
   readonly files: StubFile[] = [];
   readonly patches: { object: string; id: string; body: Record<string, unknown> }[] = [];
-  /** Match ID (the `Name` field) → record id. */
-  readonly records = new Map<string, string>([['PL-4711', 'a0B5g00000XyZabEAF']]);
+  /** Match ID (the `Name` field) → record id, for the write-back. */
+  readonly recordIds = new Map<string, string>([['PL-4711', 'a0B5g00000XyZabEAF']]);
+  /** The records a lookup query finds by `Name`. */
+  records: Record<string, unknown>[] = [];
+  tokensIssued = 0;
+  validToken = '';
+  /** The SOQL of every query that was let in. */
+  readonly queries: string[] = [];
+  readonly tokenRequests: URLSearchParams[] = [];
+  /** Status codes the next lookup queries answer with before answering normally. */
+  failQueries: number[] = [];
+  tokenStatus = 200;
+  /** The next this many lookup queries send their headers and a part of the body, then nothing more. */
+  stallQueries = 0;
+  /** Every request answers 401, whatever the token: an IP restriction or a wrong instance. */
+  refuseEveryToken = false;
+  /** Queries sent, refused ones included. */
+  queryAttempts = 0;
   fields: StubField[] = [
     { name: 'Id', type: 'id', updateable: false },
     { name: 'Name', type: 'string', updateable: false },
@@ -46,8 +64,6 @@ export class SalesforceStub {
   /** The next this many PATCHes answer 503. */
   failPatches = 0;
   uploadAttempts = 0;
-  private token = '';
-  private tokens = 0;
   private readonly server: Server = createServer((request, response) => void this.handle(request, response));
 
   constructor(
@@ -63,6 +79,10 @@ export class SalesforceStub {
 
   get url(): string {
     return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  expireToken(): void {
+    this.validToken = 'expired-everywhere';
   }
 
   async stop(): Promise<void> {
@@ -84,12 +104,21 @@ export class SalesforceStub {
     const url = new URL(request.url ?? '/', this.url);
     if (request.method === 'POST' && url.pathname === '/services/oauth2/token') {
       const params = new URLSearchParams(text);
+      this.tokenRequests.push(params);
+      if (this.tokenStatus !== 200) return json(this.tokenStatus, { error: 'invalid_client' });
       if (params.get('grant_type') !== 'client_credentials')
         return json(400, { error: 'unsupported_grant_type' });
-      this.token = `token-${++this.tokens}`;
-      return json(200, { access_token: this.token, instance_url: this.url, token_type: 'Bearer' });
+      this.validToken = `token-${++this.tokensIssued}`;
+      return json(200, {
+        access_token: this.validToken,
+        instance_url: this.url,
+        id: `${this.url}/id/00D000000000001/005000000000001`,
+        token_type: 'Bearer',
+      });
     }
-    if (request.headers.authorization !== `Bearer ${this.token}`)
+    const isQuery = request.method === 'GET' && url.pathname === `/services/data/v${this.apiVersion}/query`;
+    if (isQuery) this.queryAttempts++;
+    if (this.refuseEveryToken || request.headers.authorization !== `Bearer ${this.validToken}`)
       return error(401, 'INVALID_SESSION_ID', 'Session expired or invalid');
     const api = `/services/data/v${this.apiVersion}`;
     if (request.method === 'GET' && url.pathname === `${api}/sobjects/${this.object}/describe`) {
@@ -97,9 +126,10 @@ export class SalesforceStub {
     }
     if (request.method === 'GET' && url.pathname === `${api}/query`) {
       const soql = url.searchParams.get('q') ?? '';
+      this.queries.push(soql);
       const byName = new RegExp(`^SELECT Id FROM ${this.object} WHERE Name = '([^']*)' LIMIT 1$`).exec(soql);
       if (byName) {
-        const id = this.records.get(byName[1] as string);
+        const id = this.recordIds.get(byName[1] as string);
         const records = id ? [{ attributes: { type: this.object }, Id: id }] : [];
         return json(200, { totalSize: records.length, done: true, records });
       }
@@ -113,7 +143,18 @@ export class SalesforceStub {
           .map((f) => ({ attributes: { type: 'ContentVersion' }, Id: f.id }));
         return json(200, { totalSize: records.length, done: true, records });
       }
-      return error(400, 'MALFORMED_QUERY', `unexpected query: ${soql}`);
+      if (this.stallQueries > 0) {
+        this.stallQueries--;
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('{"totalSize":1,"done":true,"records":[');
+        return;
+      }
+      const failure = this.failQueries.shift();
+      if (failure) return error(failure, 'SERVER_UNAVAILABLE', 'Server unavailable');
+      const lookup = /WHERE Name = '(.*)' LIMIT 1$/.exec(soql);
+      if (!lookup) return error(400, 'MALFORMED_QUERY', `unexpected query: ${soql}`);
+      const records = this.records.filter((record) => record.Name === lookup[1]);
+      return json(200, { totalSize: records.length, done: true, records });
     }
     if (request.method === 'POST' && url.pathname === `${api}/sobjects/ContentVersion`) {
       this.uploadAttempts++;
@@ -123,7 +164,7 @@ export class SalesforceStub {
       }
       const body = JSON.parse(text) as Record<string, string>;
       const location = body.FirstPublishLocationId ?? '';
-      if (![...this.records.values()].includes(location))
+      if (![...this.recordIds.values()].includes(location))
         return error(
           400,
           'FIELD_INTEGRITY_EXCEPTION',
@@ -148,7 +189,7 @@ export class SalesforceStub {
         return error(503, 'SERVER_UNAVAILABLE', 'Server unavailable');
       }
       const id = record[1] as string;
-      if (![...this.records.values()].includes(id))
+      if (![...this.recordIds.values()].includes(id))
         return error(404, 'NOT_FOUND', 'The requested resource does not exist');
       const body = JSON.parse(text) as Record<string, unknown>;
       const known = new Set(this.fields.map((f) => f.name));

@@ -42,7 +42,7 @@ describe.each(testDatabases())('the app with a Salesforce write-back on $name', 
     db = await database.open();
     await new MatchStore(db).upsertMany([match]);
     stub = await new SalesforceStub().start();
-    stub.records.set(match.matchId, RECORD_ID);
+    stub.recordIds.set(match.matchId, RECORD_ID);
   });
   afterAll(async () => {
     await stub.stop();

@@ -12,8 +12,8 @@ import {
   type Progress,
 } from './crm-writer.js';
 
-/** Longer than an upload's deadline and the requests around it: a lease outlives the attempt holding it. */
-const LEASE_SECONDS = 300;
+/** Longer than an attempt can take (four requests of up to CRM_TIMEOUT_MS and an upload of up to 120 s): a lease outlives the attempt holding it. */
+const LEASE_SECONDS = 900;
 /** What of an error is kept with the delivery and its attempt. */
 const KEPT = 500;
 

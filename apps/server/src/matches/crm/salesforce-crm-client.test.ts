@@ -1,10 +1,8 @@
-import { once } from 'node:events';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { displayRows, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../config/config.js';
 import { pgliteTestDatabase } from '../../test/databases.js';
+import { SalesforceStub } from '../../test/salesforce-stub.js';
 import { bearer, createTestApp } from '../../test/test-app.js';
 import { MatchSourceUnavailableError, MatchUnreadableError } from '../match-source.js';
 import { CRM_SIGN_IN_REFUSED_MESSAGE, CRM_UNAVAILABLE_MESSAGE, CrmMatchSource } from './crm-match-source.js';
@@ -55,87 +53,6 @@ const SALESFORCE_MATCH = {
   Vertragspartner_Kunde__c: 'WM Consulting GmbH',
 };
 
-/**
- * The Salesforce endpoints the client uses: the OAuth 2.0 token endpoint (client credentials) and the
- * REST query. Only the most recently issued token is valid, as after a session timeout.
- */
-class FakeSalesforce {
-  tokensIssued = 0;
-  validToken = '';
-  readonly queries: string[] = [];
-  readonly tokenRequests: URLSearchParams[] = [];
-  records: Record<string, unknown>[] = [SALESFORCE_MATCH];
-  /** Status codes the next queries answer with before answering normally. */
-  failQueries: number[] = [];
-  tokenStatus = 200;
-  /** The next this many queries send their headers and a part of the body, then nothing more. */
-  stallQueries = 0;
-  /** Every query answers 401, whatever the token: an IP restriction or a wrong instance. */
-  refuseEveryToken = false;
-  /** Queries sent, refused ones included. */
-  queryAttempts = 0;
-  private readonly server: Server = createServer((request, response) => void this.handle(request, response));
-
-  async start(): Promise<void> {
-    this.server.listen(0, '127.0.0.1');
-    await once(this.server, 'listening');
-  }
-
-  get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  expireToken(): void {
-    this.validToken = 'expired-everywhere';
-  }
-
-  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const json = (status: number, body: unknown): void => {
-      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-    };
-    const url = new URL(request.url ?? '/', this.url);
-    if (request.method === 'POST' && url.pathname === '/services/oauth2/token') {
-      let body = '';
-      for await (const chunk of request) body += chunk;
-      const params = new URLSearchParams(body);
-      this.tokenRequests.push(params);
-      if (this.tokenStatus !== 200) return json(this.tokenStatus, { error: 'invalid_client' });
-      this.validToken = `token-${++this.tokensIssued}`;
-      return json(200, {
-        access_token: this.validToken,
-        instance_url: this.url,
-        id: `${this.url}/id/00D000000000001/005000000000001`,
-        token_type: 'Bearer',
-      });
-    }
-    if (request.method === 'GET' && url.pathname === `${API}/query`) {
-      this.queryAttempts++;
-      if (this.refuseEveryToken || request.headers.authorization !== `Bearer ${this.validToken}`) {
-        return json(401, [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }]);
-      }
-      const soql = url.searchParams.get('q') ?? '';
-      this.queries.push(soql);
-      if (this.stallQueries > 0) {
-        this.stallQueries--;
-        response.writeHead(200, { 'content-type': 'application/json' });
-        response.write('{"totalSize":1,"done":true,"records":[');
-        return;
-      }
-      const failure = this.failQueries.shift();
-      if (failure) return json(failure, [{ message: 'Server unavailable', errorCode: 'SERVER_UNAVAILABLE' }]);
-      const id = /WHERE Name = '(.*)' LIMIT 1$/.exec(soql)?.[1];
-      const records = this.records.filter((record) => record.Name === id);
-      return json(200, { totalSize: records.length, done: true, records });
-    }
-    json(404, [{ message: 'The requested resource does not exist', errorCode: 'NOT_FOUND' }]);
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    this.server.close();
-  }
-}
-
 describe('soqlString', () => {
   it.each([
     ['PL-10001', "'PL-10001'"],
@@ -148,7 +65,7 @@ describe('soqlString', () => {
 });
 
 describe('Salesforce preset', () => {
-  const fake = new FakeSalesforce();
+  const fake = new SalesforceStub();
   let options: SalesforceOptions;
 
   beforeAll(async () => {
