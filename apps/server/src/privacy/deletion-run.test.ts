@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
@@ -392,5 +393,19 @@ describe.each(testDatabases())('the deletion run on $name', (database) => {
 
     expect(await run().run()).toEqual({ completed_contracts: 1 });
     expect(await exists(doc)).toBe(false);
+  });
+  it('deletes a document an approval request was made for, and keeps the request', async () => {
+    const doc = await storeDocument(db, { matchId: 'PL-14', createdAt: daysAgo(40), status: 'failed' });
+    await sql`insert into approval_requests (document_id, document_version, document_sha256, match_id, doc_key,
+        file_name, requested_by, requested_by_name, reasons, rules, status)
+      values (${doc}, 1, 'x', 'PL-14', 'de-wm-pp-rv', 'Vertrag.docx', 'berater@demo.local', 'Berta', '[]', '{}', 'void')`.execute(
+      db,
+    );
+    expect(await run().run()).toEqual({ failed_generations: 1 });
+    expect(await exists(doc)).toBe(false);
+    const requests = await sql<{
+      n: string;
+    }>`select count(*) as n from approval_requests where document_id = ${doc}`.execute(db);
+    expect(Number(requests.rows[0]?.n)).toBe(1);
   });
 });

@@ -11,8 +11,8 @@ import { sql } from 'kysely';
  * an Art. 15 export until its download expires.
  *
  * An envelope outlives its document: its events and the SHA-256 of its files stay, so the reference
- * from envelopes to documents loses its foreign key, and the envelope records when and by which rule
- * its files went.
+ * from envelopes (and from approval requests) to documents loses its foreign key, and the envelope
+ * records when and by which rule its files went.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
@@ -113,6 +113,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // The deletion run takes the oldest due documents first: an index lets each batch stop after its 100.
   await db.schema.createIndex('documents_created_at').on('documents').column('created_at').execute();
   await sql`alter table envelopes drop constraint if exists envelopes_document_id_fkey`.execute(db);
+  // An approval request is the record of a decision, kept like the envelope it was for.
+  await sql`alter table if exists approval_requests drop constraint if exists approval_requests_document_id_fkey`.execute(
+    db,
+  );
   await db.schema
     .alterTable('envelopes')
     .addColumn('files_deleted_at', 'timestamptz')
