@@ -240,6 +240,15 @@ export class PersonErasure {
           .execute();
       }
       add('Empfänger beendeter Umschläge anonymisiert', ended.length);
+      for (const recipient of recipients.filter((r) => ENDED.includes(r.status) && held.has(r.match_id))) {
+        retained.push({
+          what: `Empfänger im Umschlag ${recipient.envelope_id}`,
+          id: recipient.id,
+          matchId: recipient.match_id,
+          rule: 'Aufbewahrungssperre',
+          until: null,
+        });
+      }
       for (const recipient of recipients.filter((r) => r.status === 'completed')) {
         const period = periods.completed_contracts;
         retained.push({
