@@ -7,6 +7,7 @@ import { GIVE_UP_AFTER_SECONDS } from '../webhooks/webhook-outbox.js';
 import {
   CRM_STATUSES,
   type CrmWriteBack,
+  CrmWritebackRefused,
   type CrmWriter,
   explainFailure,
   type Progress,
@@ -120,6 +121,12 @@ export class CrmWritebackOutbox {
     const status = CRM_STATUSES[type];
     if (!status || !data.matchId) return undefined;
     const envelopeId = data.envelopeId ?? null;
+    // An envelope deleted meanwhile (a person's erasure, a deletion rule) has no history to tell.
+    if (
+      envelopeId &&
+      !(await db.selectFrom('envelopes').select('id').where('id', '=', envelopeId).executeTakeFirst())
+    )
+      return undefined;
     return {
       id: `crm_${delivery.id}`,
       type,
@@ -137,7 +144,10 @@ export class CrmWritebackOutbox {
               .where('envelopes.id', '=', envelopeId)
               .executeTakeFirst()
           : undefined;
-        if (!row?.sealed_pdf) throw new Error('Das versiegelte PDF ist nicht mehr gespeichert.');
+        if (!row?.sealed_pdf)
+          throw new CrmWritebackRefused(
+            'Das versiegelte PDF ist nicht mehr gespeichert (nach einer Aufbewahrungsregel gelöscht).',
+          );
         return { pdf: row.sealed_pdf, fileName: row.file_name.replace(/\.docx$/i, '.pdf') };
       },
     };
@@ -147,6 +157,7 @@ export class CrmWritebackOutbox {
   private async attempt(delivery: Leased, at: RawBuilder<Date>, now: Date | undefined): Promise<boolean> {
     const { db } = this.deps;
     const writeBack = await this.writeBack(delivery);
+    // Nothing to write (its envelope was deleted meanwhile): done, so that it holds back nothing.
     if (!writeBack) {
       await db
         .updateTable('webhook_deliveries')

@@ -154,4 +154,17 @@ describe.each(testDatabases())('HTTP CRM write-back on $name', (database) => {
     expect(await outbox().deliverDue()).toBe(1);
     expect(receiver.received.map((r) => (r.body as { status: string }).status)).toEqual(['Unterschrieben']);
   });
+  it('writes nothing for an envelope deleted before its write-back, and holds nothing back', async () => {
+    const envelope = await crmEnvelope(db, crmEventSink());
+    await envelope.send();
+    await db.deleteFrom('envelopes').where('id', '=', envelope.id).execute();
+    expect(await outbox().deliverDue()).toBe(0);
+    expect(receiver.received).toEqual([]);
+    const rows = await db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .where('target', '=', 'crm')
+      .execute();
+    expect(rows).toEqual([{ status: 'delivered' }]);
+  });
 });
