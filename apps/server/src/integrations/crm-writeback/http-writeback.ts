@@ -1,4 +1,4 @@
-import { CrmTransientError } from '../../matches/crm/crm-client.js';
+import { CrmSignInRefusedError, CrmTransientError } from '../../matches/crm/crm-client.js';
 import { type CrmAuth, MATCH_ID_PLACEHOLDER } from '../../matches/crm/http-crm-client.js';
 import { type CrmWriteBack, CrmWritebackRefused, type CrmWriter } from './crm-writer.js';
 
@@ -56,9 +56,11 @@ export class HttpWriteback implements CrmWriter {
       (response.status >= 300 && response.status < 400)
     )
       throw new CrmTransientError(problem);
+    // Credentials an operator corrects: the attempts after that arrive.
+    if (response.status === 401) throw new CrmSignInRefusedError(problem);
     if (response.status === 413)
       throw new CrmWritebackRefused(`Das CRM lehnt die Meldung ab: zu groß (${problem}).`);
-    if (response.status === 401 || response.status === 403)
+    if (response.status === 403)
       throw new CrmWritebackRefused(`Das CRM verweigert die Berechtigung (${problem}).`);
     throw new CrmWritebackRefused(`Das CRM lehnt die Meldung ab (${problem}).`);
   }

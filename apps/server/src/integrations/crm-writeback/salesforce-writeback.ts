@@ -200,6 +200,8 @@ function refusal(error: unknown): unknown {
   if (!(error instanceof CrmRefusedError) || error instanceof CrmSignInRefusedError) return error;
   const code = String((error.cause as { errorCode?: unknown } | undefined)?.errorCode ?? '');
   const said = error.message;
+  // The token endpoint refused the credentials: fixed by an operator, then the next attempt arrives.
+  if (!code) return new CrmSignInRefusedError(said, { cause: error });
   if (PASSING_CODES.has(code)) {
     const why =
       code === 'STORAGE_LIMIT_EXCEEDED'
