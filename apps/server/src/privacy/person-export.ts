@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PersonExport, PersonHit, PersonSource } from '@vertragsgenerator/domain';
+import { sql } from 'kysely';
 import PizZip from 'pizzip';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
@@ -68,6 +69,16 @@ export class PersonExports {
       accessRequests: await rowsIn(db, 'access_requests', 'id', idsOf(hits, 'access_request')),
       supportReports: await rowsIn(db, 'support_reports', 'id', idsOf(hits, 'support_report')),
       auditEntries: await rowsIn(db, 'audit_entries', 'id', idsOf(hits, 'audit')),
+      // A colleague's own reads of stored files are data about them too.
+      documentReads: plain(
+        await db
+          .selectFrom('document_reads')
+          .selectAll()
+          .where(sql<boolean>`lower(actor) = ${query.toLowerCase()}`)
+          .orderBy('id')
+          .limit(10_000)
+          .execute(),
+      ),
     };
     const zip = new PizZip();
     let files = 0;
