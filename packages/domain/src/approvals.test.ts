@@ -33,7 +33,8 @@ describe('dealMargin', () => {
   it('treats a missing or unreadable rate as missing, and a VK of 0 as invalid', () => {
     expect(dealMargin({ vk: 100 }, 'remote')).toEqual({ status: 'missing' });
     expect(dealMargin({ vk: 'n/a', ek: 80 }, 'remote')).toEqual({ status: 'missing' });
-    expect(dealMargin({}, 'onsite')).toEqual({ status: 'missing' });
+    expect(dealMargin({ ek2: 80 }, 'onsite')).toEqual({ status: 'missing' });
+    expect(dealMargin({}, 'onsite')).toEqual({ status: 'none' });
     expect(dealMargin({ vk: 0, ek: 10 }, 'remote')).toEqual({ status: 'invalid' });
   });
 });
@@ -61,11 +62,21 @@ describe('approvalReasons', () => {
 
   it('takes a missing rate as a reason, not as a pass', () => {
     const reasons = approvalReasons(rules(), {
-      match: { vk: 100, ek: 80 },
+      match: { vk: 100, ek: 80, vk2: 120 },
       docKey: 'de-wm-pp-rv',
       editedText: false,
     });
     expect(reasons.map(approvalReasonText)).toEqual(['Marge onsite fehlt (VK oder EK nicht angegeben)']);
+    const withoutAnyRate = approvalReasons(rules(), { match: {}, docKey: 'de-wm-pp-rv', editedText: false });
+    expect(withoutAnyRate.map(approvalReasonText)).toEqual([
+      'Marge remote fehlt (VK oder EK nicht angegeben)',
+    ]);
+  });
+
+  it('leaves out a channel the deal has no rates for: a remote-only deal needs no onsite margin', () => {
+    expect(
+      approvalReasons(rules(), { match: { vk: 100, ek: 80 }, docKey: 'de-wm-pp-rv', editedText: false }),
+    ).toEqual([]);
   });
 
   it('uses the threshold per company and ignores the margin when switched off', () => {

@@ -175,6 +175,8 @@ export type Margin =
   | { status: 'ok'; percent: number; vk: number; ek: number }
   /** VK or EK absent or not a number. */
   | { status: 'missing' }
+  /** Neither VK nor EK given: the deal has no such part (a remote-only deal has no onsite rates). */
+  | { status: 'none' }
   /** VK is 0 or negative: no margin can be computed. */
   | { status: 'invalid' };
 
@@ -192,6 +194,7 @@ export function dealMargin(match: MarginSource, channel: MarginChannel): Margin 
   const fields = MARGIN_FIELDS[channel];
   const vk = rate(match, fields.vk);
   const ek = rate(match, fields.ek);
+  if (vk === undefined && ek === undefined) return { status: 'none' };
   if (vk === undefined || ek === undefined) return { status: 'missing' };
   if (vk <= 0) return { status: 'invalid' };
   return { status: 'ok', percent: ((vk - ek) / vk) * 100, vk, ek };
@@ -263,9 +266,17 @@ export function approvalReasons(rules: ApprovalRules, subject: ApprovalSubject):
   if (rules.margin.enabled && entry) {
     const company = entry.params.company;
     const threshold = rules.margin.thresholds[company];
-    for (const channel of MARGIN_CHANNELS) {
-      const margin = dealMargin(subject.match, channel);
-      if (margin.status === 'ok') {
+    const margins = MARGIN_CHANNELS.map((channel) => ({
+      channel,
+      margin: dealMargin(subject.match, channel),
+    }));
+    // A channel without any rate is not part of the deal; a deal without any rate at all is a reason.
+    const withoutRates = margins.every(({ margin }) => margin.status === 'none');
+    for (const { channel, margin } of margins) {
+      if (margin.status === 'none') {
+        if (withoutRates && channel === 'remote')
+          reasons.push({ kind: 'margin', channel, company, threshold, percent: null, problem: 'missing' });
+      } else if (margin.status === 'ok') {
         if (margin.percent < threshold)
           reasons.push({
             kind: 'margin',

@@ -31,12 +31,13 @@ const demo: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches
 /** Remote (1000 − 876) ÷ 1000 = 12,4 %; onsite 20 %. */
 const THIN: ResolvedMatch = { ...demo, matchId: 'PL-90001', vk: 1000, ek: 876, vk2: 1000, ek2: 800 };
 const HEALTHY: ResolvedMatch = { ...demo, matchId: 'PL-90002', vk: 1000, ek: 700, vk2: 1000, ek2: 700 };
-const REMOTE_ONLY: ResolvedMatch = {
+/** An onsite selling rate without its buying rate: the onsite margin cannot be known. */
+const ONSITE_WITHOUT_EK: ResolvedMatch = {
   ...demo,
   matchId: 'PL-90003',
   vk: 1000,
   ek: 700,
-  vk2: undefined,
+  vk2: 1100,
   ek2: undefined,
 };
 const GONE: ResolvedMatch = { ...demo, matchId: 'PL-90004', vk: 1000, ek: 700, vk2: 1000, ek2: 700 };
@@ -75,7 +76,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
 
   beforeAll(async () => {
     db = await database.open();
-    await new MatchStore(db).upsertMany([THIN, HEALTHY, REMOTE_ONLY, GONE]);
+    await new MatchStore(db).upsertMany([THIN, HEALTHY, ONSITE_WITHOUT_EK, GONE]);
     source = new SwitchableSource(new DatabaseMatchSource(db));
     t = await createTestApp(db, { demoStaff: true, matches: source, env: { METRICS_TOKEN } });
     for (const email of [BERATER, LEITUNG, LEITUNG2, LEGAL, OPS]) tokens[email] = await t.signIn(email);
@@ -225,8 +226,8 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect((await view(id)).status).toBe('created');
     expect(invitations()).toEqual([]);
 
-    const remoteOnly = await draft(REMOTE_ONLY.matchId);
-    const refusedToo = await send(remoteOnly.id, remoteOnly.send);
+    const halfOnsite = await draft(ONSITE_WITHOUT_EK.matchId);
+    const refusedToo = await send(halfOnsite.id, halfOnsite.send);
     expect(refusedToo.statusCode).toBe(409);
     expect(refusedToo.json().reasonTexts).toEqual(['Marge onsite fehlt (VK oder EK nicht angegeben)']);
   });
