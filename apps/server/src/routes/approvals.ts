@@ -12,6 +12,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { ApprovalEvaluation } from '../approvals/approval-evaluation.js';
 import { paragraphsOf } from '../approvals/approval-evaluation.js';
+import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import type { ApprovalRequests } from '../approvals/approval-requests.js';
 import type { ApprovalSends } from '../approvals/approval-sends.js';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
@@ -29,6 +30,7 @@ import { compareParagraphs } from '../templates/paragraph-diff.js';
 export interface ApprovalRoutesDeps {
   guards: AuthGuards;
   requests: ApprovalRequests;
+  queries: ApprovalQueries;
   sends: ApprovalSends;
   envelopes: EnvelopesRepository;
   documents: DocumentsRepository;
@@ -50,15 +52,15 @@ type IdRequest = FastifyRequest<{ Params: { id: string } }>;
  * rules are applied on the server (approvals/); these routes guard, parse and answer.
  */
 export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app, deps) => {
-  const { guards, requests } = deps;
+  const { guards, requests, queries } = deps;
   const staff = { preHandler: guards.session('staff') };
   const common = { tags: ['signature'], security: BEARER };
 
   async function visibleRequest(request: IdRequest) {
     const id = request.params.id;
-    const found = isUuid(id) ? await requests.find(id) : undefined;
+    const found = isUuid(id) ? await queries.find(id) : undefined;
     if (!found) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
-    if (!requests.maySee(currentUser(request), found.request, found.decision)) {
+    if (!queries.maySee(currentUser(request), found.request, found.decision)) {
       throw forbidden('Diese Freigabe-Anfrage darfst du nicht sehen.');
     }
     return found.request;
@@ -77,7 +79,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const query = parseInput(approvalListQuerySchema, request.query ?? {});
-      return requests.list(currentUser(request), query);
+      return queries.list(currentUser(request), query);
     },
   );
 
@@ -94,7 +96,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const row = await visibleRequest(request);
-      return requests.get(row.id, currentUser(request));
+      return queries.get(row.id, currentUser(request));
     },
   );
 
@@ -204,7 +206,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
       await deps.sends
         .settle(id)
         .catch((error) => request.log.warn({ err: error }, 'approval send run failed'));
-      return requests.get(id, user);
+      return queries.get(id, user);
     },
   );
 
@@ -234,7 +236,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
       await requests.assertMayDecide(id, user);
       const { reason } = parseInput(declineBodySchema, request.body ?? {});
       await requests.decline(id, user, requestActor(request), reason);
-      return requests.get(id, user);
+      return queries.get(id, user);
     },
   );
 

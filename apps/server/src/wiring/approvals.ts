@@ -1,4 +1,5 @@
 import { ApprovalEvaluation } from '../approvals/approval-evaluation.js';
+import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import { ApprovalRequests } from '../approvals/approval-requests.js';
 import { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
 import { ApprovalSends } from '../approvals/approval-sends.js';
@@ -15,6 +16,7 @@ export interface Approvals {
   rules: ApprovalRulesStore;
   evaluation: ApprovalEvaluation;
   requests: ApprovalRequests;
+  queries: ApprovalQueries;
 }
 
 export function createApprovals(context: AppContext): Approvals {
@@ -30,7 +32,7 @@ export function createApprovals(context: AppContext): Approvals {
     outbox,
     publicUrl: config.publicUrl,
   });
-  return { rules, evaluation, requests };
+  return { rules, evaluation, requests, queries: requests.queries };
 }
 
 /**
@@ -49,6 +51,7 @@ export async function registerApprovals(
   await app.register(approvalRoutes, {
     guards,
     requests: approvals.requests,
+    queries: approvals.queries,
     sends,
     envelopes: new EnvelopesRepository(db),
     documents,

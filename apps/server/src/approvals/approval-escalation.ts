@@ -1,0 +1,98 @@
+/**
+ * Owns who hears of a request: the approvers' addresses (never the requester's), and the escalation
+ * mail to the next group in turn once a request waited its working days without a decision.
+ */
+import { APPROVER_GROUP_LEVELS, type ApproverGroup, approvalReasonText } from '@vertragsgenerator/domain';
+import type { Db } from '../db/database.js';
+import type { MailOutbox } from '../mail/mail-outbox.js';
+import type { Executor } from '../signature/envelopes-repository.js';
+import { approvalEscalatedMail } from './approval-mails.js';
+
+export interface ApprovalEscalationDeps {
+  db: Db;
+  outbox: MailOutbox;
+  publicUrl: string;
+  now?: () => Date;
+}
+
+/** Addresses of the staff of `groups` and the deputies, without `except` (never the requester). */
+export async function approverAddresses(
+  executor: Executor,
+  groups: readonly ApproverGroup[],
+  deputies: string[],
+  except: string,
+): Promise<string[]> {
+  const levels = groups.map((g) => APPROVER_GROUP_LEVELS[g]);
+  const rows = await executor
+    .selectFrom('users')
+    .select('email')
+    .where((eb) =>
+      eb.or([
+        ...(levels.length > 0 ? [eb('permission', 'in', levels)] : []),
+        ...(deputies.length > 0 ? [eb('email', 'in', deputies)] : []),
+      ]),
+    )
+    .execute();
+  return [...new Set(rows.map((r) => r.email))].filter(
+    (email) => email.toLowerCase() !== except.toLowerCase(),
+  );
+}
+
+export class ApprovalEscalation {
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: ApprovalEscalationDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  /**
+   * Mails the next group in turn of every open request whose escalation is due, once (a periodic job).
+   * Each request is claimed with `SKIP LOCKED`, its mails queued in the same transaction.
+   */
+  async mailEscalations(): Promise<number> {
+    let mailed = 0;
+    for (;;) {
+      const done = await this.deps.db.transaction().execute(async (trx) => {
+        const request = await trx
+          .selectFrom('approval_requests')
+          .selectAll()
+          .where('status', '=', 'open')
+          .where('escalation_mailed_at', 'is', null)
+          .where('escalates_at', '<=', this.now())
+          .orderBy('escalates_at')
+          .limit(1)
+          .forUpdate()
+          .skipLocked()
+          .executeTakeFirst();
+        if (!request) return false;
+        await trx
+          .updateTable('approval_requests')
+          .set({ escalation_mailed_at: this.now() })
+          .where('id', '=', request.id)
+          .execute();
+        const next = request.rules.approvers.order.slice(1);
+        const first = new Set(
+          await approverAddresses(
+            trx,
+            request.rules.approvers.order.slice(0, 1),
+            request.rules.deputies,
+            request.requested_by,
+          ),
+        );
+        const addresses = (await approverAddresses(trx, next, [], request.requested_by)).filter(
+          (a) => !first.has(a),
+        );
+        const texts = request.reasons.map(approvalReasonText);
+        await this.deps.outbox.enqueue(
+          addresses.map((to) => approvalEscalatedMail(request, to, texts, this.deps.publicUrl)),
+          trx,
+        );
+        return true;
+      });
+      if (!done) break;
+      mailed++;
+    }
+    if (mailed > 0) this.deps.outbox.deliverSoon();
+    return mailed;
+  }
+}
