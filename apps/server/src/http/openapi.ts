@@ -86,6 +86,10 @@ const TAGS = [
   },
   { name: 'support', description: 'Problem reports' },
   {
+    name: 'webhooks',
+    description: 'What a webhook receiver fetches, signed with its endpoint’s secret instead of a token',
+  },
+  {
     name: 'administration',
     description: 'Team-Operations: access requests, staff and levels, audit log, match import',
   },

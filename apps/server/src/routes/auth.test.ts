@@ -10,7 +10,10 @@ import {
   type TestApp,
 } from '../test/test-app.js';
 
-/** Public: the probes and runtime settings, and the signer pages (authorised by their link token). */
+/**
+ * Public: the probes and runtime settings, the signer pages (authorised by their link token) and the
+ * sealed PDF a webhook receiver fetches (authorised by its endpoint's signature).
+ */
 const PUBLIC_PATHS = [
   '/backend/health',
   '/backend/config',
@@ -22,6 +25,7 @@ const PUBLIC_PATHS = [
   '/backend/signing/decline',
   '/backend/signing/code',
   '/backend/signing/verify',
+  '/backend/webhooks/envelopes/:envelopeId/sealed-pdf',
 ];
 
 describe.each(testDatabases())('identity and sessions on $name', (database) => {

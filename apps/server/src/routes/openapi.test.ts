@@ -39,7 +39,7 @@ interface OpenApiDocument {
 
 /**
  * The routes anyone may call: probes, runtime settings, the token exchange of the sign-in, the signer
- * pages and DocuSign's webhook.
+ * pages, DocuSign's webhook and the sealed PDF a webhook receiver fetches (signed with its secret).
  */
 const PUBLIC_OPERATIONS = [
   'GET /backend/health',
@@ -54,6 +54,7 @@ const PUBLIC_OPERATIONS = [
   'POST /backend/signing/code',
   'POST /backend/signing/verify',
   'POST /backend/signature/docusign/connect',
+  'GET /backend/webhooks/envelopes/{envelopeId}/sealed-pdf',
 ];
 
 /** `/backend/documents/:id` as OpenAPI writes it: `/backend/documents/{id}`. */
