@@ -97,7 +97,7 @@ function DecisionForm({
       />
       <Group>
         <Button
-          color="green.9"
+          color="teal.9"
           loading={approval.isPending}
           disabled={busy}
           onClick={() => approval.mutate(comment)}
