@@ -3,7 +3,7 @@ import { expectAccessible } from './axe.js';
 import { editorReady, typeAfterLine } from './editor-support.js';
 import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
 import { fillCustomerContract, invitationLink } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
+import { DEMO_ACCOUNTS, newUserPage, signedIn } from './support.js';
 
 /**
  * Freigabe, end to end: a contract that a rule holds back waits for a leader on /freigaben, and goes
@@ -34,12 +34,6 @@ async function tabTo(page: Page, target: Locator, limit = 40): Promise<void> {
     if (await target.evaluate((element) => element === document.activeElement)) return;
   }
   throw new Error(`not reached with ${limit} presses of Tab: ${target}`);
-}
-
-/** Signs in and waits for /start: a navigation before that would interrupt the sign-in. */
-async function signedIn(page: Page, email: string): Promise<void> {
-  await signIn(page, email);
-  await expect(page).toHaveURL(/\/start$/);
 }
 
 /** The sender view a submitted e-signature form opens in a new tab. */

@@ -26,7 +26,7 @@ import {
   invitationLink,
   signAs,
 } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
+import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signedIn, signIn } from './support.js';
 
 /**
  * Writes the screenshots under docs/screenshots/ (`npm run screenshots`). Skipped in the normal test
@@ -340,7 +340,7 @@ test('Freigabe: the sender view that needs an approval, /freigaben with a reques
 }) => {
   test.setTimeout(120_000);
   // PL-10006's rates make a thin margin for WM (config/demo-matches.json).
-  await signIn(page, DEMO_ACCOUNTS.consultant);
+  await signedIn(page, DEMO_ACCOUNTS.consultant);
   await loadMatch(page, 'PL-10006');
   await openForm(page, '/contract/docusign', 'PL-10006');
   await fillDocusign(page, {
@@ -361,7 +361,7 @@ test('Freigabe: the sender view that needs an approval, /freigaben with a reques
 
   const leader = await newUserPage(browser);
   await leader.setViewportSize({ width: 1280, height: 860 });
-  await signIn(leader, DEMO_ACCOUNTS.leader);
+  await signedIn(leader, DEMO_ACCOUNTS.leader);
   await leader.goto('/freigaben');
   const row = leader
     .getByRole('table', { name: 'Anfragen' })
@@ -381,7 +381,7 @@ test('Freigabe: the sender view that needs an approval, /freigaben with a reques
 
   const legal = await newUserPage(browser);
   await legal.setViewportSize({ width: 1280, height: 1300 });
-  await signIn(legal, DEMO_ACCOUNTS.legal);
+  await signedIn(legal, DEMO_ACCOUNTS.legal);
   await legal.goto('/verwaltung');
   await expect(legal.getByRole('textbox', { name: 'Schwellenwert WM (%)' })).toHaveValue('15');
   await legal.screenshot({ path: shot('verwaltung-freigaben') });

@@ -37,6 +37,12 @@ export async function signIn(page: Page, email: string): Promise<void> {
   await closed;
 }
 
+/** Signs in and waits for /start: a navigation before that would interrupt the sign-in. */
+export async function signedIn(page: Page, email: string): Promise<void> {
+  await signIn(page, email);
+  await expect(page).toHaveURL(/\/start$/);
+}
+
 /** A fresh browser context per user, as different people on different machines. */
 export async function newUserPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext();
