@@ -14,7 +14,8 @@ export function ApprovalStatusBadge({ status }: { status: ApprovalStatus }) {
     <Badge
       color={STATUS_COLORS[status]}
       variant="light"
-      style={{ whiteSpace: 'nowrap', overflow: 'visible' }}
+      // Mantine cuts a badge's label with an ellipsis where the table column is narrow: „OFF…“.
+      styles={{ root: { maxWidth: 'none', flexShrink: 0 }, label: { overflow: 'visible' } }}
     >
       {APPROVAL_STATUS_LABELS[status]}
     </Badge>
