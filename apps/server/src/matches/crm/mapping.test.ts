@@ -118,6 +118,21 @@ describe('the example mapping', () => {
     });
   });
 
+  it('maps a deal without a candidate yet: only the ID and the customer are required', async () => {
+    const example = await loadCrmMapping(join(REPOSITORY_CONFIG, 'crm-mapping.example.json'));
+    const { candidate: _candidate, ...withoutCandidate } = GENERIC_CRM_RECORD;
+    const mapped = mapCrmRecord(example, withoutCandidate, 'PL-10001');
+    expect(mapped).toMatchObject({
+      kind: 'match',
+      match: { matchId: 'PL-10001', kunde: 'Elbwerk Logistik AG' },
+    });
+    expect(mapped.kind === 'match' && mapped.match.candidateLastName).toBeUndefined();
+    const { customer: _customer, ...withoutCustomer } = GENERIC_CRM_RECORD;
+    expect(() => mapCrmRecord(example, withoutCustomer, 'PL-10001')).toThrow(
+      /field kunde .*Pflichtfeld fehlt/,
+    );
+  });
+
   it('is valid, and so is the Salesforce preset', async () => {
     await expect(
       loadCrmMapping(join(REPOSITORY_CONFIG, 'crm-mapping.salesforce.json')),
