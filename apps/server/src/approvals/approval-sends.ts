@@ -76,14 +76,11 @@ export class ApprovalSends {
     return Number(row.n);
   }
 
-  private async run(): Promise<number> {
-    let sent = 0;
-    for (;;) {
-      if (this.runs.stopping) return sent;
-      const request = await this.lease();
-      if (!request) return sent;
-      if (await this.send(request)) sent++;
-    }
+  private run(): Promise<number> {
+    return this.runs.eachLeased(
+      () => this.lease(),
+      (request) => this.send(request),
+    );
   }
 
   private lease() {

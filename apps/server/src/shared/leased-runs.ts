@@ -19,6 +19,23 @@ export class LeasedRuns {
     return run;
   }
 
+  /**
+   * Leases and handles one item after another until none is due or a stop began. Returns how many
+   * `handle` reported done.
+   */
+  async eachLeased<T>(
+    lease: () => Promise<T | undefined>,
+    handle: (item: T) => Promise<boolean>,
+  ): Promise<number> {
+    let done = 0;
+    for (;;) {
+      if (this.stopped) return done;
+      const item = await lease();
+      if (!item) return done;
+      if (await handle(item)) done++;
+    }
+  }
+
   /** Leases nothing more and waits for the runs under way to finish what they hold. */
   async stop(): Promise<void> {
     this.stopped = true;

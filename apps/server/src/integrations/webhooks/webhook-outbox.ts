@@ -64,13 +64,10 @@ export class WebhookOutbox {
 
   private async deliver(now?: Date): Promise<number> {
     const at = now ? sql<Date>`${now}::timestamptz` : sql<Date>`now()`;
-    let delivered = 0;
-    for (;;) {
-      if (this.runs.stopping) return delivered;
-      const leased = await this.lease(at);
-      if (!leased) return delivered;
-      if (await this.attempt(leased, at, now)) delivered++;
-    }
+    return this.runs.eachLeased(
+      () => this.lease(at),
+      (leased) => this.attempt(leased, at, now),
+    );
   }
 
   private lease(at: RawBuilder<Date>): Promise<Leased | undefined> {
