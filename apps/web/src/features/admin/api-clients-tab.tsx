@@ -3,7 +3,6 @@ import {
   Badge,
   Button,
   Code,
-  CopyButton,
   Group,
   Modal,
   Paper,
@@ -25,10 +24,11 @@ import {
   PERMISSION_LABELS,
   type PermissionLevel,
 } from '@vertragsgenerator/domain';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, apiJson, errorMessage } from '@/lib/api';
 import { ADMINISTRATION_QUERY_KEY } from './api';
+import { SecretShownOnce } from './secret-shown-once';
 import { adminTexts, dateTime } from './texts';
 
 const t = adminTexts.apiClients;
@@ -67,7 +67,12 @@ export function ApiClientsTab() {
     <Stack maw={1100}>
       <Text>{t.intro}</Text>
       {created ? (
-        <ShownOnce created={created} onDone={() => setCreated(null)} />
+        <SecretShownOnce
+          secret={created.token}
+          secretLabel={t.token}
+          texts={{ ...t, heading: t.tokenHeading(created.client.name), once: t.tokenOnce }}
+          onDone={() => setCreated(null)}
+        />
       ) : (
         <CreateForm onCreated={setCreated} />
       )}
@@ -148,40 +153,6 @@ function CreateForm({ onCreated }: { onCreated: (created: ApiClientCreated) => v
             {general}
           </Text>
         )}
-      </Stack>
-    </Paper>
-  );
-}
-
-/** The token, once: copy it, then hide it. Focus moves to it, so a keyboard user lands on the copy button. */
-function ShownOnce({ created, onDone }: { created: ApiClientCreated; onDone: () => void }) {
-  const headingId = useId();
-  const copyRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    copyRef.current?.focus();
-  }, []);
-  return (
-    <Paper withBorder p="md" component="section" aria-labelledby={headingId} bg="green.0">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={headingId}>
-          {t.tokenHeading(created.client.name)}
-        </Title>
-        <Text size="sm">{t.tokenOnce}</Text>
-        <Code block aria-label={t.token}>
-          {created.token}
-        </Code>
-        <Group>
-          <CopyButton value={created.token}>
-            {({ copied, copy }) => (
-              <Button ref={copyRef} onClick={copy} color={copied ? 'green.8' : undefined}>
-                {copied ? t.copied : t.copy}
-              </Button>
-            )}
-          </CopyButton>
-          <Button variant="default" onClick={onDone}>
-            {t.done}
-          </Button>
-        </Group>
       </Stack>
     </Paper>
   );

@@ -3,7 +3,6 @@ import {
   Button,
   Checkbox,
   Code,
-  CopyButton,
   Group,
   Paper,
   Stack,
@@ -20,10 +19,11 @@ import {
   type WebhookEndpointCreated,
   type WebhookEventType,
 } from '@vertragsgenerator/domain';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { ADMINISTRATION_QUERY_KEY } from '../api';
+import { SecretShownOnce } from '../secret-shown-once';
 import { registerWebhook, webhooksQueryOptions } from './api';
 import { EndpointRow } from './endpoint-row';
 import { integrationTexts as t } from './texts';
@@ -39,7 +39,15 @@ export function IntegrationsTab() {
     <Stack maw={1100}>
       <Text>{t.intro}</Text>
       {created ? (
-        <ShownOnce created={created} onDone={() => setCreated(null)} />
+        <SecretShownOnce
+          secret={created.secret}
+          texts={{ ...t, heading: t.secretHeading(created.url), once: t.secretOnce }}
+          onDone={() => setCreated(null)}
+        >
+          <Text size="sm">
+            {t.endpointId}: <Code>{created.id}</Code>
+          </Text>
+        </SecretShownOnce>
       ) : (
         <AddForm onAdded={setCreated} />
       )}
@@ -138,41 +146,6 @@ function AddForm({ onAdded }: { onAdded: (created: WebhookEndpointCreated) => vo
             {general}
           </Text>
         )}
-      </Stack>
-    </Paper>
-  );
-}
-
-/** The secret, once: focus lands on the copy button, so a keyboard user copies it at once. */
-function ShownOnce({ created, onDone }: { created: WebhookEndpointCreated; onDone: () => void }) {
-  const headingId = useId();
-  const copyRef = useRef<HTMLButtonElement>(null);
-  useEffect(() => {
-    copyRef.current?.focus();
-  }, []);
-  return (
-    <Paper withBorder p="md" component="section" aria-labelledby={headingId} bg="green.0">
-      <Stack gap="sm">
-        <Title order={2} size="h4" id={headingId}>
-          {t.secretHeading(created.url)}
-        </Title>
-        <Text size="sm">{t.secretOnce}</Text>
-        <Code block>{created.secret}</Code>
-        <Text size="sm">
-          {t.endpointId}: <Code>{created.id}</Code>
-        </Text>
-        <Group>
-          <CopyButton value={created.secret}>
-            {({ copied, copy }) => (
-              <Button ref={copyRef} onClick={copy} color={copied ? 'green.8' : undefined}>
-                {copied ? t.copied : t.copy}
-              </Button>
-            )}
-          </CopyButton>
-          <Button variant="default" onClick={onDone}>
-            {t.done}
-          </Button>
-        </Group>
       </Stack>
     </Paper>
   );
