@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
-import type { DataList, WebhookEventType } from '@vertragsgenerator/domain';
+import type { WebhookEventType } from '@vertragsgenerator/domain';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../../admin/audit-log.js';
 import type { Db } from '../../db/database.js';
-import { DocumentsRepository } from '../../documents/documents-repository.js';
 import { MailOutbox, type OutgoingMail } from '../../mail/mail-outbox.js';
 import type { ProductEvent } from '../../shared/product-events.js';
-import { EnvelopesRepository } from '../../signature/envelopes-repository.js';
 import { EnvelopeSealer } from '../../signature/seal/envelope-sealer.js';
 import { testDatabases } from '../../test/databases.js';
+import { recordedEnvelope, SYSTEM_ACTOR } from '../../test/recorded-envelope.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { UsersRepository } from '../../users/users-repository.js';
 import { WebhookEndpoints } from './webhook-endpoints.js';
@@ -16,7 +15,6 @@ import { WebhookEventSink } from './webhook-events.js';
 import { GIVE_UP_AFTER_SECONDS, WebhookOutbox } from './webhook-outbox.js';
 
 const ADMIN = 'ops@demo.local';
-const SYSTEM = { email: 'system', ip: null, userAgent: null };
 const seconds = (from: Date, s: number) => new Date(from.getTime() + s * 1000);
 
 describe.each(testDatabases())('webhook deliveries on $name', (database) => {
@@ -51,43 +49,7 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
   }
 
   /** A document and its envelope, recorded by the repositories as the product records them. */
-  async function envelope(): Promise<{ id: string; envelopes: EnvelopesRepository }> {
-    const documents = new DocumentsRepository(db, sink);
-    const documentId = await documents.create({
-      matchId: 'PL-4711',
-      docKey: 'de-wm-pp-rv',
-      form: 'docusign',
-      createdBy: ADMIN,
-      fileName: 'Vertrag.docx',
-      dataList: {} as DataList,
-      dataSha256: 'a'.repeat(64),
-    });
-    await documents.complete(documentId, {
-      content: new Uint8Array([1, 2, 3]),
-      templateSha256: 'b'.repeat(64),
-      templateVersion: 1,
-      createdBy: ADMIN,
-    });
-    const envelopes = new EnvelopesRepository(db, sink);
-    const { id } = await envelopes.create({
-      documentId,
-      documentVersion: 1,
-      documentSha256: 'c'.repeat(64),
-      matchId: 'PL-4711',
-      customer: 'Kunde GmbH',
-      docKey: 'de-wm-pp-rv',
-      provider: 'builtin',
-      subject: 'Vertrag',
-      message: '',
-      sender: { name: 'Ops', email: ADMIN },
-      recipients: [
-        { role: 'Projektpartner', name: 'Paula Partner', email: 'paula@partner.example', routingOrder: 1 },
-      ],
-      createdBy: SYSTEM,
-      requestKey: null,
-    });
-    return { id, envelopes };
-  }
+  const envelope = () => recordedEnvelope(db, sink);
 
   beforeAll(async () => {
     db = await database.open();
@@ -167,8 +129,13 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     ]);
     const { id, envelopes } = await envelope();
     const [recipient] = await envelopes.recipients(id);
-    await envelopes.addEvent({ envelopeId: id, type: 'sent', actor: SYSTEM });
-    await envelopes.addEvent({ envelopeId: id, recipientId: recipient?.id, type: 'signed', actor: SYSTEM });
+    await envelopes.addEvent({ envelopeId: id, type: 'sent', actor: SYSTEM_ACTOR });
+    await envelopes.addEvent({
+      envelopeId: id,
+      recipientId: recipient?.id,
+      type: 'signed',
+      actor: SYSTEM_ACTOR,
+    });
     await publish(3);
     // The receiver refuses the envelope's first event once.
     let refusedSent = false;
@@ -305,10 +272,20 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     ]);
     const { id, envelopes } = await envelope();
     const [recipient] = await envelopes.recipients(id);
-    await envelopes.addEvent({ envelopeId: id, type: 'approval_requested', actor: SYSTEM });
-    await envelopes.addEvent({ envelopeId: id, type: 'sent', actor: SYSTEM });
-    await envelopes.addEvent({ envelopeId: id, recipientId: recipient?.id, type: 'signed', actor: SYSTEM });
-    await envelopes.addEvent({ envelopeId: id, type: 'voided', actor: SYSTEM, detail: 'Falscher Tagessatz' });
+    await envelopes.addEvent({ envelopeId: id, type: 'approval_requested', actor: SYSTEM_ACTOR });
+    await envelopes.addEvent({ envelopeId: id, type: 'sent', actor: SYSTEM_ACTOR });
+    await envelopes.addEvent({
+      envelopeId: id,
+      recipientId: recipient?.id,
+      type: 'signed',
+      actor: SYSTEM_ACTOR,
+    });
+    await envelopes.addEvent({
+      envelopeId: id,
+      type: 'voided',
+      actor: SYSTEM_ACTOR,
+      detail: 'Falscher Tagessatz',
+    });
     const at = seconds(new Date(), 1);
     const replicas = [outbox(), outbox()];
     for (let round = 0; round < 4; round++) await Promise.all(replicas.map((r) => r.deliverDue(at)));
