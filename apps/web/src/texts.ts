@@ -222,6 +222,9 @@ export const texts = {
 
   envelope: {
     documentLabel: 'Dokument',
+    documentDeleted: 'gelöscht',
+    documentDeletedNotice:
+      'Das Dokument dieses Umschlags und seine Dateien wurden nach Ablauf ihrer Aufbewahrungsfrist gelöscht. Der Umschlag, seine Empfänger und sein Verlauf bleiben erhalten; im Verlauf des Matches steht, nach welcher Regel gelöscht wurde.',
     editDocument: 'Dokument bearbeiten',
     matchLabel: 'Match',
     statusLabel: 'Status',

@@ -60,7 +60,8 @@ export const overviewEnvelopeSchema = z.object({
   matchId: z.string(),
   customer: z.string(),
   subject: z.string(),
-  fileName: z.string(),
+  /** Null once a retention rule deleted the envelope's document: the envelope stays listed. */
+  fileName: z.string().nullable(),
   createdBy: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),

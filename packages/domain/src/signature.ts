@@ -220,7 +220,11 @@ export const envelopeViewSchema = z.object({
   matchId: z.string(),
   docKey: z.string(),
   documentId: z.string(),
-  fileName: z.string(),
+  /**
+   * The document's file name; null once a retention rule deleted the document (the envelope, its
+   * recipients and events stay on record, the files are gone).
+   */
+  fileName: z.string().nullable(),
   documentSha256: z.string(),
   subject: z.string(),
   message: z.string(),

@@ -49,8 +49,24 @@ const envelopeErrors = {
   403: 'The permission level may not see this envelope’s document',
   404: 'Unknown envelope',
 };
+/** The files of an envelope whose document a retention rule deleted: the envelope stays, its files are gone. */
+const deletedFiles = { 410: 'A retention rule deleted the envelope’s document and files' };
+
+/** The envelope's file name while its document exists; 410 once a retention rule deleted it. */
+function keptFileName(envelope: { file_name: string | null }): string {
+  if (envelope.file_name === null) {
+    throw new HttpError(
+      410,
+      'document_deleted',
+      'Das Dokument dieses Umschlags wurde nach Ablauf seiner Aufbewahrungsfrist gelöscht.',
+    );
+  }
+  return envelope.file_name;
+}
+
 const changeErrors = {
   ...envelopeErrors,
+  ...deletedFiles,
   403: 'Only the envelope’s creator and legal staff may change it',
   409: 'The envelope is no longer open, or DocuSign handles it',
 };
@@ -83,6 +99,8 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     if (envelope.provider !== 'builtin' || !deps.signing || !deps.reminders) {
       throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wird bei DocuSign bearbeitet.');
     }
+    // Only drafts and expired envelopes lose their document while open: there is nothing left to send.
+    keptFileName(envelope);
     return { envelope, signing: deps.signing, reminders: deps.reminders };
   }
 
@@ -141,14 +159,15 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         params: envelopeParams,
         response: {
           200: fileAnswer(DOCX_MIME_TYPE, 'The document version the envelope carries'),
-          ...errorAnswers([401, 403, 404], envelopeErrors),
+          ...errorAnswers([401, 403, 404, 410], { ...envelopeErrors, ...deletedFiles }),
         },
       },
     },
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
+      const fileName = keptFileName(envelope);
       const content = await envelopeDocument(deps.documents, envelope);
-      return sendFile(reply, content, envelope.file_name, DOCX_MIME_TYPE);
+      return sendFile(reply, content, fileName, DOCX_MIME_TYPE);
     },
   );
 
@@ -163,8 +182,9 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         params: envelopeParams,
         response: {
           200: fileAnswer(PDF_MIME, 'The PDF rendition, shown inline'),
-          ...errorAnswers([401, 403, 404], {
+          ...errorAnswers([401, 403, 404, 410], {
             ...envelopeErrors,
+            ...deletedFiles,
             404: 'Unknown envelope, or no PDF rendition on this server',
           }),
         },
@@ -172,8 +192,9 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
+      const fileName = keptFileName(envelope);
       const content = await envelopeDocument(deps.documents, envelope);
-      return sendPdf(reply, request.log, deps.pdf, content, envelope.file_name);
+      return sendPdf(reply, request.log, deps.pdf, content, fileName);
     },
   );
 
@@ -188,8 +209,9 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         params: envelopeParams,
         response: {
           200: fileAnswer(PDF_MIME, 'The certificate'),
-          ...errorAnswers([401, 403, 404], {
+          ...errorAnswers([401, 403, 404, 410], {
             ...envelopeErrors,
+            ...deletedFiles,
             404: 'Unknown envelope, or not everyone has signed yet',
           }),
         },
@@ -197,10 +219,11 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     },
     async (request, reply) => {
       const envelope = await readableEnvelope(request);
+      const fileName = keptFileName(envelope);
       if (!envelope.certificate) {
         throw notFound('Das Abschlusszertifikat gibt es erst, wenn alle unterschrieben haben.');
       }
-      const name = `${envelope.file_name.replace(/\.docx$/i, '')} - Abschlusszertifikat.pdf`;
+      const name = `${fileName.replace(/\.docx$/i, '')} - Abschlusszertifikat.pdf`;
       return sendFile(reply, envelope.certificate, name, PDF_MIME);
     },
   );
@@ -216,8 +239,9 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         params: envelopeParams,
         response: {
           200: fileAnswer(PDF_MIME, 'The PDF, sealed by the server (PAdES)'),
-          ...errorAnswers([401, 403, 404, 409], {
+          ...errorAnswers([401, 403, 404, 409, 410], {
             ...envelopeErrors,
+            ...deletedFiles,
             404: 'Unknown envelope, or not everyone has signed yet',
             409: 'Completed, but not sealed yet: ask again shortly',
           }),
@@ -229,6 +253,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       if (envelope.status !== 'completed') {
         throw notFound('Das unterschriebene PDF gibt es erst, wenn alle unterschrieben haben.');
       }
+      const fileName = keptFileName(envelope);
       const sealed = await envelopes.sealedPdf(envelope.id);
       if (!sealed) {
         throw new HttpError(
@@ -237,7 +262,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
           'Das unterschriebene PDF wird gerade versiegelt. Bitte versuche es in einer Minute noch einmal.',
         );
       }
-      return sendFile(reply, sealed, sealedFileName(envelope.file_name), PDF_MIME);
+      return sendFile(reply, sealed, sealedFileName(fileName), PDF_MIME);
     },
   );
 
@@ -253,7 +278,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         body: sendEnvelopeSchema,
         response: {
           200: envelopeViewSchema.describe('The sent envelope'),
-          ...errorAnswers([400, 401, 403, 404, 503], changeErrors),
+          ...errorAnswers([400, 401, 403, 404, 410, 503], changeErrors),
           409: z
             .union([approvalRequiredErrorSchema, apiErrorSchema])
             .describe(
@@ -287,7 +312,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
         body: voidEnvelopeSchema,
         response: {
           200: envelopeViewSchema.describe('The voided envelope'),
-          ...errorAnswers([400, 401, 403, 404, 409], changeErrors),
+          ...errorAnswers([400, 401, 403, 404, 409, 410], changeErrors),
         },
       },
     },
@@ -320,7 +345,7 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
           params: envelopeParams.extend({ recipientId: z.string().describe('The recipient id') }),
           response: {
             200: envelopeViewSchema.describe(doc.answer),
-            ...errorAnswers([401, 403, 404, 409], { ...changeErrors, 409: doc.conflict }),
+            ...errorAnswers([401, 403, 404, 409, 410], { ...changeErrors, 409: doc.conflict }),
           },
         },
       },

@@ -200,9 +200,10 @@ export class EnvelopesRepository {
 
   /** The sender view's data, or undefined for an unknown id. */
   async view(id: string, pdfAvailable: boolean): Promise<EnvelopeView | undefined> {
+    // A left join: a retention rule may have deleted the document, and the envelope stays on record.
     const envelope = await this.db
       .selectFrom('envelopes')
-      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .leftJoin('documents', 'documents.id', 'envelopes.document_id')
       .select([
         'envelopes.id',
         'envelopes.provider',
@@ -272,7 +273,6 @@ export class EnvelopesRepository {
       .execute();
   }
 
-  /** The fields access checks and file answers need. */
   /** The envelope row and its document's file name; `lock` holds the row until the transaction ends. */
   withFileName(envelopeId: string, executor: Executor, { lock }: { lock: boolean }) {
     const query = executor
@@ -294,10 +294,11 @@ export class EnvelopesRepository {
     return row?.sealed_pdf ?? null;
   }
 
+  /** What access checks and file answers need; `file_name` is null once the document was deleted. */
   summary(id: string) {
     return this.db
       .selectFrom('envelopes')
-      .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+      .leftJoin('documents', 'documents.id', 'envelopes.document_id')
       .select([
         'envelopes.id',
         'envelopes.doc_key',

@@ -69,7 +69,8 @@ export class EnvelopeOverviewQuery {
         .groupBy(status)
         .execute(),
       matching
-        .innerJoin('documents as d', 'd.id', 'e.document_id')
+        // A left join, as the counts have none: an envelope whose document a retention rule deleted stays listed.
+        .leftJoin('documents as d', 'd.id', 'e.document_id')
         .where(filterCondition(query.status, status))
         .select([
           'e.id',

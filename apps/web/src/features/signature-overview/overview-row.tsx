@@ -25,6 +25,7 @@ const waiting = (status: string) => status === 'sent' || status === 'opened';
 export function OverviewRow({ envelope, onChanged }: { envelope: OverviewEnvelope; onChanged: () => void }) {
   const signed = envelope.signers.filter((s) => s.status === 'signed').length;
   const open = envelope.status !== 'draft' && envelope.mayChange;
+  const { fileName } = envelope;
   return (
     <Table.Tr>
       <Table.Td>
@@ -34,7 +35,9 @@ export function OverviewRow({ envelope, onChanged }: { envelope: OverviewEnvelop
         <Text size="sm">{envelope.customer}</Text>
       </Table.Td>
       <Table.Td>
-        <Text size="sm">{envelope.fileName}</Text>
+        <Text size="sm" c={fileName === null ? 'dimmed' : undefined}>
+          {fileName ?? t.documentDeleted}
+        </Text>
         <Text size="sm" c="dimmed">
           {t.createdBy(envelope.createdBy)}
         </Text>
@@ -90,11 +93,11 @@ export function OverviewRow({ envelope, onChanged }: { envelope: OverviewEnvelop
           >
             {t.open}
           </Button>
-          {envelope.signedPdfAvailable && (
+          {envelope.signedPdfAvailable && fileName !== null && (
             <DownloadButton
               size="xs"
               aria-label={t.signedPdfFor(envelope.subject)}
-              download={() => downloadSignedPdf(envelope.id, envelope.fileName)}
+              download={() => downloadSignedPdf(envelope.id, fileName)}
             >
               {texts.history.signedPdf}
             </DownloadButton>

@@ -156,6 +156,21 @@ describe('SignatureOverviewPage', () => {
     expect(row.getByText('automatisch')).toBeInTheDocument();
   });
 
+  it('lists an envelope whose document a retention rule deleted, without a file to download', async () => {
+    stubApi({
+      [`${LIST}status=open`]: jsonResponse(
+        200,
+        page([{ ...completedEnvelope, fileName: null, signedPdfAvailable: true }]),
+      ),
+    });
+    renderOverview();
+    await table();
+    const row = within(screen.getByText('PL-1002').closest('tr') as HTMLElement);
+    expect(row.getByText('Dokument gelöscht (Aufbewahrungsfrist)')).toBeInTheDocument();
+    expect(row.queryByRole('button', { name: /Signiertes PDF herunterladen/ })).not.toBeInTheDocument();
+    expect(row.getByRole('link', { name: /Umschlag öffnen/ })).toBeInTheDocument();
+  });
+
   it('shows the seal of each completed envelope in words: its PAdES level, or pending and why', async () => {
     const completed = (
       id: string,

@@ -22,6 +22,7 @@ export const overviewTexts = {
   openFor: (subject: string) => `Umschlag öffnen: ${subject}`,
   signedPdfFor: (subject: string) => `Signiertes PDF herunterladen: ${subject}`,
   voidFor: (subject: string) => `Verwerfen: ${subject}`,
+  documentDeleted: 'Dokument gelöscht (Aufbewahrungsfrist)',
   empty: 'Keine Umschläge gefunden.',
   emptySearch: (q: string) => `Keine Umschläge zu „${q}“ gefunden.`,
   loadFailed: 'Die Umschläge konnten nicht geladen werden.',

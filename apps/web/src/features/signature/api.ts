@@ -46,7 +46,7 @@ export async function loadEnvelopeDocument(
   return response.blob();
 }
 
-export async function downloadEnvelopeDocument(envelope: EnvelopeView): Promise<void> {
-  const response = await apiFetch(envelopeUrl(envelope.id, '/document'));
-  downloadFile(await response.blob(), envelope.fileName);
+export async function downloadEnvelopeDocument(envelopeId: string, fileName: string): Promise<void> {
+  const response = await apiFetch(envelopeUrl(envelopeId, '/document'));
+  downloadFile(await response.blob(), fileName);
 }

@@ -37,14 +37,18 @@ function SigningLink({ envelope, recipient }: { envelope: EnvelopeView; recipien
 export function EnvelopeProgress({ envelope }: { envelope: EnvelopeView }) {
   const updateEnvelope = useEnvelopeUpdater(envelope.id);
   const recipients = [...envelope.recipients].sort((a, b) => a.routingOrder - b.routingOrder);
+  // Null once a retention rule deleted the document and its files: nothing left to download.
+  const { fileName } = envelope;
   return (
     <Stack>
       <Group>
-        <DownloadButton download={() => downloadEnvelopeDocument(envelope)}>
-          {texts.envelope.downloadDocument}
-        </DownloadButton>
-        {envelope.status === 'completed' && (
-          <DownloadButton download={() => downloadCertificate(envelope.id, envelope.fileName)}>
+        {fileName !== null && (
+          <DownloadButton download={() => downloadEnvelopeDocument(envelope.id, fileName)}>
+            {texts.envelope.downloadDocument}
+          </DownloadButton>
+        )}
+        {envelope.status === 'completed' && fileName !== null && (
+          <DownloadButton download={() => downloadCertificate(envelope.id, fileName)}>
             {texts.envelope.downloadCertificate}
           </DownloadButton>
         )}

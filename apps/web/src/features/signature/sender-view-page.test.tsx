@@ -420,6 +420,25 @@ describe('SenderViewPage: after sending', () => {
     expect(screen.queryByRole('button', { name: 'Verwerfen' })).not.toBeInTheDocument();
   });
 
+  it('says that a retention rule deleted the document, and still shows the recipients and the history', async () => {
+    const api = stubApi({
+      [ENVELOPE]: jsonResponse(200, { ...sentEnvelope, status: 'completed', fileName: null }),
+    });
+    renderEnvelope();
+
+    expect(await screen.findByText(/nach Ablauf ihrer Aufbewahrungsfrist gelöscht/)).toBeInTheDocument();
+    expect(screen.getByText(/Dokument:/).parentElement).toHaveTextContent(
+      'Dokument: gelöscht · Match: PL-12345',
+    );
+    expect(screen.getByRole('table', { name: 'Empfänger' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: 'Verlauf' })).toBeInTheDocument();
+    // Nothing is left to show or download.
+    expect(screen.queryByText(/Dokumentansicht/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Dokument herunterladen' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Zertifikat herunterladen' })).not.toBeInTheDocument();
+    expect(api.callsTo(`${ENVELOPE}/document`)).toHaveLength(0);
+  });
+
   it('says so when the envelope cannot be loaded', async () => {
     const message = 'Diesen Umschlag gibt es nicht.';
     stubApi({ [ENVELOPE]: jsonResponse(404, { error: 'not_found', message }) });

@@ -34,18 +34,20 @@ export function SenderViewPage() {
 }
 
 function Envelope({ envelope }: { envelope: EnvelopeView }) {
+  // A retention rule may have deleted the document: the envelope and its history stay readable.
+  const { fileName } = envelope;
   return (
     <Stack>
       <Stack gap={4}>
         <Group gap="sm">
-          <Title order={1}>{envelope.subject || envelope.fileName}</Title>
+          <Title order={1}>{envelope.subject || fileName || texts.envelope.documentLabel}</Title>
           <EnvelopeStatusBadge status={envelope.status} />
         </Group>
         <Text>
           <Text span fw={600}>
             {texts.envelope.documentLabel}:
           </Text>{' '}
-          {envelope.fileName}
+          {fileName ?? texts.envelope.documentDeleted}
           {' · '}
           <Text span fw={600}>
             {texts.envelope.matchLabel}:
@@ -53,7 +55,7 @@ function Envelope({ envelope }: { envelope: EnvelopeView }) {
           {envelope.matchId}
         </Text>
         {/* A draft's text may still change (a declined approval asks for that); it opens in a tab of its own. */}
-        {envelope.status === 'created' && (
+        {envelope.status === 'created' && fileName !== null && (
           <Group>
             <Button
               component="a"
@@ -68,13 +70,17 @@ function Envelope({ envelope }: { envelope: EnvelopeView }) {
           </Group>
         )}
       </Stack>
-      <DocumentViewer
-        documentKey={`envelope:${envelope.id}:${envelope.documentSha256}`}
-        pdf={envelope.pdfAvailable}
-        load={(signal) => loadEnvelopeDocument(envelope.id, envelope.pdfAvailable, signal)}
-        onDownload={() => void runDownload(() => downloadEnvelopeDocument(envelope))}
-      />
-      {envelope.status === 'created' ? (
+      {fileName === null ? (
+        <Alert color="gray">{texts.envelope.documentDeletedNotice}</Alert>
+      ) : (
+        <DocumentViewer
+          documentKey={`envelope:${envelope.id}:${envelope.documentSha256}`}
+          pdf={envelope.pdfAvailable}
+          load={(signal) => loadEnvelopeDocument(envelope.id, envelope.pdfAvailable, signal)}
+          onDownload={() => void runDownload(() => downloadEnvelopeDocument(envelope.id, fileName))}
+        />
+      )}
+      {envelope.status === 'created' && fileName !== null ? (
         // Keyed: another envelope starts a fresh draft, while a refetch of this one never resets the inputs.
         <EnvelopeDraft key={envelope.id} envelope={envelope} />
       ) : (
