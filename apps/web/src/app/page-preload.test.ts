@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { signingQueryOptions } from '@/features/signature/signing-api';
-import { signingView } from '@/features/signature/test-fixtures';
+import { signingDocumentKey, signingQueryOptions } from '@/features/signature/signing-api';
+import { signingView, unverifiedView } from '@/features/signature/test-fixtures';
 import { jsonResponse, stubApi } from '@/test/utils';
 import { preloadForPage } from './page-preload';
 import { createQueryClient } from './providers';
@@ -12,6 +12,7 @@ vi.mock('@/components/document-viewer/load-renderer', () => ({ loadDocxRenderer:
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';
+const DOCUMENT = 'GET /backend/signing/document';
 const docxView = { ...signingView, pdfAvailable: false };
 
 beforeEach(() => {
@@ -50,29 +51,52 @@ describe('preloadForPage', () => {
     },
   );
 
-  it('asks for the signing view with the link token, keeps it for the page and starts the first view and superdoc for a DOCX', async () => {
-    const api = stubApi({ [VIEW]: jsonResponse(200, docxView) });
+  it.each([
+    ['a DOCX', docxView],
+    ['a PDF rendition beside it', { ...signingView, pdfAvailable: true }],
+  ])(
+    'asks for the signing view with the link token, keeps it and the DOCX for the page and starts the first view, never superdoc, when the document comes as %s',
+    async (_case, view) => {
+      const api = stubApi({ [VIEW]: jsonResponse(200, view), [DOCUMENT]: new Response('DOCX') });
+      const queryClient = createQueryClient();
+      preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
+      await settled(queryClient);
+
+      // The view, then the document (whose path the view's starts).
+      expect(api.callsTo(VIEW).map((call) => call.url)).toEqual([
+        '/backend/signing',
+        '/backend/signing/document',
+      ]);
+      expect(api.headersOf(VIEW)[0]?.get('x-signing-token')).toBe(TOKEN);
+      expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(view);
+      expect(api.headersOf(DOCUMENT)[0]?.get('x-signing-token')).toBe(TOKEN);
+      expect(
+        await queryClient.getQueryData<Blob>(['document-viewer', signingDocumentKey(view), false])?.text(),
+      ).toBe('DOCX');
+      expect(loadFirstView).toHaveBeenCalledTimes(1);
+      expect(loadSuperdoc).not.toHaveBeenCalled();
+    },
+  );
+
+  it('starts the first view but asks for no document before the signer confirmed the code', async () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, unverifiedView) });
     const queryClient = createQueryClient();
     preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
     await settled(queryClient);
-
-    expect(api.callsTo(VIEW)).toHaveLength(1);
-    expect(api.headersOf(VIEW)[0]?.get('x-signing-token')).toBe(TOKEN);
-    expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(docxView);
+    expect(api.callsTo(DOCUMENT)).toHaveLength(0);
     expect(loadFirstView).toHaveBeenCalledTimes(1);
-    expect(loadSuperdoc).toHaveBeenCalledTimes(1);
   });
 
   it.each([
-    ['the document comes as PDF', { ...signingView, pdfAvailable: true }],
     ['the envelope is signed already', { ...docxView, state: 'signed' }],
     ['it was declined', { ...docxView, state: 'declined' }],
-  ])('loads neither renderer when %s', async (_case, view) => {
-    stubApi({ [VIEW]: jsonResponse(200, view) });
+  ])('loads neither renderer nor the document when %s', async (_case, view) => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, view) });
     const queryClient = createQueryClient();
     preloadForPage({ pathname: '/unterschreiben', hash: `#${TOKEN}` }, queryClient);
     await settled(queryClient);
     expect(queryClient.getQueryData(signingQueryOptions(TOKEN).queryKey)).toEqual(view);
+    expect(api.callsTo(DOCUMENT)).toHaveLength(0);
     expect(loadFirstView).not.toHaveBeenCalled();
     expect(loadSuperdoc).not.toHaveBeenCalled();
   });

@@ -65,4 +65,39 @@ describe('DocxFirstView', () => {
     fireEvent.scroll(view);
     expect(onScroll).toHaveBeenLastCalledWith(0.25);
   });
+
+  it('as the only view of a document, names it by its label alone, says nothing loads and reflows it', async () => {
+    const onFailed = vi.fn();
+    renderWithProviders(
+      <DocxFirstView
+        docx={await docxWithParagraphs(['Rahmenvertrag'])}
+        label="Dokument"
+        reflow
+        loader={<p>Wird geladen</p>}
+        onShown={() => {}}
+        onFailed={onFailed}
+      />,
+    );
+    const view = await screen.findByRole('document', { name: 'Dokument' });
+    expect(view).toHaveTextContent('Rahmenvertrag');
+    expect(view.querySelector('.docx-reflow')).not.toBeNull();
+    expect(screen.queryByRole('status')).not.toBeInTheDocument();
+    expect(onFailed).not.toHaveBeenCalled();
+  });
+
+  it('tells its owner when the file is no DOCX, if the owner has nothing else to show it with', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const onFailed = vi.fn();
+    renderWithProviders(
+      <DocxFirstView
+        docx={new Blob(['<html>Fehlerseite</html>'], { type: 'text/html' })}
+        label="Dokument"
+        loader={<p>Wird geladen</p>}
+        onShown={() => {}}
+        onFailed={onFailed}
+      />,
+    );
+    await waitFor(() => expect(onFailed).toHaveBeenCalledTimes(1));
+    expect(warn).not.toHaveBeenCalled();
+  });
 });

@@ -43,9 +43,17 @@ export function signingQueryOptions(token: string) {
   });
 }
 
-export async function loadSigningDocument(token: string, pdf: boolean, signal: AbortSignal): Promise<Blob> {
-  const path = pdf ? '/backend/signing/document.pdf' : '/backend/signing/document';
-  return (await signingFetch(path, token, { signal })).blob();
+/** The name the page's reader knows the document by: its version, so that a page never shows an older one. */
+export function signingDocumentKey(view: Pick<SigningView, 'documentSha256'>): string {
+  return `signing:${view.documentSha256}`;
+}
+
+/**
+ * The DOCX, which the page shows as text on any screen; the PDF rendition (where LibreOffice is
+ * installed) only a browser's PDF plug-in could show, which most phones lack.
+ */
+export async function loadSigningDocument(token: string, signal: AbortSignal): Promise<Blob> {
+  return (await signingFetch('/backend/signing/document', token, { signal })).blob();
 }
 
 export async function downloadSigningDocument(token: string, fileName: string): Promise<void> {

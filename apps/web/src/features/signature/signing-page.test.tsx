@@ -3,16 +3,17 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/app/providers';
-import type { DocumentViewerProps } from '@/components/document-viewer';
+import type { DocumentReaderProps } from '@/components/document-viewer';
+import { captureDownloads } from '@/test/downloads';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SigningPage } from './signing-page';
 import { preloadSigningPage } from './signing-preload';
 import { signingView } from './test-fixtures';
 
-const viewer = vi.hoisted(() => ({ props: null as DocumentViewerProps | null }));
-// jsdom renders neither superdoc nor PDFs; the viewer has its own check in the browser.
+const viewer = vi.hoisted(() => ({ props: null as DocumentReaderProps | null }));
+// jsdom lays nothing out; the reader has its own tests, and e2e/signing-phone.spec.ts checks it in the browser.
 vi.mock('@/components/document-viewer', () => ({
-  DocumentViewer: (props: DocumentViewerProps) => {
+  DocumentReader: (props: DocumentReaderProps) => {
     viewer.props = props;
     return 'Dokumentansicht';
   },
@@ -49,6 +50,7 @@ vi.mock('signature_pad', () => ({
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';
+const DOCUMENT = 'GET /backend/signing/document';
 const SIGN = 'POST /backend/signing/sign';
 const DECLINE = 'POST /backend/signing/decline';
 const CONSENT =
@@ -109,23 +111,33 @@ describe('SigningPage: the document', () => {
     expectSignerRequests(api.fetchMock);
   });
 
-  it('loads the document for the viewer with the token in the header', async () => {
+  it('loads the DOCX for the reader with the token in the header, even where a PDF rendition exists', async () => {
     const api = stubApi({
-      [VIEW]: jsonResponse(200, signingView),
-      'GET /backend/signing/document.pdf': new Response('%PDF'),
+      [VIEW]: jsonResponse(200, { ...signingView, pdfAvailable: true }),
+      [DOCUMENT]: new Response('DOCX'),
     });
     renderSigning();
     await screen.findByText('Dokumentansicht');
 
-    expect(viewer.props?.pdf).toBe(true);
     const blob = await viewer.props?.load(new AbortController().signal);
-    expect(await blob?.text()).toBe('%PDF');
-    expect(api.callsTo('GET /backend/signing/document.pdf')).toHaveLength(1);
+    expect(await blob?.text()).toBe('DOCX');
+    expect(api.callsTo(DOCUMENT).map((call) => call.url)).toEqual(['/backend/signing/document']);
+    expectSignerRequests(api.fetchMock);
+  });
+
+  it('offers the document as a download beside the reader', async () => {
+    const api = stubApi({ [VIEW]: jsonResponse(200, signingView), [DOCUMENT]: new Response('DOCX') });
+    const downloads = captureDownloads();
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Dokument herunterladen' }));
+    await waitFor(() => expect(downloads).toEqual(['Rahmenvertrag PL-12345.docx']));
     expectSignerRequests(api.fetchMock);
   });
 
   it('shows the view the link asked for before the page was there, without asking again', async () => {
-    const api = stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    const api = stubApi({ [VIEW]: jsonResponse(200, signingView), [DOCUMENT]: new Response('DOCX') });
     const queryClient = createQueryClient();
     preloadSigningPage(queryClient, TOKEN);
     await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
@@ -134,7 +146,11 @@ describe('SigningPage: the document', () => {
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
       'Rahmenvertrag zur Unterschrift',
     );
-    expect(api.callsTo(VIEW)).toHaveLength(1);
+    // The view and the document once each (the document's path starts with the view's).
+    expect(api.callsTo(VIEW).map((call) => call.url)).toEqual([
+      '/backend/signing',
+      '/backend/signing/document',
+    ]);
   });
 });
 

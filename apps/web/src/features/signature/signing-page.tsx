@@ -22,7 +22,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import { useLocation } from 'react-router';
-import { DocumentViewer } from '@/components/document-viewer';
+import { DocumentReader } from '@/components/document-viewer';
 import { runDownload } from '@/components/download-button';
 import { useFirstInvalidFocus } from '@/components/form';
 import { SectionLoader } from '@/components/section-loader';
@@ -37,6 +37,7 @@ import {
   isLinkError,
   loadSigningDocument,
   signEnvelope,
+  signingDocumentKey,
   signingQueryOptions,
 } from './signing-api';
 import { DocumentFingerprint, SigningCodeStep } from './signing-code-step';
@@ -137,6 +138,7 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
       else focusFirstInvalid();
     },
   });
+  const download = () => void runDownload(() => downloadSigningDocument(token, view.fileName));
   const serverErrors = sign.error instanceof ApiRequestError ? sign.error.fields : NO_FIELD_ERRORS;
   const ready = consent && typedName.trim() !== '';
 
@@ -180,12 +182,17 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
           )}
         </Stack>
       </Paper>
-      <DocumentViewer
-        documentKey={`signing:${view.documentSha256}`}
-        pdf={view.pdfAvailable}
-        load={(signal) => loadSigningDocument(token, view.pdfAvailable, signal)}
-        onDownload={() => void runDownload(() => downloadSigningDocument(token, view.fileName))}
+      <DocumentReader
+        documentKey={signingDocumentKey(view)}
+        load={(signal) => loadSigningDocument(token, signal)}
+        onDownload={download}
       />
+      {/* The file as it is, laid out exactly: the page shows its text in the screen's width. */}
+      <Group>
+        <Button variant="default" onClick={download}>
+          {texts.documentViewer.download}
+        </Button>
+      </Group>
       <DocumentFingerprint sha256={view.documentSha256} />
       <form ref={container} onSubmit={handleSign} noValidate>
         <Stack>

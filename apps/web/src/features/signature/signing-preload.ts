@@ -1,25 +1,31 @@
 import type { QueryClient } from '@tanstack/react-query';
-import { loadDocxRenderer } from '@/components/document-viewer/load-renderer';
+import { viewedDocumentQueryOptions } from '@/components/document-viewer/api';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
-import { signingQueryOptions } from './signing-api';
+import { loadSigningDocument, signingDocumentKey, signingQueryOptions } from './signing-api';
 
 /**
- * A signing link is often a customer's first visit, with nothing cached: the page's view is asked for at
- * once, beside the runtime configuration and the page's own code instead of after them, and as soon as it
- * says the document comes as DOCX, the renderer of its first view and superdoc start loading too (measured by
- * bench/browser). With nothing cached, superdoc's download and compiling outlast the first view, so it is
- * ready sooner without holding that up (unlike the editor tab's, whose browser has superdoc cached). The page
- * then finds the view in the query cache; a failed answer is asked for again when the page shows.
+ * A signing link is often a customer's first visit, on a phone, with nothing cached: the page's view is
+ * asked for at once, beside the runtime configuration and the page's own code instead of after them, and
+ * as soon as it says the document is open for signing, the renderer of the document and the document
+ * itself. The page then finds them in the query cache; a failed answer is asked for again when the page
+ * shows. No superdoc: the page shows the document as text (components/document-viewer/document-reader.tsx).
  */
 export function preloadSigningPage(queryClient: QueryClient, token: string): void {
   if (!token) return;
   const options = signingQueryOptions(token);
   void queryClient.prefetchQuery(options).then(() => {
     const view = queryClient.getQueryData(options.queryKey);
-    // A failure shows where the page opens the document with it.
-    if (view && view.state === 'open' && !view.pdfAvailable) {
-      preloadFirstViewRenderer();
-      loadDocxRenderer().catch(() => {});
-    }
+    // A failure shows where the page opens the document; a used link shows no document.
+    if (view?.state !== 'open') return;
+    preloadFirstViewRenderer();
+    // Behind the code step the document answers only once the code is confirmed.
+    if (view.verification.required && !view.verification.verified) return;
+    void queryClient.prefetchQuery({
+      ...viewedDocumentQueryOptions(signingDocumentKey(view), false, (signal) =>
+        loadSigningDocument(token, signal),
+      ),
+      // Kept until the page, whose code may still be loading, shows it (a reader would drop it at once).
+      gcTime: 60_000,
+    });
   });
 }
