@@ -2,6 +2,13 @@ import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLANK_LINE } from '@vertragsgenerator/domain';
 import Docxtemplater, { type DXT } from 'docxtemplater';
 import PizZip from 'pizzip';
+import {
+  type RenderedPart,
+  readTemplateZip,
+  sameContent,
+  type TemplateEntry,
+  writeDocx,
+} from './docx-zip.js';
 
 /** The largest part of a DOCX (its text, a header, an image) that is ever inflated: 64 MB. */
 export const MAX_PART_BYTES = 64 * 1024 * 1024;
@@ -23,7 +30,11 @@ export const MAX_PART_BYTES = 64 * 1024 * 1024;
  * options, so that what lint accepts is exactly what renders.
  */
 export function compileTemplate(bytes: Uint8Array, modules: DXT.Module[] = []): Docxtemplater<PizZip> {
-  return new Docxtemplater(new PizZip(bytes), {
+  return compileZip(new PizZip(bytes), modules);
+}
+
+function compileZip(zip: PizZip, modules: DXT.Module[]): Docxtemplater<PizZip> {
+  return new Docxtemplater(zip, {
     // A section tag alone in its paragraph removes that paragraph too, not only the tag's text.
     paragraphLoop: true,
     // Multi-line CRM text (task description) keeps its line breaks in Word.
@@ -37,16 +48,75 @@ export function compileTemplate(bytes: Uint8Array, modules: DXT.Module[] = []): 
   });
 }
 
+/** A template parsed once and rendered for every document (`renderParsed`). */
+export interface ParsedTemplate {
+  doc: Docxtemplater<PizZip>;
+  /** The template's zip entries with their compressed bytes; `undefined` leaves the zipping to pizzip. */
+  entries: Map<string, TemplateEntry> | undefined;
+  /** pizzip's file objects as loaded: a part the rendering replaced is another object. */
+  loaded: Map<string, PizZip.ZipObject>;
+}
+
+export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
+  const zip = new PizZip(bytes);
+  const loaded = new Map(Object.entries(zip.files));
+  return { doc: compileZip(zip, [utf8Output()]), entries: readTemplateZip(bytes), loaded };
+}
+
+/** A document from an already parsed template: the template filled (`fillParsed`), then zipped. */
+export function renderParsed(parsed: ParsedTemplate, data: object): Uint8Array {
+  return zipRendered(parsed, fillParsed(parsed, data));
+}
+
 /**
- * Renders an already parsed template again. docxtemplater refuses a second `render()` on an instance,
+ * Fills an already parsed template again. docxtemplater refuses a second `render()` on an instance,
  * but parsing is the largest part of a contract's render time (4.4 of 10 ms), so the worker keeps
  * the parsed instance and resets the per-render state. These are docxtemplater internals: the version
  * is pinned (~3.71) and a test compares every reuse with a fresh parse.
  */
-export function renderParsed(doc: Docxtemplater<PizZip>, data: object): Uint8Array {
+export function fillParsed({ doc }: ParsedTemplate, data: object): PizZip {
   const state = doc as unknown as { rendered: boolean; mapper?: unknown; scopeManagers: object };
   state.rendered = false;
   state.mapper = undefined;
   state.scopeManagers = {};
-  return doc.render(data).toUint8Array();
+  return doc.render(data).getZip();
+}
+
+function zipRendered({ entries, loaded }: ParsedTemplate, zip: PizZip): Uint8Array {
+  if (!entries) return zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
+  return writeDocx(
+    Object.values(zip.files).map((file): RenderedPart => {
+      const template = entries.get(file.name);
+      if (file.dir) return { name: file.name, content: null, date: file.date };
+      // docxtemplater reads parts without changing them (relationships, settings): pizzip keeps the
+      // object it loaded, and only a part written again is a new object.
+      if (template && loaded.get(file.name) === file) {
+        return { name: file.name, content: null, date: file.date, unchanged: template };
+      }
+      const content = file.asUint8Array();
+      return template && sameContent(content, template)
+        ? { name: file.name, content, date: file.date, unchanged: template }
+        : { name: file.name, content, date: file.date };
+    }),
+  );
+}
+
+type JoinUncorrupt = (parts: string[], options: object) => string[];
+
+/**
+ * docxtemplater encodes every rendered part to UTF-8 one character at a time in JavaScript and then
+ * deletes its parts one by one: 1.5 ms of a contract's render. As the last module, this joins the
+ * parts the same way (its own `joinUncorrupt`, which then finds nothing left to do) and lets Node
+ * encode them natively; docxtemplater copies a part that is already bytes as it is. The text carries no
+ * lone surrogates (render-worker removes them from the data), where the two encoders would differ.
+ */
+function utf8Output(): DXT.Module {
+  return {
+    name: 'Utf8Output',
+    postrender: (parts: (string | Uint8Array)[], options: { joinUncorrupt: JoinUncorrupt }) =>
+      // A part that is bytes already (none of our modules makes one) is left to docxtemplater.
+      (parts.every((part) => typeof part === 'string')
+        ? [Buffer.from(options.joinUncorrupt(parts, options).join(''), 'utf8')]
+        : parts) as string[],
+  };
 }

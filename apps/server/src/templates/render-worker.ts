@@ -1,7 +1,5 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
-import type Docxtemplater from 'docxtemplater';
-import type PizZip from 'pizzip';
-import { compileTemplate, renderParsed } from './docx-template.js';
+import { type ParsedTemplate, parseTemplate, renderParsed } from './docx-template.js';
 import { type TemplateProblem, templateProblems } from './template-problems.js';
 
 /** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
@@ -24,13 +22,13 @@ export type RenderOutcome = { ok: true; content: Uint8Array } | { ok: false; pro
  * oldest entry goes when more than this many were parsed (a Map iterates in insertion order).
  */
 const PARSED_TEMPLATES_KEPT = 32;
-const parsedTemplates = new Map<string, Docxtemplater<PizZip>>();
+const parsedTemplates = new Map<string, ParsedTemplate>();
 
 export default async function render({ template, data }: RenderTask): Promise<RenderOutcome> {
   try {
     let parsed = parsedTemplates.get(template.sha256);
     if (!parsed) {
-      parsed = compileTemplate(template.content);
+      parsed = parseTemplate(template.content);
       parsedTemplates.set(template.sha256, parsed);
       if (parsedTemplates.size > PARSED_TEMPLATES_KEPT) {
         parsedTemplates.delete(parsedTemplates.keys().next().value as string);
