@@ -5,9 +5,11 @@ import { constants, crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
  * template's compressed bytes as they are; only the changed parts (word/document.xml and the few
  * others with placeholders) are deflated again. pizzip inflates every part docxtemplater reads and
  * deflates it again, which was half of a contract's render time (bench/rendering, docs/performance.md).
- * No zip library on npm copies an entry's compressed data from one synchronous in-memory archive into
- * another, so the directory is read and written here; zip64, encryption and archives spanning disks
- * are left to pizzip (`readTemplateZip` answers `undefined` for them).
+ * Of the zip libraries on npm, fflate and yazl compress whatever they are given, and @zip.js/zip.js
+ * copies compressed data (`passThrough`) only through asynchronous streams, entry by entry, for a
+ * document that takes a few milliseconds in all. So the directory is read and written here (CRCs and
+ * deflate from node:zlib); zip64, encryption and other compression methods are left to pizzip
+ * (`readTemplateZip` answers `undefined` for them).
  */
 
 /** One part of the template as its central directory describes it. */
