@@ -15,6 +15,7 @@ import { EnvelopeCreation } from '../signature/create-envelope.js';
 import { DocusignApprovedSender } from '../signature/docusign/docusign-approved-sender.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { EnvelopeOverviewQuery } from '../signature/overview/envelope-overview.js';
+import { LinkExpiries } from '../signature/reminders/link-expiries.js';
 import { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { EnvelopeSealer } from '../signature/seal/envelope-sealer.js';
 import { SealRenewal } from '../signature/seal/seal-renewal.js';
@@ -94,6 +95,7 @@ export async function registerSignature(
     links,
     reminderEveryDays: config.signature.reminderEveryDays,
   });
+  const linkExpiries = new LinkExpiries({ db, envelopes });
   // With DocuSign, the sender view and signing happen there: our signing pages stay closed.
   const signing = deps.signatureProvider ? undefined : builtinSigning;
   await app.register(generateEnvelopeRoutes, {
@@ -148,9 +150,10 @@ export async function registerSignature(
     jobs: [
       { every: OUTBOX_INTERVAL_MS, run: () => sealer.sealDue() },
       { every: OUTBOX_INTERVAL_MS, run: () => reminders.sendDue() },
+      { every: OUTBOX_INTERVAL_MS, run: () => linkExpiries.recordDue() },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => sealRenewal.renewDue() },
     ],
     // The sealer first: a seal it finishes queues mail, which the outbox may still take.
-    stop: [() => sealer.stop(), () => sealRenewal.stop(), () => reminders.stop()],
+    stop: [() => sealer.stop(), () => sealRenewal.stop(), () => reminders.stop(), () => linkExpiries.stop()],
   };
 }
