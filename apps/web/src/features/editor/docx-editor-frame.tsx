@@ -5,6 +5,7 @@ import { SuperdocFrame } from '@/components/superdoc-frame';
 import { texts } from '@/texts';
 import type { DocxEditor } from './docx-editor';
 import { markDocumentEditable, markDocumentShown } from './editor-timing';
+import { loadDocxEditor } from './load-docx-editor';
 
 export interface DocxEditorFrameProps {
   docx: Blob;
@@ -36,7 +37,7 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
     let unmounted = false;
     let editor: DocxEditor | undefined;
     setReady(false);
-    import('./docx-editor')
+    loadDocxEditor()
       .then(({ openDocxEditor }) =>
         openDocxEditor(element, docx, {
           readOnly,

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { StoredDocument } from '@vertragsgenerator/domain';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { DownloadButton, runDownload } from '@/components/download-button';
 import { DownloadInstead } from '@/components/download-instead';
@@ -13,6 +13,7 @@ import { downloadDocumentVersion, storedDocumentQueryOptions } from './api';
 import { DocxEditorFrame, EditorLoader } from './docx-editor-frame';
 import { DownloadApprovalNotice } from './download-approval';
 import { ConflictModal, DiscardChangesModal } from './editor-dialogs';
+import { preloadDocxEditor } from './load-docx-editor';
 import { type EditorSession, LATEST, type Opening, openingOf, useEditorSession } from './use-editor-session';
 import { useLeaveGuard } from './use-leave-guard';
 import { VersionList } from './version-list';
@@ -21,6 +22,8 @@ import { VersionList } from './version-list';
 export function EditorPage() {
   const { documentId = '' } = useParams();
   const storedDocument = useQuery(storedDocumentQueryOptions(documentId));
+  // superdoc loads while the sign-in is checked and the document fetched, not after.
+  useEffect(preloadDocxEditor, []);
   // A failed refresh keeps the workspace: the last known version list is still right for what is open.
   if (storedDocument.data) return <DocumentWorkspace key={documentId} document={storedDocument.data} />;
   if (storedDocument.isError) {

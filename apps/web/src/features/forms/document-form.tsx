@@ -5,6 +5,7 @@ import { FormStatus, type FormValidation, useFirstInvalidFocus } from '@/compone
 import { type GenerationTarget, useGenerationFlow } from '@/lib/document-generation';
 import { texts } from '@/texts';
 import { MissingValues } from './missing-values';
+import { usePreloadedEditor } from './preload-editor';
 
 export interface DocumentFormProps {
   matchId: string;
@@ -23,6 +24,7 @@ export interface DocumentFormProps {
  */
 export function DocumentForm({ matchId, docId, target, validation, dataList, children }: DocumentFormProps) {
   const generation = useGenerationFlow();
+  usePreloadedEditor(target);
   const [invalidChoice, setInvalidChoice] = useState<string | null>(null);
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
 
