@@ -82,10 +82,10 @@ export function fillParsed({ doc }: ParsedTemplate, data: object): PizZip {
   return doc.render(data).getZip();
 }
 
-function zipRendered({ entries, loaded }: ParsedTemplate, zip: PizZip): Uint8Array {
-  if (!entries) return zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
+function zipRendered({ doc, entries, loaded }: ParsedTemplate, zip: PizZip): Uint8Array {
+  if (!entries) return doc.toUint8Array();
   return writeDocx(
-    Object.values(zip.files).map((file): RenderedPart => {
+    inZipOrder(Object.values(zip.files)).map((file): RenderedPart => {
       const template = entries.get(file.name);
       if (file.dir) return { name: file.name, content: null, date: file.date };
       // docxtemplater reads parts without changing them (relationships, settings): pizzip keeps the
@@ -99,6 +99,18 @@ function zipRendered({ entries, loaded }: ParsedTemplate, zip: PizZip): Uint8Arr
         : { name: file.name, content, date: file.date };
     }),
   );
+}
+
+/**
+ * The parts in the order docxtemplater has pizzip write them: `[Content_Types].xml` and `_rels/.rels`
+ * first, where a reader that streams the archive looks for them, then `word/` (`xl/`, `ppt/`), then
+ * the rest.
+ */
+function inZipOrder(files: PizZip.ZipObject[]): PizZip.ZipObject[] {
+  const rank = (name: string) =>
+    name === '[Content_Types].xml' ? 0 : name === '_rels/.rels' ? 1 : /^(word|xl|ppt)\//.test(name) ? 2 : 3;
+  // Array.prototype.sort is stable: within a rank the parts keep pizzip's order.
+  return files.sort((a, b) => rank(a.name) - rank(b.name));
 }
 
 type JoinUncorrupt = (parts: string[], options: object) => string[];
