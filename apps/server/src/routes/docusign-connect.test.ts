@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { DocumentsRepository } from '../documents/documents-repository.js';
 import { installErrorHandler } from '../http/errors.js';
 import { useSchemasAsDescription } from '../http/openapi.js';
+import type { ProductEvent } from '../shared/product-events.js';
 import { type ProviderReport, STATUS_KEPT } from '../signature/docusign/connect-events.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { testDatabases } from '../test/databases.js';
@@ -153,10 +154,12 @@ describe.each(testDatabases())(
     let app: FastifyInstance;
     let envelopes: EnvelopesRepository;
     let completions: number;
+    /** What other systems were told (webhooks, the CRM's write-back), in order. */
+    const told: ProductEvent[] = [];
 
     beforeAll(async () => {
       db = await database.open();
-      envelopes = new EnvelopesRepository(db);
+      envelopes = new EnvelopesRepository(db, { record: async (event) => void told.push(event) });
       app = Fastify({ logger: false });
       installErrorHandler(app);
       useSchemasAsDescription(app);
@@ -176,6 +179,7 @@ describe.each(testDatabases())(
     /** A draft envelope sent through DocuSign, as generateDocusign leaves it. */
     async function docusignEnvelope(): Promise<{ id: string; externalId: string }> {
       completions = 0;
+      told.length = 0;
       const documentId = await new DocumentsRepository(db).create({
         matchId: 'PL-10001',
         docKey: 'de-wm-pp-rv',
@@ -350,6 +354,31 @@ describe.each(testDatabases())(
         const prefix = `DocuSign: ${event.slice('envelope-'.length)} (${new Date(at).toISOString()})`;
         expect(details.filter((detail) => detail?.startsWith(prefix))).toHaveLength(1);
       }
+    });
+
+    it('tells other systems what DocuSign reports as built-in signing would: sent, each signature, declined, once', async () => {
+      const { id, externalId } = await docusignEnvelope();
+      const [signer] = (await envelopes.view(id, false))?.recipients ?? [];
+
+      await deliver('envelope-sent', externalId, '2026-11-21T10:00:00.0000000Z');
+      await deliver('envelope-delivered', externalId, '2026-11-21T10:05:00.0000000Z');
+      await deliver('recipient-completed', externalId, '2026-11-21T10:07:00.0000000Z', { recipientId: '1' });
+      await deliver('recipient-completed', externalId, '2026-11-21T10:07:00.0000000Z', { recipientId: '1' });
+      await deliver('envelope-declined', externalId, '2026-11-21T10:09:00.0000000Z');
+      // Late and out of order: a `sent` after the decline moves nothing and is told nothing.
+      await deliver('envelope-sent', externalId, '2026-11-21T09:59:00.0000000Z');
+
+      // Every history entry is offered too: the creation, and DocuSign's reports as `provider_status`,
+      // which no webhook is sent for.
+      const facts = told.filter(
+        (event) => !('type' in event && ['created', 'provider_status'].includes(event.type)),
+      );
+      expect(facts.map((event) => [event.kind, 'type' in event ? event.type : null])).toEqual([
+        ['envelope.event', 'sent'],
+        ['envelope.event', 'signed'],
+        ['envelope.event', 'declined'],
+      ]);
+      expect(facts[1]).toMatchObject({ envelopeId: id, recipientId: signer?.id });
     });
   },
 );

@@ -195,7 +195,12 @@ export class EnvelopesRepository {
    * only when it is further along than the envelope's (docusign/connect-events.ts).
    */
   recordProviderStatus(report: ProviderReport): Promise<ProviderReportOutcome> {
-    return recordConnectEvent(this.db, report, (event, executor) => this.addEvent(event, executor));
+    return recordConnectEvent(
+      this.db,
+      report,
+      (event, executor) => this.addEvent(event, executor),
+      async (event, executor) => this.events?.record(event, executor),
+    );
   }
 
   /** The sender view's data, or undefined for an unknown id. */

@@ -2,6 +2,7 @@ import type { EnvelopeStatus } from '@vertragsgenerator/domain';
 import { sql, type Transaction } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
+import type { ProductEvent } from '../../shared/product-events.js';
 import { DOCUSIGN_STATUS_RANK, ENVELOPE_STATUS_RANK } from './connect.js';
 
 /** An event DocuSign reported about one of its envelopes (Connect), as parseConnectEvent reads it. */
@@ -36,6 +37,13 @@ interface ConnectEventEntry {
   detail: string;
 }
 
+/**
+ * What other systems are told of a Connect event, as the same fact of built-in signing is told: the
+ * envelope's `sent`, `declined` and `voided` once its status moved there, and a signer's `signed`.
+ * Completion is told once the signed PDF is fetched and sealed (`envelope.sealed`).
+ */
+const TOLD_WHEN_MOVED: ReadonlySet<EnvelopeStatus> = new Set(['sent', 'declined', 'voided']);
+
 /** Added to the history entry of an event whose status the envelope did not take over. */
 export const STATUS_KEPT = '– Status unverändert: Der Umschlag ist schon so weit oder weiter.';
 
@@ -67,6 +75,8 @@ export async function recordConnectEvent(
   db: Db,
   report: ProviderReport,
   addEvent: (event: ConnectEventEntry, executor: Transaction<Database>) => Promise<void>,
+  /** Tells other systems (webhooks, the CRM's write-back) in the same transaction. */
+  tell: (event: ProductEvent, executor: Transaction<Database>) => Promise<void> = async () => {},
 ): Promise<ProviderReportOutcome> {
   const { externalId, status, providerStatus, recipientId, at } = report;
   return db.transaction().execute(async (trx) => {
@@ -126,6 +136,32 @@ export async function recordConnectEvent(
       },
       trx,
     );
+    // `delivered` moves DocuSign's status but not ours (still `sent`): told only in DocuSign's own words.
+    const told = moved && status === providerStatus && TOLD_WHEN_MOVED.has(status) ? status : undefined;
+    if (told) {
+      await tell(
+        { kind: 'envelope.event', envelopeId: envelope.id, type: told, recipientId: null, detail: reported },
+        trx,
+      );
+    } else if (providerStatus === 'recipient-completed') {
+      // DocuSign numbers an envelope's recipients from 1 in the order we gave them (docusign-provider.ts).
+      const signer = await trx
+        .selectFrom('envelope_recipients')
+        .select('id')
+        .where('envelope_id', '=', envelope.id)
+        .where('position', '=', Number(recipientId) - 1)
+        .executeTakeFirst();
+      await tell(
+        {
+          kind: 'envelope.event',
+          envelopeId: envelope.id,
+          type: 'signed',
+          recipientId: signer?.id ?? null,
+          detail: reported,
+        },
+        trx,
+      );
+    }
     return moved ? 'moved' : 'kept';
   });
 }
