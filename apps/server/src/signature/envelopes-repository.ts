@@ -8,14 +8,13 @@ import type {
 import type { Kysely, Transaction } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { documentStatus } from '../documents/documents-repository.js';
 import type { EventSink } from '../shared/product-events.js';
 import {
   type ProviderReport,
   type ProviderReportOutcome,
   recordConnectEvent,
 } from './docusign/connect-events.js';
-import { envelopeSeal } from './overview/envelope-seal.js';
+import { matchHistory } from './match-history.js';
 
 /** Who caused an event, as recorded with it: the user or signer, their address and browser. */
 export interface Actor {
@@ -321,97 +320,7 @@ export class EnvelopesRepository {
   }
 
   /** The document history of a match: documents newest first, each with its envelope. */
-  async history(matchId: string): Promise<HistoryEntry[]> {
-    const documents = await this.db
-      .selectFrom('documents')
-      .leftJoin(
-        (qb) =>
-          qb
-            .selectFrom('document_versions')
-            .select(['document_id', (eb) => eb.fn.max('version').as('version')])
-            .groupBy('document_id')
-            .as('latest'),
-        (join) => join.onRef('latest.document_id', '=', 'documents.id'),
-      )
-      .select([
-        'documents.id',
-        'documents.doc_key',
-        'documents.form',
-        'documents.file_name',
-        'documents.created_by',
-        'documents.created_at',
-        'documents.template_version',
-        documentStatus,
-        'latest.version',
-      ])
-      .where('documents.match_id', '=', matchId)
-      .orderBy('documents.created_at', 'desc')
-      .orderBy('documents.id')
-      .execute();
-    const envelopes = await this.db
-      .selectFrom('envelopes')
-      .select([
-        'id',
-        'document_id',
-        'provider',
-        'status',
-        'updated_at',
-        'seal_level',
-        'seal_error',
-        (eb) => eb('certificate', 'is not', null).as('has_certificate'),
-        (eb) => eb('sealed_pdf', 'is not', null).as('has_sealed_pdf'),
-      ])
-      .where('match_id', '=', matchId)
-      .orderBy('created_at', 'desc')
-      .execute();
-    const recipients =
-      envelopes.length === 0
-        ? []
-        : await this.db
-            .selectFrom('envelope_recipients')
-            .select(['envelope_id', 'role', 'name', 'status'])
-            .where(
-              'envelope_id',
-              'in',
-              envelopes.map((e) => e.id),
-            )
-            .orderBy('position')
-            .execute();
-    return documents.map((d) => {
-      // A retried generation may leave a failed envelope and a later one on the same document: the
-      // newest tells the story.
-      const envelope = envelopes.find((e) => e.document_id === d.id);
-      return {
-        documentId: d.id,
-        docKey: d.doc_key,
-        form: d.form,
-        fileName: d.file_name,
-        createdBy: d.created_by,
-        createdAt: d.created_at.toISOString(),
-        status: d.status,
-        version: d.version === null ? null : Number(d.version),
-        templateVersion: d.template_version,
-        envelope: envelope
-          ? {
-              id: envelope.id,
-              provider: envelope.provider,
-              status: envelope.status,
-              updatedAt: envelope.updated_at.toISOString(),
-              recipients: recipients
-                .filter((r) => r.envelope_id === envelope.id)
-                .map((r) => ({ role: r.role, name: r.name, status: r.status })),
-              certificateAvailable: Boolean(envelope.has_certificate),
-              signedPdfAvailable: Boolean(envelope.has_sealed_pdf),
-              seal: envelopeSeal({
-                provider: envelope.provider,
-                completed: envelope.status === 'completed',
-                sealed: Boolean(envelope.has_sealed_pdf),
-                seal_level: envelope.seal_level,
-                seal_error: envelope.seal_error,
-              }),
-            }
-          : null,
-      };
-    });
+  history(matchId: string): Promise<HistoryEntry[]> {
+    return matchHistory(this.db, matchId);
   }
 }
