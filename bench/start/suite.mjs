@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,16 +19,19 @@ import { breakdownRows, memoryBreakdown, SETTLE_MS } from './breakdown.mjs';
 
 const FULL = { rounds: 5 };
 const QUICK = { rounds: 2 };
-const BUDGET_MS = 3000;
+/** Issue "Fast where people wait, round two": a server killed while healthy is back within this. */
+const BUDGET_MS = 1500;
 /** Resident memory once healthy, first start and restart alike, by database (docs/operations.md). */
-const MEMORY_BUDGET_MIB = { embedded: 350, postgres: 200 };
+const MEMORY_BUDGET_MIB = { embedded: 250, postgres: 200 };
 
 /** Each kind of start: on which database, and whether its database is new. */
 const KINDS = {
   first: { label: 'first start, fresh DATA_DIR', database: 'embedded' },
   restart: { label: 'restart, same DATA_DIR', database: 'embedded' },
+  killed: { label: 'restart after SIGKILL, same DATA_DIR', database: 'embedded', killed: true },
   postgresFirst: { label: 'first start on PostgreSQL, empty database', database: 'postgres' },
   postgresRestart: { label: 'restart on PostgreSQL, same database', database: 'postgres' },
+  postgresKilled: { label: 'restart on PostgreSQL after SIGKILL', database: 'postgres', killed: true },
 };
 const DATABASE_NAMES = { embedded: 'PGlite (embedded)', postgres: 'PostgreSQL' };
 
@@ -59,11 +63,9 @@ export default {
             env.DATABASE_URL = postgres.createDatabase(`bench_start_${round}`);
             postgresUrls.push(env.DATABASE_URL);
           }
-          const server = await startServerProcess({
-            dataDir,
-            logFile: join(scratch, `${kind}-${round}.log`),
-            env,
-          });
+          const logFile = join(scratch, `${kind}-${round}.log`);
+          if (KINDS[kind].killed) await killWhileHealthy({ dataDir, logFile, env });
+          const server = await startServerProcess({ dataDir, logFile, env });
           await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           const rss = await residentMiB(server.child.pid);
           await server.stop();
@@ -112,6 +114,18 @@ export default {
   },
 };
 
+/**
+ * A server started on the same database, healthy and settled, then killed with SIGKILL: nothing is
+ * closed, PGlite's files are left as after a crash and its pid file stays behind.
+ */
+async function killWhileHealthy({ dataDir, logFile, env }) {
+  const server = await startServerProcess({ dataDir, logFile, env });
+  await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+  const exited = once(server.child, 'exit');
+  server.child.kill('SIGKILL');
+  await exited;
+}
+
 /** The floor: Node.js starting and exiting with nothing to do. */
 function nodeStartTimes(rounds) {
   const times = [];
@@ -149,7 +163,7 @@ async function profiledStarts(scratch) {
 }
 
 function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, machine, settings, othersLoad }) {
-  const restart = timing.restart.median;
+  const restart = timing.killed.median;
   const met = restart <= BUDGET_MS;
   const memoryVerdicts = Object.entries(MEMORY_BUDGET_MIB)
     .filter(([database]) => kinds.some((kind) => KINDS[kind].database === database))
@@ -168,7 +182,7 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       `${Number.isFinite(othersLoad) ? `${(othersLoad * 100).toFixed(0)} %` : 'an unknown share'} of the ` +
       'CPU time during the timed starts (the higher, the noisier).',
     '',
-    `**Budget: restart to healthy ≤ ${BUDGET_MS / 1000} s — ${met ? 'met' : 'missed'}** ` +
+    `**Budget: restart after a SIGKILL to healthy ≤ ${BUDGET_MS / 1000} s — ${met ? 'met' : 'missed'}** ` +
       `(median ${ms(restart)} ms, ${factor(restart, BUDGET_MS)} of the budget).`,
     '',
     table(
@@ -214,12 +228,15 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       '',
     ]),
     'What keeps it there (apps/server/src/db/pglite.ts, pglite-thread.ts, pglite-create.ts, ' +
-      'apps/server/src/shared/worker-module.ts; ' +
+      'apps/server/src/templates/renderer.ts, apps/server/src/shared/worker-module.ts; ' +
       'package.json): ' +
       'a fresh DATA_DIR is created by a process of its own that then ends (creating the files grows PGlite’s ' +
       'WebAssembly memory by about 500 MB, which WebAssembly never gives back); PGlite runs with ' +
-      '`shared_buffers` of 32 MB instead of PostgreSQL’s 128 MB; render threads start with the first ' +
-      'document, and worker threads with a young generation of at most 8 MB; and `npm start` sets `MALLOC_MMAP_THRESHOLD_=4194304`, so that the C allocator gives blocks ' +
+      '`shared_buffers` of 16 MB instead of PostgreSQL’s 128 MB and `max_connections` of 10 (PostgreSQL ' +
+      'touches both tables when it starts); render threads start as documents wait for one and end after ' +
+      'a minute without one; fontkit (1.4 MB of JavaScript) loads with the first signing certificate; ' +
+      'worker threads have a young generation of at most 8 MB and the main thread semi-spaces of 4 MB ' +
+      '(`NODE_OPTIONS=--max-semi-space-size=4`); and `npm start` sets `MALLOC_MMAP_THRESHOLD_=4194304`, so that the C allocator gives blocks ' +
       'of 4 MiB and more back once freed (password hashing with scrypt takes 16 MB on each of libuv’s threads, and ' +
       'glibc otherwise keeps such blocks after the first one).',
     '',
