@@ -36,24 +36,28 @@ export async function composeApp(
   const companyData = await loadCompanyData(config.configDir);
   const users = new UsersRepository(db);
   const accounts = config.oidc.externalIssuer ? undefined : new IdpAccounts(db);
+  // Loaded only when used: production with an external issuer never loads oidc-provider. Its loading
+  // starts before the demo data, whose statements leave the main thread waiting for the database.
+  const embeddedIdp = accounts ? import('./idp/embedded-idp.js') : undefined;
+  embeddedIdp?.catch(() => {});
   if (config.demoData) {
     await seedDemoUsers(join(config.configDir, 'demo-users.json'), users, accounts);
     // With a CRM the built-in store is not asked: demo matches there would only mislead.
     if (!config.crm) await seedDemoMatches(join(config.configDir, 'demo-matches.json'), new MatchStore(db));
   }
 
-  const idp = accounts
-    ? // Loaded only when used: production with an external issuer never loads oidc-provider.
-      await (await import('./idp/embedded-idp.js')).createEmbeddedIdp({
-        db,
-        accounts,
-        issuer: config.oidc.issuer,
-        publicUrl: config.publicUrl,
-        clientId: config.oidc.clientId,
-        trustProxy: config.trustProxy,
-        rateLimit: { max: config.rateLimitPerMinute, timeWindow: '1 minute' },
-      })
-    : undefined;
+  const idp =
+    accounts && embeddedIdp
+      ? await (await embeddedIdp).createEmbeddedIdp({
+          db,
+          accounts,
+          issuer: config.oidc.issuer,
+          publicUrl: config.publicUrl,
+          clientId: config.oidc.clientId,
+          trustProxy: config.trustProxy,
+          rateLimit: { max: config.rateLimitPerMinute, timeWindow: '1 minute' },
+        })
+      : undefined;
   // Lazy: nothing is fetched unless an external issuer's keys or token endpoint are needed.
   const discoverIssuer = issuerDiscovery(config.oidc.issuer);
   const tokenVerifier = createTokenVerifier({

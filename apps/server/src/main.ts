@@ -1,4 +1,3 @@
-import { composeApp } from './compose.js';
 import { ConfigError, loadProcessConfig } from './config/config.js';
 import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
 import { SealCertificateError } from './signature/seal/seal-certificate.js';
@@ -7,8 +6,14 @@ import { SealCertificateError } from './signature/seal/seal-certificate.js';
 async function main(): Promise<void> {
   const config = loadProcessConfig();
 
+  // The app's modules load while the database opens (PGlite in its own thread, or PostgreSQL's
+  // connection): a restart waits for the longer of the two, not for both.
+  const composing = import('./compose.js');
+  // An opening that fails first is reported as such, not as a loading that was left unwatched.
+  composing.catch(() => {});
   const db = await openDatabase(config.database);
   await migrate(db);
+  const { composeApp } = await composing;
   const app = await composeApp(config, db);
 
   /**
