@@ -75,6 +75,13 @@ const QUEUED_TASKS_PER_THREAD = 64;
 const DEFAULT_TASK_TIMEOUT_MS = 20_000;
 
 /**
+ * A render thread with no document for this long ends. The next document after such a pause waits for
+ * a thread to start, as the first one after the server's start does (the renderer's modules take about
+ * 0.4 s of CPU time to load on a busy 2-core machine).
+ */
+const THREAD_IDLE_TIMEOUT_MS = 60_000;
+
+/**
  * Renders in a piscina pool of worker threads. The pool starts with the first document, so processes
  * that never render (CLIs, most tests) start no threads.
  */
@@ -94,7 +101,14 @@ export function createRendererPool({
     async render(template, data) {
       if (closed) throw new RendererUnavailableError('the renderer has been closed');
       if (unfinished >= capacity) throw new RendererUnavailableError('render queue is full');
-      pool ??= new Piscina({ ...workerStartOptions(worker), minThreads: threads, maxThreads: threads });
+      pool ??= new Piscina({
+        ...workerStartOptions(worker),
+        // Threads start as documents wait for one and end after a quiet spell: each holds 25–35 MiB
+        // (the renderer, its parsed templates, its heap), which an idle server then gives back.
+        minThreads: 0,
+        maxThreads: threads,
+        idleTimeout: THREAD_IDLE_TIMEOUT_MS,
+      });
       let outcome: RenderOutcome;
       unfinished++;
       try {
