@@ -13,12 +13,18 @@ export interface QueryResult {
 }
 
 /**
- * PostgreSQL's page cache inside PGlite's WebAssembly memory. The default of 128 MB made the database
- * thread a third of the idle server's memory; the files it caches are in the operating system's page
- * cache as well, so a smaller one costs a system call per page read, not a disk read
- * (docs/performance.md: the HTTP figures with both).
+ * PostgreSQL's page cache inside PGlite's WebAssembly memory. PostgreSQL touches all of it when it
+ * starts, so it is resident from the first moment: the default of 128 MB made the database thread a
+ * third of the idle server's memory, and PGlite alone took 148 MiB at 32 MB and 132 MiB at 16 MB. The
+ * files it caches are in the operating system's page cache as well, so a smaller one costs a system
+ * call per page read, not a disk read (docs/performance.md: the HTTP figures with 128 and 32 MB).
  */
-const SHARED_BUFFERS = '32MB';
+const SHARED_BUFFERS = '16MB';
+/**
+ * One session uses PGlite; PostgreSQL sizes its shared lock and process tables for this many (100 by
+ * default), also at start.
+ */
+const MAX_CONNECTIONS = '10';
 
 /**
  * The embedded database as this product opens it, in the server's thread or in a thread of its own.
@@ -34,7 +40,13 @@ const SHARED_BUFFERS = '32MB';
 export async function openPGlite(dataDir: string | undefined): Promise<PGliteQueries> {
   const pglite = await PGlite.create(dataDir, {
     parsers: BYTEA_PARSERS,
-    startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${SHARED_BUFFERS}`],
+    startParams: [
+      ...PGlite.defaultStartParams,
+      '-c',
+      `shared_buffers=${SHARED_BUFFERS}`,
+      '-c',
+      `max_connections=${MAX_CONNECTIONS}`,
+    ],
   });
   const statements = new PreparedStatements();
   const exchange = async (message: Uint8Array) => {
