@@ -125,6 +125,9 @@ type JoinUncorrupt = (parts: string[], options: object) => string[];
 function utf8Output(): DXT.Module {
   return {
     name: 'Utf8Output',
+    // docxtemplater orders modules by priority, highest first: this one's postrender must come after
+    // every other module's, which expect the parts as text.
+    priority: -1000,
     postrender: (parts: (string | Uint8Array)[], options: { joinUncorrupt: JoinUncorrupt }) =>
       // A part that is bytes already (none of our modules makes one) is left to docxtemplater.
       (parts.every((part) => typeof part === 'string')
