@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { readFile } from 'node:fs/promises';
+import type { PGlite } from '@electric-sql/pglite';
+import { Kysely, sql } from 'kysely';
+import { PGliteDialect } from 'kysely-pglite-dialect';
 import { inject } from 'vitest';
 import { type Db, migrate, openDatabase } from '../db/database.js';
+import { openPGlite } from '../db/pglite.js';
+import type { Database } from '../db/schema.js';
+import { databaseUrl, withAdmin } from './database-templates.js';
 
 export interface TestDatabase {
   name: 'pglite' | 'pglite in a thread' | 'postgres';
@@ -11,51 +17,63 @@ export interface TestDatabase {
   openBlank(): Promise<Db>;
 }
 
-/** `open` is `openBlank` and the migrations, as a server's start does. */
-function withMigrations(name: TestDatabase['name'], openBlank: () => Promise<Db>): TestDatabase {
-  return {
-    name,
-    openBlank,
-    async open() {
-      const db = await openBlank();
-      await migrate(db);
-      return db;
-    },
-  };
-}
+/** The migrated dump the global setup wrote, read once per worker. */
+let pgliteDump: Promise<Blob> | undefined;
 
-function pglite(name: TestDatabase['name'], thread: boolean): TestDatabase {
-  return withMigrations(name, () => openDatabase({ kind: 'pglite', dataDir: undefined }, { thread }));
-}
+/**
+ * For tests whose subject does not depend on the database kind. A fresh database is loaded from the
+ * global setup's migrated dump, with the product's own query path (`openPGlite`), as `openDatabase` opens
+ * an in-memory one.
+ */
+export const pgliteTestDatabase: TestDatabase = {
+  name: 'pglite',
+  async open() {
+    pgliteDump ??= readFile(inject('pgliteDump')).then((tar) => new Blob([tar]));
+    const pglite = await openPGlite(undefined, { loadDataDir: await pgliteDump });
+    return new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
+  },
+  openBlank: () => openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: false }),
+};
 
-/** For tests whose subject does not depend on the database kind. */
-export const pgliteTestDatabase = pglite('pglite', false);
+/** The embedded database as the server runs it, in a worker thread of its own, migrated as at a start. */
+export const pgliteThreadTestDatabase: TestDatabase = {
+  name: 'pglite in a thread',
+  async open() {
+    const db = await this.openBlank();
+    await migrate(db);
+    return db;
+  },
+  openBlank: () => openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: true }),
+};
 
-/** The embedded database as the server runs it, in a worker thread of its own. */
-export const pgliteThreadTestDatabase = pglite('pglite in a thread', true);
-
-/** A new, empty PostgreSQL database on the test server; answers its URL. */
-export async function createPostgresDatabase(adminUrl: string, prefix = 'vg_test'): Promise<string> {
-  const admin = await openDatabase({ kind: 'postgres', url: adminUrl, poolSize: 1 });
+/** A new PostgreSQL database on the test server, empty or a copy of `template`; answers its URL. */
+export async function createPostgresDatabase(
+  adminUrl: string,
+  prefix = 'vg_test',
+  template?: string,
+): Promise<string> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
-  try {
-    await sql`create database ${sql.id(name)}`.execute(admin);
-  } finally {
-    await admin.destroy();
-  }
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
+  await withAdmin(adminUrl, (admin) =>
+    template
+      ? sql`create database ${sql.id(name)} template ${sql.id(template)}`.execute(admin)
+      : sql`create database ${sql.id(name)}`.execute(admin),
+  );
+  return databaseUrl(adminUrl, name);
 }
 
-function postgres(adminUrl: string): TestDatabase {
-  return withMigrations('postgres', async () =>
-    openDatabase({ kind: 'postgres', url: await createPostgresDatabase(adminUrl), poolSize: 5 }),
-  );
+/** Migrated databases are copies of the global setup's migrated template database. */
+function postgres(adminUrl: string, template: string): TestDatabase {
+  const open = async (from?: string) =>
+    openDatabase({
+      kind: 'postgres',
+      url: await createPostgresDatabase(adminUrl, 'vg_test', from),
+      poolSize: 5,
+    });
+  return { name: 'postgres', open: () => open(template), openBlank: () => open() };
 }
 
 /** Every database kind the product supports and this machine can run: tests use `describe.each`. */
 export function testDatabases(): TestDatabase[] {
   const url = inject('postgresUrl');
-  return url ? [pgliteTestDatabase, postgres(url)] : [pgliteTestDatabase];
+  return url ? [pgliteTestDatabase, postgres(url, inject('postgresTemplate'))] : [pgliteTestDatabase];
 }

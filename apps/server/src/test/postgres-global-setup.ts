@@ -4,31 +4,40 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { createDatabaseTemplates } from './database-templates.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     /** Admin URL of a throwaway PostgreSQL server, or '' where none can be started. */
     postgresUrl: string;
+    /** A migrated PostgreSQL database on that server to copy, or ''. */
+    postgresTemplate: string;
+    /** A tar file of a migrated PGlite database's files to load. */
+    pgliteDump: string;
   }
 }
 
 /**
  * Starts a throwaway PostgreSQL from Debian's package in a temporary folder, so the database tests run
- * against PGlite and real PostgreSQL alike. Where no server binaries exist, only PGlite runs.
+ * against PGlite and real PostgreSQL alike. Where no server binaries exist, only PGlite runs. Then
+ * migrates one database of each kind for the tests to copy (test/databases.ts).
  */
 export default async function setup(project: TestProject) {
-  if (process.env.TEST_POSTGRES_URL) {
-    project.provide('postgresUrl', process.env.TEST_POSTGRES_URL);
-    return;
-  }
-  const server = await startPostgresServer();
-  if (!server) {
+  const server = process.env.TEST_POSTGRES_URL ? undefined : await startPostgresServer();
+  const postgresUrl = process.env.TEST_POSTGRES_URL ?? server?.url ?? '';
+  if (!postgresUrl)
     console.warn('PostgreSQL server binaries not found: database tests run against PGlite only.');
-    project.provide('postgresUrl', '');
-    return;
-  }
-  project.provide('postgresUrl', server.url);
-  return () => server.remove();
+  const templates = await createDatabaseTemplates(postgresUrl).catch((error: unknown) => {
+    server?.remove();
+    throw error;
+  });
+  project.provide('postgresUrl', postgresUrl);
+  project.provide('postgresTemplate', templates.postgresTemplate);
+  project.provide('pgliteDump', templates.pgliteDump);
+  return async () => {
+    await templates.remove();
+    server?.remove();
+  };
 }
 
 /** A PostgreSQL server of its own in a temporary folder, which a test may stop and start again. */
