@@ -1,7 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from '@playwright/test';
+import { root } from '../lib/server.mjs';
 import { startServerProcess } from '../lib/server-process.mjs';
 
 /**
@@ -21,6 +23,17 @@ const CHROMIUM = {
   ],
 };
 
+/**
+ * A phone as Chromium's mobile emulation makes one, as e2e/phone-support.ts does: 360 × 740 CSS pixels,
+ * touch, twice the pixels. Its CPU and network are the machine's (the Lighthouse suite slows those down).
+ */
+export const PHONE = {
+  viewport: { width: 360, height: 740 },
+  hasTouch: true,
+  isMobile: true,
+  deviceScaleFactor: 2,
+};
+
 /** Every demo account's password (README, Demo accounts). */
 const DEMO_PASSWORD = 'demo';
 
@@ -29,10 +42,12 @@ export const USER = 'legal@demo.local';
 /** The match of the contract the benchmarks generate. */
 export const CONTRACT_MATCH = 'PL-10005';
 /**
- * What the editor tab marks once the document shows (its first view, or superdoc if that is first), and
- * once superdoc is ready to edit it (apps/web/src/features/editor/editor-timing.ts).
+ * What the editor tab marks once the document shows (its first view, or superdoc if that is first), once
+ * the editor's code with superdoc has loaded, and once superdoc is ready to edit the document
+ * (apps/web/src/features/editor/editor-timing.ts).
  */
 export const DOCUMENT_SHOWN = 'editor:document-shown';
+export const EDITOR_CODE_LOADED = 'editor:code-loaded';
 export const DOCUMENT_EDITABLE = 'editor:document-editable';
 /** What the SPA measures for superdoc opening a DOCX, in the editor and the viewer (apps/web/src/lib/superdoc.ts). */
 export const SUPERDOC_OPENING = 'superdoc:opening';
@@ -42,16 +57,54 @@ export const FIRST_VIEW_RENDERING = 'first-view:rendering';
 /** How long a step of the flow may take before the run stops: far above any figure worth reporting. */
 const STEP_TIMEOUT_MS = 60_000;
 
+/** How long to wait for a build of the SPA that is under way to finish before copying it. */
+const BUILD_SETTLE_MS = 180_000;
+
+/** The built SPA's files, each with its size: equal twice, no build changed it in between. */
+async function listing(dir) {
+  const files = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const entries = await Promise.all(
+    files
+      .filter((file) => file.isFile())
+      .map(async (file) => {
+        const path = join(file.parentPath, file.name);
+        return `${path.slice(dir.length)} ${(await stat(path)).size}`;
+      }),
+  );
+  return entries.sort().join('\n');
+}
+
+/**
+ * A copy of the built SPA (apps/web/dist) as it is now, in `target`: a build during the run (of the same
+ * working tree) would otherwise swap the files under the pages being measured. Copied again until no
+ * build changed the files while they were copied.
+ */
+async function copyOfBuiltSpa(target) {
+  const dist = join(root, 'apps/web/dist');
+  const deadline = Date.now() + BUILD_SETTLE_MS;
+  while (Date.now() < deadline) {
+    const before = await listing(dist);
+    if (before.includes('/index.html ')) {
+      await rm(target, { recursive: true, force: true });
+      await cp(dist, target, { recursive: true });
+      if ((await listing(dist)) === before && (await listing(target)) === before) return target;
+    }
+    await sleep(5_000);
+  }
+  throw new Error(`${dist} kept changing (a build under way?) for ${BUILD_SETTLE_MS / 1000} s`);
+}
+
 /**
  * The built app as production runs it: the built server (a fresh embedded database, the built SPA of
  * apps/web/dist) as its own process, and headless Chromium against it.
  */
 export async function startBrowserApp() {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-browser-'));
+  const webDistDir = await copyOfBuiltSpa(join(dataDir, 'web'));
   const server = await startServerProcess({
     dataDir,
     logFile: join(dataDir, 'server.log'),
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000' },
+    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000', WEB_DIST_DIR: webDistDir },
   });
   let browser;
   try {
@@ -65,12 +118,16 @@ export async function startBrowserApp() {
     /** The server's DATA_DIR: its embedded mailer writes the mail it sends into `mail/` there. */
     dataDir,
     chromiumVersion: browser.version(),
-    /** A page in a browser context of its own: another person on another machine, with an empty cache. */
-    async newPage() {
+    /**
+     * A page in a browser context of its own: another person on another machine, with an empty cache;
+     * `device` emulates a phone (PHONE).
+     */
+    async newPage(device = {}) {
       const context = await browser.newContext({
         baseURL: server.baseUrl,
         locale: 'de-DE',
         timezoneId: 'Europe/Berlin',
+        ...device,
       });
       context.setDefaultTimeout(STEP_TIMEOUT_MS);
       return context.newPage();
