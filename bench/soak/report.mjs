@@ -127,7 +127,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
     'The built server runs as its own process (`node apps/server/dist/main.js` with the environment ' +
       '`npm start` gives it, DEMO_DATA=true, RATE_LIMIT_PER_MINUTE=100000, logging at `info` to a file), ' +
       'once on PGlite under a fresh DATA_DIR and once on an empty database of a throwaway PostgreSQL ' +
-      'server of Debian’s package. Each is started once to create its database, stopped, and started ' +
+      'server of Debian’s package, both at the same time. Each is started once to create its database, stopped, and started ' +
       `again; the idle reading is ${5} s after that restart is healthy. Then ${workers} workers in the ` +
       `bench process run the flows for ${settings.minutes} min, each worker in rounds; a flow comes ` +
       'every round or every so many (in brackets): ' +
