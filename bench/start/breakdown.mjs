@@ -26,6 +26,7 @@ export async function memoryBreakdown({ scratch, dataDir, env = {} }) {
     logFile: join(scratch, 'memory-breakdown.log'),
     env: { ...env, MEMORY_PROBE_DIR: probeDir },
     nodeOptions: ['--import', MEMORY_PROBE],
+    timeoutMs: 300_000,
   });
   try {
     await settle();

@@ -34,6 +34,8 @@ const KINDS = {
   postgresKilled: { label: 'restart on PostgreSQL after SIGKILL', database: 'postgres', killed: true },
 };
 const DATABASE_NAMES = { embedded: 'PGlite (embedded)', postgres: 'PostgreSQL' };
+/** A first start on a machine shared with other work can take minutes: measured, not cut off. */
+const START_TIMEOUT_MS = 300_000;
 
 export default {
   name: 'start',
@@ -49,6 +51,7 @@ export default {
     if (!('url' in postgres)) log(`PostgreSQL is left out: ${postgres.unavailable}`);
     const samples = Object.fromEntries(kinds.map((kind) => [kind, []]));
     const memory = Object.fromEntries(kinds.map((kind) => [kind, []]));
+    const cpu = Object.fromEntries(kinds.map((kind) => [kind, []]));
     let othersLoad = Number.NaN;
     let profiles;
     const breakdowns = {};
@@ -65,15 +68,17 @@ export default {
           }
           const logFile = join(scratch, `${kind}-${round}.log`);
           if (KINDS[kind].killed) await killWhileHealthy({ dataDir, logFile, env });
-          const server = await startServerProcess({ dataDir, logFile, env });
+          const server = await startServerProcess({ dataDir, logFile, env, timeoutMs: START_TIMEOUT_MS });
+          const cpuMs = await cpuMsOf(server.child.pid);
           await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
           const rss = await residentMiB(server.child.pid);
           await server.stop();
           samples[kind].push(server.msToHealthy);
+          cpu[kind].push(cpuMs);
           memory[kind].push(rss);
           log(
-            `round ${round}: ${KINDS[kind].label} healthy after ${ms(server.msToHealthy)} ms, ` +
-              `VmRSS ${rss.toFixed(0)} MiB`,
+            `round ${round}: ${KINDS[kind].label} healthy after ${ms(server.msToHealthy)} ms ` +
+              `(CPU ${ms(cpuMs)} ms), VmRSS ${rss.toFixed(0)} MiB`,
           );
         }
       }
@@ -98,10 +103,14 @@ export default {
     const resident = Object.fromEntries(
       Object.entries(memory).map(([kind, values]) => [kind, summarize(values)]),
     );
+    const cpuTime = Object.fromEntries(
+      Object.entries(cpu).map(([kind, values]) => [kind, summarize(values)]),
+    );
     return {
       markdown: report({
         kinds,
         timing,
+        cpuTime,
         resident,
         breakdowns,
         nodeAlone,
@@ -115,11 +124,26 @@ export default {
 };
 
 /**
+ * The CPU time a process has used so far, all its threads and the children it waited for (the process
+ * that creates a fresh DATA_DIR) included, from /proc: on a machine shared with other work the time to
+ * healthy says more about the others than about the start, the CPU time much less.
+ */
+async function cpuMsOf(pid) {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1].split(' ');
+    // utime, stime, cutime, cstime: fields 14–17 of proc(5), in clock ticks of 10 ms.
+    return fields.slice(11, 15).reduce((sum, ticks) => sum + Number(ticks), 0) * 10;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/**
  * A server started on the same database, healthy and settled, then killed with SIGKILL: nothing is
  * closed, PGlite's files are left as after a crash and its pid file stays behind.
  */
 async function killWhileHealthy({ dataDir, logFile, env }) {
-  const server = await startServerProcess({ dataDir, logFile, env });
+  const server = await startServerProcess({ dataDir, logFile, env, timeoutMs: START_TIMEOUT_MS });
   await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
   const exited = once(server.child, 'exit');
   server.child.kill('SIGKILL');
@@ -151,6 +175,7 @@ async function profiledStarts(scratch) {
       dataDir,
       logFile: join(scratch, `${kind}-profiled.log`),
       nodeOptions: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`],
+      timeoutMs: START_TIMEOUT_MS,
     });
     await server.stop();
     const [file] = await readdir(profileDir);
@@ -162,7 +187,18 @@ async function profiledStarts(scratch) {
   return profiles;
 }
 
-function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, machine, settings, othersLoad }) {
+function report({
+  kinds,
+  timing,
+  cpuTime,
+  resident,
+  breakdowns,
+  nodeAlone,
+  profiles,
+  machine,
+  settings,
+  othersLoad,
+}) {
   const restart = timing.killed.median;
   const met = restart <= BUDGET_MS;
   const memoryVerdicts = Object.entries(MEMORY_BUDGET_MIB)
@@ -183,15 +219,17 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       'CPU time during the timed starts (the higher, the noisier).',
     '',
     `**Budget: restart after a SIGKILL to healthy ≤ ${BUDGET_MS / 1000} s — ${met ? 'met' : 'missed'}** ` +
-      `(median ${ms(restart)} ms, ${factor(restart, BUDGET_MS)} of the budget).`,
+      `(median ${ms(restart)} ms, ${factor(restart, BUDGET_MS)} of the budget; the server's CPU time ` +
+      `until then ${ms(cpuTime.killed.median)} ms).`,
     '',
     table(
-      ['start', 'median', 'p10 – p90', 'runs', '÷ Node.js alone'],
+      ['start', 'median', 'p10 – p90', 'CPU time (median)', 'runs', '÷ Node.js alone'],
       [
         ...kinds.map((kind) => [
           KINDS[kind].label,
           `${ms(timing[kind].median)} ms`,
           `${ms(timing[kind].p10)} – ${ms(timing[kind].p90)} ms`,
+          `${ms(cpuTime[kind].median)} ms`,
           String(timing[kind].n),
           factor(timing[kind].median, nodeAlone.median),
         ]),
@@ -199,6 +237,7 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
           'Node.js alone (`node -e ""`)',
           `${ms(nodeAlone.median)} ms`,
           `${ms(nodeAlone.p10)} – ${ms(nodeAlone.p90)} ms`,
+          '',
           String(nodeAlone.n),
           '1.00×',
         ],
@@ -273,7 +312,10 @@ function report({ kinds, timing, resident, breakdowns, nodeAlone, profiles, mach
       '(PGlite under DATA_DIR, embedded identity provider, demo data) on 127.0.0.1 and a free port, logging ' +
       'at `info` to a file; on PostgreSQL with `DATABASE_URL` naming a database of a throwaway server of ' +
       'Debian’s package. The time runs from the spawn of the process until `GET /backend/health` (polled ' +
-      'every 10 ms) answers 200; then the server gets SIGTERM and is waited for. A first start has a fresh ' +
+      'every 10 ms) answers 200; the CPU time is the server process’s (every thread, and the process that ' +
+      'creates a fresh DATA_DIR) from `/proc/<pid>/stat` at that moment. Then the server gets SIGTERM and ' +
+      'is waited for; before a restart after SIGKILL a server on the same database was started, left ' +
+      `${SETTLE_MS / 1000} s and killed. A first start has a fresh ` +
       'DATA_DIR or an empty database (PGlite creates its cluster, the migrations run, the identity provider ' +
       'creates its keys, demo data is seeded); the restart that follows uses the same. ' +
       `${settings.rounds} rounds of each kind, medians of each.`,
