@@ -18,13 +18,13 @@ const SUITES = {
   approvals: () => import('./approvals/suite.mjs'),
   retention: () => import('./retention/suite.mjs'),
 };
-/** Run only when named: the soak takes an hour (30 minutes on each database). */
+/** Run only when named: the soak takes 35 minutes (30 of load on both databases at once). */
 const OPT_IN = ['soak'];
 const DEFAULT_SUITES = Object.keys(SUITES).filter((name) => !OPT_IN.includes(name));
 
 const USAGE = `Usage: npm run bench [-- [suite ...] [--quick]]
   suites:   ${Object.keys(SUITES).join(', ')} (default: ${DEFAULT_SUITES.join(', ')})
-            soak runs only when named: 30 minutes of a day's flows on each database
+            soak runs only when named: 30 minutes of a day's flows, both databases at once
             (1 minute with --quick; SOAK_MINUTES=n sets another length)
   --quick   a few rounds only, to try the benchmark out; docs/performance.md is left alone`;
 
