@@ -28,7 +28,21 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     // The seconds the compression above takes are expected, not a slow plugin to warn about.
-    rolldownOptions: { checks: { bundlerTimings: false } },
+    rolldownOptions: {
+      checks: { bundlerTimings: false },
+      output: {
+        codeSplitting: {
+          groups: [
+            // What every first load needs (/login's budget: bench/size), as the entry's one library chunk.
+            { name: 'vendor', test: /node_modules|packages[\\/]domain/, tags: ['$initial'], priority: 3 },
+            // The later pages' libraries in two chunks, not one per Mantine component and set of pages: a
+            // signing link on a phone fetches a few files over its slow connection, in parallel.
+            { name: 'schemas', test: /packages[\\/]domain|node_modules[\\/]zod[\\/]/, priority: 2 },
+            { name: 'ui', test: /node_modules[\\/](@mantine|@floating-ui|@tanstack|react-)/, priority: 1 },
+          ],
+        },
+      },
+    },
   },
   server: { proxy: { '/backend': 'http://localhost:8080', '/idp': 'http://localhost:8080' } },
 });

@@ -1,24 +1,32 @@
 import '@mantine/core/styles.css';
-import '@mantine/notifications/styles.css';
 import './app/focus.css';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { matchPath } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { z } from 'zod';
 import { createAuthService, createUserManager } from '@/lib/auth/auth-service';
-import { preloadForPage } from './app/page-preload';
+import { CoreProviders } from './app/core-providers';
 import { StartupErrorPage } from './app/pages';
-import { AppProviders, createQueryClient } from './app/providers';
 import { createAppRouter } from './app/router';
-import { setIdTokenSource } from './lib/api';
+import { setIdTokenSource } from './lib/id-token';
+import { PATHS } from './lib/paths';
 import { loadRuntimeConfig } from './lib/runtime-config';
 
-// Under the server's CSP (no 'unsafe-eval') zod's probe for `new Function` would raise a CSP violation report.
-z.config({ jitless: true });
+// Under the server's CSP (no 'unsafe-eval') zod's probe for `new Function` would raise a CSP violation
+// report. Set before any schema is made, as zod reads it when it makes one; the schemas come with later
+// chunks. Through the global that zod's `config` writes to (zod/v4/core/core.js), because importing zod
+// for `z.config` would add about 4 kB gzip of it to /login (bench/size).
+Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
 
-const queryClient = createQueryClient();
-preloadForPage(window.location, queryClient);
+// The pages people reach from outside and then wait on a document start loading it at once
+// (page-preload.ts); that code, with the query cache, the signing page's API and schemas, stays out of
+// every other page's first load.
+if ([PATHS.document, PATHS.signing].some((path) => matchPath(path, window.location.pathname))) {
+  void Promise.all([import('./app/page-preload'), import('@/components/page-providers')]).then(
+    ([{ preloadForPage }, { appQueryClient }]) => preloadForPage(window.location, appQueryClient),
+  );
+}
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');
@@ -32,9 +40,9 @@ loadRuntimeConfig().then(
     setIdTokenSource(() => auth.currentIdToken());
     root.render(
       <StrictMode>
-        <AppProviders config={config} auth={auth} queryClient={queryClient}>
+        <CoreProviders config={config} auth={auth}>
           <RouterProvider router={createAppRouter(auth)} />
-        </AppProviders>
+        </CoreProviders>
       </StrictMode>,
     );
   },

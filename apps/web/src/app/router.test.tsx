@@ -1,10 +1,21 @@
 import { screen, waitFor } from '@testing-library/react';
-import { describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { fakeAuthService, jsonResponse, renderRoutes, stubApi, stubFetch } from '@/test/utils';
 import { createRouteGuard } from './route-guard';
 import { appRoutes } from './router';
 
 const legal = { email: 'legal@demo.local', name: 'Lena Legal', permission: 2 };
+
+// The shell and the pages load lazily (router.tsx). Loaded once before the tests, so that these wait for
+// what the app shows, not for the first transform of the modules behind a route.
+beforeAll(async () => {
+  await Promise.all([
+    import('./session-layout'),
+    import('@/features/match/start-page'),
+    import('@/features/format/format-page'),
+    import('@/features/admin'),
+  ]);
+}, 120_000);
 
 function renderApp(path: string, auth = fakeAuthService()) {
   return renderRoutes(appRoutes(auth), path, auth);

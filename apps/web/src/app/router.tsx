@@ -2,35 +2,47 @@ import { FORM_ROUTES, type FormName, type SessionUser } from '@vertragsgenerator
 import { createBrowserRouter, Navigate, type RouteObject, useRouteLoaderData } from 'react-router';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
 import { FullPageLoader } from '@/components/full-page-loader';
-import { MatchDocumentsProvider } from '@/components/match-documents';
 import { AuthCallbackPage } from '@/features/auth/auth-callback-page';
 import { LoginPage } from '@/features/auth/login-page';
-import { FormatPage } from '@/features/format/format-page';
-import { MatchHistory } from '@/features/history';
-import { StartPage } from '@/features/match/start-page';
 import type { AuthService } from '@/lib/auth/auth-service';
 import { PATHS, SESSION_ROUTE } from '@/lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
-import { createRouteGuard } from './route-guard';
-import { AppLayout } from './shell/app-layout';
 
+/**
+ * Only /login and /auth/callback come with the first chunk; every other page, the shell around them and
+ * its route guard load with the first page that needs them. /login's JavaScript has a budget (bench/size),
+ * and a signer's phone needs none of the signed-in pages.
+ */
 export function appRoutes(auth: AuthService): RouteObject[] {
   const formRoutes = (Object.entries(FORM_ROUTES) as [FormName, string][]).map(([form, path]) => ({
     path,
-    // The forms are not needed for /login and /start, whose initial JavaScript has a budget (bench/size).
     lazy: async () => {
       const { DocumentFormPage } = await import('./document-forms');
       return { Component: () => <DocumentFormPage form={form} /> };
     },
   }));
 
-  // Both e-signature pages come with the document viewer, which /login and /start must not load.
-  const signaturePage = (page: 'SenderViewPage' | 'SigningPage') => async () => ({
-    Component: (await import('@/features/signature'))[page],
-  });
+  const startPage = async () => ({ Component: (await import('@/features/match/start-page')).StartPage });
+  const formatPage = async () => ({ Component: (await import('@/features/format/format-page')).FormatPage });
+  const senderViewPage = async () => ({ Component: (await import('@/features/signature')).SenderViewPage });
+  // Public, outside the shell: it brings its own query cache and notifications (a failed download reports in one).
+  const signingPage = async () => {
+    const [{ SigningPage }, { PageProviders }] = await Promise.all([
+      // Not the feature's index, which brings the sender's view and its forms too.
+      import('@/features/signature/signing-page'),
+      import('@/components/page-providers'),
+    ]);
+    return {
+      Component: () => (
+        <PageProviders>
+          <SigningPage />
+        </PageProviders>
+      ),
+    };
+  };
 
-  // Like the forms, not needed for /login and /start. The document's first view starts loading beside
-  // the page's code, as in a tab opened on a document (page-preload.ts), not only once the file is there.
+  // The document's first view starts loading beside the page's code, as in a tab opened on a document
+  // (page-preload.ts), not only once the file is there.
   const editorPage = async () => {
     preloadFirstViewRenderer();
     return { Component: (await import('@/features/editor')).EditorPage };
@@ -63,25 +75,20 @@ export function appRoutes(auth: AuthService): RouteObject[] {
         { path: PATHS.login, Component: LoginPage },
         { path: PATHS.authCallback, Component: AuthCallbackPage },
         // Public: a signer has no account; the link token is the only credential.
-        { path: PATHS.signing, lazy: signaturePage('SigningPage'), HydrateFallback: FullPageLoader },
+        { path: PATHS.signing, lazy: signingPage, HydrateFallback: FullPageLoader },
         {
           // The signed-in user, for the pages that show more to some levels (useRouteLoaderData).
           id: SESSION_ROUTE,
-          loader: createRouteGuard(auth),
+          lazy: async () => (await import('./session-layout')).sessionRoute(auth),
           // The check runs on every navigation, not only when the layout first mounts: a session ended
           // elsewhere (a logout in another tab) sends this tab to /login on its next navigation.
           shouldRevalidate: () => true,
           HydrateFallback: FullPageLoader,
-          element: (
-            <MatchDocumentsProvider value={MatchHistory}>
-              <AppLayout />
-            </MatchDocumentsProvider>
-          ),
           children: [
-            { path: PATHS.start, Component: StartPage },
-            { path: PATHS.format, Component: FormatPage },
+            { path: PATHS.start, lazy: startPage },
+            { path: PATHS.format, lazy: formatPage },
             ...formRoutes,
-            { path: PATHS.envelope, lazy: signaturePage('SenderViewPage') },
+            { path: PATHS.envelope, lazy: senderViewPage },
             { path: PATHS.document, lazy: editorPage },
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },

@@ -1,6 +1,7 @@
 import { apiErrorSchema } from '@vertragsgenerator/domain';
 import type { z } from 'zod';
 import { texts } from '@/texts';
+import { currentIdToken } from './id-token';
 
 /**
  * A failed API call: the HTTP status (0 when the server was not reached) and the server's
@@ -22,14 +23,7 @@ export class ApiRequestError extends Error {
   }
 }
 
-export type IdTokenSource = () => Promise<string | null>;
-
-let idTokenSource: IdTokenSource = async () => null;
-
-/** The app wires this to the auth service once, so that the client needs no import of a feature. */
-export function setIdTokenSource(source: IdTokenSource): void {
-  idTokenSource = source;
-}
+export { setIdTokenSource } from './id-token';
 
 export interface ApiRequestOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -52,7 +46,7 @@ export interface ApiRequestOptions {
  */
 export async function apiFetch(path: string, options: ApiRequestOptions = {}): Promise<Response> {
   const headers = new Headers({ ...options.headers, Accept: 'application/json' });
-  const token = options.anonymous ? null : await idTokenSource();
+  const token = options.anonymous ? null : await currentIdToken();
   if (token) headers.set('Authorization', `Bearer ${token}`);
   const init: RequestInit = {
     method: options.method ?? 'GET',
@@ -109,7 +103,7 @@ export async function apiUpload<T>(
   schema: z.ZodType<T>,
   onProgress: (share: number) => void,
 ): Promise<T> {
-  const token = await idTokenSource();
+  const token = await currentIdToken();
   const response = await new Promise<Response>((resolve, reject) => {
     const request = new XMLHttpRequest();
     request.open('POST', path);

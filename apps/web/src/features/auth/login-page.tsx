@@ -1,17 +1,33 @@
 import { Alert, Button, Center, Stack, Title } from '@mantine/core';
 import type { SessionUser } from '@vertragsgenerator/domain';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { useAuthService } from '@/lib/auth/auth-context';
 import { isPopupClosedByUser } from '@/lib/auth/auth-service';
-import { saveUser } from '@/lib/auth/session-api';
 import { delay } from '@/lib/delay';
 import { PATHS } from '@/lib/paths';
 import { useRuntimeConfig } from '@/lib/runtime-config';
-import { rememberUser, storedUserMail } from '@/lib/storage';
+import { storedUserMail } from '@/lib/storage';
 import { texts } from '@/texts';
-import { AccessRequestPanel } from './access-request-panel';
-import { endLocalSession, logout, verifySession } from './session';
+
+/**
+ * The calls to the server, with the API client and the domain's schemas, load once they are needed (a
+ * click, a stored sign-in): showing /login needs none of them (bench/size).
+ */
+const loadSession = () => import('./session');
+const AccessRequestPanel = lazy(async () => {
+  const [{ AccessRequestPanel: Panel }, { PageProviders }] = await Promise.all([
+    import('./access-request-panel'),
+    import('@/components/page-providers'),
+  ]);
+  return {
+    default: () => (
+      <PageProviders>
+        <Panel />
+      </PageProviders>
+    ),
+  };
+});
 
 /** The user is saved on the backend about 300 ms after the popup returns. */
 const SAVE_USER_DELAY_MS = 300;
@@ -37,7 +53,8 @@ export function LoginPage() {
   useEffect(() => {
     if (storedUserMail() === null) return;
     let current = true;
-    void verifySession(auth).then(async (check) => {
+    void loadSession().then(async ({ verifySession }) => {
+      const check = await verifySession(auth);
       if (!current || check.state !== 'valid') return;
       const destination = destinationOf(check.user);
       if (destination) await navigate(destination);
@@ -49,6 +66,9 @@ export function LoginPage() {
   }, [auth, navigate]);
 
   async function signIn(): Promise<SignInOutcome> {
+    // Loads while the popup is open; its failure counts where the session is opened with it.
+    const session = loadSession();
+    session.catch(() => {});
     try {
       await auth.signInWithPopup();
     } catch (error) {
@@ -58,15 +78,14 @@ export function LoginPage() {
     }
 
     await delay(SAVE_USER_DELAY_MS);
-    try {
-      const user = await saveUser();
-      rememberUser(user);
-      return { kind: 'signedIn', user };
-    } catch (error) {
-      console.error('saveUser failed', error);
-      await endLocalSession(auth);
-      return { kind: 'message', text: texts.login.saveUserFailed };
-    }
+    const user = await session.then(
+      ({ openSession }) => openSession(auth),
+      (error: unknown) => {
+        console.error('Loading the session calls failed', error);
+        return null;
+      },
+    );
+    return user ? { kind: 'signedIn', user } : { kind: 'message', text: texts.login.saveUserFailed };
   }
 
   async function handleClick() {
@@ -84,6 +103,7 @@ export function LoginPage() {
   }
 
   async function handleLogout() {
+    const { logout } = await loadSession();
     await logout(auth);
     setWaiting(null);
   }
@@ -97,7 +117,9 @@ export function LoginPage() {
             <Alert color="yellow" w="100%" role="status">
               {texts.login.noPermission}
             </Alert>
-            <AccessRequestPanel />
+            <Suspense fallback={null}>
+              <AccessRequestPanel />
+            </Suspense>
             <Button variant="default" onClick={handleLogout}>
               {texts.login.signOut(waiting.email)}
             </Button>

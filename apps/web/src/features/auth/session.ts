@@ -30,6 +30,22 @@ export async function verifySession(auth: AuthService): Promise<SessionCheck> {
   }
 }
 
+/**
+ * After the provider's popup: the server session for the new ID token, and the user it answers with; a
+ * refusal forgets the sign-in (null).
+ */
+export async function openSession(auth: AuthService): Promise<SessionUser | null> {
+  try {
+    const user = await saveUser();
+    rememberUser(user);
+    return user;
+  } catch (error) {
+    console.error('saveUser failed', error);
+    await endLocalSession(auth);
+    return null;
+  }
+}
+
 /** Forgets everything the browser keeps about the signed-in user. */
 export async function endLocalSession(auth: AuthService): Promise<void> {
   localStorage.clear();
