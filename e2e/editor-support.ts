@@ -17,10 +17,12 @@ export const firstShownDocument = (page: Page) =>
 
 /**
  * Waits until the page shows its document for good: superdoc's rendering, no longer inert behind the
- * first view, or the browser's PDF frame.
+ * first view, the signing page's text of it, or the browser's PDF frame.
  */
 export async function documentRendered(page: Page): Promise<void> {
-  await expect(page.locator('[role="document"]:not([inert]) .superdoc, iframe').first()).toBeVisible({
+  await expect(
+    page.locator('[role="document"]:not([inert]) .superdoc, .docx-reflow section, iframe').first(),
+  ).toBeVisible({
     timeout: 20_000,
   });
 }

@@ -124,6 +124,9 @@ export async function signAs(
   }
 }
 
+/** The contract on the signing page, shown as text (apps/web/src/components/document-viewer/document-reader.tsx). */
+export const signingDocument = (page: Page) => page.getByRole('document', { name: 'Dokument', exact: true });
+
 export async function drawSignature(page: Page): Promise<void> {
   const pad = page.locator('canvas').first();
   await pad.scrollIntoViewIfNeeded();
