@@ -165,7 +165,10 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
 
   return (
     <Stack>
-      <Title order={1}>{view.subject || view.fileName}</Title>
+      {/* A subject fills a phone's first screen at the size of a page heading. */}
+      <Title order={1} fz={{ base: 'h3', sm: 'h1' }}>
+        {view.subject || view.fileName}
+      </Title>
       <Paper withBorder p="md">
         <Stack gap="xs">
           <Text>
