@@ -14,6 +14,7 @@ const SUITES = {
   soak: () => import('./soak/suite.mjs'),
   size: () => import('./size/suite.mjs'),
   browser: () => import('./browser/suite.mjs'),
+  lighthouse: () => import('./lighthouse/suite.mjs'),
   overview: () => import('./overview/suite.mjs'),
   approvals: () => import('./approvals/suite.mjs'),
   retention: () => import('./retention/suite.mjs'),

@@ -1,0 +1,167 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { sentEnvelope } from '../browser/signing.mjs';
+import { describeMachine } from '../lib/machine.mjs';
+import { table } from '../lib/markdown.mjs';
+import { startServerProcess } from '../lib/server-process.mjs';
+import { summarize } from '../lib/stats.mjs';
+
+/**
+ * Lighthouse's default configuration, its mobile profile (a Moto G Power's screen, simulated slow 4G,
+ * 4× CPU slowdown), on a signing link from the mail folder of a freshly started built server on its
+ * embedded defaults, and on /login. Lighthouse empties the browser's cache and storage before every
+ * run: each is a first visit.
+ */
+
+const FULL = { runs: 5 };
+const QUICK = { runs: 1 };
+
+/** Reported against each page's median, not asserted. */
+const BUDGET = {
+  signing: { score: 90, lcpMs: 2500, tbtMs: 200 },
+  login: { lcpMs: 2000 },
+};
+
+/** Debian's Chromium with the flags of playwright.config.ts; no browser download works here. */
+const CHROME_FLAGS = [
+  '--headless=new',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/** What superdoc's own chunks are named in the build: the editor, which a signer does not need. */
+const EDITOR_CHUNK =
+  /^(superdoc(?!-frame)|docx-renderer|docx-editor|editor|runtime-core|rehype|remark|unified)[-.]/;
+
+export default {
+  name: 'lighthouse',
+  title: 'Lighthouse, mobile',
+
+  async run({ quick, machine, log }) {
+    const settings = quick ? QUICK : FULL;
+    const dataDir = await mkdtemp(join(tmpdir(), 'bench-lighthouse-'));
+    const server = await startServerProcess({
+      dataDir,
+      logFile: join(dataDir, 'server.log'),
+      env: {
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '100000',
+        // Another build than apps/web/dist, e.g. a copy that a build running meanwhile cannot replace.
+        ...(process.env.WEB_DIST_DIR && { WEB_DIST_DIR: process.env.WEB_DIST_DIR }),
+      },
+      timeoutMs: 180_000,
+    });
+    const chrome = await chromeLauncher.launch({
+      chromePath: process.env.CHROME_PATH || '/usr/bin/chromium',
+      chromeFlags: CHROME_FLAGS,
+    });
+    const pages = [];
+    let chromeVersion = '';
+    try {
+      const { link } = await sentEnvelope(server.baseUrl, dataDir);
+      for (const page of [
+        { key: 'signing', label: 'Signing link (`/unterschreiben#…`)', url: link },
+        { key: 'login', label: '`/login`', url: new URL('/login', server.baseUrl).href },
+      ]) {
+        const runs = [];
+        for (let run = 0; run < settings.runs; run++) {
+          const result = await audit(page.url, chrome.port);
+          chromeVersion = result.chromeVersion;
+          runs.push(result);
+          log(
+            `${page.key} run ${run + 1} of ${settings.runs}: score ${result.score}, LCP ${Math.round(result.lcpMs)} ms, ` +
+              `TBT ${Math.round(result.tbtMs)} ms, ${kib(result.bytes)} KiB, LCP element ${result.lcpElement}` +
+              (result.editorChunks.length > 0 ? `, editor chunks: ${result.editorChunks.join(', ')}` : ''),
+          );
+        }
+        pages.push({ ...page, runs });
+      }
+    } finally {
+      chrome.kill();
+      await server.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    return { markdown: report(pages, machine, chromeVersion, settings) };
+  },
+};
+
+async function audit(url, port) {
+  const { lhr } = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance'],
+  });
+  if (lhr.runtimeError) throw new Error(`Lighthouse on ${url}: ${lhr.runtimeError.message}`);
+  const requests = lhr.audits['network-requests'].details?.items ?? [];
+  return {
+    score: Math.round(lhr.categories.performance.score * 100),
+    lcpMs: lhr.audits['largest-contentful-paint'].numericValue,
+    tbtMs: lhr.audits['total-blocking-time'].numericValue,
+    bytes: lhr.audits['total-byte-weight'].numericValue,
+    editorChunks: requests
+      .map((request) => new URL(request.url).pathname.split('/').pop())
+      .filter((file) => EDITOR_CHUNK.test(file)),
+    lcpElement: lcpElementOf(lhr),
+    chromeVersion: lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '',
+  };
+}
+
+/** The element Lighthouse saw as the largest contentful paint, as its label (for the log). */
+function lcpElementOf(lhr) {
+  const [elements] = lhr.audits['largest-contentful-paint-element']?.details?.items ?? [];
+  const node = elements?.items?.[0]?.node;
+  return node ? `${node.nodeLabel ?? ''} (${node.selector ?? ''})`.slice(0, 120) : 'unknown';
+}
+
+const kib = (bytes) => Math.round(bytes / 1024).toLocaleString('en');
+
+function report(pages, machine, chromeVersion, settings) {
+  const median = (page, key) => summarize(page.runs.map((run) => run[key])).median;
+  const rows = pages.map((page) => [
+    page.label,
+    String(Math.round(median(page, 'score'))),
+    `${(median(page, 'lcpMs') / 1000).toFixed(2)} s`,
+    `${Math.round(median(page, 'tbtMs'))} ms`,
+    `${kib(median(page, 'bytes'))} KiB`,
+    page.runs.map((run) => run.score).join(', '),
+    [...new Set(page.runs.flatMap((run) => run.editorChunks))].join(', ') || 'none',
+  ]);
+  const signing = pages.find((page) => page.key === 'signing');
+  const login = pages.find((page) => page.key === 'login');
+  const met = (ok) => (ok ? 'met' : '**missed**');
+  const signingMet =
+    median(signing, 'score') >= BUDGET.signing.score &&
+    median(signing, 'lcpMs') <= BUDGET.signing.lcpMs &&
+    median(signing, 'tbtMs') <= BUDGET.signing.tbtMs;
+  return [
+    '## Lighthouse, mobile',
+    '',
+    `Measured on ${describeMachine(machine)}, Chromium ${chromeVersion}, median of ${settings.runs} runs per page.`,
+    '',
+    table(
+      ['page', 'performance', 'LCP', 'TBT', 'transferred', 'scores of the runs', 'editor chunks loaded'],
+      rows,
+    ),
+    '',
+    `**Budget: the signing link scores ≥ ${BUDGET.signing.score}, LCP ≤ ${BUDGET.signing.lcpMs / 1000} s, ` +
+      `TBT ≤ ${BUDGET.signing.tbtMs} ms — ${met(signingMet)}.** ` +
+      `**Budget: /login LCP ≤ ${BUDGET.login.lcpMs / 1000} s — ${met(median(login, 'lcpMs') <= BUDGET.login.lcpMs)}.** ` +
+      '(Reported, not asserted.)',
+    '',
+    "Method: Lighthouse's default configuration, its mobile profile (simulated slow 4G, 4× CPU slowdown), " +
+      'performance only, against the built server (`apps/server/dist`, the SPA of `apps/web/dist`) freshly started ' +
+      "on its embedded defaults. The signing link is a project partner's, taken from the invitation in the " +
+      "embedded mailer's mail folder; the partner's code is confirmed first, so the page shows the contract. " +
+      'Lighthouse empties the cache before each run: every run is a first visit. "Transferred" is its total ' +
+      'byte weight; "editor chunks" lists superdoc\'s chunks the page requested, which a signer does not need. ' +
+      'The simulated figures depend on the CPU the run had: on a shared machine, compare pages within one run.',
+  ].join('\n');
+}
