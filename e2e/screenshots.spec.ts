@@ -18,6 +18,7 @@ import {
   submitButton,
   type,
 } from './forms-support.js';
+import { drawWithFinger, PHONE, sendContract, tapWithFinger } from './phone-support.js';
 import {
   completionMailPdf,
   drawSignature,
@@ -25,6 +26,7 @@ import {
   fillCustomerContract,
   invitationLink,
   signAs,
+  signingDocument,
 } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signedIn, signIn } from './support.js';
 
@@ -333,6 +335,27 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
   await page.screenshot({ path: shot('platzhalter') });
 });
+
+// ── The signing page on a phone (360 × 740, touch, device scale factor 2) ────────────────────────────
+test('signing page on a phone: the contract as text, and the signing form with a finger-drawn signature', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const sent = await sendContract(browser, 'PL-10004', fillCustomerContract);
+  const context = await browser.newContext(PHONE);
+  const phone = await context.newPage();
+  await phone.goto(await invitationLink('klara@kunde.example', sent));
+  await enterSigningCode(phone, 'klara@kunde.example', sent);
+  await expect(signingDocument(phone)).toContainText('Rahmenvertrag', { timeout: 15_000 });
+  await phone.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await phone.screenshot({ path: shot('signature-signing-page-phone') });
+  await tapWithFinger(phone, phone.getByRole('checkbox', { name: /Ich stimme zu/ }));
+  await drawWithFinger(phone);
+  await phone.getByRole('button', { name: 'Unterschreiben' }).scrollIntoViewIfNeeded();
+  await phone.screenshot({ path: shot('signature-signing-page-phone-form') });
+  await context.close();
+});
+// ── end of the signing page on a phone ──────────────────────────────────────────────────────────────
 
 test('Freigabe: the sender view that needs an approval, /freigaben with a request under review, and the rules', async ({
   page,

@@ -165,7 +165,7 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
 
   return (
     <Stack>
-      {/* A subject fills a phone's first screen at the size of a page heading. */}
+      {/* At a page heading's size, a subject would fill a phone's first screen; the section heading follows suit. */}
       <Title order={1} fz={{ base: 'h3', sm: 'h1' }}>
         {view.subject || view.fileName}
       </Title>
@@ -199,7 +199,9 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
       <DocumentFingerprint sha256={view.documentSha256} />
       <form ref={container} onSubmit={handleSign} noValidate>
         <Stack>
-          <Title order={2}>{texts.signing.signHeading}</Title>
+          <Title order={2} fz={{ base: 'h4', sm: 'h2' }}>
+            {texts.signing.signHeading}
+          </Title>
           <Checkbox
             label={texts.signing.consent}
             checked={consent}
