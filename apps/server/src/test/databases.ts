@@ -30,7 +30,11 @@ export const pgliteTestDatabase: TestDatabase = {
   async open() {
     pgliteDump ??= readFile(inject('pgliteDump')).then((tar) => new Blob([tar]));
     const pglite = await openPGlite(undefined, { loadDataDir: await pgliteDump });
-    return new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
+    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
+    // Kysely's destroy closes only a driver that has run a statement, as the migrations did: without
+    // one, a database destroyed before its first query would stay open and answer on.
+    await sql`select 1`.execute(db);
+    return db;
   },
   openBlank: () => openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: false }),
 };
