@@ -69,6 +69,8 @@ test('a person: found, exported, erased', async ({ page }) => {
   await expectAccessible(page, '/verwaltung Personendaten after the erase');
 
   const after = await search(page, email);
+  // The hits arrive after the search's answer: read them once they are there.
+  await expect(after.getByRole('row').locator('td:first-child').first()).toBeVisible();
   const sources = await after.getByRole('row').locator('td:first-child').allTextContents();
   expect(sources.length).toBeGreaterThan(0);
   expect(new Set(sources)).toEqual(new Set(['Audit-Log']));
