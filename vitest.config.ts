@@ -11,6 +11,8 @@ export const WEB_FILES_WITH_MOCKS = [
   'src/app/page-preload.test.ts',
   'src/features/approvals/approvals-page.test.tsx',
   'src/features/editor/editor-page.test.tsx',
+  'src/features/editor/load-docx-editor.test.tsx',
+  'src/features/forms/preload-editor.test.tsx',
   'src/features/signature/envelope-draft-approval.test.tsx',
   'src/features/signature/envelope-draft-countersignature.test.tsx',
   'src/features/signature/envelope-draft-signer-code.test.tsx',
