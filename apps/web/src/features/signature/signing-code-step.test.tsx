@@ -6,8 +6,8 @@ import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SigningPage } from './signing-page';
 import { signingView, unverifiedView } from './test-fixtures';
 
-// jsdom renders neither superdoc nor PDFs, nor signature_pad's canvas.
-vi.mock('@/components/document-viewer', () => ({ DocumentViewer: () => 'Dokumentansicht' }));
+// jsdom lays out neither the DOCX (the signing page's reader stands in as a text) nor signature_pad's canvas.
+vi.mock('@/components/document-viewer', () => ({ DocumentReader: () => 'Dokumentansicht' }));
 vi.mock('signature_pad', () => ({
   default: class {
     addEventListener() {}
