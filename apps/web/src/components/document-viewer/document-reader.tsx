@@ -2,10 +2,10 @@ import { Box } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { DocxFirstView, preloadFirstViewRenderer } from '@/components/docx-first-view';
-import { DownloadInstead } from '@/components/download-instead';
 import { SectionLoader } from '@/components/section-loader';
 import { texts } from '@/texts';
 import { viewedDocumentQueryOptions } from './api';
+import { DocumentUnavailable } from './document-unavailable';
 import { markViewerShown } from './viewer-timing';
 
 export interface DocumentReaderProps {
@@ -33,14 +33,7 @@ export function DocumentReader({ documentKey, load, onDownload }: DocumentReader
   useEffect(preloadFirstViewRenderer, []);
 
   if (document.isError || renderFailed) {
-    return (
-      <DownloadInstead
-        title={texts.documentViewer.failedTitle}
-        text={texts.documentViewer.failed}
-        buttonLabel={texts.documentViewer.download}
-        onDownload={onDownload}
-      />
-    );
+    return <DocumentUnavailable onDownload={onDownload} />;
   }
   const loader = <SectionLoader height={READER_HEIGHT} label={texts.documentViewer.loading} />;
   if (document.isPending) return loader;

@@ -2,11 +2,11 @@ import { Box } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view';
-import { DownloadInstead } from '@/components/download-instead';
 import { SectionLoader } from '@/components/section-loader';
 import { SuperdocFrame } from '@/components/superdoc-frame';
 import { texts } from '@/texts';
 import { viewedDocumentQueryOptions } from './api';
+import { DocumentUnavailable } from './document-unavailable';
 import { loadDocxRenderer } from './load-renderer';
 import { markViewerExact, markViewerShown } from './viewer-timing';
 
@@ -36,14 +36,7 @@ export function DocumentViewer({ documentKey, load, pdf, onDownload }: DocumentV
   }, [pdf]);
 
   if (document.isError || renderFailed) {
-    return (
-      <DownloadInstead
-        title={texts.documentViewer.failedTitle}
-        text={texts.documentViewer.failed}
-        buttonLabel={texts.documentViewer.download}
-        onDownload={onDownload}
-      />
-    );
+    return <DocumentUnavailable onDownload={onDownload} />;
   }
   if (document.isPending) return <ViewerLoader />;
   return pdf ? (
