@@ -166,15 +166,9 @@ export function writeDocx(parts: RenderedPart[]): Uint8Array {
   return new Uint8Array(output.buffer, output.byteOffset, output.byteLength);
 }
 
-interface EntryRecord {
+/** A part as the archive's local header and central directory record it. */
+interface EntryRecord extends Omit<TemplateEntry, 'content'> {
   name: Buffer;
-  flags: number;
-  method: number;
-  time: number;
-  date: number;
-  crc: number;
-  size: number;
-  compressed: Uint8Array;
   externalAttributes: number;
 }
 
