@@ -298,6 +298,20 @@ describe('ApprovalsPage', () => {
     ).toBeInTheDocument();
   });
 
+  it('keeps a request chosen while the search has not yet fired open once it does', async () => {
+    const api = stubApi({
+      [LIST]: jsonResponse(200, list([thinMargin, editedText])),
+      [ONE]: jsonResponse(200, thinMargin),
+    });
+    renderApprovals();
+    const row = within(await table()).getAllByRole('row')[1] as HTMLElement;
+    // Typed and chosen within the search's delay: the search reaches the server after the choice.
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Suche' }), 'PL-10006');
+    await userEvent.click(within(row).getByRole('button', { name: /^Anfrage prüfen/ }));
+    await waitFor(() => expect(api.callsTo(LIST).at(-1)?.url).toContain('q=PL-10006'));
+    expect(screen.getByRole('region', { name: /^Freigabe: / })).toBeInTheDocument();
+  });
+
   it('says why the list or a request could not be loaded', async () => {
     stubApi({
       [LIST]: jsonResponse(503, { error: 'unavailable', message: 'Die Datenbank antwortet gerade nicht.' }),

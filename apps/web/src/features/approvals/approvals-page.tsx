@@ -57,8 +57,11 @@ function useApprovalsQuery() {
   return {
     query,
     selected,
-    // Another filter or search starts on the first page, with nothing under review.
+    // Another filter starts on the first page, with nothing under review.
     update: (change: Partial<ApprovalListQuery>) => write({ ...query, page: 1, ...change }, null),
+    // So does a search, but it keeps the request under review: the search fires a moment after the
+    // last key, and a request chosen in that moment must stay open.
+    search: (q: string) => write({ ...query, page: 1, q }, selected),
     select: (id: string | null) => write(query, id),
   };
 }
@@ -68,13 +71,13 @@ function useApprovalsQuery() {
  * the match and the reasons; one at a time under review with its document and decision.
  */
 export function ApprovalsPage() {
-  const { query, selected, update, select } = useApprovalsQuery();
+  const { query, selected, update, search: searchFor, select } = useApprovalsQuery();
   const [search, setSearch] = useState(query.q);
   const [debounced] = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
   // Only a change of what was typed searches: Back to an earlier search must not be undone by it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: query and update follow the address
+  // biome-ignore lint/correctness/useExhaustiveDependencies: query and searchFor follow the address
   useEffect(() => {
-    if (debounced !== query.q) update({ q: debounced });
+    if (debounced !== query.q) searchFor(debounced);
   }, [debounced]);
   const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
   const list = useQuery(approvalsQueryOptions(query));
