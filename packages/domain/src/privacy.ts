@@ -12,6 +12,8 @@ export const RETENTION_RULES = [
   'completed_contracts',
   'support_reports',
   'mails',
+  'webhook_deliveries',
+  'crm_writebacks',
   'audit_log',
 ] as const;
 export type RetentionRuleName = (typeof RETENTION_RULES)[number];
@@ -33,6 +35,9 @@ export const RETENTION_DEFAULTS: Record<RetentionRuleName, RetentionPeriod | nul
   completed_contracts: { value: 10, unit: 'years' },
   support_reports: { value: 1, unit: 'years' },
   mails: { value: 30, unit: 'days' },
+  // Their payloads name signers; 90 days leave a quarter to look into a delivery that went wrong.
+  webhook_deliveries: { value: 90, unit: 'days' },
+  crm_writebacks: { value: 90, unit: 'days' },
   audit_log: null,
 };
 
@@ -44,6 +49,8 @@ export const RETENTION_RULE_LABELS: Record<RetentionRuleName, string> = {
   completed_contracts: 'Abgeschlossene Verträge und ihre gesiegelten PDFs',
   support_reports: 'Problemmeldungen',
   mails: 'Mails (Ausgang und Mail-Ordner)',
+  webhook_deliveries: 'Webhook-Zustellungen (mit ihren Versuchen)',
+  crm_writebacks: 'CRM-Rückmeldungen',
   audit_log: 'Audit-Log',
 };
 
@@ -56,6 +63,8 @@ export const RETENTION_RULE_START: Record<RetentionRuleName, string> = {
   completed_contracts: 'ab dem Abschluss',
   support_reports: 'ab der Meldung',
   mails: 'ab dem Versand',
+  webhook_deliveries: 'ab der Zustellung oder dem Aufgeben',
+  crm_writebacks: 'ab der Ablage im CRM oder dem Aufgeben',
   audit_log: 'wird nie durch eine Regel gelöscht',
 };
 

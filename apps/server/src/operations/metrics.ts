@@ -58,7 +58,7 @@ export class Metrics implements GenerationObserver, CrmObserver {
 
   private readonly retention = new Counter({
     name: 'retention_deleted_total',
-    help: 'Items the deletion run deleted, by retention rule and kind (document, support_report, mail, mail_file)',
+    help: 'Items the deletion run deleted, by retention rule and kind (document, support_report, mail, mail_file, webhook_delivery, crm_writeback, webhook_event)',
     labelNames: ['rule', 'kind'] as const,
     registers: [this.registry],
   });

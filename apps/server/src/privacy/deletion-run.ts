@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { LeasedRuns } from '../shared/leased-runs.js';
+import { type DeliveryRule, deleteDeliveryBatch, deleteOrphanedEventBatch } from './delivery-deletion.js';
 import { type DocumentStep, deleteDocumentBatch } from './document-deletion.js';
 import { deleteMailFolderBatch } from './mail-folder.js';
 import { deleteSentMailBatch, deleteSupportReportBatch } from './record-deletion.js';
@@ -35,6 +36,7 @@ export const RUN_EVERY_MS = 24 * 60 * 60_000;
 /** A batch slower than this halves the next one: well below the second no batch may hold the database. */
 const SLOW_BATCH_MS = 250;
 const DOCUMENT_STEPS: DocumentStep[] = ['failed_generations', 'envelopes', 'generated_documents'];
+const DELIVERY_RULES: DeliveryRule[] = ['webhook_deliveries', 'crm_writebacks'];
 
 /**
  * The deletion run: every rule in turn, batch after batch, each batch a small transaction with its
@@ -160,6 +162,31 @@ export class DeletionRun {
             return n;
           });
         }
+      }
+      for (const rule of DELIVERY_RULES) {
+        const period = periods[rule];
+        if (!period) continue;
+        await this.repeat(id, deleted, async () => {
+          const n = await db
+            .transaction()
+            .execute((trx) =>
+              deleteDeliveryBatch(trx, this.deps.audit, rule, period, this.now(), this.size * 5),
+            );
+          count(rule, rule === 'crm_writebacks' ? 'crm_writeback' : 'webhook_delivery', n);
+          return n;
+        });
+      }
+      const orphans = periods.webhook_deliveries;
+      if (orphans) {
+        await this.repeat(id, deleted, async () => {
+          const n = await db
+            .transaction()
+            .execute((trx) =>
+              deleteOrphanedEventBatch(trx, this.deps.audit, orphans, this.now(), this.size * 5),
+            );
+          count('webhook_deliveries', 'webhook_event', n);
+          return n;
+        });
       }
       await db
         .updateTable('retention_runs')
