@@ -43,6 +43,8 @@ describe.each(testDatabases())('retention rules and legal holds on $name', (data
       completed_contracts: { value: 10, unit: 'years' },
       support_reports: { value: 1, unit: 'years' },
       mails: { value: 30, unit: 'days' },
+      webhook_deliveries: { value: 90, unit: 'days' },
+      crm_writebacks: { value: 90, unit: 'days' },
       audit_log: null,
     });
   });
