@@ -274,14 +274,30 @@ export const personExportSchema = z.object({
 });
 export type PersonExport = z.infer<typeof personExportSchema>;
 
-export const personEraseRequestSchema = z.object({
-  email: z
-    .string({ error: 'Bitte gib die E-Mail-Adresse der Person an.' })
-    .trim()
-    .toLowerCase()
-    .email({ error: 'Löschen geht nur über die E-Mail-Adresse der Person.' }),
-  confirm: z.literal(true, { error: 'Bitte bestätige die Löschung.' }),
-});
+/** A full name: at least two words, as one alone (a first name) would erase whoever else bears it. */
+export const FULL_NAME = /^\S+(\s+\S+)+$/;
+
+/** POST …/erase: the person by e-mail address, or by full name where no address is known. */
+export const personEraseRequestSchema = z
+  .object({
+    email: z
+      .string({ error: 'Bitte gib die E-Mail-Adresse der Person an.' })
+      .trim()
+      .toLowerCase()
+      .email({ error: 'Das ist keine gültige E-Mail-Adresse.' })
+      .optional(),
+    name: z
+      .string({ error: 'Bitte gib den vollen Namen der Person an.' })
+      .trim()
+      .max(200, { error: 'Der Name ist zu lang (höchstens 200 Zeichen).' })
+      .regex(FULL_NAME, { error: 'Bitte gib den vollen Namen der Person an (Vor- und Nachname).' })
+      .optional(),
+    confirm: z.literal(true, { error: 'Bitte bestätige die Löschung.' }),
+  })
+  .refine((body) => (body.email === undefined) !== (body.name === undefined), {
+    error: 'Löschen geht über die E-Mail-Adresse oder den vollen Namen der Person (eines von beiden).',
+    path: ['email'],
+  });
 
 export const retainedItemSchema = z.object({
   what: z.string(),

@@ -13,10 +13,13 @@ import { sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../shared/http-error.js';
+import { accountHits, eraseAccount } from './account-erasure.js';
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
+import { normalized, pseudonymiseMatches } from './match-person.js';
 import type { PersonSearch } from './person-search.js';
 import type { RetentionRules } from './retention-rules.js';
+import { containing } from './text-match.js';
 
 export interface PersonErasureDeps {
   db: Db;
@@ -26,17 +29,24 @@ export interface PersonErasureDeps {
   mailDirectory?: string;
   /** ADMIN_EMAILS: administrators the app cannot remove, so not from the staff list either. */
   configuredAdministrators: ReadonlySet<string>;
+  /** Matches come from an external CRM (CRM_URL, Salesforce): its records are not ours to change. */
+  externalCrm?: boolean;
   now?: () => Date;
 }
+
+/** Whom to erase: by e-mail address, or by full name for a person known here by name only. */
+export type ErasedPerson = { email: string } | { name: string };
 
 const ENDED = ['declined', 'voided', 'failed'];
 
 /**
- * Art. 17 DSGVO for one e-mail address. What no retention duty holds goes at once: the IP addresses and
- * browsers recorded of their signatures, the files of ended envelopes they were a recipient of (the
- * recipient then reads „gelöscht am …“), failed generations with their data, their mails, problem
- * reports, and their entry in the staff list. What a duty holds — a completed contract, a business
- * letter, a held match, the audit log — is listed with its rule and the date it will go. Refused while
+ * Art. 17 DSGVO for one e-mail address or one full name. What no retention duty holds goes at once: the
+ * IP addresses and browsers recorded of their signatures, the files of ended envelopes they were a
+ * recipient of (the recipient then reads „gelöscht am …“), failed generations with their data, their
+ * mails, the fields of the built-in match store that hold them (pseudonymised), and — by e-mail address —
+ * problem reports and their entry in the staff list. What a duty holds — a completed contract, a business
+ * letter, a held match, the audit log — is listed with its rule and the date it will go, as is what this
+ * erase may not change: an external CRM's records, and by name the records of an account. Refused while
  * an envelope to them still runs: it must be voided first.
  */
 export class PersonErasure {
@@ -46,15 +56,20 @@ export class PersonErasure {
     this.now = deps.now ?? (() => new Date());
   }
 
-  async erase(actor: string, email: string): Promise<PersonErase> {
+  async erase(actor: string, person: ErasedPerson): Promise<PersonErase> {
     const { db, audit } = this.deps;
     const now = this.now();
+    const byEmail = 'email' in person;
+    // By e-mail address the account-keyed records go too; by name they are only listed.
+    const email = byEmail ? normalized(person.email) : null;
+    const needle = normalized(byEmail ? person.email : person.name);
+    const isRecipient = recipientIs(email, needle);
     const running = await db
       .selectFrom('envelope_recipients as r')
       .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
       .select(['e.id', 'e.match_id', 'e.subject'])
       .distinct()
-      .where(sql<boolean>`lower(r.email) = ${email}`)
+      .where(isRecipient)
       .where('e.status', 'in', [...OPEN_ENVELOPE_STATUSES])
       .execute();
     if (running.length > 0) {
@@ -73,7 +88,7 @@ export class PersonErasure {
         (r) => r.match_id,
       ),
     );
-    const hits = await this.deps.search.search(email);
+    const hits = await this.deps.search.search(needle);
     const retained: RetainedItem[] = [];
     const erased: Record<string, number> = {};
     const add = (what: string, n: number) => {
@@ -86,26 +101,29 @@ export class PersonErasure {
       .select([
         'r.id',
         'r.envelope_id',
+        'r.email',
         'e.document_id',
         'e.status',
         'e.match_id',
         'e.completed_at',
         'e.updated_at',
       ])
-      .where(sql<boolean>`lower(r.email) = ${email}`)
+      .where(isRecipient)
       .execute();
     // Documents may name the person without the address: by the names the address goes by here.
     const names = new Set(
-      (
-        await db
-          .selectFrom('envelope_recipients')
-          .select('name')
-          .where(sql<boolean>`lower(email) = ${email}`)
-          .union(db.selectFrom('users').select('name').where(sql<boolean>`lower(email) = ${email}`))
-          .execute()
-      )
-        .map((r) => r.name.trim())
-        .filter((name) => name.length >= 3),
+      email
+        ? (
+            await db
+              .selectFrom('envelope_recipients')
+              .select('name')
+              .where(sql<boolean>`lower(email) = ${email}`)
+              .union(db.selectFrom('users').select('name').where(sql<boolean>`lower(email) = ${email}`))
+              .execute()
+          )
+            .map((r) => normalized(r.name))
+            .filter((name) => name.length >= 3 && name !== needle)
+        : [],
     );
     const byName = (await Promise.all([...names].map((name) => this.deps.search.search(name)))).flat();
     const documentIds = new Set([
@@ -170,7 +188,7 @@ export class PersonErasure {
       }
     }
 
-    const mailFiles = this.deps.mailDirectory ? await this.deps.search.mailFilesNaming(email) : [];
+    const mailFiles = this.deps.mailDirectory ? await this.deps.search.mailFilesNaming(needle) : [];
     await db.transaction().execute(async (trx) => {
       const deleted = await deleteDocumentBatch(trx, audit, 'envelopes', periods, now, toDelete.length, {
         ids: toDelete,
@@ -202,7 +220,7 @@ export class PersonErasure {
       const ownEvents = await trx
         .updateTable('envelope_events')
         .set({ ip: null, user_agent: null })
-        .where(sql<boolean>`lower(actor) = ${email}`)
+        .where(sql<boolean>`lower(actor) = ${needle}`)
         .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
         .executeTakeFirst();
       add('IP-Adressen in Ereignissen', Number(ownEvents.numUpdatedRows));
@@ -223,9 +241,9 @@ export class PersonErasure {
           .execute();
         await trx
           .updateTable('envelope_events')
-          .set({ actor: erasedLabel })
+          .set({ actor: erasedLabel, ip: null, user_agent: null })
           .where('envelope_id', '=', recipient.envelope_id)
-          .where(sql<boolean>`lower(actor) = ${email}`)
+          .where(sql<boolean>`lower(actor) in (${normalized(recipient.email)}, ${needle})`)
           .execute();
         await trx
           .insertInto('envelope_events')
@@ -262,38 +280,61 @@ export class PersonErasure {
       const mails = await trx
         .deleteFrom('outgoing_mail')
         .where((eb) =>
-          eb.or([sql<boolean>`lower(recipient) = ${email}`, sql<boolean>`lower(body) like ${`%${email}%`}`]),
+          eb.or([
+            ...(email ? [sql<boolean>`lower(recipient) = ${email}`] : []),
+            eb('body', 'ilike', containing(needle)),
+            eb('subject', 'ilike', containing(needle)),
+          ]),
         )
         .executeTakeFirst();
       add('Mails im Ausgang', Number(mails.numDeletedRows));
-      const reports = await trx
-        .deleteFrom('support_reports')
-        .where(sql<boolean>`lower(reporter_email) = ${email}`)
-        .executeTakeFirst();
-      add('Problemmeldungen', Number(reports.numDeletedRows));
-      if (this.deps.configuredAdministrators.has(email)) {
+      if (email) {
+        for (const [what, n] of Object.entries(
+          await eraseAccount(trx, email, this.deps.configuredAdministrators, retained),
+        ))
+          add(what, n);
+      } else {
+        retained.push(...accountHits([...hits]));
+      }
+      // The built-in store names a person by name rather than address: by the names the address goes by.
+      const changed = new Set<string>();
+      const kept = new Set<string>();
+      for (const term of [needle, ...names]) {
+        const matches = await pseudonymiseMatches(trx, term, erasedLabel, held);
+        for (const id of matches.changed) changed.add(id);
+        for (const id of matches.kept) kept.add(id);
+      }
+      add('Matches (Person pseudonymisiert)', changed.size);
+      for (const matchId of kept) {
         retained.push({
-          what: 'Eintrag in der Mitarbeiterliste',
-          id: email,
-          matchId: null,
-          rule: 'ADMIN_EMAILS',
+          what: 'Match-Daten',
+          id: matchId,
+          matchId,
+          rule: 'Aufbewahrungssperre',
           until: null,
         });
-      } else {
-        await trx.deleteFrom('sessions').where(sql<boolean>`lower(email) = ${email}`).execute();
-        const staff = await trx
-          .deleteFrom('users')
-          .where(sql<boolean>`lower(email) = ${email}`)
-          .executeTakeFirst();
-        add('Eintrag in der Mitarbeiterliste', Number(staff.numDeletedRows));
-        await trx.deleteFrom('idp_accounts').where(sql<boolean>`lower(email) = ${email}`).execute();
       }
-      await trx.deleteFrom('recent_matches').where(sql<boolean>`lower(email) = ${email}`).execute();
-      const requests = await trx
-        .deleteFrom('access_requests')
-        .where(sql<boolean>`lower(email) = ${email}`)
-        .executeTakeFirst();
-      add('Zugangsanfragen', Number(requests.numDeletedRows));
+      if (this.deps.externalCrm) {
+        // Our copy of the CRM's answers; the CRM answers again on the next lookup.
+        const cached = await trx
+          .deleteFrom('crm_match_cache')
+          .where((eb) =>
+            eb.or([needle, ...names].map((term) => sql<boolean>`record::text ilike ${containing(term)}`)),
+          )
+          .where('match_id', 'not in', [...held, ''])
+          .executeTakeFirst();
+        add('Zwischengespeicherte Matches aus dem CRM', Number(cached.numDeletedRows));
+        const known = [
+          ...new Set([...documents.map((d) => d.match_id), ...recipients.map((r) => r.match_id)]),
+        ].sort();
+        retained.push({
+          what: `Match-Daten im externen CRM${known.length > 0 ? ` (${known.join(', ')})` : ''}: hier nicht geändert, dort zu löschen`,
+          id: 'crm',
+          matchId: null,
+          rule: 'Externes CRM',
+          until: null,
+        });
+      }
       const auditCount = hits.filter((h) => h.source === 'audit').length;
       if (auditCount > 0) {
         retained.push({
@@ -304,20 +345,11 @@ export class PersonErasure {
           until: null,
         });
       }
-      for (const match of new Set(hits.filter((h) => h.source === 'match').map((h) => h.id))) {
-        retained.push({
-          what: 'Match-Daten (im CRM zu löschen)',
-          id: match,
-          matchId: match,
-          rule: 'CRM',
-          until: null,
-        });
-      }
       await audit.record(
         {
           actor,
           action: 'person.erase',
-          subject: email,
+          subject: email ?? needle,
           newValue: Object.entries(erased)
             .map(([what, n]) => `${what}: ${n}`)
             .join(', '),
@@ -338,4 +370,15 @@ export class PersonErasure {
     add('Mails im Mail-Ordner', files);
     return { erased: Object.entries(erased).map(([what, count]) => ({ what, count })), retained };
   }
+}
+
+/**
+ * SQL condition on `envelope_recipients as r`: the recipient is the person — by address exactly, by name
+ * where the recipient's name or the name they signed with holds the full name.
+ */
+function recipientIs(email: string | null, name: string) {
+  const like = containing(name);
+  return email
+    ? sql<boolean>`lower(r.email) = ${email}`
+    : sql<boolean>`(regexp_replace(r.name, '[[:space:]]+', ' ', 'g') ilike ${like} or regexp_replace(coalesce(r.typed_name, ''), '[[:space:]]+', ' ', 'g') ilike ${like})`;
 }

@@ -3,14 +3,11 @@ import { join } from 'node:path';
 import type { PersonHit } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { CANDIDATE_NAME, matchNaming, normalized } from './match-person.js';
+import { containing } from './text-match.js';
 
 /** Per table at most: a name common enough to exceed it is narrowed by its e-mail address. */
 const LIMIT = 200;
-
-/** `%value%` for ILIKE, the wildcards in the value itself taken literally. */
-export function containing(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
 
 /** Which fields of a JSON record name the person: „Feld vorname“. */
 function fieldsNaming(record: unknown, needle: string, path = ''): string[] {
@@ -43,16 +40,29 @@ export class PersonSearch {
     for (const row of await db
       .selectFrom('matches')
       .select(['match_id', 'record'])
-      .where(sql<boolean>`record::text ilike ${like}`)
+      .where(matchNaming(normalized(query)))
       .limit(LIMIT)
       .execute()) {
-      for (const field of fieldsNaming(row.record, needle)) {
+      const fields = fieldsNaming(row.record, needle);
+      for (const field of fields) {
         hit({
           source: 'match',
           id: row.match_id,
           matchId: row.match_id,
           where: `Feld ${field}`,
           value: valueAt(row.record, field),
+        });
+      }
+      const candidate = [row.record.candidateFirstName, row.record.candidateLastName]
+        .filter(Boolean)
+        .join(' ');
+      if (fields.length === 0 && normalized(candidate).includes(normalized(query))) {
+        hit({
+          source: 'match',
+          id: row.match_id,
+          matchId: row.match_id,
+          where: `Felder ${CANDIDATE_NAME}`,
+          value: candidate,
         });
       }
     }

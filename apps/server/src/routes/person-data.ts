@@ -88,7 +88,8 @@ export const personDataRoutes: FastifyPluginAsync<{ guards: AuthGuards; person: 
       preHandler: administrators,
       schema: {
         ...common,
-        summary: 'Erase a person: what no retention duty holds at once; what a duty holds is listed',
+        summary:
+          'Erase a person (by e-mail address or full name): what no retention duty holds at once; what a duty holds is listed',
         body: personEraseRequestSchema,
         response: {
           200: personEraseSchema,
@@ -99,8 +100,8 @@ export const personDataRoutes: FastifyPluginAsync<{ guards: AuthGuards; person: 
       },
     },
     async (request) => {
-      const { email } = parseInput(personEraseRequestSchema, request.body);
-      return person.erasure.erase(currentUser(request).email, email);
+      const { email, name } = parseInput(personEraseRequestSchema, request.body);
+      return person.erasure.erase(currentUser(request).email, email ? { email } : { name: name ?? '' });
     },
   );
 };

@@ -52,6 +52,7 @@ export async function registerPrivacy(context: AppContext): Promise<AreaRunning>
       rules,
       mailDirectory: config.mail.directory,
       configuredAdministrators: config.admin.administrators,
+      externalCrm: config.crm !== undefined,
     }),
   );
   await app.register(personDataRoutes, { guards, person });

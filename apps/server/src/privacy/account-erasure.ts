@@ -1,0 +1,71 @@
+import type { PersonHit, RetainedItem } from '@vertragsgenerator/domain';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/schema.js';
+
+/**
+ * What is keyed by a person's account address: problem reports, the staff list with sessions and the
+ * embedded provider's account, recent matches, access requests. Deleted by the address only, never by a
+ * name, which two colleagues may share. Returns the counts per kind; an administrator named by
+ * ADMIN_EMAILS stays in the staff list and is added to `retained`.
+ */
+export async function eraseAccount(
+  trx: Kysely<Database>,
+  email: string,
+  configuredAdministrators: ReadonlySet<string>,
+  retained: RetainedItem[],
+): Promise<Record<string, number>> {
+  const erased: Record<string, number> = {};
+  const reports = await trx
+    .deleteFrom('support_reports')
+    .where(sql<boolean>`lower(reporter_email) = ${email}`)
+    .executeTakeFirst();
+  erased.Problemmeldungen = Number(reports.numDeletedRows);
+  if (configuredAdministrators.has(email)) {
+    retained.push({
+      what: 'Eintrag in der Mitarbeiterliste',
+      id: email,
+      matchId: null,
+      rule: 'ADMIN_EMAILS',
+      until: null,
+    });
+  } else {
+    await trx.deleteFrom('sessions').where(sql<boolean>`lower(email) = ${email}`).execute();
+    const staff = await trx
+      .deleteFrom('users')
+      .where(sql<boolean>`lower(email) = ${email}`)
+      .executeTakeFirst();
+    erased['Eintrag in der Mitarbeiterliste'] = Number(staff.numDeletedRows);
+    await trx.deleteFrom('idp_accounts').where(sql<boolean>`lower(email) = ${email}`).execute();
+  }
+  await trx.deleteFrom('recent_matches').where(sql<boolean>`lower(email) = ${email}`).execute();
+  const requests = await trx
+    .deleteFrom('access_requests')
+    .where(sql<boolean>`lower(email) = ${email}`)
+    .executeTakeFirst();
+  erased.Zugangsanfragen = Number(requests.numDeletedRows);
+  return erased;
+}
+
+const ACCOUNT_SOURCES: Partial<Record<PersonHit['source'], string>> = {
+  staff: 'Eintrag in der Mitarbeiterliste',
+  access_request: 'Zugangsanfrage',
+  support_report: 'Problemmeldung',
+};
+
+/** By name: the account-keyed records the search found, listed to be erased by their address. */
+export function accountHits(hits: readonly PersonHit[]): RetainedItem[] {
+  return hits.flatMap((hit) => {
+    const what = ACCOUNT_SOURCES[hit.source];
+    return what
+      ? [
+          {
+            what: `${what}: ${hit.value}`,
+            id: hit.id,
+            matchId: hit.matchId,
+            rule: 'Nur über die E-Mail-Adresse zu löschen',
+            until: null,
+          },
+        ]
+      : [];
+  });
+}
