@@ -101,7 +101,50 @@ describe('AdministrationPage: Personendaten', () => {
     });
   });
 
-  it('shows the refusal for running envelopes, and offers no erase for a name', async () => {
+  it('erases a person known by name only after a confirmation that says what a name reaches', async () => {
+    const api = stubApi({
+      'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'POST /backend/admin/person-data/search': jsonResponse(200, { ...found, query: 'Piet Partner' }),
+      'POST /backend/admin/person-data/erase': jsonResponse(200, {
+        erased: [{ what: 'Matches (Person pseudonymisiert)', count: 2 }],
+        retained: [],
+      }),
+    });
+    await searchFor('Piet Partner');
+    const button = await screen.findByRole('button', { name: 'Personendaten löschen …' });
+    expect(button).toBeEnabled();
+    expect(screen.queryByText(/Löschen geht über die E-Mail-Adresse oder den vollen Namen/)).toBeNull();
+    button.focus();
+    await userEvent.keyboard('{Enter}');
+    const dialog = await screen.findByRole('dialog', { name: 'Personendaten löschen' });
+    expect(
+      within(dialog).getByText(/^Alles zu Piet Partner, was keine Aufbewahrungspflicht hält/),
+    ).toBeInTheDocument();
+    expect(within(dialog).getByText(/nur über ihre E-Mail-Adresse gelöscht/)).toBeInTheDocument();
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Endgültig löschen' }));
+    expect(await screen.findByText('Matches (Person pseudonymisiert): 2')).toBeInTheDocument();
+    expect(api.callsTo('POST /backend/admin/person-data/erase')[0]?.body).toEqual({
+      name: 'Piet Partner',
+      confirm: true,
+    });
+  });
+
+  it('offers no erase for a first name alone, which would reach whoever else bears it', async () => {
+    const api = stubApi({
+      'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'POST /backend/admin/person-data/search': jsonResponse(200, { ...found, query: 'Piet' }),
+    });
+    await searchFor('Piet');
+    expect(await screen.findByRole('button', { name: 'Personendaten löschen …' })).toBeDisabled();
+    expect(
+      screen.getByText(
+        'Löschen geht über die E-Mail-Adresse oder den vollen Namen (Vor- und Nachname) der Person: suche danach.',
+      ),
+    ).toBeInTheDocument();
+    expect(api.callsTo('POST /backend/admin/person-data/erase')).toHaveLength(0);
+  });
+
+  it('shows the refusal for running envelopes', async () => {
     stubApi({
       'GET /backend/admin/access-requests': jsonResponse(200, []),
       'POST /backend/admin/person-data/search': jsonResponse(200, found),

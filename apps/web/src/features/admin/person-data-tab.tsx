@@ -1,15 +1,27 @@
 import { Alert, Button, Group, Modal, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation } from '@tanstack/react-query';
-import { PERSON_SOURCE_LABELS, type PersonErase, type PersonSearch } from '@vertragsgenerator/domain';
+import {
+  FULL_NAME,
+  PERSON_SOURCE_LABELS,
+  type PersonErase,
+  type PersonSearch,
+} from '@vertragsgenerator/domain';
 import { useId, useState } from 'react';
 import { errorMessage } from '@/lib/api';
-import { erasePerson, exportPerson, searchPerson } from './privacy-api';
+import { type ErasedPerson, erasePerson, exportPerson, searchPerson } from './privacy-api';
 import { privacyTexts } from './privacy-texts';
 import { dateTime } from './texts';
 
 const t = privacyTexts.person;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** Whom the searched words name for an erase: an address, a full name, or nobody (a first name alone). */
+function erasable(query: string | undefined): ErasedPerson | null {
+  if (!query) return null;
+  if (EMAIL.test(query)) return { email: query.toLowerCase() };
+  return !query.includes('@') && FULL_NAME.test(query) ? { name: query } : null;
+}
 
 /** /verwaltung → Personendaten: find a person, export what names them, erase what no duty keeps. */
 export function PersonDataTab() {
@@ -25,11 +37,11 @@ export function PersonDataTab() {
       }),
   });
   const erase = useMutation({
-    mutationFn: (email: string) => erasePerson(email),
+    mutationFn: (person: ErasedPerson) => erasePerson(person),
     onSuccess: () => setConfirming(false),
   });
-  const searched = search.data?.query;
-  const searchedEmail = searched && EMAIL.test(searched) ? searched.toLowerCase() : null;
+  const person = erasable(search.data?.query);
+  const personLabel = person ? ('email' in person ? person.email : person.name) : '';
 
   return (
     <Stack maw={1100}>
@@ -66,16 +78,11 @@ export function PersonDataTab() {
             >
               {t.exportButton}
             </Button>
-            <Button
-              color="red"
-              variant="outline"
-              disabled={!searchedEmail}
-              onClick={() => setConfirming(true)}
-            >
+            <Button color="red" variant="outline" disabled={!person} onClick={() => setConfirming(true)}>
               {t.eraseButton}
             </Button>
           </Group>
-          {!searchedEmail && (
+          {!person && (
             <Text size="sm" c="dimmed">
               {t.eraseNeedsEmail}
             </Text>
@@ -91,17 +98,14 @@ export function PersonDataTab() {
       {erase.data && <EraseResult result={erase.data} />}
       <Modal opened={confirming} onClose={() => setConfirming(false)} title={t.confirmTitle}>
         <Stack>
-          <Text>{t.confirmText(searchedEmail ?? '')}</Text>
+          <Text>{t.confirmText(personLabel)}</Text>
+          {person && 'name' in person && <Text size="sm">{t.confirmByName}</Text>}
           {erase.isError && <Alert color="red">{errorMessage(erase.error)}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(false)}>
               {t.cancel}
             </Button>
-            <Button
-              color="red"
-              loading={erase.isPending}
-              onClick={() => searchedEmail && erase.mutate(searchedEmail)}
-            >
+            <Button color="red" loading={erase.isPending} onClick={() => person && erase.mutate(person)}>
               {t.confirm}
             </Button>
           </Group>

@@ -64,9 +64,12 @@ export async function exportPerson(query: string): Promise<PersonExport> {
   return made;
 }
 
-export function erasePerson(email: string): Promise<PersonErase> {
+/** Whom an erase names: the e-mail address, or the full name of a person known here by name only. */
+export type ErasedPerson = { email: string } | { name: string };
+
+export function erasePerson(person: ErasedPerson): Promise<PersonErase> {
   return apiJson('/backend/admin/person-data/erase', personEraseSchema, {
     method: 'POST',
-    body: { email, confirm: true },
+    body: { ...person, confirm: true },
   });
 }

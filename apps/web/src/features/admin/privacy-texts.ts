@@ -61,10 +61,13 @@ export const privacyTexts = {
     exported: (records: number, files: number, until: string) =>
       `Export mit ${records} Datensätzen und ${files} Dateien heruntergeladen; der Download gilt bis ${until}.`,
     eraseButton: 'Personendaten löschen …',
-    eraseNeedsEmail: 'Löschen geht nur über die E-Mail-Adresse der Person: suche nach ihr.',
+    eraseNeedsEmail:
+      'Löschen geht über die E-Mail-Adresse oder den vollen Namen (Vor- und Nachname) der Person: suche danach.',
     confirmTitle: 'Personendaten löschen',
-    confirmText: (email: string) =>
-      `Alles zu ${email}, was keine Aufbewahrungspflicht hält, wird sofort gelöscht oder anonymisiert. Was eine Pflicht hält, bleibt bis zum Ende seiner Frist und wird aufgelistet. Das lässt sich nicht rückgängig machen.`,
+    confirmText: (person: string) =>
+      `Alles zu ${person}, was keine Aufbewahrungspflicht hält, wird sofort gelöscht oder anonymisiert. Was eine Pflicht hält, bleibt bis zum Ende seiner Frist und wird aufgelistet. Das lässt sich nicht rückgängig machen.`,
+    confirmByName:
+      'Gelöscht wird überall, wo der volle Name steht – auch in Matches, Dokumenten und Umschlägen unter anderen Adressen. Einträge in der Mitarbeiterliste, Zugangsanfragen und Problemmeldungen bleiben: sie werden nur über ihre E-Mail-Adresse gelöscht.',
     confirm: 'Endgültig löschen',
     cancel: 'Abbrechen',
     erasedHeading: 'Gelöscht',
