@@ -102,3 +102,34 @@ export const webhookDeliverySchema = z.object({
   attempts: z.array(webhookAttemptSchema),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** A write-back to the CRM the outbox gave up (refused by the CRM, or unreachable for three days). */
+export const crmWritebackSchema = z.object({
+  id: z.string(),
+  type: z.enum(WEBHOOK_EVENT_TYPES),
+  /** The status the CRM was to be told, e.g. „Unterschrieben“. */
+  status: z.string(),
+  matchId: z.string(),
+  envelopeId: z.string().nullable(),
+  createdAt: z.string(),
+  /** The last attempt's time; null when none was made. */
+  lastAttemptAt: z.string().nullable(),
+  attempts: z.number().int(),
+  /** Why it was given up, in German. */
+  reason: z.string().nullable(),
+  /**
+   * A later status of the same envelope is in the CRM already: sent again, this older one would
+   * overwrite it, so `Erneut senden` is refused.
+   */
+  superseded: z.boolean(),
+});
+export type CrmWriteback = z.infer<typeof crmWritebackSchema>;
+
+/** GET /backend/admin/crm-writebacks. */
+export const crmWritebacksSchema = z.object({
+  /** Whether a write-back to the CRM is configured at all. */
+  configured: z.boolean(),
+  /** The newest 50 given up, newest first. */
+  givenUp: z.array(crmWritebackSchema),
+});
+export type CrmWritebacks = z.infer<typeof crmWritebacksSchema>;

@@ -632,6 +632,18 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'POST', url: '/backend/admin/legal-holds', payload: { matchId: '', reason: '' } }),
   },
   {
+    route: 'GET /backend/admin/crm-writebacks',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/crm-writebacks' }),
+  },
+  {
+    route: 'POST /backend/admin/crm-writebacks/:deliveryId/resend',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/crm-writebacks/keine/resend' }),
+  },
+  {
     route: 'POST /backend/admin/legal-holds/:id/lift',
     access: ADMINISTRATORS,
     ok: [404],

@@ -1,7 +1,9 @@
+import { CrmWritebacks } from '../integrations/crm-writeback/crm-writebacks.js';
 import { SealedPdfAccess } from '../integrations/webhooks/sealed-pdf-access.js';
 import { WebhookEndpoints } from '../integrations/webhooks/webhook-endpoints.js';
 import { type OtherDeliveryTarget, WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
 import { WebhookOutbox } from '../integrations/webhooks/webhook-outbox.js';
+import { crmWritebackRoutes } from '../routes/crm-writeback.js';
 import { webhookRoutes } from '../routes/webhooks.js';
 import type { AppContext, AppDependencies, AreaRunning } from './app-context.js';
 
@@ -56,6 +58,16 @@ export function createIntegrations(
         endpoints: new WebhookEndpoints(db, audit, config.webhooks.allowPrivateTargets),
         sealedPdfs: new SealedPdfAccess(db),
         deliverSoon: () => webhooks.deliverSoon(),
+      });
+      const crm = otherTargets.filter((other) => other.target === 'crm');
+      await app.register(crmWritebackRoutes, {
+        guards,
+        writebacks: new CrmWritebacks(db, audit),
+        configured: crm.length > 0,
+        // The CRM's outbox runs soon after a write-back was recorded: one due again is such.
+        deliverSoon: () => {
+          for (const other of crm) other.recorded();
+        },
       });
       return {
         jobs: [{ every: WEBHOOK_INTERVAL_MS, run: () => webhooks.deliverDue() }],

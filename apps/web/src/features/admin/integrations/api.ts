@@ -1,5 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
+  type CrmWritebacks,
+  crmWritebacksSchema,
   type WebhookDelivery,
   type WebhookEndpoint,
   type WebhookEndpointCreate,
@@ -45,4 +47,13 @@ export async function resendDelivery(deliveryId: string): Promise<void> {
   await apiFetch(`/backend/admin/webhooks/deliveries/${encodeURIComponent(deliveryId)}/resend`, {
     method: 'POST',
   });
+}
+
+export const crmWritebacksQueryOptions = queryOptions({
+  queryKey: [...ADMINISTRATION_QUERY_KEY, 'crm-writebacks'],
+  queryFn: (): Promise<CrmWritebacks> => apiJson('/backend/admin/crm-writebacks', crmWritebacksSchema),
+});
+
+export async function resendCrmWriteback(id: string): Promise<void> {
+  await apiFetch(`/backend/admin/crm-writebacks/${encodeURIComponent(id)}/resend`, { method: 'POST' });
 }

@@ -1,6 +1,11 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointCreated } from '@vertragsgenerator/domain';
+import type {
+  CrmWriteback,
+  WebhookDelivery,
+  WebhookEndpoint,
+  WebhookEndpointCreated,
+} from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
 import { jsonResponse, renderWithProviders, stubApi } from '@/test/utils';
 import { AdministrationPage } from '../administration-page';
@@ -43,6 +48,22 @@ const delivery: WebhookDelivery = {
   ],
 };
 
+const noCrm = () => jsonResponse(200, { configured: false, givenUp: [] });
+
+const writeback = (changes: Partial<CrmWriteback> = {}): CrmWriteback => ({
+  id: '77',
+  type: 'envelope.completed',
+  status: 'Unterschrieben',
+  matchId: 'PL-4711',
+  envelopeId: '0d6a8a52-3b8e-4f55-9d1c-2c0a6f1e7b10',
+  createdAt: '2026-11-24T08:00:00.000Z',
+  lastAttemptAt: '2026-11-24T08:00:01.000Z',
+  attempts: 1,
+  reason: 'Das CRM lehnt die Meldung ab: zu groß (PUT https://crm.example/deals antwortete 413).',
+  superseded: false,
+  ...changes,
+});
+
 async function openTab() {
   renderWithProviders(<AdministrationPage />);
   await userEvent.click(screen.getByRole('tab', { name: 'Integrationen' }));
@@ -52,6 +73,7 @@ describe('AdministrationPage: Integrationen', () => {
   it('adds an endpoint with the keyboard and shows its secret once, focused on the copy button', async () => {
     const api = stubApi({
       'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'GET /backend/admin/crm-writebacks': noCrm,
       'GET /backend/admin/webhooks': [
         jsonResponse(200, [endpoint()]),
         jsonResponse(200, [endpoint(), created]),
@@ -98,6 +120,7 @@ describe('AdministrationPage: Integrationen', () => {
   it('names the refused field in German', async () => {
     stubApi({
       'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'GET /backend/admin/crm-writebacks': noCrm,
       'GET /backend/admin/webhooks': jsonResponse(200, []),
       'POST /backend/admin/webhooks': jsonResponse(400, {
         error: 'invalid_input',
@@ -124,6 +147,7 @@ describe('AdministrationPage: Integrationen', () => {
     const failing = endpoint({ failingSince: '2026-11-25T08:00:02.000Z', pending: 1, failed: 1 });
     const api = stubApi({
       'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'GET /backend/admin/crm-writebacks': noCrm,
       'GET /backend/admin/webhooks/6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f/deliveries': jsonResponse(200, [
         delivery,
       ]),
@@ -175,6 +199,7 @@ describe('AdministrationPage: Integrationen', () => {
   it('deletes an endpoint only after asking', async () => {
     const api = stubApi({
       'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'GET /backend/admin/crm-writebacks': noCrm,
       'GET /backend/admin/webhooks': [jsonResponse(200, [endpoint()]), jsonResponse(200, [])],
       'DELETE /backend/admin/webhooks/6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f': new Response(null, {
         status: 204,
@@ -189,5 +214,53 @@ describe('AdministrationPage: Integrationen', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Endgültig löschen' }));
     await waitFor(() => expect(api.callsTo('DELETE /backend/admin/webhooks/')).toHaveLength(1));
     expect(await screen.findByText('Noch keine Webhook-Empfänger.')).toBeVisible();
+  });
+
+  it('lists the CRM write-backs given up and sends one again with the keyboard; an overtaken one only says so', async () => {
+    const api = stubApi({
+      'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'GET /backend/admin/webhooks': jsonResponse(200, []),
+      'GET /backend/admin/crm-writebacks': [
+        jsonResponse(200, {
+          configured: true,
+          givenUp: [
+            writeback(),
+            writeback({ id: '75', type: 'envelope.sent', status: 'Versendet', superseded: true }),
+          ],
+        }),
+        jsonResponse(200, {
+          configured: true,
+          givenUp: [writeback({ id: '75', type: 'envelope.sent', status: 'Versendet', superseded: true })],
+        }),
+      ],
+      'POST /backend/admin/crm-writebacks/77/resend': new Response(null, { status: 204 }),
+    });
+    await openTab();
+    const table = await screen.findByRole('table', { name: 'CRM-Rückmeldungen, die aufgegeben wurden' });
+    expect(table).toHaveTextContent('zu groß');
+    expect(within(table).getAllByRole('row')).toHaveLength(3);
+    expect(table).toHaveTextContent('Überholt: Ein späterer Stand ist schon im CRM abgelegt.');
+    expect(
+      within(table).queryByRole('button', { name: '„Versendet“ für Match PL-4711 erneut senden' }),
+    ).not.toBeInTheDocument();
+
+    const resend = within(table).getByRole('button', {
+      name: '„Unterschrieben“ für Match PL-4711 erneut senden',
+    });
+    resend.focus();
+    await userEvent.keyboard('{Enter}');
+    await waitFor(() => expect(api.callsTo('POST /backend/admin/crm-writebacks/77/resend')).toHaveLength(1));
+    expect(await screen.findByText('Die CRM-Rückmeldung wird erneut gesendet.')).toBeVisible();
+    await waitFor(() => expect(within(table).getAllByRole('row')).toHaveLength(2));
+  });
+
+  it('says so when no write-back to the CRM is configured', async () => {
+    stubApi({
+      'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'GET /backend/admin/webhooks': jsonResponse(200, []),
+      'GET /backend/admin/crm-writebacks': noCrm,
+    });
+    await openTab();
+    expect(await screen.findByText('Es ist kein Rückschreiben ins CRM eingerichtet.')).toBeVisible();
   });
 });

@@ -25,12 +25,14 @@ import { ApiRequestError, errorMessage } from '@/lib/api';
 import { ADMINISTRATION_QUERY_KEY } from '../api';
 import { SecretShownOnce } from '../secret-shown-once';
 import { registerWebhook, webhooksQueryOptions } from './api';
+import { CrmWritebacksSection } from './crm-writebacks-section';
 import { EndpointRow } from './endpoint-row';
 import { integrationTexts as t } from './texts';
 
 /**
  * /verwaltung → Integrationen: the webhook endpoints other systems receive events at. The signing
  * secret is shown once, right after adding; the list shows each endpoint's state and what waits.
+ * Below them, the CRM write-backs that were given up.
  */
 export function IntegrationsTab() {
   const endpoints = useQuery(webhooksQueryOptions);
@@ -58,6 +60,7 @@ export function IntegrationsTab() {
       ) : (
         <EndpointTable endpoints={endpoints.data} />
       )}
+      <CrmWritebacksSection />
     </Stack>
   );
 }

@@ -66,4 +66,18 @@ export const integrationTexts = {
     delivered: 'Zugestellt',
     failed: 'Aufgegeben',
   } satisfies Record<WebhookDeliveryStatus, string>,
+  crm: {
+    heading: 'CRM-Rückmeldungen, die aufgegeben wurden',
+    intro:
+      'Das CRM erfährt jeden Statuswechsel eines Vertrags (und das versiegelte PDF). Lehnt es eine Meldung ab oder ist es drei Tage nicht erreichbar, wird sie aufgegeben; sobald die Ursache behoben ist, sendest du sie hier erneut.',
+    notConfigured: 'Es ist kein Rückschreiben ins CRM eingerichtet.',
+    none: 'Keine aufgegebenen CRM-Rückmeldungen.',
+    match: 'Match',
+    status: 'Status fürs CRM',
+    givenUpAt: 'Letzter Versuch',
+    reason: 'Grund',
+    superseded: 'Überholt: Ein späterer Stand ist schon im CRM abgelegt.',
+    resendOf: (status: string, matchId: string) => `„${status}“ für Match ${matchId} erneut senden`,
+    resent: 'Die CRM-Rückmeldung wird erneut gesendet.',
+  },
 };
