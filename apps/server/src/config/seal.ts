@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { createSecureContext } from 'node:tls';
 import { z } from 'zod';
 import { ConfigError } from './support.js';
 
@@ -23,6 +24,11 @@ export const SEAL_ENV = {
   TSA_CLIENT_P12_PASSWORD: z.string().optional(),
   /** PEM file of the CAs a TSA's certificate must chain to; unset, any certificate for time-stamping. */
   TSA_CA_FILE: z.string().min(1).optional(),
+  /**
+   * PEM file of CAs an HTTPS TSA's server certificate may chain to besides the system's (a TSA of the
+   * company's own PKI); the token's signer is checked against TSA_CA_FILE, not these.
+   */
+  TSA_TLS_CA_FILE: z.string().min(1).optional(),
   /** The wait for one authority's answer before the next one is asked. */
   TSA_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(120).default(10),
   /** How long before the last timestamp's TSA certificate expires an archived PDF is timestamped anew. */
@@ -45,6 +51,8 @@ export interface TimestampAuthoritySettings {
   clientCertificate: ConfiguredSeal | undefined;
   /** DER certificates of TSA_CA_FILE; empty: not checked against a CA. */
   trustedCertificates: Uint8Array[];
+  /** PEM certificates of TSA_TLS_CA_FILE, trusted for HTTPS beside the system's; empty: the system's only. */
+  tlsCertificates?: string[];
   timeoutMs: number;
 }
 
@@ -66,7 +74,14 @@ export function sealConfig(e: SealEnv): SealConfig {
 
 function timestampAuthorities(e: SealEnv): TimestampAuthoritySettings | undefined {
   const urls = (e.TSA_URL ?? '').split(/[\s,]+/).filter(Boolean);
-  const dependent = ['TSA_USERNAME', 'TSA_PASSWORD', 'TSA_CLIENT_P12_FILE', 'TSA_CA_FILE'] as const;
+  const dependent = [
+    'TSA_USERNAME',
+    'TSA_PASSWORD',
+    'TSA_CLIENT_P12_FILE',
+    'TSA_CLIENT_P12_PASSWORD',
+    'TSA_CA_FILE',
+    'TSA_TLS_CA_FILE',
+  ] as const;
   if (urls.length === 0) {
     const orphan = dependent.find((name) => e[name] !== undefined);
     if (orphan) throw new ConfigError(`Invalid configuration:\n  ${orphan}: set without TSA_URL`);
@@ -81,17 +96,45 @@ function timestampAuthorities(e: SealEnv): TimestampAuthoritySettings | undefine
     urls,
     username: e.TSA_USERNAME,
     password: e.TSA_PASSWORD,
-    clientCertificate: e.TSA_CLIENT_P12_FILE
-      ? {
-          p12: readFile('TSA_CLIENT_P12_FILE', e.TSA_CLIENT_P12_FILE),
-          passphrase: e.TSA_CLIENT_P12_PASSWORD ?? '',
-        }
-      : undefined,
+    clientCertificate: tsaClientCertificate(e),
     trustedCertificates: e.TSA_CA_FILE
       ? pemCertificates('TSA_CA_FILE', readFile('TSA_CA_FILE', e.TSA_CA_FILE))
       : [],
+    tlsCertificates: e.TSA_TLS_CA_FILE
+      ? pemCertificates('TSA_TLS_CA_FILE', readFile('TSA_TLS_CA_FILE', e.TSA_TLS_CA_FILE)).map(pem)
+      : [],
     timeoutMs: e.TSA_TIMEOUT_SECONDS * 1000,
   };
+}
+
+/**
+ * TSA_CLIENT_P12_FILE opened with its password now, so that a wrong password stops the start instead of
+ * failing every seal later.
+ */
+function tsaClientCertificate(e: SealEnv): ConfiguredSeal | undefined {
+  if (!e.TSA_CLIENT_P12_FILE) {
+    if (e.TSA_CLIENT_P12_PASSWORD !== undefined) {
+      throw new ConfigError(
+        'Invalid configuration:\n  TSA_CLIENT_P12_PASSWORD: set without TSA_CLIENT_P12_FILE',
+      );
+    }
+    return undefined;
+  }
+  const p12 = readFile('TSA_CLIENT_P12_FILE', e.TSA_CLIENT_P12_FILE);
+  const passphrase = e.TSA_CLIENT_P12_PASSWORD ?? '';
+  try {
+    createSecureContext({ pfx: p12, passphrase });
+  } catch (error) {
+    throw new ConfigError(
+      `Invalid configuration:\n  TSA_CLIENT_P12_FILE: cannot be opened with TSA_CLIENT_P12_PASSWORD (${(error as Error).message})`,
+    );
+  }
+  return { p12, passphrase };
+}
+
+function pem(der: Uint8Array): string {
+  const base64 = Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n');
+  return `-----BEGIN CERTIFICATE-----\n${base64}\n-----END CERTIFICATE-----\n`;
 }
 
 function pemCertificates(variable: string, pem: Buffer): Uint8Array[] {

@@ -1,5 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { rootCertificates } from 'node:tls';
 import * as asn1js from 'asn1js';
 import type * as Pkijs from 'pkijs';
 import type { TimestampAuthoritySettings } from '../../config/seal.js';
@@ -71,7 +72,7 @@ export class TimestampAuthorities {
 
   private post(address: string, body: Buffer): Promise<Buffer> {
     const url = new URL(address);
-    const { username, password, clientCertificate, timeoutMs } = this.settings;
+    const { username, password, clientCertificate, tlsCertificates = [], timeoutMs } = this.settings;
     const user = url.username ? decodeURIComponent(url.username) : username;
     const secret = url.password ? decodeURIComponent(url.password) : password;
     url.username = '';
@@ -91,6 +92,10 @@ export class TimestampAuthorities {
           headers,
           ...(url.protocol === 'https:' && clientCertificate
             ? { pfx: clientCertificate.p12, passphrase: clientCertificate.passphrase }
+            : {}),
+          // `ca` replaces the system's roots, so a TSA of the company's own PKI is trusted beside them.
+          ...(url.protocol === 'https:' && tlsCertificates.length > 0
+            ? { ca: [...rootCertificates, ...tlsCertificates] }
             : {}),
         },
         (response) => {
