@@ -11,7 +11,7 @@ import { containing } from './text-match.js';
 export const CANDIDATE_NAME = 'candidateFirstName candidateLastName';
 
 /** SQL: the stored match's candidate name, first and last joined as on `/start`. */
-export const candidateNameSql: RawBuilder<string> = sql<string>`concat_ws(' ', record->>'candidateFirstName', record->>'candidateLastName')`;
+const candidateNameSql: RawBuilder<string> = sql<string>`concat_ws(' ', record->>'candidateFirstName', record->>'candidateLastName')`;
 
 /** A person's name or address as compared here: lower case, runs of white space as one space. */
 export function normalized(value: string): string {
@@ -33,7 +33,7 @@ export function matchNaming(needle: string): RawBuilder<boolean> {
  * fields where the joined candidate name does, and — where the candidate's firm bears their name, as a
  * sole trader's does — the firm's address, which is then theirs too.
  */
-export function personFieldsOf(record: MatchFields, needle: string): string[] {
+function personFieldsOf(record: MatchFields, needle: string): string[] {
   const fields = new Set<string>();
   for (const [field, value] of Object.entries(record)) {
     if (value !== null && value !== undefined && normalized(String(value)).includes(needle))

@@ -35,7 +35,7 @@ export interface PersonErasureDeps {
 }
 
 /** Whom to erase: by e-mail address, or by full name for a person known here by name only. */
-export type ErasedPerson = { email: string } | { name: string };
+type ErasedPerson = { email: string } | { name: string };
 
 const ENDED = ['declined', 'voided', 'failed'];
 
