@@ -147,6 +147,29 @@ export const envelopeApprovalSchema = z.object({
 });
 export type EnvelopeApproval = z.infer<typeof envelopeApprovalSchema>;
 
+/**
+ * GET /backend/documents/{id}/approval: a document downloaded rather than signed (a DOCX contract, a
+ * termination, an offer, an agreement) and its latest version. `POST` on the same path asks for the
+ * approval of that version (201 with the request); `GET /backend/documents/{id}/download` is refused with
+ * 409 `approval_required` until it is released.
+ */
+export const documentApprovalSchema = z.object({
+  /** False for a family sent for signature: its envelope is what gets approved. */
+  applies: z.boolean(),
+  /** The document's latest version, which this answer is about. */
+  version: z.number().int(),
+  /** The version needs an approval it does not have: `Herunterladen` becomes `Zur Freigabe senden`. */
+  required: z.boolean(),
+  /** Why, for the latest version (empty when none is needed). */
+  reasons: z.array(approvalReasonSchema),
+  reasonTexts: z.array(z.string()),
+  /** Who released the latest version, and when; null when not released. */
+  released: z.object({ by: person, at: z.string(), comment: z.string().nullable() }).nullable(),
+  /** The latest request for this document, whatever its status and version; null when never asked. */
+  request: envelopeApprovalSchema.shape.request,
+});
+export type DocumentApproval = z.infer<typeof documentApprovalSchema>;
+
 /** The body of 409 `approval_required` when an envelope is sent without the approval it needs. */
 export const approvalRequiredErrorSchema = z.object({
   error: z.literal('approval_required'),

@@ -68,3 +68,24 @@ export async function followDocument(
   }
   return latest.version;
 }
+
+/**
+ * For a document downloaded rather than signed: an open request for a version older than the latest
+ * becomes void (the newer version is not released by it). Returns the document's latest version.
+ */
+export async function followStoredDocument(
+  deps: Pick<DocumentFollowingDeps, 'evaluation'>,
+  documentId: string,
+  executor: Executor,
+): Promise<number> {
+  const latest = await deps.evaluation.latestVersion(documentId, executor);
+  await executor
+    .updateTable('approval_requests')
+    .set({ status: 'void', void_reason: VOID_DOCUMENT_CHANGED })
+    .where('document_id', '=', documentId)
+    .where('envelope_id', 'is', null)
+    .where('status', '=', 'open')
+    .where('document_version', '<>', latest.version)
+    .execute();
+  return latest.version;
+}

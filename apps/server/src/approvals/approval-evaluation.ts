@@ -29,6 +29,23 @@ export interface EvaluatedDocument {
   reasons: ApprovalReason[];
 }
 
+/** What the rules are applied to for a document downloaded rather than signed: one of its versions. */
+export interface EvaluatedStoredDocument {
+  documentId: string;
+  documentVersion: number;
+  documentSha256: string;
+  matchId: string;
+  docKey: string;
+  fileName: string;
+  customer: string;
+  createdBy: string;
+  /** Not of a family sent for signature: only such a document is approved for its download. */
+  final: boolean;
+  matchFound: boolean;
+  editedText: boolean;
+  reasons: ApprovalReason[];
+}
+
 const silentLog = {
   error() {},
   warn() {},
@@ -85,10 +102,12 @@ export class ApprovalEvaluation {
       .executeTakeFirst();
     if (!envelope) throw notFound('Diesen Umschlag gibt es nicht.');
     const latest = await this.latestVersion(envelope.document_id);
-    const editedText = rules.editedText && (await this.edited(envelope.document_id, latest.version));
-    const match = rules.margin.enabled ? await findMatch(this.matches, envelope.match_id, log) : undefined;
-    const matchFound = !rules.margin.enabled || match !== undefined;
-    const reasons = approvalReasons(rules, { match: match ?? {}, docKey: envelope.doc_key, editedText });
+    const { editedText, matchFound, reasons } = await this.reasonsFor(
+      { documentId: envelope.document_id, version: latest.version, matchId: envelope.match_id },
+      envelope.doc_key,
+      rules,
+      log,
+    );
     return {
       envelopeId: envelope.id,
       envelopeStatus: envelope.status,
@@ -106,6 +125,66 @@ export class ApprovalEvaluation {
       editedText,
       reasons,
     } satisfies EvaluatedDocument;
+  }
+
+  /**
+   * The rules applied to one version of a stored document that is downloaded rather than signed (the
+   * latest without `version`); undefined for an unknown document or version.
+   */
+  async evaluateDocument(
+    documentId: string,
+    rules: ApprovalRules,
+    log: FastifyBaseLogger = silentLog,
+    version?: number,
+  ): Promise<EvaluatedStoredDocument | undefined> {
+    const document = await this.db
+      .selectFrom('documents')
+      .select(['id', 'match_id', 'doc_key', 'form', 'file_name', 'created_by', 'data'])
+      .where('id', '=', documentId)
+      .executeTakeFirst();
+    if (!document) return undefined;
+    const chosen = await this.db
+      .selectFrom('document_versions')
+      .select(['version', 'sha256'])
+      .where('document_id', '=', documentId)
+      .$if(version !== undefined, (q) => q.where('version', '=', version ?? 0))
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (!chosen) return undefined;
+    const evaluated = await this.reasonsFor(
+      { documentId, version: chosen.version, matchId: document.match_id },
+      document.doc_key,
+      rules,
+      log,
+    );
+    const customer = (document.data as Record<string, unknown> | null)?.kunde;
+    return {
+      documentId,
+      documentVersion: chosen.version,
+      documentSha256: chosen.sha256,
+      matchId: document.match_id,
+      docKey: document.doc_key,
+      fileName: document.file_name,
+      customer: typeof customer === 'string' ? customer : '',
+      createdBy: document.created_by,
+      // Its envelope is what gets approved for a family sent for signature.
+      final: document.form !== 'docusign',
+      ...evaluated,
+    };
+  }
+
+  private async reasonsFor(
+    subject: { documentId: string; version: number; matchId: string },
+    docKey: string,
+    rules: ApprovalRules,
+    log: FastifyBaseLogger,
+  ) {
+    const editedText = rules.editedText && (await this.edited(subject.documentId, subject.version));
+    const match = rules.margin.enabled ? await findMatch(this.matches, subject.matchId, log) : undefined;
+    const matchFound = !rules.margin.enabled || match !== undefined;
+    const reasons = approvalReasons(rules, { match: match ?? {}, docKey, editedText });
+    return { editedText, matchFound, reasons };
   }
 
   /** Whether `version`'s body text differs from the generated version 1's. */

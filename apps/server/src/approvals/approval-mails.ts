@@ -7,6 +7,8 @@ export interface RequestForMail {
   file_name: string;
   requested_by: string;
   requested_by_name: string;
+  /** For a document downloaded rather than signed: the editor's page is linked instead of an envelope. */
+  document_id?: string;
 }
 
 const title = (request: RequestForMail) => request.file_name.replace(/\.docx$/i, '');
@@ -61,9 +63,15 @@ export function approvalDecidedMail(
   publicUrl: string,
   envelopeId: string | null,
 ): OutgoingMail {
+  const released = envelopeId
+    ? 'Der Umschlag wird in deinem Namen versendet.'
+    : 'Du kannst das Dokument jetzt herunterladen.';
+  const again = envelopeId
+    ? 'Der Umschlag bleibt ein Entwurf: du kannst ihn ändern und noch einmal zur Freigabe senden.'
+    : 'Du kannst das Dokument ändern und noch einmal zur Freigabe senden.';
   const lines = decision.approved
     ? [
-        `${decision.byName} hat „${title(request)}“ (${request.match_id}) freigegeben. Der Umschlag wird in deinem Namen versendet.`,
+        `${decision.byName} hat „${title(request)}“ (${request.match_id}) freigegeben. ${released}`,
         ...(decision.comment ? ['', `Kommentar: ${decision.comment}`] : []),
       ]
     : [
@@ -71,18 +79,18 @@ export function approvalDecidedMail(
         '',
         `Grund: ${decision.comment ?? ''}`,
         '',
-        'Der Umschlag bleibt ein Entwurf: du kannst ihn ändern und noch einmal zur Freigabe senden.',
+        again,
       ];
+  const link = envelopeId
+    ? `Zum Umschlag: ${publicUrl}/signatur/${envelopeId}`
+    : request.document_id
+      ? `Zum Dokument: ${publicUrl}/dokumente/${request.document_id}`
+      : null;
   return {
     to: request.requested_by,
     replyTo: decision.by,
     subject: `${decision.approved ? 'Freigegeben' : 'Freigabe abgelehnt'}: ${title(request)}`,
-    text: [
-      `Hallo ${request.requested_by_name},`,
-      '',
-      ...lines,
-      ...(envelopeId ? ['', `Zum Umschlag: ${publicUrl}/signatur/${envelopeId}`] : []),
-    ].join('\n'),
+    text: [`Hallo ${request.requested_by_name},`, '', ...lines, ...(link ? ['', link] : [])].join('\n'),
     reference: `approval:${request.id}`,
   };
 }

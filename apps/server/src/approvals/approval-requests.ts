@@ -19,7 +19,7 @@ import {
 } from '../signature/approval-gate.js';
 import type { Actor, Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
-import { followDocument } from './approval-document-version.js';
+import { followDocument, followStoredDocument } from './approval-document-version.js';
 import { ApprovalEscalation, type ApprovalEscalationDeps, approverAddresses } from './approval-escalation.js';
 import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
 import { ApprovalQueries, type ApprovalQueriesDeps } from './approval-queries.js';
@@ -299,6 +299,15 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
           );
           return;
         }
+      } else if (
+        (await followStoredDocument(this.deps, request.document_id, trx)) !== request.document_version
+      ) {
+        conflict = new HttpError(
+          409,
+          'approval_void',
+          'Das Dokument wurde nach der Anfrage geändert; die Anfrage ist hinfällig.',
+        );
+        return;
       }
       const inserted = await trx
         .insertInto('approval_decisions')

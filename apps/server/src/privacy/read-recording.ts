@@ -7,6 +7,7 @@ const READ_ROUTES: Record<string, { kind: DocumentReadKind; of: 'document' | 'en
   'GET /backend/documents/:id': { kind: 'document', of: 'document' },
   'GET /backend/documents/:id/file': { kind: 'document', of: 'document' },
   'GET /backend/documents/:id/versions/:version/file': { kind: 'version', of: 'document' },
+  'GET /backend/documents/:id/download': { kind: 'version', of: 'document' },
   'GET /backend/signature/envelopes/:id/document': { kind: 'envelope_document', of: 'envelope' },
   'GET /backend/signature/envelopes/:id/document.pdf': { kind: 'envelope_document', of: 'envelope' },
   'GET /backend/signature/envelopes/:id/certificate': { kind: 'certificate', of: 'envelope' },

@@ -3,9 +3,11 @@ import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import { ApprovalRequests } from '../approvals/approval-requests.js';
 import { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
 import { ApprovalSends } from '../approvals/approval-sends.js';
+import { DocumentApprovals } from '../approvals/document-approvals.js';
 import { createPdfRenditions } from '../documents/pdf-rendition.js';
 import { approvalRulesRoutes } from '../routes/approval-rules.js';
 import { approvalRoutes } from '../routes/approvals.js';
+import { documentApprovalRoutes } from '../routes/document-approvals.js';
 import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
 import type { ApprovedSender } from '../signature/approval-gate.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
@@ -17,6 +19,8 @@ export interface Approvals {
   evaluation: ApprovalEvaluation;
   requests: ApprovalRequests;
   queries: ApprovalQueries;
+  /** Freigabe of a document downloaded rather than signed, and the gate of its download. */
+  documentApprovals: DocumentApprovals;
 }
 
 export function createApprovals(context: AppContext): Approvals {
@@ -24,15 +28,17 @@ export function createApprovals(context: AppContext): Approvals {
   const { config, db } = deps;
   const rules = new ApprovalRulesStore(db, audit);
   const evaluation = new ApprovalEvaluation(db, deps.matches);
-  const requests = new ApprovalRequests({
+  const requestDeps = {
     db,
     rules,
     evaluation,
     envelopes: new EnvelopesRepository(db),
     outbox,
     publicUrl: config.publicUrl,
-  });
-  return { rules, evaluation, requests, queries: requests.queries };
+  };
+  const requests = new ApprovalRequests(requestDeps);
+  const documentApprovals = new DocumentApprovals(requestDeps, requests.queries);
+  return { rules, evaluation, requests, queries: requests.queries, documentApprovals };
 }
 
 /**
@@ -57,6 +63,11 @@ export async function registerApprovals(
     documents,
     evaluation: approvals.evaluation,
     pdf: deps.pdfRenditions ?? createPdfRenditions(),
+  });
+  await app.register(documentApprovalRoutes, {
+    guards,
+    documents,
+    approvals: approvals.documentApprovals,
   });
   // A send a crash left pending is taken up as soon as the server serves again.
   app.addHook('onReady', async () => {
