@@ -5,6 +5,7 @@ import type { RuntimeConfig } from '@vertragsgenerator/domain';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { AuditLog } from './admin/audit-log.js';
 import { CountersignatureSettings } from './admin/countersignature-settings.js';
+import { ApprovalRulesStore } from './approvals/approval-rules-store.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
 import type { Config } from './config/config.js';
@@ -139,6 +140,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     users,
     rateLimit: signInRateLimit,
     administrators: config.admin.administrators,
+    approver: (user) => new ApprovalRulesStore(db, audit).mayApprove(user),
   });
   const { clientSecret } = config.oidc;
   if (clientSecret) {

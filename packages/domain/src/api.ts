@@ -39,6 +39,11 @@ export const sessionUserSchema = z.object({
   permission: permissionLevelSchema.nullable(),
   /** Team-Operations: may open /verwaltung, with or without a level. */
   administrator: z.boolean().default(false),
+  /**
+   * The approval rules now name the user as approver (leaders, legal staff, deputies), computed on the
+   * server: the web offers /freigaben by it. Optional only for answers of an older server.
+   */
+  approver: z.boolean().optional(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 

@@ -1,4 +1,5 @@
 import {
+  APPROVER_GROUP_LEVELS,
   type ApprovalRules,
   type ApprovalRulesChange,
   type ApprovalRulesView,
@@ -39,6 +40,16 @@ export class ApprovalRulesStore {
     return row
       ? { rules: parsedRules(row.rules), version: row.version }
       : { rules: DEFAULT_APPROVAL_RULES, version: 0 };
+  }
+
+  /**
+   * Whether the rules now name the user as approver: a member of a group in the order (leaders, legal
+   * staff) or a deputy. The web offers /freigaben by it; each request still decides by its own rules.
+   */
+  async mayApprove(user: { email: string; permission: number | null }): Promise<boolean> {
+    const { rules } = await this.current();
+    if (rules.deputies.includes(user.email.toLowerCase())) return true;
+    return rules.approvers.order.some((group) => APPROVER_GROUP_LEVELS[group] === user.permission);
   }
 
   async view(mayChange: boolean): Promise<ApprovalRulesView> {

@@ -54,6 +54,8 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
         email: 'legal@demo.local',
         name: 'Lena Legal',
         permission: 2,
+        // The default rules name legal staff as approvers after the leaders.
+        approver: true,
       });
       expect((await post('/backend/private/verifyUser', token)).statusCode).toBe(200);
     });
@@ -66,6 +68,7 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
         email: 'fremd@example.org',
         name: 'Frieda Fremd',
         permission: null,
+        approver: false,
       });
       expect(await t.users.find('fremd@example.org')).toEqual({
         email: 'fremd@example.org',
@@ -116,7 +119,46 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
         name: 'Berta Berater',
         permission: 1,
         administrator: false,
+        approver: false,
       });
+    });
+
+    it('tells whether the approval rules now name the user as approver: leaders, legal staff, deputies', async () => {
+      const approver = async (email: string) =>
+        (await post('/backend/private/verifyUser', await t.signIn(email))).json().approver;
+      expect(await approver('leitung@demo.local')).toBe(true);
+      expect(await approver('legal@demo.local')).toBe(true);
+      expect(await approver('anna.albrecht@demo.local')).toBe(false);
+      const legal = await t.signIn('legal@demo.local');
+      const current = (
+        await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: bearer(legal) })
+      ).json();
+      const changed = await t.app.inject({
+        method: 'PUT',
+        url: '/backend/approval-rules',
+        headers: bearer(legal),
+        payload: {
+          version: current.version,
+          rules: {
+            ...current.rules,
+            approvers: { ...current.rules.approvers, order: ['leaders'] },
+            deputies: ['anna.albrecht@demo.local'],
+          },
+        },
+      });
+      expect(changed.statusCode, changed.body).toBe(200);
+      // A consultant named deputy gets it; legal staff no longer in the order lose it; others stay without.
+      expect(await approver('anna.albrecht@demo.local')).toBe(true);
+      expect(await approver('legal@demo.local')).toBe(false);
+      expect(await approver('leitung@demo.local')).toBe(true);
+      expect(await approver('berater@demo.local')).toBe(false);
+      const restored = await t.app.inject({
+        method: 'PUT',
+        url: '/backend/approval-rules',
+        headers: bearer(legal),
+        payload: { version: changed.json().version, rules: current.rules },
+      });
+      expect(restored.statusCode, restored.body).toBe(200);
     });
   });
 

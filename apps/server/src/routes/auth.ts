@@ -19,6 +19,8 @@ export interface AuthRoutesDeps {
   rateLimit: { max: number; timeWindow: string };
   /** ADMIN_EMAILS. */
   administrators: ReadonlySet<string>;
+  /** Whether the approval rules now name the user as approver (approvals/approval-rules-store.ts). */
+  approver?: (user: StaffMember) => Promise<boolean>;
 }
 
 const emailParamSchema = z.object({ email: z.string().trim().toLowerCase().max(320) });
@@ -26,7 +28,7 @@ const emailParamSchema = z.object({ email: z.string().trim().toLowerCase().max(3
 /** Sign-in, session check, permission lookup and logout (the levels: docs/architecture.md#permissions). */
 export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
   app,
-  { guards, sessions, users, rateLimit, administrators },
+  { guards, sessions, users, rateLimit, administrators, approver = async () => false },
 ) => {
   app.post(
     '/backend/private/saveUser',
@@ -52,7 +54,7 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
       }
       if (!(await sessions.open(identity))) throw unauthorized();
       const user = await users.recordSignIn(identity.email, identity.name);
-      return sessionUser(user, administrators);
+      return sessionUser(user, administrators, await approver(user));
     },
   );
 
@@ -71,7 +73,8 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
       },
     },
     async (request) => {
-      return sessionUser(currentUser(request), administrators);
+      const user = currentUser(request);
+      return sessionUser(user, administrators, await approver(user));
     },
   );
 
@@ -124,11 +127,12 @@ export const authRoutes: FastifyPluginAsync<AuthRoutesDeps> = async (
   );
 };
 
-function sessionUser(user: StaffMember, administrators: ReadonlySet<string>): SessionUser {
+function sessionUser(user: StaffMember, administrators: ReadonlySet<string>, approver: boolean): SessionUser {
   return {
     email: user.email,
     name: user.name,
     permission: user.permission,
     administrator: user.administrator || administrators.has(user.email),
+    approver,
   };
 }
