@@ -1,5 +1,5 @@
 import { AppShell, Button, Group, Text } from '@mantine/core';
-import { isLegal, PERMISSION_NAMES, type SessionUser } from '@vertragsgenerator/domain';
+import { isLegal, type SessionUser } from '@vertragsgenerator/domain';
 import { Link, Outlet, useLoaderData } from 'react-router';
 import { useDriveTokenMonitor } from '@/features/google-drive';
 import { PATHS } from '@/lib/paths';
@@ -31,8 +31,8 @@ export function AppLayout() {
                 </Button>
               </>
             )}
-            {/* Leaders and legal staff approve; a deputy reaches /freigaben from the request's mail. */}
-            {(isLegal(user?.permission) || user?.permission === PERMISSION_NAMES.leader) && (
+            {/* Whoever the approval rules name now (leaders, legal staff, deputies), as the server says. */}
+            {user?.approver && (
               <Button component={Link} to={PATHS.approvals} variant="subtle">
                 {texts.shell.approvals}
               </Button>

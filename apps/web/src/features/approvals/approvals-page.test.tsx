@@ -26,6 +26,7 @@ const leader: SessionUser = {
   name: 'Lars Leitung',
   permission: 3,
   administrator: false,
+  approver: true,
 };
 
 const thinMargin: ApprovalRequest = {
@@ -137,6 +138,37 @@ describe('ApprovalsPage', () => {
     expect(within(detail).getByText('Passt so.')).toBeInTheDocument();
     expect(within(detail).getByText('Gesendet am 26.11.2026 11:00.')).toBeInTheDocument();
     expect(within(detail).queryByRole('button', { name: 'Freigeben' })).not.toBeInTheDocument();
+  });
+
+  it('shows a document released for download in the viewer, with the comparison of its edited text', async () => {
+    const documentRequest: ApprovalRequest = {
+      ...thinMargin,
+      id: 'req-3',
+      envelopeId: null,
+      docKey: 'docx-de-wm-rv',
+      fileName: 'Kundenvertrag PL-10006.docx',
+      documentVersion: 2,
+      reasons: [{ kind: 'edited_text' }],
+      reasonTexts: ['Text nach der Erstellung geändert'],
+    };
+    stubApi({
+      [LIST]: jsonResponse(200, list([documentRequest])),
+      'GET /backend/approvals/req-3': jsonResponse(200, documentRequest),
+      'GET /backend/approvals/req-3/comparison': jsonResponse(200, {
+        edited: true,
+        generatedVersion: 1,
+        version: 2,
+        paragraphs: [{ change: 'added', parts: [{ text: 'Neue Klausel.', change: 'added' }] }],
+      }),
+    });
+    renderApprovals('/freigaben?anfrage=req-3');
+    const row = within(await table()).getAllByRole('row')[1] as HTMLElement;
+    expect(within(row).getByText(/Dokument zum Herunterladen · Version 2/)).toBeInTheDocument();
+    expect(screen.queryByText('Du entscheidest keine Freigaben')).not.toBeInTheDocument();
+    const detail = await screen.findByRole('region', { name: 'Freigabe: Kundenvertrag PL-10006.docx' });
+    expect(within(detail).getByText('Dokumentansicht approval:req-3:2')).toBeInTheDocument();
+    const comparison = await screen.findByRole('region', { name: 'Änderungen im Text' });
+    expect(comparison.querySelector('ins')).toHaveTextContent('eingefügt: Neue Klausel.');
   });
 
   it('opens a request for review with the keyboard, shows the document, and approves it with a comment', async () => {
@@ -252,6 +284,7 @@ describe('ApprovalsPage', () => {
       ...leader,
       email: 'berater@demo.local',
       permission: 1,
+      approver: false,
     });
     const detail = await screen.findByRole('region', { name: /^Freigabe: / });
     expect(
@@ -260,6 +293,8 @@ describe('ApprovalsPage', () => {
       ),
     ).toBeInTheDocument();
     expect(within(detail).queryByRole('button', { name: 'Freigeben' })).not.toBeInTheDocument();
+    // The rules do not name a consultant: the page says the list holds only their own requests.
+    expect(screen.getByText('Du entscheidest keine Freigaben')).toBeInTheDocument();
   });
 
   it('shows an edited text against the generated one, paragraph by paragraph', async () => {

@@ -1,4 +1,5 @@
 import {
+  Alert,
   Button,
   Group,
   Loader,
@@ -98,6 +99,12 @@ export function ApprovalsPage() {
         <Title order={1}>{t.heading}</Title>
         <Text c="dimmed">{t.intro}</Text>
       </div>
+      {/* The server names who may approve under the current rules; the list shows others their own requests. */}
+      {user && !user.approver && (
+        <Alert color="blue" title={t.notApproverTitle}>
+          <Text size="sm">{t.notApprover}</Text>
+        </Alert>
+      )}
       <Group align="flex-end">
         <Select
           label={t.statusFilter}

@@ -3,6 +3,9 @@ export const approvalTexts = {
   heading: 'Freigaben',
   intro:
     'Verträge, die ein zweites Paar Augen brauchen: wegen der Marge, eines geänderten Textes oder ihres Dokumenttyps. Was du freigibst, geht sofort im Namen der anfragenden Person hinaus.',
+  notApproverTitle: 'Du entscheidest keine Freigaben',
+  notApprover:
+    'Nach den Freigabe-Regeln entscheiden Leitung, Legal und die benannten Vertretungen. Hier siehst du die Anfragen, die du selbst gestellt hast.',
   statusFilter: 'Status',
   search: 'Suche',
   searchPlaceholder: 'Match-ID, Kunde oder Person',

@@ -87,7 +87,11 @@ export async function saveDocument(
   return { document, version };
 }
 
+/**
+ * The download a person saves: refused (409 `approval_required`, its message shown) while the version
+ * needs an approval it does not have. Opening a version in the editor reads `…/file` instead.
+ */
 export async function downloadDocumentVersion(document: StoredDocument, version: number): Promise<void> {
-  const response = await apiFetch(versionFileUrl(document.id, version));
+  const response = await apiFetch(documentUrl(document.id, `/download?version=${version}`));
   downloadFile(await response.blob(), document.fileName);
 }

@@ -56,6 +56,8 @@ vi.mock('@/components/docx-first-view/load-first-view', () => ({
 const DOCUMENT = 'GET /backend/documents/doc-1';
 const LATEST_FILE = 'GET /backend/documents/doc-1/file';
 const VERSION_FILE = (version: number) => `GET /backend/documents/doc-1/versions/${version}/file`;
+/** The download a person saves, gated by the document's approval (download-approval.tsx). */
+const DOWNLOAD = (version: number) => `GET /backend/documents/doc-1/download?version=${version}`;
 const SAVE = 'PUT /backend/documents/doc-1';
 
 const version1 = {
@@ -364,8 +366,17 @@ describe('EditorPage', () => {
     const api = stubApi({
       [DOCUMENT]: jsonResponse(200, storedDocument),
       [LATEST_FILE]: docxFile('DOCX v2', 2),
-      [VERSION_FILE(1)]: docxFile('DOCX v1', 1),
-      [VERSION_FILE(2)]: docxFile('DOCX v2', 2),
+      [DOWNLOAD(1)]: docxFile('DOCX v1', 1),
+      [DOWNLOAD(2)]: docxFile('DOCX v2', 2),
+      'GET /backend/documents/doc-1/approval': jsonResponse(200, {
+        applies: true,
+        version: 2,
+        required: false,
+        reasons: [],
+        reasonTexts: [],
+        released: null,
+        request: null,
+      }),
     });
     renderEditor();
     await editorReady();
@@ -377,8 +388,8 @@ describe('EditorPage', () => {
     await userEvent.click(toolbarDownload);
     await userEvent.click(within(versionRow(1)).getByRole('button', { name: 'Herunterladen' }));
     await waitFor(() => expect(downloads).toEqual([storedDocument.fileName, storedDocument.fileName]));
-    expect(api.headersOf(VERSION_FILE(2))).toHaveLength(1);
-    expect(api.headersOf(VERSION_FILE(1))).toHaveLength(1);
+    expect(api.headersOf(DOWNLOAD(2))).toHaveLength(1);
+    expect(api.headersOf(DOWNLOAD(1))).toHaveLength(1);
   });
 
   it('reports a failed save in the server’s words and keeps the changes', async () => {

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { StoredDocument } from '@vertragsgenerator/domain';
 import { useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { DownloadButton, runDownload } from '@/components/download-button';
+import { runDownload } from '@/components/download-button';
 import { DownloadInstead } from '@/components/download-instead';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
@@ -11,7 +11,7 @@ import { PATHS } from '@/lib/paths';
 import { texts } from '@/texts';
 import { downloadDocumentVersion, storedDocumentQueryOptions } from './api';
 import { DocxEditorFrame, EditorLoader } from './docx-editor-frame';
-import { DownloadApprovalNotice } from './download-approval';
+import { DownloadApprovalNotice, EditorDownloadButton } from './download-approval';
 import { ConflictModal, DiscardChangesModal } from './editor-dialogs';
 import { preloadDocxEditor } from './load-docx-editor';
 import { type EditorSession, LATEST, type Opening, openingOf, useEditorSession } from './use-editor-session';
@@ -120,11 +120,9 @@ function DocumentWorkspace({ document }: { document: StoredDocument }) {
         <Button onClick={session.save} loading={session.saving} disabled={!session.canSave}>
           {texts.editor.save}
         </Button>
-        <DownloadButton disabled={baseVersion === undefined} download={downloadShown}>
-          {texts.editor.download}
-        </DownloadButton>
+        <EditorDownloadButton document={document} shownVersion={baseVersion} dirty={dirty} />
       </Group>
-      <DownloadApprovalNotice document={document} />
+      <DownloadApprovalNotice document={document} shownVersion={baseVersion} dirty={dirty} />
       {!session.opened.editable && baseVersion !== undefined && (
         <Alert color="yellow">
           <Stack gap="sm" align="flex-start">

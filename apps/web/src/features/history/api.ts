@@ -15,8 +15,8 @@ export function useMatchHistory(matchId: string) {
   return useQuery(matchHistoryQueryOptions(matchId));
 }
 
-/** The document's latest version as DOCX. */
+/** The document's latest version as DOCX; refused with the reasons while it waits for its approval. */
 export async function downloadDocument(entry: HistoryEntry): Promise<void> {
-  const response = await apiFetch(`/backend/documents/${encodeURIComponent(entry.documentId)}/file`);
+  const response = await apiFetch(`/backend/documents/${encodeURIComponent(entry.documentId)}/download`);
   downloadFile(await response.blob(), entry.fileName);
 }

@@ -240,7 +240,7 @@ describe('MatchHistory', () => {
   it('downloads the latest version of a document, the signed PDF and a certificate', async () => {
     const api = stubApi({
       [HISTORY]: jsonResponse(200, history),
-      'GET /backend/documents/doc-3/file': new Response('docx'),
+      'GET /backend/documents/doc-3/download': new Response('docx'),
       'GET /backend/signature/envelopes/env-1/signed-pdf': new Response('sealed pdf'),
       'GET /backend/signature/envelopes/env-1/certificate': new Response('pdf'),
     });
@@ -257,7 +257,7 @@ describe('MatchHistory', () => {
         'Abschlusszertifikat Rahmenvertrag PL-12345.pdf',
       ]),
     );
-    expect(api.callsTo('GET /backend/documents/doc-3/file')).toHaveLength(1);
+    expect(api.callsTo('GET /backend/documents/doc-3/download')).toHaveLength(1);
     expect(api.callsTo('GET /backend/signature/envelopes/env-1/signed-pdf')).toHaveLength(1);
   });
 
@@ -272,7 +272,7 @@ describe('MatchHistory', () => {
     const message = 'Die Datei ist nicht mehr vorhanden.';
     stubApi({
       [HISTORY]: jsonResponse(200, history),
-      'GET /backend/documents/doc-3/file': jsonResponse(404, { error: 'not_found', message }),
+      'GET /backend/documents/doc-3/download': jsonResponse(404, { error: 'not_found', message }),
     });
     renderHistory();
     const row = rowOf(await findTable(), 'Rahmenvertrag');
