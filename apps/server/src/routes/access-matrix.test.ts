@@ -14,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
+import { newSealedPdfGrant } from '../integrations/crm-writeback/crm-sealed-pdf.js';
 import { WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
 import { MatchStore } from '../matches/match-store.js';
 import { RecentMatchesRepository } from '../matches/recent-matches.js';
@@ -110,6 +111,8 @@ interface Resources {
   apiClients: Record<PermissionLevel, string>;
   /** A paused webhook endpoint told of the completed envelope's seal: it fetches the PDF with its secret. */
   webhookEndpoint: { id: string; secret: string };
+  /** The token the CRM write-back of the completed envelope's seal carried for the PDF. */
+  crmPdfToken: string;
 }
 
 interface Call {
@@ -918,7 +921,41 @@ const sealedPdfCall = (r: Resources, secret = r.webhookEndpoint.secret): Call =>
   };
 };
 
+const crmPdfUrl = (r: Resources) => `/backend/crm/envelopes/${r.completedEnvelope}/sealed-pdf`;
+
 const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  {
+    route: 'GET /backend/crm/envelopes/:envelopeId/sealed-pdf',
+    protectedBy: 'the token the CRM write-back of the envelope’s completion carried',
+    refused: [
+      { caller: 'no token', call: (r: Resources) => ({ method: 'GET' as const, url: crmPdfUrl(r) }) },
+      {
+        caller: 'a token no write-back carried',
+        call: (r: Resources) => ({
+          method: 'GET' as const,
+          url: crmPdfUrl(r),
+          headers: { 'x-sealed-pdf-token': `vgpdf_${'A'.repeat(43)}` },
+        }),
+      },
+      {
+        caller: 'a webhook endpoint’s signature instead',
+        call: (r: Resources) => ({ ...sealedPdfCall(r), url: crmPdfUrl(r) }),
+      },
+      {
+        caller: 'staff with an ID token instead',
+        call: (r: Resources, staffToken: string) => ({
+          method: 'GET' as const,
+          url: crmPdfUrl(r),
+          headers: bearer(staffToken),
+        }),
+      },
+    ].map((c) => ({ ...c, status: 401, error: 'unauthorized' })),
+    admitted: (r) => ({
+      method: 'GET',
+      url: crmPdfUrl(r),
+      headers: { 'x-sealed-pdf-token': r.crmPdfToken },
+    }),
+  },
   {
     route: 'GET /backend/webhooks/envelopes/:envelopeId/sealed-pdf',
     protectedBy: 'the Standard Webhooks signature of an endpoint told of the envelope’s completion',
@@ -1282,14 +1319,19 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       payload: { active: false },
     });
     expect(paused.statusCode, paused.body).toBe(200);
+    await db.transaction().execute((trx) =>
+      // The CRM is told too: its write-back carries a token of its own for the PDF.
+      new WebhookEventSink('', () => {}, [{ target: 'crm', wants: () => true, recorded: () => {} }]).record(
+        { kind: 'envelope.sealed', envelopeId: completed.id, sha256: '' },
+        trx,
+      ),
+    );
+    const crmPdf = newSealedPdfGrant(new Date());
     await db
-      .transaction()
-      .execute((trx) =>
-        new WebhookEventSink('').record(
-          { kind: 'envelope.sealed', envelopeId: completed.id, sha256: '' },
-          trx,
-        ),
-      );
+      .updateTable('webhook_deliveries')
+      .set({ progress: JSON.stringify({ sealedPdfGrant: crmPdf.grant }) })
+      .where('target', '=', 'crm')
+      .execute();
     resources = {
       customerDocument: String(customerDocument.headers['x-document-id']),
       partnerDocument: draft.documentId,
@@ -1309,6 +1351,7 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
         3: (await apiClient('Matrix Stufe 3', 3)).token,
       },
       webhookEndpoint,
+      crmPdfToken: crmPdf.token,
     };
 
     const revokedClient = await apiClient('Matrix widerrufen', 2);
