@@ -39,7 +39,8 @@ interface OpenApiDocument {
 
 /**
  * The routes anyone may call: probes, runtime settings, the token exchange of the sign-in, the signer
- * pages, DocuSign's webhook and the sealed PDF a webhook receiver fetches (signed with its secret).
+ * pages, DocuSign's webhook and the sealed PDF a webhook receiver fetches (signed with its secret) or the
+ * HTTP CRM fetches (with its write-back's token).
  */
 const PUBLIC_OPERATIONS = [
   'GET /backend/health',
@@ -55,6 +56,7 @@ const PUBLIC_OPERATIONS = [
   'POST /backend/signing/verify',
   'POST /backend/signature/docusign/connect',
   'GET /backend/webhooks/envelopes/{envelopeId}/sealed-pdf',
+  'GET /backend/crm/envelopes/{envelopeId}/sealed-pdf',
 ];
 
 /** `/backend/documents/:id` as OpenAPI writes it: `/backend/documents/{id}`. */

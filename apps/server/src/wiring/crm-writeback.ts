@@ -28,7 +28,12 @@ async function createWriter(deps: AppDependencies): Promise<CrmWriter | undefine
         `Invalid CRM mapping ${crm.mappingFile}:\n  writeback: only with CRM_KIND=salesforce; an HTTP CRM is told through CRM_WRITEBACK_URL`,
       );
     return crm.writeback
-      ? new HttpWriteback({ ...crm.writeback, auth: crm.auth, timeoutMs: crm.timeoutMs })
+      ? new HttpWriteback({
+          ...crm.writeback,
+          auth: crm.auth,
+          timeoutMs: crm.timeoutMs,
+          publicUrl: deps.config.publicUrl,
+        })
       : undefined;
   }
   const mapping = await loadCrmMapping(crm.mappingFile);

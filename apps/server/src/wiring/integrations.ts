@@ -1,3 +1,4 @@
+import { CrmSealedPdfAccess } from '../integrations/crm-writeback/crm-sealed-pdf.js';
 import { CrmWritebacks } from '../integrations/crm-writeback/crm-writebacks.js';
 import { SealedPdfAccess } from '../integrations/webhooks/sealed-pdf-access.js';
 import { WebhookEndpoints } from '../integrations/webhooks/webhook-endpoints.js';
@@ -63,6 +64,7 @@ export function createIntegrations(
       await app.register(crmWritebackRoutes, {
         guards,
         writebacks: new CrmWritebacks(db, audit),
+        sealedPdfs: new CrmSealedPdfAccess(db),
         configured: crm.length > 0,
         // The CRM's outbox runs soon after a write-back was recorded: one due again is such.
         deliverSoon: () => {

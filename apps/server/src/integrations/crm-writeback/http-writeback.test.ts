@@ -59,6 +59,7 @@ describe.each(testDatabases())('HTTP CRM write-back on $name', (database) => {
         method: 'PUT',
         auth: { kind: 'bearer', token: 'crm-token' },
         timeoutMs: 2_000,
+        publicUrl: 'https://vertrag.example',
       }),
       log: quiet,
     });
@@ -107,7 +108,10 @@ describe.each(testDatabases())('HTTP CRM write-back on $name', (database) => {
           status: 'Unterschrieben',
           sealedPdf: {
             sha256: createHash('sha256').update(PDF).digest('hex'),
-            url: `https://vertrag.example/backend/webhooks/envelopes/${envelope.id}/sealed-pdf`,
+            url: `https://vertrag.example/backend/crm/envelopes/${envelope.id}/sealed-pdf`,
+            // The CRM has no webhook endpoint's secret: the write-back carries a token of its own.
+            headers: { 'x-sealed-pdf-token': expect.stringMatching(/^vgpdf_/) },
+            expiresAt: expect.any(String),
           },
         }),
       },
