@@ -71,10 +71,15 @@ export async function choose(label: string, option: string) {
   await userEvent.click(await screen.findByRole('option', { name: option }));
 }
 
+/**
+ * Replaces a text field's value as a person pasting it would: one input event. Typing key by key
+ * renders the whole form once per letter, which made the form tests the slowest of the suite without
+ * testing more (the fields validate the value, not the keys).
+ */
 export async function typeInto(label: string, text: string) {
   const input = screen.getByRole('textbox', { name: label });
   await userEvent.clear(input);
-  if (text !== '') await userEvent.type(input, text);
+  if (text !== '') await userEvent.paste(text);
 }
 
 export function docxResponse(fileHeader: string) {
