@@ -166,6 +166,26 @@ describe.each(testDatabases())('CRM write-backs given up, on /verwaltung on $nam
       .where('id', '=', sent)
       .executeTakeFirst();
     expect(row?.status).toBe('failed');
+    // A server without a write-back lists it but cannot send it: due again, it would wait for ever.
+    const without = await createTestApp(db, { demoStaff: true });
+    try {
+      const token = await without.signIn(OPS);
+      const listed = await without.app.inject({
+        method: 'GET',
+        url: '/backend/admin/crm-writebacks',
+        headers: bearer(token),
+      });
+      expect(listed.json()).toMatchObject({ configured: false });
+      const refusedThere = await without.app.inject({
+        method: 'POST',
+        url: `/backend/admin/crm-writebacks/${completed}/resend`,
+        headers: bearer(token),
+      });
+      expect(refusedThere.statusCode).toBe(409);
+      expect(refusedThere.json()).toMatchObject({ error: 'crm_not_configured' });
+    } finally {
+      await without.app.close();
+    }
     const resent = await call('POST', `/backend/admin/crm-writebacks/${completed}/resend`);
     expect(resent.statusCode, resent.body).toBe(204);
   });

@@ -10,7 +10,7 @@ import {
   SEALED_PDF_TOKEN_HEADER,
 } from '../integrations/crm-writeback/crm-sealed-pdf.js';
 import type { CrmWritebacks } from '../integrations/crm-writeback/crm-writebacks.js';
-import { parseInput } from '../shared/http-error.js';
+import { HttpError, parseInput } from '../shared/http-error.js';
 
 const writebackParams = z.object({
   deliveryId: z
@@ -70,13 +70,20 @@ export const crmWritebackRoutes: FastifyPluginAsync<{
         response: {
           204: noContent('Due again'),
           ...errorAnswers([400, 401, 403, 404, 409], {
-            409: 'Not given up (still due, or in the CRM), or a later status of its envelope is in the CRM already',
+            409: 'Not given up (still due, or in the CRM), a later status of its envelope is in the CRM already, or no write-back is configured',
           }),
         },
       },
     },
     async (request, reply) => {
       const { deliveryId } = parseInput(writebackParams, request.params);
+      // Due again without a writer, it would wait for ever.
+      if (!configured)
+        throw new HttpError(
+          409,
+          'crm_not_configured',
+          'Es ist kein Rückschreiben ins CRM eingerichtet: Die Rückmeldung kann nicht erneut gesendet werden.',
+        );
       await writebacks.resend(currentUser(request).email, deliveryId);
       deliverSoon();
       return reply.status(204).send();

@@ -50,7 +50,11 @@ export function CrmWritebacksSection() {
                   </Table.Thead>
                   <Table.Tbody>
                     {writebacks.data.givenUp.map((writeback) => (
-                      <WritebackRow key={writeback.id} writeback={writeback} />
+                      <WritebackRow
+                        key={writeback.id}
+                        writeback={writeback}
+                        configured={writebacks.data.configured}
+                      />
                     ))}
                   </Table.Tbody>
                 </Table>
@@ -63,7 +67,7 @@ export function CrmWritebacksSection() {
   );
 }
 
-function WritebackRow({ writeback }: { writeback: CrmWriteback }) {
+function WritebackRow({ writeback, configured }: { writeback: CrmWriteback; configured: boolean }) {
   const queryClient = useQueryClient();
   const resend = useMutation({
     mutationFn: () => resendCrmWriteback(writeback.id),
@@ -84,6 +88,8 @@ function WritebackRow({ writeback }: { writeback: CrmWriteback }) {
       <Table.Td>
         {writeback.superseded ? (
           <Text size="sm">{t.superseded}</Text>
+        ) : !configured ? (
+          <Text size="sm">{t.notConfigured}</Text>
         ) : (
           <Button
             size="xs"
