@@ -635,6 +635,18 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'POST', url: '/backend/admin/webhooks/deliveries/keine/resend' }),
   },
   {
+    route: 'GET /backend/admin/crm-writebacks',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/crm-writebacks' }),
+  },
+  {
+    route: 'POST /backend/admin/crm-writebacks/:deliveryId/resend',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'POST', url: '/backend/admin/crm-writebacks/keine/resend' }),
+  },
+  {
     route: 'GET /backend/admin/retention',
     access: ADMINISTRATORS,
     ok: [200],
@@ -656,18 +668,6 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     access: ADMINISTRATORS,
     ok: [400],
     call: () => ({ method: 'POST', url: '/backend/admin/legal-holds', payload: { matchId: '', reason: '' } }),
-  },
-  {
-    route: 'GET /backend/admin/crm-writebacks',
-    access: ADMINISTRATORS,
-    ok: [200],
-    call: () => ({ method: 'GET', url: '/backend/admin/crm-writebacks' }),
-  },
-  {
-    route: 'POST /backend/admin/crm-writebacks/:deliveryId/resend',
-    access: ADMINISTRATORS,
-    ok: [400],
-    call: () => ({ method: 'POST', url: '/backend/admin/crm-writebacks/keine/resend' }),
   },
   {
     route: 'POST /backend/admin/legal-holds/:id/lift',
