@@ -1,7 +1,15 @@
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import { editorReady, typeAfterLine } from './editor-support.js';
-import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
+import {
+  documentText,
+  editorOpenedBy,
+  fillDocusign,
+  fillDocx,
+  loadMatch,
+  openForm,
+  submitButton,
+} from './forms-support.js';
 import { fillCustomerContract, invitationLink } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signedIn } from './support.js';
 
@@ -209,6 +217,69 @@ test.describe('Freigabe', () => {
     await detail.getByRole('button', { name: 'Freigeben' }).click();
     await expect(detail.getByText(/^Entschieden von .* am /)).toBeVisible();
     expect(await invitationLink(CUSTOMER, approvedAt)).toMatch(/\/unterschreiben#/);
+    await leader.context().close();
+    await legal.context().close();
+  });
+
+  test('an edited DOCX contract is downloaded only after a leader approved it on /freigaben', async ({
+    browser,
+  }) => {
+    test.setTimeout(150_000);
+    // PL-10008's margins (23 % and 29 %) pass: only the edit asks for the approval.
+    const matchId = 'PL-10008';
+    const sentence = 'Die Vertragsstrafe entfällt.';
+    const legal = await newUserPage(browser);
+    await signedIn(legal, DEMO_ACCOUNTS.legal);
+    await loadMatch(legal, matchId);
+    await openForm(legal, '/contract/docx', matchId);
+    await fillDocx(legal, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
+    const editor = await editorOpenedBy(legal, () => submitButton(legal).click());
+    await editorReady(editor);
+    const download = editor.getByRole('button', { name: 'Herunterladen', exact: true }).first();
+    await expect(download).toBeEnabled();
+
+    await typeAfterLine(editor, 'zwischen', ` ${sentence}`);
+    await editor.getByRole('button', { name: 'Speichern' }).click();
+    await expect(editor.getByText('Gespeichert als Version 2')).toBeVisible();
+    const ask = editor.getByRole('button', { name: 'Zur Freigabe senden' });
+    await expect(ask).toBeVisible();
+    await expect(
+      editor.getByText('Vor dem Herunterladen braucht dieses Dokument eine Freigabe'),
+    ).toBeVisible();
+    await expect(editor.getByText('Text nach der Erstellung geändert')).toBeVisible();
+    await expectAccessible(editor, 'the editor of a document that needs an approval before its download', {
+      exceptSuperdoc: true,
+    });
+    await ask.click();
+    await expect(editor.getByText('Wartet auf Freigabe')).toBeVisible();
+    await expect(editor.getByRole('button', { name: 'Zur Freigabe senden' })).toHaveCount(0);
+
+    // The leader sees a document to download, reads the change, and approves.
+    const leader = await newUserPage(browser);
+    await signedIn(leader, DEMO_ACCOUNTS.leader);
+    const row = await openRequests(leader, matchId);
+    await expect(row).toContainText('Dokument zum Herunterladen · Version 2');
+    await row.getByRole('button', { name: /^Anfrage prüfen: / }).click();
+    const detail = leader.getByRole('region', { name: /^Freigabe: / });
+    await expect(
+      detail
+        .getByRole('region', { name: 'Änderungen im Text' })
+        .locator('ins')
+        .filter({ hasText: 'Vertragsstrafe' }),
+    ).toHaveCount(1);
+    await detail.getByRole('button', { name: 'Freigeben' }).click();
+    await expect(detail.getByText(/^Entschieden von .* am /)).toBeVisible();
+
+    // Back in the editor: who released it and when, and the file arrives with the edit.
+    await editor.reload();
+    await editorReady(editor);
+    await expect(editor.getByText(/^Freigegeben von Leo Leitung am \d{2}\.\d{2}\.\d{4} /)).toBeVisible();
+    await expectAccessible(editor, 'the editor of a released document', { exceptSuperdoc: true });
+    const [file] = await Promise.all([
+      editor.waitForEvent('download'),
+      editor.getByRole('button', { name: 'Herunterladen', exact: true }).first().click(),
+    ]);
+    expect(await documentText(file)).toContain(sentence);
     await leader.context().close();
     await legal.context().close();
   });

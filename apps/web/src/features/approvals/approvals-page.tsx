@@ -23,7 +23,7 @@ import {
   formatDateTime,
   type SessionUser,
 } from '@vertragsgenerator/domain';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useRouteLoaderData, useSearchParams } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
@@ -44,26 +44,48 @@ const SELECTED_PARAM = 'anfrage';
  */
 function useApprovalsQuery() {
   const [params, setParams] = useSearchParams();
-  const parsed = approvalListQuerySchema.safeParse(Object.fromEntries(params));
-  const query = parsed.success ? parsed.data : approvalListQuerySchema.parse({});
-  const selected = params.get(SELECTED_PARAM);
-  const write = (next: ApprovalListQuery, id: string | null) => {
+  // A write reaches the address only once its navigation (with the session check every navigation runs)
+  // is done: a second write in that moment — the search firing right after a request was chosen — must
+  // build on the first, not on the address the first has not yet replaced, or the choice is lost.
+  const committed = useRef(params);
+  committed.current = params;
+  const pending = useRef<{ from: string; to: URLSearchParams } | null>(null);
+  const latest = () => {
+    const write = pending.current;
+    return write && write.from === committed.current.toString() ? write.to : committed.current;
+  };
+  const { query, selected } = readQuery(latest());
+  const write = (
+    change: (query: ApprovalListQuery, id: string | null) => [ApprovalListQuery, string | null],
+  ) => {
+    const now = readQuery(latest());
+    const [next, id] = change(now.query, now.selected);
     const search = new URLSearchParams();
     if (next.status !== 'open') search.set('status', next.status);
     if (next.q) search.set('q', next.q);
     if (next.page > 1) search.set('page', String(next.page));
     if (id) search.set(SELECTED_PARAM, id);
+    pending.current = { from: committed.current.toString(), to: search };
     setParams(search, { replace: true });
   };
   return {
     query,
     selected,
     // Another filter starts on the first page, with nothing under review.
-    update: (change: Partial<ApprovalListQuery>) => write({ ...query, page: 1, ...change }, null),
+    update: (change: Partial<ApprovalListQuery>) =>
+      write((current) => [{ ...current, page: 1, ...change }, null]),
     // So does a search, but it keeps the request under review: the search fires a moment after the
     // last key, and a request chosen in that moment must stay open.
-    search: (q: string) => write({ ...query, page: 1, q }, selected),
-    select: (id: string | null) => write(query, id),
+    search: (q: string) => write((current, id) => [{ ...current, page: 1, q }, id]),
+    select: (id: string | null) => write((current) => [current, id]),
+  };
+}
+
+function readQuery(params: URLSearchParams): { query: ApprovalListQuery; selected: string | null } {
+  const parsed = approvalListQuerySchema.safeParse(Object.fromEntries(params));
+  return {
+    query: parsed.success ? parsed.data : approvalListQuerySchema.parse({}),
+    selected: params.get(SELECTED_PARAM),
   };
 }
 

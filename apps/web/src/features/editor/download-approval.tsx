@@ -13,7 +13,7 @@ import { ApiRequestError, apiFetch, apiJson } from '@/lib/api';
 import { texts } from '@/texts';
 import { downloadDocumentVersion } from './api';
 
-export const downloadApprovalTexts = {
+const downloadApprovalTexts = {
   ask: 'Zur Freigabe senden',
   needed: 'Vor dem Herunterladen braucht dieses Dokument eine Freigabe',
   neededIntro:
@@ -42,7 +42,7 @@ function isFinal(document: StoredDocument): boolean {
 }
 
 /** The newest version's approval; asked again after each save, as the key holds the newest version. */
-export function documentApprovalQueryOptions(document: StoredDocument) {
+function documentApprovalQueryOptions(document: StoredDocument) {
   return queryOptions({
     queryKey: ['document-approval', document.id, document.versions[0]?.version ?? 0],
     queryFn: ({ signal }) =>
