@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { approvalReasons, approvalReasonText, dealMargin } from './approval-reasons.js';
+import { approvalReasons, approvalReasonText, dealMargin, type MarginSource } from './approval-reasons.js';
 import { type ApprovalRules, DEFAULT_APPROVAL_RULES } from './approval-rules.js';
 
 const rules = (change: Partial<ApprovalRules> = {}): ApprovalRules => ({
@@ -89,6 +89,21 @@ describe('approvalReasons', () => {
       'Text nach der Erstellung geändert',
     ]);
     expect(approvalReasons(rules({ editedText: false }), subject)).toEqual([]);
+  });
+
+  it('holds no termination back for its margin: a thin or rateless deal still gets its termination', () => {
+    const thin = { vk: 100, ek: 95 };
+    const termination = (match: MarginSource) => ({
+      match,
+      docKey: 'kuendigung-wm-pp-termination-gerecht',
+      editedText: false,
+    });
+    expect(approvalReasons(rules(), termination(thin))).toEqual([]);
+    expect(approvalReasons(rules(), termination({}))).toEqual([]);
+    // The same deal's offer is held back.
+    expect(approvalReasons(rules(), { match: thin, docKey: 'angebot-wm', editedText: false })).toHaveLength(
+      1,
+    );
   });
 
   it('names a document type by family or by key', () => {

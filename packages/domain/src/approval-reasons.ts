@@ -117,7 +117,9 @@ export interface ApprovalSubject {
 export function approvalReasons(rules: ApprovalRules, subject: ApprovalSubject): ApprovalReason[] {
   const reasons: ApprovalReason[] = [];
   const entry = CATALOGUE.get(subject.docKey);
-  if (rules.margin.enabled && entry) {
+  // A termination ends the deal: its margin is no reason to hold the letter back (the document-type
+  // rule is there for terminations that should be looked at).
+  if (rules.margin.enabled && entry && entry.params.family !== 'termination') {
     const company = entry.params.company;
     const threshold = rules.margin.thresholds[company];
     const margins = MARGIN_CHANNELS.map((channel) => ({

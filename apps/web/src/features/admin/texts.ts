@@ -141,7 +141,7 @@ export const adminTexts = {
     marginHeading: 'Marge',
     marginSwitch: 'Marge prüfen',
     marginDescription:
-      'Marge = (VK − EK) ÷ VK, remote und onsite. Liegt sie unter dem Schwellenwert der Gesellschaft oder fehlt ein Satz, braucht der Vertrag eine Freigabe.',
+      'Marge = (VK − EK) ÷ VK, remote und onsite. Liegt sie unter dem Schwellenwert der Gesellschaft oder fehlt ein Satz, braucht der Vertrag, das Angebot oder die Vereinbarung eine Freigabe; eine Kündigung nicht.',
     threshold: (company: string) => `Schwellenwert ${company} (%)`,
     textHeading: 'Geänderter Text',
     editedText: 'Nach der Erstellung geänderter Text braucht eine Freigabe',
