@@ -27,17 +27,19 @@ export async function fillCustomerContract(page: Page): Promise<void> {
   await type(page, 'CC E-Mail', 'conny@firma.example');
 }
 
-const MAIL_DIR = join(E2E_DATA_DIR, 'mail');
+/** The mail folder of the app server whose data folder is `dataDir` (by default the first server's). */
+const mailDir = (dataDir: string) => join(dataDir, 'mail');
 
 /**
  * The signing link in the newest invitation to `to` written since `since`, read from the embedded mail folder
  * (.eml files). Earlier tests may have invited the same address, and the outbox sends after the answer.
  */
-export async function invitationLink(to: string, since: number): Promise<string> {
+export async function invitationLink(to: string, since: number, dataDir = E2E_DATA_DIR): Promise<string> {
+  const folder = mailDir(dataDir);
   let link: string | undefined;
   await expect
-    .poll(async () => (link = await signingLinkInMailFolder(MAIL_DIR, to, since)), {
-      message: `an invitation to ${to} in ${MAIL_DIR}`,
+    .poll(async () => (link = await signingLinkInMailFolder(folder, to, since)), {
+      message: `an invitation to ${to} in ${folder}`,
       timeout: 15_000,
     })
     .toBeTruthy();
@@ -45,11 +47,12 @@ export async function invitationLink(to: string, since: number): Promise<string>
 }
 
 /** The code in the newest code mail to `to` written since `since`, read from the mail folder. */
-export async function mailedSigningCode(to: string, since: number): Promise<string> {
+export async function mailedSigningCode(to: string, since: number, dataDir = E2E_DATA_DIR): Promise<string> {
+  const folder = mailDir(dataDir);
   let code: string | undefined;
   await expect
-    .poll(async () => (code = await signingCodeInMailFolder(MAIL_DIR, to, since)), {
-      message: `a code mail to ${to} in ${MAIL_DIR}`,
+    .poll(async () => (code = await signingCodeInMailFolder(folder, to, since)), {
+      message: `a code mail to ${to} in ${folder}`,
       timeout: 15_000,
     })
     .toBeTruthy();
@@ -60,11 +63,16 @@ export async function mailedSigningCode(to: string, since: number): Promise<stri
  * On the signing page's code step: the code mailed to `to` since `since`, typed and confirmed with the
  * keyboard alone, as a signer might. Resolves once the document shows.
  */
-export async function enterSigningCode(page: Page, to: string, since: number): Promise<void> {
+export async function enterSigningCode(
+  page: Page,
+  to: string,
+  since: number,
+  dataDir = E2E_DATA_DIR,
+): Promise<void> {
   const step = page.getByRole('heading', { name: 'Bestätige deine E-Mail-Adresse' });
   await expect(step).toBeVisible();
   await expect(page.getByText(/Wir haben dir einen Code an .\*\*\*@/)).toBeVisible();
-  const code = await mailedSigningCode(to, since);
+  const code = await mailedSigningCode(to, since, dataDir);
   await page.getByRole('textbox', { name: 'Code aus der E-Mail (6 Ziffern)' }).focus();
   await page.keyboard.type(code);
   await page.keyboard.press('Enter');
@@ -75,18 +83,20 @@ export async function enterSigningCode(page: Page, to: string, since: number): P
 export async function completionMailPdf(
   to: string,
   since: number,
+  dataDir = E2E_DATA_DIR,
 ): Promise<{ filename: string; content: Buffer }> {
+  const folder = mailDir(dataDir);
   let pdf: { filename: string; content: Buffer } | undefined;
   await expect
     .poll(
       async () =>
-        (pdf = await attachmentInMailFolder(MAIL_DIR, {
+        (pdf = await attachmentInMailFolder(folder, {
           to,
           subject: /^Abgeschlossen:/,
           contentType: 'application/pdf',
           since,
         })),
-      { message: `a completion mail with a PDF to ${to} in ${MAIL_DIR}`, timeout: 30_000 },
+      { message: `a completion mail with a PDF to ${to} in ${folder}`, timeout: 30_000 },
     )
     .toBeTruthy();
   return pdf as { filename: string; content: Buffer };
@@ -99,12 +109,13 @@ export async function signAs(
   name: string,
   draw: boolean,
   since: number,
+  dataDir = E2E_DATA_DIR,
 ): Promise<void> {
   const page = await newUserPage(browser);
   try {
-    await page.goto(await invitationLink(to, since));
+    await page.goto(await invitationLink(to, since, dataDir));
     // The newest code since the envelope went out: one an earlier visit asked for still works.
-    await enterSigningCode(page, to, since);
+    await enterSigningCode(page, to, since, dataDir);
     await expect(page.getByText('Lena Legal')).toBeVisible();
     // The signer sees the SHA-256 of the document they sign.
     await expect(page.getByText(/^[0-9a-f]{64}$/)).toBeVisible();

@@ -71,8 +71,9 @@ export class SalesforceStub {
     readonly apiVersion = '62.0',
   ) {}
 
-  async start(): Promise<this> {
-    this.server.listen(0, '127.0.0.1');
+  /** Listens on loopback; on `port` when given (a browser test's app server is configured with it). */
+  async start(port = 0): Promise<this> {
+    this.server.listen(port, '127.0.0.1');
     await once(this.server, 'listening');
     return this;
   }
