@@ -16,9 +16,17 @@ const GOOGLE_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}-google`);
 export const DRIVE_FAKE_PORT = PORT + 2;
 /** The first server's timestamp authority (e2e/timestamp-authority.ts); its CA at `/ca.pem`. */
 export const TSA_BASE_URL = `http://127.0.0.1:${PORT + 3}`;
+/** A third server whose matches come from Salesforce and go back to it (e2e/salesforce-writeback.spec.ts). */
+export const SALESFORCE_APP_BASE_URL = `http://localhost:${PORT + 6}`;
+/** That server's data folder: its own mail folder, read by the spec. */
+export const SALESFORCE_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}-salesforce`);
+/** The Salesforce stub (e2e/salesforce-stub-server.ts) and its `GET /state` of what it received. */
+const SALESFORCE_STUB_PORT = PORT + 4;
+export const SALESFORCE_STUB_STATE_URL = `http://127.0.0.1:${PORT + 5}/state`;
 // The config is loaded by the runner and again by each worker; only the runner starts afresh.
 if (!process.env.TEST_WORKER_INDEX) {
-  for (const dir of [E2E_DATA_DIR, GOOGLE_DATA_DIR]) rmSync(dir, { recursive: true, force: true });
+  for (const dir of [E2E_DATA_DIR, GOOGLE_DATA_DIR, SALESFORCE_DATA_DIR])
+    rmSync(dir, { recursive: true, force: true });
 }
 
 function appServer(baseUrl: string, dataDir: string, env: Record<string, string> = {}) {
@@ -86,6 +94,23 @@ export default defineConfig({
     appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
       DOCUMENT_EDITOR: 'google',
       GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,
+    }),
+    // Before its app server, which asks Salesforce for the written fields at start.
+    {
+      command: `node --conditions=source --import tsx e2e/salesforce-stub-server.ts ${SALESFORCE_STUB_PORT} ${PORT + 5}`,
+      url: SALESFORCE_STUB_STATE_URL,
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    appServer(SALESFORCE_APP_BASE_URL, SALESFORCE_DATA_DIR, {
+      CRM_KIND: 'salesforce',
+      SALESFORCE_LOGIN_URL: `http://127.0.0.1:${SALESFORCE_STUB_PORT}`,
+      SALESFORCE_CLIENT_ID: 'e2e-client-id',
+      SALESFORCE_CLIENT_SECRET: 'e2e-client-secret',
+      SALESFORCE_OBJECT: 'Match__c',
+      SALESFORCE_ID_FIELD: 'Name',
+      // The preset's fields and a write-back of status, its time, the day of signing and the sealed PDF.
+      CRM_MAPPING_FILE: 'e2e/salesforce-mapping.json',
     }),
   ],
 });

@@ -1,0 +1,110 @@
+import { createHash } from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
+import {
+  SALESFORCE_APP_BASE_URL,
+  SALESFORCE_DATA_DIR,
+  SALESFORCE_STUB_STATE_URL,
+} from '../playwright.config.js';
+import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
+import { SALESFORCE_MATCH_ID, SALESFORCE_RECORD, SALESFORCE_RECORD_ID } from './salesforce-match.js';
+import type { SalesforceStubState } from './salesforce-stub-server.js';
+import { completionMailPdf, signAs } from './signature-support.js';
+import { DEMO_ACCOUNTS, signIn } from './support.js';
+
+// The third app server of playwright.config.ts: matches from Salesforce (the stub started before it),
+// written back with e2e/salesforce-mapping.json's `writeback`.
+test.use({ baseURL: SALESFORCE_APP_BASE_URL });
+
+const PARTNER = { name: 'Jana Kowalski', email: 'jana.kowalski@example.org' };
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+async function stubState(): Promise<SalesforceStubState> {
+  const answer = await fetch(SALESFORCE_STUB_STATE_URL);
+  expect(answer.status).toBe(200);
+  return (await answer.json()) as SalesforceStubState;
+}
+
+/** The values of `field` in the PATCHes of the match's record, in the order they arrived. */
+async function patched(field: string): Promise<unknown[]> {
+  return (await stubState()).patches
+    .filter((patch) => patch.object === 'Match__c' && patch.id === SALESFORCE_RECORD_ID)
+    .map((patch) => patch.body[field]);
+}
+
+test('a contract of a Salesforce match signed to completion becomes a File of its record, with the status fields written', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(150_000);
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+
+  // The match comes live from Salesforce: the lookup's SOQL names it, the table shows the record's customer.
+  await loadMatch(page, SALESFORCE_MATCH_ID);
+  const table = page.getByRole('table', { name: `Match ${SALESFORCE_MATCH_ID}` });
+  await expect(table).toContainText(SALESFORCE_RECORD.Kunde__r.Name);
+  await expect(table).toContainText(SALESFORCE_RECORD.Position__c);
+  expect(
+    (await stubState()).queries.some((soql) => soql.includes(`WHERE Name = '${SALESFORCE_MATCH_ID}'`)),
+  ).toBe(true);
+
+  // Legal sends the e-signature contract to the project partner, without countersignature.
+  await openForm(page, '/contract/docusign', SALESFORCE_MATCH_ID);
+  await fillDocusign(page, {
+    language: 'Deutsch',
+    company: 'WM Consulting GmbH',
+    contract: 'Rahmenvertrag',
+    partner: 'Projektpartner',
+    sender: 'Lena Legal',
+  });
+  const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
+  await expect(senderView).toHaveURL(/\/signatur\/[0-9a-f-]{36}$/);
+  await senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
+  await senderView
+    .getByRole('option', { name: 'Ohne Gegenzeichnung (das Siegel steht für die Firma)' })
+    .click();
+  const sent = Date.now();
+  await senderView.getByRole('button', { name: 'Senden' }).click();
+  await expect(senderView.getByText('Versendet').first()).toBeVisible();
+
+  // Salesforce hears of the sending before anyone signs.
+  await expect.poll(() => patched('Vertragsstatus__c'), { timeout: 30_000 }).toEqual(['Versendet']);
+
+  // The partner signs through the link in this server's mail folder; the envelope completes and is sealed.
+  await signAs(browser, PARTNER.email, PARTNER.name, false, sent, SALESFORCE_DATA_DIR);
+  const mailed = await completionMailPdf(PARTNER.email, sent, SALESFORCE_DATA_DIR);
+
+  // The sealed PDF, byte for byte as the signer got it, is one File of the match's record.
+  await expect.poll(async () => (await stubState()).files.length, { timeout: 60_000 }).toBe(1);
+  const [file] = (await stubState()).files;
+  expect(file?.firstPublishLocationId).toBe(SALESFORCE_RECORD_ID);
+  // Named after the contract, as the PDF the signer got is.
+  expect(file?.pathOnClient.startsWith(`${SALESFORCE_MATCH_ID} `)).toBe(true);
+  expect(file?.pathOnClient).toMatch(/\.pdf$/);
+  expect(mailed.filename.startsWith((file?.pathOnClient ?? '').replace(/\.pdf$/, ''))).toBe(true);
+  expect(file?.sha256).toBe(sha256(mailed.content));
+  const uploaded = Buffer.from(file?.base64 ?? '', 'base64');
+  expect(sha256(uploaded)).toBe(file?.sha256);
+  expect(await pdfsig(uploaded)).toMatch(/Signature Validation: Signature is Valid\./);
+
+  // The status fields followed the envelope; the completion also wrote the day of signing.
+  await expect
+    .poll(() => patched('Vertragsstatus__c'), { timeout: 30_000 })
+    .toEqual(['Versendet', 'Teilweise unterschrieben', 'Unterschrieben']);
+  const changedAt = (await patched('Vertragsstatus_geaendert_am__c')) as string[];
+  const times = changedAt.map((at) => Date.parse(at));
+  expect(times.every((time) => time >= sent - 60_000 && time <= Date.now())).toBe(true);
+  expect(times).toEqual([...times].sort((a, b) => a - b));
+  const completedAt = changedAt.at(-1) as string;
+  // A date field gets the day of the completion (the moment's day in UTC), only with the completion.
+  expect(await patched('Vertrag_unterschrieben_am__c')).toEqual([
+    undefined,
+    undefined,
+    new Date(completedAt).toISOString().slice(0, 10),
+  ]);
+
+  // The envelope's history says where the PDF went.
+  await senderView.reload();
+  await expect(senderView.getByText('Im CRM abgelegt').first()).toBeVisible();
+});
