@@ -10,7 +10,10 @@ import {
   type SendEnvelopeRequest,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
 import { forbidden, HttpError, notFound } from '../shared/http-error.js';
+import type { EventSink } from '../shared/product-events.js';
 import {
   type ApprovalGate,
   ApprovalRequiredProblem,
@@ -24,7 +27,10 @@ import { ApprovalEscalation, type ApprovalEscalationDeps, approverAddresses } fr
 import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
 import { ApprovalQueries, type ApprovalQueriesDeps } from './approval-queries.js';
 
-export interface ApprovalRequestsDeps extends ApprovalQueriesDeps, ApprovalEscalationDeps {}
+export interface ApprovalRequestsDeps extends ApprovalQueriesDeps, ApprovalEscalationDeps {
+  /** Where a document's approval is reported (webhooks); an envelope's goes with its history entry. */
+  events?: EventSink<Kysely<Database>>;
+}
 
 const FOUR_EYES =
   'Du kannst deine eigene Anfrage nicht freigeben oder ablehnen: eine Freigabe braucht ein zweites Paar Augen.';
@@ -342,6 +348,16 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
             type: decision.approved ? 'approved' : 'approval_declined',
             actor,
             detail: [`${user.name} <${user.email}>`, decision.comment].filter(Boolean).join(': '),
+          },
+          trx,
+        );
+      } else {
+        await this.deps.events?.record(
+          {
+            kind: 'document.approval',
+            documentId: request.document_id,
+            requestId: id,
+            type: decision.approved ? 'approved' : 'approval_declined',
           },
           trx,
         );

@@ -210,6 +210,10 @@ export class DocumentApprovals {
         })
         .returning(['id', 'match_id', 'file_name', 'requested_by', 'requested_by_name', 'document_id'])
         .executeTakeFirstOrThrow();
+      await this.deps.events?.record(
+        { kind: 'document.approval', documentId, requestId: inserted.id, type: 'approval_requested' },
+        trx,
+      );
       const texts = evaluated.reasons.map(approvalReasonText);
       await this.deps.outbox.enqueue(
         (approvers.length > 0 ? approvers : everyone).map((to) =>

@@ -15,6 +15,13 @@ export type ProductEvent =
       detail: string | null;
     }
   | { kind: 'envelope.sealed'; envelopeId: string; sha256: string }
+  | {
+      /** Freigabe of a document downloaded rather than signed: asked for, approved or declined. */
+      kind: 'document.approval';
+      documentId: string;
+      requestId: string;
+      type: 'approval_requested' | 'approved' | 'approval_declined';
+    }
   | { kind: 'template.published'; name: string; version: number; publishedBy: string };
 
 /** Takes product events in the caller's transaction (`executor`). */

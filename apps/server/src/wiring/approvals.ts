@@ -32,9 +32,11 @@ export function createApprovals(context: AppContext): Approvals {
     db,
     rules,
     evaluation,
-    envelopes: new EnvelopesRepository(db),
+    // Its history entries (asked, approved, declined) are reported like the signature area's.
+    envelopes: new EnvelopesRepository(db, context.events),
     outbox,
     publicUrl: config.publicUrl,
+    ...(context.events ? { events: context.events } : {}),
   };
   const requests = new ApprovalRequests(requestDeps);
   const documentApprovals = new DocumentApprovals(requestDeps, requests.queries);

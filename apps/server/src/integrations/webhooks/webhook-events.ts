@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '@vertragsgenerator/domain';
+import { approvalReasonText, type WebhookEventType } from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { EventSink, ProductEvent } from '../../shared/product-events.js';
@@ -27,7 +27,19 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
       return 'envelope.completed';
     case 'envelope.event':
       return ENVELOPE_EVENTS[event.type];
+    case 'document.approval':
+      return ENVELOPE_EVENTS[event.type];
   }
+}
+
+/**
+ * The events that must arrive in order share a key: an envelope's, and a document's without envelope
+ * (its generation before its approval's request, the request before the decision). Templates have none.
+ */
+function orderingKeyOf(event: ProductEvent): string | null {
+  if ('envelopeId' in event) return `envelope:${event.envelopeId}`;
+  if ('documentId' in event) return `document:${event.documentId}`;
+  return null;
 }
 
 /** A receiver of events besides the registered endpoints (the CRM's write-back), with its own outbox run. */
@@ -72,7 +84,7 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const orderingKey = 'envelopeId' in event ? `envelope:${event.envelopeId}` : null;
+    const orderingKey = orderingKeyOf(event);
     await trx
       .insertInto('webhook_deliveries')
       .values([
@@ -115,6 +127,8 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
           }
         );
       }
+      case 'document.approval':
+        return documentApprovalData(event.requestId, trx);
       case 'envelope.event':
       case 'envelope.sealed': {
         const envelope = await trx
@@ -169,4 +183,45 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
       }
     }
   }
+}
+
+/**
+ * An approval event of a document without envelope: the document and version it is about, who asked and
+ * why, and for a decision who decided and their comment (`reason`, as for an envelope's decision).
+ */
+async function documentApprovalData(
+  requestId: string,
+  trx: Kysely<Database>,
+): Promise<Record<string, unknown> | undefined> {
+  const request = await trx
+    .selectFrom('approval_requests')
+    .leftJoin('approval_decisions', 'approval_decisions.request_id', 'approval_requests.id')
+    .select([
+      'approval_requests.id',
+      'approval_requests.document_id',
+      'approval_requests.document_version',
+      'approval_requests.match_id',
+      'approval_requests.doc_key',
+      'approval_requests.file_name',
+      'approval_requests.requested_by',
+      'approval_requests.reasons',
+      'approval_requests.status',
+      'approval_decisions.decided_by',
+      'approval_decisions.comment',
+    ])
+    .where('approval_requests.id', '=', requestId)
+    .executeTakeFirst();
+  if (!request) return undefined;
+  return {
+    approvalId: request.id,
+    documentId: request.document_id,
+    documentVersion: request.document_version,
+    matchId: request.match_id,
+    docKey: request.doc_key,
+    fileName: request.file_name,
+    requestedBy: request.requested_by,
+    reasons: request.reasons.map(approvalReasonText),
+    status: request.status,
+    ...(request.decided_by ? { decidedBy: request.decided_by, reason: request.comment } : {}),
+  };
 }
