@@ -171,7 +171,6 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     templateUsage,
     templates,
   });
-  await app.register(documentRoutes, { guards, generation });
   const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   const context: AppContext = {
     app,
@@ -189,6 +188,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // Before the routes it records reads of: its hook sees only routes registered after it.
   const privacy = await registerPrivacy(context);
   const approvals = createApprovals(context);
+  // Where the answer is the final file, generation holds back what needs an approval; the built-in
+  // editor opens the stored document instead and gates its own download.
+  await app.register(documentRoutes, {
+    guards,
+    generation,
+    ...(config.editor === 'builtin' ? {} : { approvalGate: approvals.documentApprovals }),
+  });
   const signature = await registerSignature(context, countersignatureSettings, approvals.requests);
   const approvalArea = await registerApprovals(context, approvals, signature.approvedSender);
   await app.register(storedDocumentRoutes, { guards, documents });

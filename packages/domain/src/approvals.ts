@@ -180,6 +180,16 @@ export const approvalRequiredErrorSchema = z.object({
 export type ApprovalRequiredError = z.infer<typeof approvalRequiredErrorSchema>;
 
 /**
+ * The body of 409 `approval_required` from a DOCX generation whose document needs an approval, where
+ * the answer would hand out the final file (the editors `download` and `google`): the document is
+ * stored, and `documentId` is what `POST /backend/documents/{id}/approval` asks for.
+ */
+export const generationApprovalRequiredSchema = approvalRequiredErrorSchema.extend({
+  documentId: z.string().min(1),
+});
+export type GenerationApprovalRequired = z.infer<typeof generationApprovalRequiredSchema>;
+
+/**
  * GET /backend/approvals/{id}/comparison: for an edited text, the request's document version against
  * the generated version 1, paragraph by paragraph (the template library's comparison). The document
  * itself: GET /backend/approvals/{id}/document (DOCX) and /document.pdf where a PDF rendition exists.

@@ -3,6 +3,8 @@ import {
   type DocumentCheck,
   documentCheckSchema,
   esignatureDataListSchema,
+  type GenerationApprovalRequired,
+  generationApprovalRequiredSchema,
   generationRequestSchema,
   offerDataListSchema,
   partnerOnlyDataListSchema,
@@ -10,6 +12,7 @@ import {
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
+import { DocumentApprovalRequired, type DocumentApprovals } from '../approvals/document-approvals.js';
 import type { DocumentGeneration } from '../documents/generate-document.js';
 import { documentParamsSchema, generationErrors, generationRequest } from '../http/generation-api.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
@@ -19,13 +22,21 @@ import { sendFile } from '../http/send-file.js';
 export interface DocumentRoutesDeps {
   guards: AuthGuards;
   generation: DocumentGeneration;
+  /**
+   * Given where the answer is the final document (the editors `download` and `google`): a document whose
+   * version needs an approval is stored but not answered. The built-in editor gates its own download.
+   */
+  approvalGate?: Pick<DocumentApprovals, 'assertDownloadable'>;
 }
 
 /**
  * DOCX generation: the checked request is stored, rendered and answered as a file. And the check a
  * form makes before: which values the chosen key's document would leave blank.
  */
-export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app, { guards, generation }) => {
+export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (
+  app,
+  { guards, generation, approvalGate },
+) => {
   for (const path of [
     '/backend/generateDocx/:docId/:matchId',
     '/backend/generateDocxOffer/:docId/:matchId',
@@ -39,7 +50,10 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
           summary: 'Generate a document as DOCX',
           description:
             'Stores the document and answers the file; its id is in the `X-Document-Id` header. ' +
-            'The dataList holds the fields of the key’s form.',
+            'The dataList holds the fields of the key’s form. Where the server’s editor is `download` or ' +
+            '`google`, a document that needs an approval (Freigabe) is stored but answered with 409 ' +
+            '`approval_required`, its id and the reasons instead of the file; it is asked for with ' +
+            '`POST /backend/documents/{id}/approval` and downloaded once released.',
           security: BEARER,
           params: documentParamsSchema,
           body: generationRequestSchema.extend({
@@ -53,12 +67,26 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (app
           response: {
             200: fileAnswer(DOCX_MIME_TYPE, 'The generated document'),
             ...errorAnswers([400, 401, 403, 404, 500, 503], generationErrors),
+            409: generationApprovalRequiredSchema.describe(
+              'Only with the editors `download` and `google`: the document was stored, but needs an approval before it is handed out (`approval_required`, with its id and the reasons)',
+            ),
           },
         },
       },
       async (request, reply) => {
         const { id, fileName, content } = await generation.generate(generationRequest(request), request.log);
         reply.header('x-document-id', id);
+        try {
+          await approvalGate?.assertDownloadable(id, undefined, request.log);
+        } catch (error) {
+          if (!(error instanceof DocumentApprovalRequired)) throw error;
+          const held: GenerationApprovalRequired = {
+            ...error.body,
+            message: `Dieses Dokument braucht eine Freigabe, bevor du es bekommst: ${error.body.reasonTexts.join('; ')}. Es ist gespeichert; sende es zur Freigabe.`,
+            documentId: id,
+          };
+          return reply.status(409).send(held);
+        }
         return sendFile(reply, content, fileName, DOCX_MIME_TYPE);
       },
     );
