@@ -11,15 +11,18 @@ export class ApiRequestError extends Error {
   override readonly name = 'ApiRequestError';
   /** The input fields a 400 names, with the server's words for each. */
   readonly fields: Readonly<Record<string, readonly string[]>>;
+  /** The whole error body, for a caller that reads more of it than code and message (e.g. a 409's ids). */
+  readonly body: unknown;
 
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    options?: ErrorOptions & { fields?: Record<string, string[]> },
+    options?: ErrorOptions & { fields?: Record<string, string[]>; body?: unknown },
   ) {
     super(message, options);
     this.fields = options?.fields ?? {};
+    this.body = options?.body;
   }
 }
 
@@ -128,10 +131,12 @@ export async function apiUpload<T>(
 }
 
 async function toApiRequestError(response: Response): Promise<ApiRequestError> {
-  const parsed = apiErrorSchema.safeParse(await response.json().catch(() => undefined));
+  const body: unknown = await response.json().catch(() => undefined);
+  const parsed = apiErrorSchema.safeParse(body);
   return parsed.success
     ? new ApiRequestError(response.status, parsed.data.error, parsed.data.message, {
         ...(parsed.data.fields && { fields: parsed.data.fields }),
+        body,
       })
     : new ApiRequestError(response.status, `http_${response.status}`, texts.api.unexpectedAnswer);
 }

@@ -1,5 +1,11 @@
+import {
+  type ApprovalRequest,
+  approvalRequestSchema,
+  type GenerationApprovalRequired,
+  generationApprovalRequiredSchema,
+} from '@vertragsgenerator/domain';
 import { z } from 'zod';
-import { apiFetch, parseJsonAnswer } from '@/lib/api';
+import { ApiRequestError, apiFetch, apiJson, parseJsonAnswer } from '@/lib/api';
 import type { DocumentOrder, GenerationTarget } from '@/lib/document-generation';
 
 const ENDPOINTS: Record<GenerationTarget, string> = {
@@ -44,6 +50,25 @@ export async function readGeneratedFile(response: Response): Promise<GeneratedFi
     fileName: fileNameFromDisposition(response.headers.get('content-disposition')),
     documentId: response.headers.get('x-document-id') || null,
   };
+}
+
+/**
+ * The stored document a generation held back because it needs an approval (409 `approval_required` with
+ * its id, from a server whose editor would hand out the final file); null for any other failure.
+ */
+export function heldForApproval(error: unknown): GenerationApprovalRequired | null {
+  if (!(error instanceof ApiRequestError) || error.status !== 409 || error.code !== 'approval_required') {
+    return null;
+  }
+  const parsed = generationApprovalRequiredSchema.safeParse(error.body);
+  return parsed.success ? parsed.data : null;
+}
+
+/** `Zur Freigabe senden` for a held document: the same request the editor makes. */
+export function askForApproval(documentId: string): Promise<ApprovalRequest> {
+  return apiJson(`/backend/documents/${encodeURIComponent(documentId)}/approval`, approvalRequestSchema, {
+    method: 'POST',
+  });
 }
 
 // A relative URL is allowed: the built-in signing pages live under the app's own origin.

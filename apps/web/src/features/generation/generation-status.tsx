@@ -1,10 +1,11 @@
 import { Alert, Button, Group, Modal, Progress, Stack, Text } from '@mantine/core';
 import { texts } from '@/texts';
+import { ApprovalHeld } from './approval-held';
 import { GENERATION_ATTEMPTS, type Generation } from './use-generation';
 
 /** Progress with its step label, the final error, and the way out of a blocked new tab. */
 export function GenerationStatus({ generation }: { generation: Generation }) {
-  const { step, attempt, error, running, blockedUrl } = generation.state;
+  const { step, attempt, error, running, blockedUrl, held } = generation.state;
   const label = step === null ? null : texts.generation.steps[step];
   return (
     <>
@@ -32,6 +33,8 @@ export function GenerationStatus({ generation }: { generation: Generation }) {
             </Text>
           </Stack>
         )}
+        {/* In the live region: that the document waits for an approval is the answer to the click. */}
+        {held !== null && <ApprovalHeld key={held.documentId} held={held} />}
       </div>
       {error !== null && (
         <Alert color="red" role="alert">

@@ -1,3 +1,4 @@
+import type { GenerationApprovalRequired } from '@vertragsgenerator/domain';
 import { useRef, useState } from 'react';
 import { ApiRequestError } from '@/lib/api';
 import type { DocumentOrder, GenerationOutcome } from '@/lib/document-generation';
@@ -6,6 +7,7 @@ import { texts } from '@/texts';
 import {
   type GeneratedFile,
   type GenerationRequest,
+  heldForApproval,
   readGeneratedFile,
   readSignatureUrl,
   sendGenerationRequest,
@@ -22,6 +24,11 @@ export interface GenerationState {
   error: string | null;
   /** A URL the browser refused to open in a new tab. */
   blockedUrl: string | null;
+  /**
+   * The document was stored but not handed out: it needs an approval first (the editors that hand out
+   * the final file). Nothing went to the editor, Google Drive or the downloads.
+   */
+  held: GenerationApprovalRequired | null;
 }
 
 /**
@@ -30,7 +37,14 @@ export interface GenerationState {
  */
 export type HandOverDocument = (file: GeneratedFile) => Promise<{ blockedUrl: string | null }>;
 
-const IDLE: GenerationState = { running: false, step: null, attempt: 1, error: null, blockedUrl: null };
+const IDLE: GenerationState = {
+  running: false,
+  step: null,
+  attempt: 1,
+  error: null,
+  blockedUrl: null,
+  held: null,
+};
 
 export const GENERATION_ATTEMPTS = GENERATION_RETRIES + 1;
 
@@ -90,6 +104,12 @@ export function useGeneration(handOverDocument: HandOverDocument) {
       update({ step: 100, running: false });
       return { ok: true };
     } catch (error) {
+      const held = heldForApproval(error);
+      if (held) {
+        // Made and stored as ordered: the form has nothing to correct.
+        setState({ ...IDLE, held });
+        return { ok: true };
+      }
       setState({ ...IDLE, error: failureMessage(error) });
       return { ok: false, fields: error instanceof ApiRequestError ? error.fields : {} };
     } finally {
