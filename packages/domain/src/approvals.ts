@@ -121,6 +121,23 @@ export type DeclineBody = z.infer<typeof declineBodySchema>;
  * takes the send body (`sendEnvelopeSchema`) and answers 201 with the request; the envelope is sent
  * when an approver approves.
  */
+/** A request as the sender view and the editor show it beside the document. */
+export const approvalRequestSummarySchema = approvalRequestSchema.pick({
+  id: true,
+  status: true,
+  requestedBy: true,
+  requestedAt: true,
+  reasons: true,
+  reasonTexts: true,
+  decidedBy: true,
+  decidedAt: true,
+  comment: true,
+  voidReason: true,
+  documentVersion: true,
+  send: true,
+});
+export type ApprovalRequestSummary = z.infer<typeof approvalRequestSummarySchema>;
+
 export const envelopeApprovalSchema = z.object({
   /** The envelope needs an approval it does not have: `Senden` becomes `Zur Freigabe senden`. */
   required: z.boolean(),
@@ -128,22 +145,7 @@ export const envelopeApprovalSchema = z.object({
   reasons: z.array(approvalReasonSchema),
   reasonTexts: z.array(z.string()),
   /** The latest request for this envelope, whatever its status; null when never asked. */
-  request: approvalRequestSchema
-    .pick({
-      id: true,
-      status: true,
-      requestedBy: true,
-      requestedAt: true,
-      reasons: true,
-      reasonTexts: true,
-      decidedBy: true,
-      decidedAt: true,
-      comment: true,
-      voidReason: true,
-      documentVersion: true,
-      send: true,
-    })
-    .nullable(),
+  request: approvalRequestSummarySchema.nullable(),
 });
 export type EnvelopeApproval = z.infer<typeof envelopeApprovalSchema>;
 

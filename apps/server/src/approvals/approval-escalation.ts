@@ -2,9 +2,15 @@
  * Owns who hears of a request: the approvers' addresses (never the requester's), and the escalation
  * mail to the next group in turn once a request waited its working days without a decision.
  */
-import { APPROVER_GROUP_LEVELS, type ApproverGroup, approvalReasonText } from '@vertragsgenerator/domain';
+import {
+  APPROVER_GROUP_LEVELS,
+  type ApprovalRules,
+  type ApproverGroup,
+  approvalReasonText,
+} from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import type { MailOutbox } from '../mail/mail-outbox.js';
+import { HttpError } from '../shared/http-error.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 import { approvalEscalatedMail } from './approval-mails.js';
 
@@ -15,8 +21,37 @@ export interface ApprovalEscalationDeps {
   now?: () => Date;
 }
 
+/**
+ * Whom a new request is mailed to: the first group in turn and the deputies, or everyone the rules name
+ * when that group has nobody but the requester. A 422 when nobody but the requester may decide at all;
+ * `subject` names what is asked for („diesen Umschlag“, „dieses Dokument“).
+ */
+export async function addresseesOfNewRequest(
+  executor: Executor,
+  rules: ApprovalRules,
+  requester: string,
+  subject: string,
+): Promise<string[]> {
+  const first = await approverAddresses(
+    executor,
+    rules.approvers.order.slice(0, 1),
+    rules.deputies,
+    requester,
+  );
+  if (first.length > 0) return first;
+  const everyone = await approverAddresses(executor, rules.approvers.order, rules.deputies, requester);
+  if (everyone.length === 0) {
+    throw new HttpError(
+      422,
+      'no_approver',
+      `Niemand außer dir darf ${subject} freigeben. Bitte wende dich an die Verwaltung.`,
+    );
+  }
+  return everyone;
+}
+
 /** Addresses of the staff of `groups` and the deputies, without `except` (never the requester). */
-export async function approverAddresses(
+async function approverAddresses(
   executor: Executor,
   groups: readonly ApproverGroup[],
   deputies: string[],

@@ -3,9 +3,17 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { findMatch } from '../matches/match-lookup.js';
 import type { MatchSource } from '../matches/match-source.js';
-import { notFound } from '../shared/http-error.js';
+import { HttpError, notFound } from '../shared/http-error.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 import { bodyParagraphs } from '../templates/paragraph-diff.js';
+
+/** Asking for an approval of a deal the CRM no longer knows: its margin cannot be checked. */
+export const matchUnknown = (matchId: string) =>
+  new HttpError(
+    422,
+    'match_unknown',
+    `Das Match ${matchId} gibt es im CRM nicht mehr. Ohne das Match lässt sich die Marge nicht prüfen; bitte kläre den Deal im CRM.`,
+  );
 
 /** What the rules are applied to: an envelope's document as it is now. */
 export interface EvaluatedDocument {

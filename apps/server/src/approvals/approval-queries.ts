@@ -7,6 +7,7 @@ import {
   type ApprovalList,
   type ApprovalListQuery,
   type ApprovalRequest,
+  type ApprovalRequestSummary,
   type ApproverGroup,
   approvalReasonText,
   type EnvelopeApproval,
@@ -211,20 +212,7 @@ export class ApprovalQueries {
       required: status.status === 'created' && reasons.length > 0 && !approvedForVersion,
       reasons,
       reasonTexts: reasons.map(approvalReasonText),
-      request: view && {
-        id: view.id,
-        status: view.status,
-        requestedBy: view.requestedBy,
-        requestedAt: view.requestedAt,
-        reasons: view.reasons,
-        reasonTexts: view.reasonTexts,
-        decidedBy: view.decidedBy,
-        decidedAt: view.decidedAt,
-        comment: view.comment,
-        voidReason: view.voidReason,
-        documentVersion: view.documentVersion,
-        send: view.send,
-      },
+      request: view && requestSummary(view),
     };
   }
 
@@ -293,5 +281,25 @@ function decisionOf(row: {
     decided_by_name: row.decided_by_name ?? row.decided_by,
     decided_at: row.decided_at,
     comment: row.comment,
+  };
+}
+
+/** The latest request as the sender view and the editor show it: the request without its rules. */
+export function requestSummary(view: ApprovalRequest): ApprovalRequestSummary {
+  const { id, status, requestedBy, requestedAt, reasons, reasonTexts } = view;
+  const { decidedBy, decidedAt, comment, voidReason, documentVersion, send } = view;
+  return {
+    id,
+    status,
+    requestedBy,
+    requestedAt,
+    reasons,
+    reasonTexts,
+    decidedBy,
+    decidedAt,
+    comment,
+    voidReason,
+    documentVersion,
+    send,
   };
 }

@@ -23,7 +23,12 @@ import {
 import type { Actor, Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { followDocument, followStoredDocument } from './approval-document-version.js';
-import { ApprovalEscalation, type ApprovalEscalationDeps, approverAddresses } from './approval-escalation.js';
+import {
+  ApprovalEscalation,
+  type ApprovalEscalationDeps,
+  addresseesOfNewRequest,
+} from './approval-escalation.js';
+import { matchUnknown } from './approval-evaluation.js';
 import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
 import { ApprovalQueries, type ApprovalQueriesDeps } from './approval-queries.js';
 
@@ -112,13 +117,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
     if (evaluated.externalId && evaluated.provider === 'docusign') {
       throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wird bei DocuSign bearbeitet.');
     }
-    if (!evaluated.matchFound) {
-      throw new HttpError(
-        422,
-        'match_unknown',
-        `Das Match ${evaluated.matchId} gibt es im CRM nicht mehr. Ohne das Match lässt sich die Marge nicht prüfen; bitte kläre den Deal im CRM.`,
-      );
-    }
+    if (!evaluated.matchFound) throw matchUnknown(evaluated.matchId);
     if (evaluated.reasons.length === 0) {
       throw new HttpError(
         409,
@@ -126,20 +125,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
         'Dieser Umschlag braucht keine Freigabe. Du kannst ihn direkt senden.',
       );
     }
-    const approvers = await approverAddresses(
-      this.deps.db,
-      rules.approvers.order.slice(0, 1),
-      rules.deputies,
-      user.email,
-    );
-    const everyone = await approverAddresses(this.deps.db, rules.approvers.order, rules.deputies, user.email);
-    if (everyone.length === 0) {
-      throw new HttpError(
-        422,
-        'no_approver',
-        'Niemand außer dir darf diesen Umschlag freigeben. Bitte wende dich an die Verwaltung.',
-      );
-    }
+    const addressees = await addresseesOfNewRequest(this.deps.db, rules, user.email, 'diesen Umschlag');
     const now = this.now();
     const id = await this.deps.db.transaction().execute(async (trx) => {
       const envelope = await trx
@@ -208,9 +194,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
         trx,
       );
       await this.deps.outbox.enqueue(
-        (approvers.length > 0 ? approvers : everyone).map((to) =>
-          approvalRequestedMail(inserted, to, texts, this.deps.publicUrl),
-        ),
+        addressees.map((to) => approvalRequestedMail(inserted, to, texts, this.deps.publicUrl)),
         trx,
       );
       return inserted.id;

@@ -17,9 +17,10 @@ import { HttpError, notFound } from '../shared/http-error.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { followStoredDocument } from './approval-document-version.js';
-import { approverAddresses } from './approval-escalation.js';
+import { addresseesOfNewRequest } from './approval-escalation.js';
+import { matchUnknown } from './approval-evaluation.js';
 import { approvalRequestedMail } from './approval-mails.js';
-import type { ApprovalQueries } from './approval-queries.js';
+import { type ApprovalQueries, requestSummary } from './approval-queries.js';
 import type { ApprovalRequestsDeps } from './approval-requests.js';
 
 /** 409 `approval_required` for a download: the version needs an approval and has none. */
@@ -100,20 +101,7 @@ export class DocumentApprovals {
       reasons: evaluated.reasons,
       reasonTexts: evaluated.reasons.map(approvalReasonText),
       released,
-      request: view && {
-        id: view.id,
-        status: view.status,
-        requestedBy: view.requestedBy,
-        requestedAt: view.requestedAt,
-        reasons: view.reasons,
-        reasonTexts: view.reasonTexts,
-        decidedBy: view.decidedBy,
-        decidedAt: view.decidedAt,
-        comment: view.comment,
-        voidReason: view.voidReason,
-        documentVersion: view.documentVersion,
-        send: view.send,
-      },
+      request: view && requestSummary(view),
     };
   }
 
@@ -129,13 +117,7 @@ export class DocumentApprovals {
         'Dieses Dokument wird zur Unterschrift versendet: freigegeben wird sein Umschlag in der Ansicht zum Senden.',
       );
     }
-    if (!evaluated.matchFound) {
-      throw new HttpError(
-        422,
-        'match_unknown',
-        `Das Match ${evaluated.matchId} gibt es im CRM nicht mehr. Ohne das Match lässt sich die Marge nicht prüfen; bitte kläre den Deal im CRM.`,
-      );
-    }
+    if (!evaluated.matchFound) throw matchUnknown(evaluated.matchId);
     if (evaluated.reasons.length === 0) {
       throw new HttpError(
         409,
@@ -143,20 +125,7 @@ export class DocumentApprovals {
         'Dieses Dokument braucht keine Freigabe. Du kannst es direkt herunterladen.',
       );
     }
-    const approvers = await approverAddresses(
-      this.deps.db,
-      rules.approvers.order.slice(0, 1),
-      rules.deputies,
-      user.email,
-    );
-    const everyone = await approverAddresses(this.deps.db, rules.approvers.order, rules.deputies, user.email);
-    if (everyone.length === 0) {
-      throw new HttpError(
-        422,
-        'no_approver',
-        'Niemand außer dir darf dieses Dokument freigeben. Bitte wende dich an die Verwaltung.',
-      );
-    }
+    const addressees = await addresseesOfNewRequest(this.deps.db, rules, user.email, 'dieses Dokument');
     const now = this.now();
     const id = await this.deps.db.transaction().execute(async (trx) => {
       // Two people asking at once: the second waits here and then finds the first one's request.
@@ -216,9 +185,7 @@ export class DocumentApprovals {
       );
       const texts = evaluated.reasons.map(approvalReasonText);
       await this.deps.outbox.enqueue(
-        (approvers.length > 0 ? approvers : everyone).map((to) =>
-          approvalRequestedMail(inserted, to, texts, this.deps.publicUrl),
-        ),
+        addressees.map((to) => approvalRequestedMail(inserted, to, texts, this.deps.publicUrl)),
         trx,
       );
       return inserted.id;

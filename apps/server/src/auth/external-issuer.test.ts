@@ -102,6 +102,7 @@ describe('external OpenID Connect issuer', () => {
       name: 'Kim Kurz',
       permission: null,
       administrator: false,
+      approver: false,
     });
   });
 

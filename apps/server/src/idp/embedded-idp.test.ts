@@ -161,6 +161,8 @@ describe.each(testDatabases())('embedded identity provider on $name', (database)
       name: 'Lena Legal',
       permission: 2,
       administrator: false,
+      // Legal staff approve under the default rules.
+      approver: true,
     });
   });
 

@@ -12,7 +12,8 @@ import {
 
 /**
  * Public: the probes and runtime settings, the signer pages (authorised by their link token) and the
- * sealed PDF a webhook receiver fetches (authorised by its endpoint's signature).
+ * sealed PDFs a webhook receiver and the HTTP CRM fetch (authorised by the endpoint's signature or the
+ * write-back's token).
  */
 const PUBLIC_PATHS = [
   '/backend/health',
@@ -26,6 +27,7 @@ const PUBLIC_PATHS = [
   '/backend/signing/code',
   '/backend/signing/verify',
   '/backend/webhooks/envelopes/:envelopeId/sealed-pdf',
+  '/backend/crm/envelopes/:envelopeId/sealed-pdf',
 ];
 
 describe.each(testDatabases())('identity and sessions on $name', (database) => {

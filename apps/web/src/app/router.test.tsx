@@ -88,14 +88,17 @@ describe('route guard and shell', () => {
     else expect(link).not.toBeInTheDocument();
   });
 
+  // Whether the rules name the user as approver is the server's answer (`approver`): a consultant
+  // named as deputy approves too.
   it.each([
     { who: 'consultant', permission: 1, approvals: false, administration: false },
+    { who: 'a consultant named deputy', permission: 1, approvals: true, administration: false },
     { who: 'legal', permission: 2, approvals: true, administration: true },
     { who: 'leader', permission: 3, approvals: true, administration: false },
   ])(
     'offers /freigaben to $who: $approvals, and /verwaltung (approval rules): $administration',
     async ({ permission, approvals, administration }) => {
-      stubFetch(jsonResponse(200, { ...legal, permission, administrator: false }));
+      stubFetch(jsonResponse(200, { ...legal, permission, administrator: false, approver: approvals }));
       renderApp('/start');
       expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
       const approvalsLink = screen.queryByRole('link', { name: 'Freigaben' });

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import { HttpError, notFound } from '../../shared/http-error.js';
 import { sha256Hex } from '../../shared/sha256.js';
+import { sealedFileName } from '../../signature/seal/completion-mail.js';
 
 /** The header the HTTP CRM sends the token of its write-back in. */
 export const SEALED_PDF_TOKEN_HEADER = 'x-sealed-pdf-token';
@@ -71,6 +72,6 @@ export class CrmSealedPdfAccess {
       throw notFound(
         'Das versiegelte PDF ist nicht mehr gespeichert (nach einer Aufbewahrungsregel gelöscht).',
       );
-    return { pdf: row.sealed_pdf, fileName: row.file_name.replace(/\.docx$/i, '.pdf') };
+    return { pdf: row.sealed_pdf, fileName: sealedFileName(row.file_name) };
   }
 }

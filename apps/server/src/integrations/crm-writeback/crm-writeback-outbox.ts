@@ -3,6 +3,7 @@ import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
+import { sealedFileName } from '../../signature/seal/completion-mail.js';
 import { GIVE_UP_AFTER_SECONDS } from '../webhooks/webhook-outbox.js';
 import {
   CRM_STATUSES,
@@ -145,7 +146,7 @@ export class CrmWritebackOutbox {
           throw new CrmWritebackRefused(
             'Das versiegelte PDF ist nicht mehr gespeichert (nach einer Aufbewahrungsregel gelöscht).',
           );
-        return { pdf: row.sealed_pdf, fileName: row.file_name.replace(/\.docx$/i, '.pdf') };
+        return { pdf: row.sealed_pdf, fileName: sealedFileName(row.file_name) };
       },
     };
   }

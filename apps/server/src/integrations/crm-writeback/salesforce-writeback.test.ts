@@ -97,7 +97,7 @@ describe.each(testDatabases())('Salesforce write-back on $name', (database) => {
     const [file] = stub.files;
     expect(file?.bytes.equals(PDF)).toBe(true);
     expect(file?.firstPublishLocationId).toBe(RECORD_ID);
-    expect(file?.pathOnClient).toBe('PL-4711 Vertrag.pdf');
+    expect(file?.pathOnClient).toBe('PL-4711 Vertrag - unterschrieben.pdf');
     const last = stub.patches.at(-1);
     expect(last?.id).toBe(RECORD_ID);
     expect(last?.body.Vertragsstatus__c).toBe('Unterschrieben');

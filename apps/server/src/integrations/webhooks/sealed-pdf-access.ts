@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
 import { HttpError, notFound } from '../../shared/http-error.js';
+import { sealedFileName } from '../../signature/seal/completion-mail.js';
 
 /** Where a receiver told of `envelope.completed` fetches the sealed PDF. */
 export const sealedPdfPath = (envelopeId: string) => `/backend/webhooks/envelopes/${envelopeId}/sealed-pdf`;
@@ -70,6 +71,6 @@ export class SealedPdfAccess {
         .executeTakeFirst());
     if (!row?.sealed_pdf)
       throw notFound('Von diesem Umschlag wurde diesem Empfänger kein versiegeltes PDF gemeldet.');
-    return { pdf: row.sealed_pdf, fileName: row.file_name.replace(/\.docx$/i, '.pdf') };
+    return { pdf: row.sealed_pdf, fileName: sealedFileName(row.file_name) };
   }
 }
