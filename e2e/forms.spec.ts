@@ -312,7 +312,7 @@ test.describe('leader: offer', () => {
   test('an offer of WM for the match', async () => {
     const page = getPage();
     // A deal whose margins pass the approval rules: the offer goes out without a second pair of eyes.
-    const match = demoMatch('PL-10013');
+    const match = demoMatch('PL-10016');
     await loadMatch(page, match.matchId);
     await openForm(page, '/offer', match.matchId);
     await fillOffer(page, {

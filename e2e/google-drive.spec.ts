@@ -1,6 +1,7 @@
 import { expect, type Page, test } from '@playwright/test';
 import PizZip from 'pizzip';
 import { DRIVE_FAKE_PORT, GOOGLE_BASE_URL } from '../playwright.config.js';
+import { expectAccessible } from './axe.js';
 import { type DriveFake, GOOGLE_DOCS_MIME_TYPE, startDriveFake } from './drive-fake.js';
 import { demoMatch, fillDocx, loadMatch, openForm, submitButton } from './forms-support.js';
 import { DEMO_ACCOUNTS, signIn } from './support.js';
@@ -149,4 +150,26 @@ test('a blocked new tab: the dialog offers to open the Google Doc in the current
   await expect(blocked).toHaveURL(new RegExp(`^${drive.url}/document/d/doc-\\d+/edit$`));
   await expect(blocked.getByRole('heading', { level: 1 })).toHaveText(DOC_NAME);
   expect(drive.calls).toEqual(['about', 'upload', 'copy', 'delete']);
+});
+
+test('a thin deal’s contract is held for a Freigabe: nothing reaches Drive, and the form asks for it', async ({
+  page,
+}) => {
+  // PL-10006's rates make a margin below WM's 15 % (config/demo-matches.json).
+  const thin = demoMatch('PL-10006');
+  await signIn(page, DEMO_ACCOUNTS.legal);
+  await expect(page).toHaveURL(/\/start$/);
+  await loadMatch(page, thin.matchId);
+  await openForm(page, '/contract/docx', thin.matchId);
+  await fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
+  await submitButton(page).click();
+
+  await expect(page.getByText('Freigabe nötig')).toBeVisible();
+  await expect(page.getByText(/^Marge remote .+ % liegt unter 15 % \(WM\)$/)).toBeVisible();
+  await expectAccessible(page, 'the DOCX form with a document held for a Freigabe');
+  await page.getByRole('button', { name: 'Zur Freigabe senden' }).click();
+  await expect(page.getByText('Wartet auf Freigabe')).toBeVisible();
+  await expectAccessible(page, 'the DOCX form with a document waiting for its Freigabe');
+  // Held back: not even uploaded for conversion.
+  expect(drive.calls).toEqual([]);
 });
