@@ -5,7 +5,7 @@ import { demoMatch, editorOpenedBy, fillDocx, loadMatch, openForm, submitButton 
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
 test.describe('built-in editor', () => {
-  test('legal edits a generated contract: saved as version 2, kept on reload and in the file; an outdated tab gets the conflict', async ({
+  test('legal edits a generated contract: saved as version 2 and kept on reload, its download asks for a Freigabe; an outdated tab gets the conflict', async ({
     browser,
   }) => {
     test.setTimeout(120_000);

@@ -1,9 +1,9 @@
-import { dueBefore, RETENTION_RULE_LABELS, type RetentionPeriod } from '@vertragsgenerator/domain';
+import { dueBefore, type RetentionPeriod } from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Database } from '../db/schema.js';
-import { RETENTION_ACTOR } from './document-deletion.js';
 import { heldMatches } from './legal-holds.js';
+import { auditDeletedBatch, recordDeletedRows } from './record-deletion.js';
 
 /** The two rules of the webhooks' outbox: deliveries to registered endpoints, and write-backs to the CRM. */
 export type DeliveryRule = 'webhook_deliveries' | 'crm_writebacks';
@@ -73,20 +73,13 @@ export async function deleteDeliveryBatch(
     .skipLocked()
     .execute();
   if (rows.length === 0) return 0;
-  await trx
-    .insertInto('deletion_records')
-    .values(
-      rows.map((row) => ({
-        at: now,
-        rule,
-        kind: KIND[rule],
-        subject_id: String(row.id),
-        match_id: row.match_id,
-        doc_key: null,
-        sha256: row.sha256,
-      })),
-    )
-    .execute();
+  await recordDeletedRows(
+    trx,
+    now,
+    rule,
+    KIND[rule],
+    rows.map((row) => ({ subjectId: String(row.id), matchId: row.match_id, sha256: row.sha256 })),
+  );
   await trx
     .deleteFrom('webhook_deliveries')
     .where(
@@ -108,15 +101,7 @@ export async function deleteDeliveryBatch(
     )
     .execute();
   const [one, many] = NOUN[rule];
-  await audit.record(
-    {
-      actor: RETENTION_ACTOR,
-      action: 'retention.delete',
-      subject: RETENTION_RULE_LABELS[rule],
-      newValue: `${rows.length} ${rows.length === 1 ? one : many}`,
-    },
-    trx,
-  );
+  await auditDeletedBatch(trx, audit, rule, `${rows.length} ${rows.length === 1 ? one : many}`);
   return rows.length;
 }
 
@@ -153,14 +138,11 @@ export async function deleteOrphanedEventBatch(
       rows.map((row) => row.id),
     )
     .execute();
-  await audit.record(
-    {
-      actor: RETENTION_ACTOR,
-      action: 'retention.delete',
-      subject: RETENTION_RULE_LABELS.webhook_deliveries,
-      newValue: `${rows.length} ${rows.length === 1 ? 'Webhook-Ereignis' : 'Webhook-Ereignisse'} ohne Zustellung`,
-    },
+  await auditDeletedBatch(
     trx,
+    audit,
+    'webhook_deliveries',
+    `${rows.length} ${rows.length === 1 ? 'Webhook-Ereignis' : 'Webhook-Ereignisse'} ohne Zustellung`,
   );
   return rows.length;
 }

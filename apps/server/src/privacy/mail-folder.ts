@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readdir, readFile, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dueBefore, RETENTION_RULE_LABELS, type RetentionPeriod } from '@vertragsgenerator/domain';
+import { dueBefore, type RetentionPeriod } from '@vertragsgenerator/domain';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
-import { RETENTION_ACTOR } from './document-deletion.js';
+import { auditDeletedBatch, recordDeletedRows } from './record-deletion.js';
 
 /**
  * The mails the embedded mailer wrote to DATA_DIR/mail (.eml files): those older than the period go, in
@@ -49,28 +49,18 @@ export async function deleteMailFolderBatch(
   }
   if (deleted.length === 0) return 0;
   await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('deletion_records')
-      .values(
-        deleted.map((file) => ({
-          at: now,
-          rule: 'mails',
-          kind: 'mail_file',
-          subject_id: file.name,
-          match_id: null,
-          doc_key: null,
-          sha256: file.sha256,
-        })),
-      )
-      .execute();
-    await audit.record(
-      {
-        actor: RETENTION_ACTOR,
-        action: 'retention.delete',
-        subject: RETENTION_RULE_LABELS.mails,
-        newValue: `${deleted.length} ${deleted.length === 1 ? 'Mail' : 'Mails'} aus dem Mail-Ordner`,
-      },
+    await recordDeletedRows(
       trx,
+      now,
+      'mails',
+      'mail_file',
+      deleted.map((file) => ({ subjectId: file.name, matchId: null, sha256: file.sha256 })),
+    );
+    await auditDeletedBatch(
+      trx,
+      audit,
+      'mails',
+      `${deleted.length} ${deleted.length === 1 ? 'Mail' : 'Mails'} aus dem Mail-Ordner`,
     );
   });
   return deleted.length;

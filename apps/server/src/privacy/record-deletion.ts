@@ -1,9 +1,63 @@
-import { dueBefore, RETENTION_RULE_LABELS, type RetentionPeriod } from '@vertragsgenerator/domain';
+import {
+  dueBefore,
+  RETENTION_RULE_LABELS,
+  type RetentionPeriod,
+  type RetentionRuleName,
+} from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Database } from '../db/schema.js';
 import { RETENTION_ACTOR } from './document-deletion.js';
 import { heldMatches } from './legal-holds.js';
+
+/** A row a rule deleted, as its deletion record keeps it: what it was and the SHA-256 of its content. */
+export interface DeletedRow {
+  subjectId: string;
+  matchId: string | null;
+  sha256: string;
+}
+
+/** A deletion record for each row a rule deleted: the history keeps that they existed. */
+export async function recordDeletedRows(
+  trx: Kysely<Database>,
+  now: Date,
+  rule: RetentionRuleName,
+  kind: string,
+  rows: readonly DeletedRow[],
+): Promise<void> {
+  await trx
+    .insertInto('deletion_records')
+    .values(
+      rows.map((row) => ({
+        at: now,
+        rule,
+        kind,
+        subject_id: row.subjectId,
+        match_id: row.matchId,
+        doc_key: null,
+        sha256: row.sha256,
+      })),
+    )
+    .execute();
+}
+
+/** The one audit entry of a batch: the rule and how many of what it deleted. */
+export async function auditDeletedBatch(
+  trx: Kysely<Database>,
+  audit: AuditLog,
+  rule: RetentionRuleName,
+  deleted: string,
+): Promise<void> {
+  await audit.record(
+    {
+      actor: RETENTION_ACTOR,
+      action: 'retention.delete',
+      subject: RETENTION_RULE_LABELS[rule],
+      newValue: deleted,
+    },
+    trx,
+  );
+}
 
 /**
  * Deletes up to `limit` problem reports older than the period in one transaction, with a deletion record
@@ -27,20 +81,13 @@ export async function deleteSupportReportBatch(
     .skipLocked()
     .execute();
   if (rows.length === 0) return 0;
-  await trx
-    .insertInto('deletion_records')
-    .values(
-      rows.map((row) => ({
-        at: now,
-        rule: 'support_reports',
-        kind: 'support_report',
-        subject_id: String(row.id),
-        match_id: row.match_id,
-        doc_key: null,
-        sha256: row.sha256,
-      })),
-    )
-    .execute();
+  await recordDeletedRows(
+    trx,
+    now,
+    'support_reports',
+    'support_report',
+    rows.map((row) => ({ subjectId: String(row.id), matchId: row.match_id, sha256: row.sha256 })),
+  );
   await trx
     .deleteFrom('support_reports')
     .where(
@@ -49,14 +96,11 @@ export async function deleteSupportReportBatch(
       rows.map((row) => row.id),
     )
     .execute();
-  await audit.record(
-    {
-      actor: RETENTION_ACTOR,
-      action: 'retention.delete',
-      subject: RETENTION_RULE_LABELS.support_reports,
-      newValue: `${rows.length} ${rows.length === 1 ? 'Problemmeldung' : 'Problemmeldungen'}`,
-    },
+  await auditDeletedBatch(
     trx,
+    audit,
+    'support_reports',
+    `${rows.length} ${rows.length === 1 ? 'Problemmeldung' : 'Problemmeldungen'}`,
   );
   return rows.length;
 }
@@ -90,20 +134,13 @@ export async function deleteSentMailBatch(
     .skipLocked()
     .execute();
   if (rows.length === 0) return 0;
-  await trx
-    .insertInto('deletion_records')
-    .values(
-      rows.map((row) => ({
-        at: now,
-        rule: 'mails',
-        kind: 'mail',
-        subject_id: String(row.id),
-        match_id: null,
-        doc_key: null,
-        sha256: row.sha256,
-      })),
-    )
-    .execute();
+  await recordDeletedRows(
+    trx,
+    now,
+    'mails',
+    'mail',
+    rows.map((row) => ({ subjectId: String(row.id), matchId: null, sha256: row.sha256 })),
+  );
   await trx
     .deleteFrom('outgoing_mail')
     .where(
@@ -112,14 +149,11 @@ export async function deleteSentMailBatch(
       rows.map((row) => row.id),
     )
     .execute();
-  await audit.record(
-    {
-      actor: RETENTION_ACTOR,
-      action: 'retention.delete',
-      subject: RETENTION_RULE_LABELS.mails,
-      newValue: `${rows.length} ${rows.length === 1 ? 'Mail' : 'Mails'} aus dem Ausgang`,
-    },
+  await auditDeletedBatch(
     trx,
+    audit,
+    'mails',
+    `${rows.length} ${rows.length === 1 ? 'Mail' : 'Mails'} aus dem Ausgang`,
   );
   return rows.length;
 }
