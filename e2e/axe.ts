@@ -23,6 +23,18 @@ export async function expectAccessible(
   if (exceptSuperdoc) {
     for (const selector of SUPERDOC_KNOWN_GAPS) builder = builder.exclude(selector);
   }
+  // A page in the middle of a transition (a dialog fading in, a pressed button easing back) blends its
+  // colours with what is behind it: axe then measures a contrast nobody reads. Wait until every finite
+  // animation has ended; loaders spin for ever and are left out.
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (animation) =>
+          animation.playState !== 'running' ||
+          animation.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
+      ),
+  );
   const results = await builder.analyze();
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.flatMap((violation) =>

@@ -145,7 +145,7 @@ export function ApprovalsPage() {
           w={320}
           type="search"
         />
-        {list.isFetching && <Loader size="sm" aria-label="Wird geladen" />}
+        {list.isFetching && <Loader size="sm" role="status" aria-label="Wird geladen" />}
       </Group>
 
       {list.isError && (

@@ -86,7 +86,7 @@ export function SignatureOverviewPage() {
           w={320}
           type="search"
         />
-        {overview.isFetching && <Loader size="sm" aria-label="Wird geladen" />}
+        {overview.isFetching && <Loader size="sm" role="status" aria-label="Wird geladen" />}
       </Group>
 
       {overview.isError && (
