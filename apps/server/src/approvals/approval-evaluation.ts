@@ -1,4 +1,9 @@
-import { type ApprovalReason, type ApprovalRules, approvalReasons } from '@vertragsgenerator/domain';
+import {
+  type ApprovalReason,
+  type ApprovalRules,
+  addWorkingDays,
+  approvalReasons,
+} from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
 import { findMatch } from '../matches/match-lookup.js';
@@ -14,6 +19,33 @@ export const matchUnknown = (matchId: string) =>
     'match_unknown',
     `Das Match ${matchId} gibt es im CRM nicht mehr. Ohne das Match lässt sich die Marge nicht prüfen; bitte kläre den Deal im CRM.`,
   );
+
+/** The columns every new request shares, an envelope's or a document's: what it is for, who asks, by which rules. */
+export function newRequestColumns(
+  evaluated: Pick<
+    EvaluatedDocument,
+    'documentVersion' | 'documentSha256' | 'matchId' | 'docKey' | 'fileName' | 'customer' | 'reasons'
+  >,
+  rules: ApprovalRules,
+  user: { email: string; name: string },
+  now: Date,
+) {
+  return {
+    document_version: evaluated.documentVersion,
+    document_sha256: evaluated.documentSha256,
+    match_id: evaluated.matchId,
+    doc_key: evaluated.docKey,
+    file_name: evaluated.fileName,
+    customer: evaluated.customer,
+    requested_by: user.email,
+    requested_by_name: user.name,
+    requested_at: now,
+    reasons: JSON.stringify(evaluated.reasons),
+    rules: JSON.stringify(rules),
+    escalates_at:
+      rules.approvers.order.length > 1 ? addWorkingDays(now, rules.approvers.escalationWorkingDays) : null,
+  };
+}
 
 /** What the rules are applied to: an envelope's document as it is now. */
 export interface EvaluatedDocument {

@@ -4,7 +4,6 @@
  */
 import {
   type ApprovalRequest,
-  addWorkingDays,
   approvalReasonText,
   type EnvelopeApproval,
   type SendEnvelopeRequest,
@@ -28,7 +27,7 @@ import {
   type ApprovalEscalationDeps,
   addresseesOfNewRequest,
 } from './approval-escalation.js';
-import { matchUnknown } from './approval-evaluation.js';
+import { matchUnknown, newRequestColumns } from './approval-evaluation.js';
 import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
 import { ApprovalQueries, type ApprovalQueriesDeps } from './approval-queries.js';
 
@@ -168,21 +167,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
         .values({
           envelope_id: envelopeId,
           document_id: evaluated.documentId,
-          document_version: evaluated.documentVersion,
-          document_sha256: evaluated.documentSha256,
-          match_id: evaluated.matchId,
-          doc_key: evaluated.docKey,
-          file_name: evaluated.fileName,
-          customer: evaluated.customer,
-          requested_by: user.email,
-          requested_by_name: user.name,
-          requested_at: now,
-          reasons: JSON.stringify(evaluated.reasons),
-          rules: JSON.stringify(rules),
-          escalates_at:
-            rules.approvers.order.length > 1
-              ? addWorkingDays(now, rules.approvers.escalationWorkingDays)
-              : null,
+          ...newRequestColumns(evaluated, rules, user, now),
           send_request: JSON.stringify(sendRequest),
           status: 'open',
         })

@@ -8,7 +8,6 @@ import {
   type ApprovalReason,
   type ApprovalRequest,
   type ApprovalRequiredError,
-  addWorkingDays,
   approvalReasonText,
   type DocumentApproval,
 } from '@vertragsgenerator/domain';
@@ -18,7 +17,7 @@ import type { Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { followStoredDocument } from './approval-document-version.js';
 import { addresseesOfNewRequest } from './approval-escalation.js';
-import { matchUnknown } from './approval-evaluation.js';
+import { matchUnknown, newRequestColumns } from './approval-evaluation.js';
 import { approvalRequestedMail } from './approval-mails.js';
 import { type ApprovalQueries, requestSummary } from './approval-queries.js';
 import type { ApprovalRequestsDeps } from './approval-requests.js';
@@ -159,21 +158,7 @@ export class DocumentApprovals {
         .values({
           envelope_id: null,
           document_id: documentId,
-          document_version: evaluated.documentVersion,
-          document_sha256: evaluated.documentSha256,
-          match_id: evaluated.matchId,
-          doc_key: evaluated.docKey,
-          file_name: evaluated.fileName,
-          customer: evaluated.customer,
-          requested_by: user.email,
-          requested_by_name: user.name,
-          requested_at: now,
-          reasons: JSON.stringify(evaluated.reasons),
-          rules: JSON.stringify(rules),
-          escalates_at:
-            rules.approvers.order.length > 1
-              ? addWorkingDays(now, rules.approvers.escalationWorkingDays)
-              : null,
+          ...newRequestColumns(evaluated, rules, user, now),
           send_request: null,
           status: 'open',
         })
