@@ -4,17 +4,33 @@ import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
 
 // A port per run, so that two checkouts can run their tests at once; workers inherit it from the runner.
-process.env.E2E_PORT ??= String(20_000 + (process.pid % 20_000));
+// The run's ports (PORT to PORT + 7) stay below 32768, where Linux starts handing out the ephemeral ports
+// of outgoing connections: a fake listening on a port a browser's connection holds fails with EADDRINUSE.
+process.env.E2E_PORT ??= String(20_000 + (process.pid % 12_000));
 const PORT = Number(process.env.E2E_PORT);
-export const BASE_URL = `http://localhost:${PORT}`;
-/** The server's data folder, fresh for every run; tests read written mail from its mail/ folder. */
-export const E2E_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}`);
+
+/**
+ * The suite runs in two lanes at once, one Playwright worker each, and each lane has an app server and a
+ * data folder of its own: the tests change what every user sees (the approval rules, published templates,
+ * erased people, the mail folder), so two of them must never share a server. One lane alone left a core
+ * idle for a third of the run: the browser waits for the server, the server for its database.
+ */
+const LANES = 2;
+/** The lane of this worker process (Playwright's parallel index); the runner itself counts as lane 0. */
+const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
+const laneBaseUrl = (index: number) => `http://localhost:${index === 0 ? PORT : PORT + 7}`;
+const laneDataDir = (index: number) =>
+  join(tmpdir(), `vg-e2e-data-${PORT}${index === 0 ? '' : `-lane${index}`}`);
+/** This lane's app server. */
+export const BASE_URL = laneBaseUrl(lane);
+/** This lane's data folder, fresh for every run; tests read written mail from its mail/ folder. */
+export const E2E_DATA_DIR = laneDataDir(lane);
 /** A second server with Google Docs as editor (e2e/google-drive.spec.ts), with a data folder of its own. */
 export const GOOGLE_BASE_URL = `http://localhost:${PORT + 1}`;
 const GOOGLE_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}-google`);
 /** Where that server's browser finds Drive: the fake the spec starts (e2e/drive-fake.ts). */
 export const DRIVE_FAKE_PORT = PORT + 2;
-/** The first server's timestamp authority (e2e/timestamp-authority.ts); its CA at `/ca.pem`. */
+/** The lanes' timestamp authority (e2e/timestamp-authority.ts); its CA at `/ca.pem`. */
 export const TSA_BASE_URL = `http://127.0.0.1:${PORT + 3}`;
 /** A third server whose matches come from Salesforce and go back to it (e2e/salesforce-writeback.spec.ts). */
 export const SALESFORCE_APP_BASE_URL = `http://localhost:${PORT + 6}`;
@@ -25,7 +41,7 @@ const SALESFORCE_STUB_PORT = PORT + 4;
 export const SALESFORCE_STUB_STATE_URL = `http://127.0.0.1:${PORT + 5}/state`;
 // The config is loaded by the runner and again by each worker; only the runner starts afresh.
 if (!process.env.TEST_WORKER_INDEX) {
-  for (const dir of [E2E_DATA_DIR, GOOGLE_DATA_DIR, SALESFORCE_DATA_DIR])
+  for (const dir of [laneDataDir(0), laneDataDir(1), GOOGLE_DATA_DIR, SALESFORCE_DATA_DIR])
     rmSync(dir, { recursive: true, force: true });
 }
 
@@ -54,7 +70,7 @@ export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results',
   fullyParallel: false,
-  workers: 1,
+  workers: LANES,
   retries: 0,
   timeout: 30_000,
   expect: { timeout: 7_000 },
@@ -87,13 +103,15 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
     },
-    // Sealed B-LTA with the test TSA, as a production server with TSA_URL.
-    // Webhooks to the receiver e2e/integrations.spec.ts starts on loopback.
-    appServer(BASE_URL, E2E_DATA_DIR, {
-      TSA_URL: `${TSA_BASE_URL}/tsa`,
-      TSA_TIMEOUT_SECONDS: '5',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    }),
+    // A lane's server seals B-LTA with the test TSA, as a production server with TSA_URL, and sends
+    // webhooks to the receiver e2e/integrations.spec.ts starts on loopback.
+    ...Array.from({ length: LANES }, (_, index) =>
+      appServer(laneBaseUrl(index), laneDataDir(index), {
+        TSA_URL: `${TSA_BASE_URL}/tsa`,
+        TSA_TIMEOUT_SECONDS: '5',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      }),
+    ),
     appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
       DOCUMENT_EDITOR: 'google',
       GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,
