@@ -1,9 +1,6 @@
 import { expect, type Page, test } from '@playwright/test';
-import { PDFDocument } from 'pdf-lib';
 import { expectAccessible } from './axe.js';
-import { documentRendered, editorReady, firstShownDocument, typeAfterLine } from './editor-support.js';
 import {
-  editorOpenedBy,
   fillAgreement,
   fillDocx,
   fillOffer,
@@ -13,17 +10,14 @@ import {
   redMessage,
   submitButton,
 } from './forms-support.js';
-import {
-  drawSignature,
-  enterSigningCode,
-  fillCustomerContract,
-  invitationLink,
-} from './signature-support.js';
+import { fillCustomerContract } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
 
 /**
  * axe-core (WCAG 2.2 A and AA) on every page in the states a user meets: no serious or critical
- * violation anywhere. The administration has its own run (accessibility-administration.spec.ts).
+ * violation anywhere. The administration has its own run (accessibility-administration.spec.ts); the
+ * editor, the sender view, the signing page, the match history, Offene Signaturen and PDF prüfen are
+ * checked in the flows that reach them (editor.spec.ts, signature.spec.ts), without a second flow.
  */
 
 test('sign-in: /login, the provider page and its error', async ({ page }) => {
@@ -61,6 +55,10 @@ test('/start empty, after a wrong ID, with a match and its hints, the problem re
   await page.goto('/format');
   await expect(page.getByRole('heading', { name: 'Format wählen' })).toBeVisible();
   await expectAccessible(page, '/format');
+  await page.getByRole('link', { name: 'Vorlagen' }).click();
+  await page.getByRole('link', { name: 'Platzhalter ansehen' }).click();
+  await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
+  await expectAccessible(page, 'Platzhalter');
 });
 
 test.describe('the forms: empty, after an empty submit, filled', () => {
@@ -121,98 +119,4 @@ test.describe('the forms: empty, after an empty submit, filled', () => {
       await expectAccessible(page, `${form.path} filled`);
     });
   }
-});
-
-test('the editor with its version list and the conflict dialog', async ({ page }) => {
-  test.setTimeout(120_000);
-  await signIn(page, DEMO_ACCOUNTS.legal);
-  await expect(page).toHaveURL(/\/start$/);
-  await loadMatch(page, 'PL-10001');
-  await openForm(page, '/contract/docx', 'PL-10001');
-  await fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
-  const editor = await editorOpenedBy(page, () => submitButton(page).click());
-  await expect(firstShownDocument(editor)).toBeVisible({ timeout: 15_000 });
-  await expectAccessible(editor, 'the editor while superdoc opens the document', { exceptSuperdoc: true });
-  await editorReady(editor);
-  await expectAccessible(editor, 'the editor', { exceptSuperdoc: true });
-  const outdated = await page.context().newPage();
-  await outdated.goto(editor.url());
-  await editorReady(outdated);
-  await typeAfterLine(editor, 'zwischen', ' (geändert)');
-  await editor.getByRole('button', { name: 'Speichern' }).click();
-  await expect(editor.getByRole('table', { name: 'Versionen' }).getByRole('row')).toHaveCount(3);
-  await expectAccessible(editor, 'the editor with two versions', { exceptSuperdoc: true });
-  await typeAfterLine(outdated, 'zwischen', ' (eigene Änderung)');
-  await outdated.getByRole('button', { name: 'Speichern' }).click();
-  await expect(outdated.getByRole('dialog', { name: 'Neuere Version vorhanden' })).toBeVisible();
-  await expectAccessible(outdated, 'the conflict dialog', { exceptSuperdoc: true });
-});
-
-test('the sender view, the signing page, its end pages, and the match history', async ({ page, browser }) => {
-  test.setTimeout(120_000);
-  await signIn(page, DEMO_ACCOUNTS.legal);
-  await expect(page).toHaveURL(/\/start$/);
-  await loadMatch(page, 'PL-10003');
-  await openForm(page, '/contract/docusign', 'PL-10003');
-  await fillCustomerContract(page);
-  const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
-  await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
-  await expect(firstShownDocument(senderView)).toBeVisible({ timeout: 15_000 });
-  await expectAccessible(senderView, 'the sender view while superdoc opens the document', {
-    exceptSuperdoc: true,
-  });
-  await documentRendered(senderView);
-  await expectAccessible(senderView, 'the sender view', { exceptSuperdoc: true });
-  const sent = Date.now();
-  await senderView.getByRole('button', { name: 'Senden' }).click();
-  await expect(senderView.getByText('Versendet').first()).toBeVisible();
-  await expect(senderView.getByRole('button', { name: 'Klara Kunde erinnern' })).toBeVisible();
-  await expectAccessible(senderView, 'the sender view of a sent envelope', { exceptSuperdoc: true });
-
-  const signer = await newUserPage(browser);
-  const link = await invitationLink('klara@kunde.example', sent);
-  await signer.goto(link);
-  await enterSigningCode(signer, 'klara@kunde.example', sent);
-  await expect(firstShownDocument(signer)).toBeVisible({ timeout: 15_000 });
-  await expectAccessible(signer, 'the signing page while superdoc opens the document', {
-    exceptSuperdoc: true,
-  });
-  await expect(signer.getByLabel(/Ich stimme zu/)).toBeVisible();
-  await documentRendered(signer);
-  await expectAccessible(signer, 'the signing page', { exceptSuperdoc: true });
-  await signer.getByLabel(/Ich stimme zu/).check();
-  await drawSignature(signer);
-  await expectAccessible(signer, 'the signing page with a drawn signature', { exceptSuperdoc: true });
-  await signer.getByRole('button', { name: 'Unterschreiben' }).click();
-  await expect(signer.getByText(/Vielen Dank, du hast unterschrieben/)).toBeVisible();
-  await expectAccessible(signer, 'the signing page after signing');
-  await signer.goto(`${new URL(link).origin}/unterschreiben#${'A'.repeat(43)}`);
-  await expect(signer.getByRole('alert').first()).toBeVisible();
-  await expectAccessible(signer, 'a signing link that is not valid');
-
-  await page.goto('/start');
-  await loadMatch(page, 'PL-10003');
-  await expect(page.getByRole('table', { name: 'Dokumente dieses Matches' })).toBeVisible();
-  await expectAccessible(page, 'the match history');
-
-  await page.goto('/signaturen?status=all');
-  await expect(page.getByRole('table', { name: 'Umschläge' })).toBeVisible();
-  await expectAccessible(page, 'Offene Signaturen');
-
-  await page.goto('/pruefen');
-  await expectAccessible(page, 'PDF prüfen');
-  const unsigned = await PDFDocument.create();
-  unsigned.addPage();
-  await page.locator('input[type="file"]').setInputFiles({
-    name: 'ohne-siegel.pdf',
-    mimeType: 'application/pdf',
-    buffer: Buffer.from(await unsigned.save()),
-  });
-  await expect(page.getByText('Kein Siegel', { exact: true })).toBeVisible();
-  await expectAccessible(page, 'PDF prüfen with its answer');
-
-  await page.getByRole('link', { name: 'Vorlagen' }).click();
-  await page.getByRole('link', { name: 'Platzhalter ansehen' }).click();
-  await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
-  await expectAccessible(page, 'Platzhalter');
 });

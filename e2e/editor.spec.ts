@@ -1,6 +1,13 @@
 import { readdirSync } from 'node:fs';
 import { expect, type Page, test } from '@playwright/test';
-import { editedDocument, editorReady, typeAfterLine, versionLine } from './editor-support.js';
+import { expectAccessible } from './axe.js';
+import {
+  editedDocument,
+  editorReady,
+  firstShownDocument,
+  typeAfterLine,
+  versionLine,
+} from './editor-support.js';
 import { demoMatch, editorOpenedBy, fillDocx, loadMatch, openForm, submitButton } from './forms-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
@@ -19,10 +26,14 @@ test.describe('built-in editor', () => {
     await openForm(page, '/contract/docx', match.matchId);
     await fillDocx(page, 'Deutsch', 'WM Consulting GmbH', 'Rahmenvertrag');
 
-    // Generating opens the stored document in the editor, in a new tab.
+    // Generating opens the stored document in the editor, in a new tab; axe checks it while superdoc
+    // opens the document behind its first view, and once superdoc shows it.
     const editor = await editorOpenedBy(page, () => submitButton(page).click());
     await expect(editor.getByRole('heading', { level: 1 })).toHaveText(fileName);
+    await expect(firstShownDocument(editor)).toBeVisible({ timeout: 15_000 });
+    await expectAccessible(editor, 'the editor while superdoc opens the document', { exceptSuperdoc: true });
     await editorReady(editor);
+    await expectAccessible(editor, 'the editor', { exceptSuperdoc: true });
     await expect(versionLine(editor)).toHaveText(`Match: ${match.matchId} · Version: 1`);
     await expect(editedDocument(editor)).toContainText(match.kunde);
     // superdoc's toolbar shows German tooltips, and screen readers hear German names.
@@ -55,6 +66,7 @@ test.describe('built-in editor', () => {
     // editor shows it after a reload.
     await expect(editor.getByRole('button', { name: 'Zur Freigabe senden' })).toBeVisible();
     await expect(editor.getByText('Text nach der Erstellung geändert')).toBeVisible();
+    await expectAccessible(editor, 'the editor with two versions and its Freigabe', { exceptSuperdoc: true });
     await editor.reload();
     await editorReady(editor);
     await expect(versionLine(editor)).toHaveText(`Match: ${match.matchId} · Version: 2`);
@@ -66,6 +78,7 @@ test.describe('built-in editor', () => {
     const conflict = outdated.getByRole('dialog', { name: 'Neuere Version vorhanden' });
     await expect(conflict).toContainText(`von ${DEMO_ACCOUNTS.legal} gespeichert (Version 2`);
     await expect(conflict).toContainText('ungespeicherten Änderungen verloren');
+    await expectAccessible(outdated, 'the conflict dialog', { exceptSuperdoc: true });
     await conflict.getByRole('button', { name: 'Neu laden' }).click();
     await expect(conflict).toBeHidden();
     await editorReady(outdated);
