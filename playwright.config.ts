@@ -1,4 +1,4 @@
-import { rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -45,9 +45,15 @@ if (!process.env.TEST_WORKER_INDEX) {
     rmSync(dir, { recursive: true, force: true });
 }
 
+/**
+ * A server's log (warnings and errors) goes to server.log in its data folder: Playwright shows a server's
+ * standard output nowhere, and a failure is easier to explain with it.
+ */
 function appServer(baseUrl: string, dataDir: string, env: Record<string, string> = {}) {
+  mkdirSync(dataDir, { recursive: true });
+  const log = join(dataDir, 'server.log');
   return {
-    command: 'node apps/server/dist/main.js',
+    command: `node apps/server/dist/main.js >> ${log}`,
     url: `${baseUrl}/backend/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,8 +1,16 @@
 import { expect, type Page } from '@playwright/test';
 
+/**
+ * How long superdoc may take to open a document in a test. It needs 1–3 s alone; with the other lane's
+ * browser opening one at the same moment on two cores, 15 s and more were seen.
+ */
+const SUPERDOC_OPENING_MS = 45_000;
+
 /** Waits until superdoc shows the document and the page lets the user save it. */
 export async function editorReady(editor: Page): Promise<void> {
-  await expect(editor.getByRole('button', { name: 'Speichern' })).toBeEnabled({ timeout: 20_000 });
+  await expect(editor.getByRole('button', { name: 'Speichern' })).toBeEnabled({
+    timeout: SUPERDOC_OPENING_MS,
+  });
 }
 
 /** The document's first view, which stands for superdoc's rendering while superdoc opens it. */
@@ -22,9 +30,7 @@ export const firstShownDocument = (page: Page) =>
 export async function documentRendered(page: Page): Promise<void> {
   await expect(
     page.locator('[role="document"]:not([inert]) .superdoc, .docx-reflow section, iframe').first(),
-  ).toBeVisible({
-    timeout: 20_000,
-  });
+  ).toBeVisible({ timeout: SUPERDOC_OPENING_MS });
 }
 
 /** The document as superdoc paints it, page by page. */

@@ -15,7 +15,7 @@ test.describe('built-in editor', () => {
   test('legal edits a generated contract: saved as version 2 and kept on reload, its download asks for a Freigabe; an outdated tab gets the conflict', async ({
     browser,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const page = await newUserPage(browser);
     const match = demoMatch('PL-10005');
     const fileName = `${match.matchId} Rahmenvertrag Kunde ${match.kunde}.docx`;

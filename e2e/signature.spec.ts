@@ -25,7 +25,7 @@ test.describe('built-in signing, end to end', () => {
   test('legal sends a customer contract to two customers and a CC, with the company countersigning; all sign in order; the certificate lists them', async ({
     browser,
   }) => {
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const page = await newUserPage(browser);
     const match = demoMatch('PL-10002');
     await signIn(page, DEMO_ACCOUNTS.legal);
