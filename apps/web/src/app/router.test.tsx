@@ -138,6 +138,22 @@ describe('route guard and shell', () => {
     expect(auth.forgetUser).not.toHaveBeenCalled();
   });
 
+  it.each([
+    [503, 'unavailable'],
+    [500, 'internal'],
+    [429, 'too_many_requests'],
+  ])('sends the user to /login but keeps the session when the server answers %i', async (status, error) => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    localStorage.setItem('userMail', 'legal@demo.local');
+    stubFetch(jsonResponse(status, { error, message: 'Bitte versuche es in einem Moment erneut.' }));
+    const auth = fakeAuthService();
+    const { router } = renderApp('/start', auth);
+    expect(await screen.findByRole('button', { name: 'Mit Demo-SSO anmelden' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(localStorage.getItem('userMail')).toBe('legal@demo.local');
+    expect(auth.forgetUser).not.toHaveBeenCalled();
+  });
+
   it('keeps the session when the page is being left while the check runs', async () => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('userMail', 'legal@demo.local');

@@ -8,7 +8,10 @@ export type SessionCheck =
   | { state: 'valid'; user: SessionUser }
   /** No token, or the server refused it: the session is over. */
   | { state: 'invalid' }
-  /** The server was not reached (offline, the page unloading): nothing is known about the session. */
+  /**
+   * The server was not reached (offline, the page unloading) or could not answer for the moment (a 5xx, too
+   * many requests): nothing is known about the session.
+   */
   | { state: 'unreachable' };
 
 /**
@@ -24,10 +27,18 @@ export async function verifySession(auth: AuthService): Promise<SessionCheck> {
     return { state: 'valid', user };
   } catch (error) {
     console.warn('Session check failed', error);
-    return error instanceof ApiRequestError && error.status === 0
+    return error instanceof ApiRequestError && answeredNothingAboutTheSession(error.status)
       ? { state: 'unreachable' }
       : { state: 'invalid' };
   }
+}
+
+/**
+ * No answer (0), a server error or too many requests: the server said nothing about the session. Signing
+ * out then would end every tab's sign-in because the database was busy for a moment.
+ */
+function answeredNothingAboutTheSession(status: number): boolean {
+  return status === 0 || status === 429 || status >= 500;
 }
 
 /**
