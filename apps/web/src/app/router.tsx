@@ -1,5 +1,12 @@
 import { FORM_ROUTES, type FormName, type SessionUser } from '@vertragsgenerator/domain';
-import { createBrowserRouter, Navigate, type RouteObject, useRouteLoaderData } from 'react-router';
+import {
+  createBrowserRouter,
+  type LoaderFunctionArgs,
+  Navigate,
+  type RouteObject,
+  type ShouldRevalidateFunctionArgs,
+  useRouteLoaderData,
+} from 'react-router';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
 import { FullPageLoader } from '@/components/full-page-loader';
 import { AuthCallbackPage } from '@/features/auth/auth-callback-page';
@@ -42,10 +49,24 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   };
 
   // The document's first view starts loading beside the page's code, as in a tab opened on a document
-  // (page-preload.ts), not only once the file is there.
+  // (page-preload.ts), not only once the file is there; the page's loader asks for the document and its
+  // file beside the session check. The query client comes with the page, not with /login's first chunk.
   const editorPage = async () => {
     preloadFirstViewRenderer();
-    return { Component: (await import('@/features/editor')).EditorPage };
+    const [{ EditorPage, preloadStoredDocument }, { appQueryClient }] = await Promise.all([
+      import('@/features/editor'),
+      import('@/components/page-providers'),
+    ]);
+    return {
+      Component: EditorPage,
+      loader: ({ params }: LoaderFunctionArgs) => {
+        if (params.documentId) preloadStoredDocument(appQueryClient, params.documentId);
+        return null;
+      },
+      // Once per document: the session check's revalidations need no second copy of the file.
+      shouldRevalidate: ({ currentParams, nextParams }: ShouldRevalidateFunctionArgs) =>
+        currentParams.documentId !== nextParams.documentId,
+    };
   };
   const signatureOverviewPage = async () => ({
     Component: (await import('@/features/signature-overview')).SignatureOverviewPage,
