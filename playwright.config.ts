@@ -10,15 +10,18 @@ process.env.E2E_PORT ??= String(20_000 + (process.pid % 12_000));
 const PORT = Number(process.env.E2E_PORT);
 
 /**
- * The suite runs in two lanes at once, one Playwright worker each, and each lane has an app server and a
+ * The suite can run in lanes at once, one Playwright worker each, and each lane has an app server and a
  * data folder of its own: the tests change what every user sees (the approval rules, published templates,
- * erased people, the mail folder), so two of them must never share a server. One lane alone left a core
- * idle for a third of the run: the browser waits for the server, the server for its database.
+ * erased people, the mail folder), so two of them must never share a server. One lane alone leaves a core
+ * idle for a third of the run, and two finished the suite in 378–497 s instead of 584 s; but in two of six
+ * runs with two lanes a tab that had been open for a minute or more found itself signed out, and the cause
+ * is not found yet (docs/decisions.md, "What the test run costs"). Until it is, the suite runs in one lane:
+ * a test that fails now and then is a bug, not a price for speed.
  */
-const LANES = 2;
+const LANES = Number(process.env.E2E_LANES ?? 1);
 /** The lane of this worker process (Playwright's parallel index); the runner itself counts as lane 0. */
 const lane = Number(process.env.TEST_PARALLEL_INDEX ?? 0);
-const laneBaseUrl = (index: number) => `http://localhost:${index === 0 ? PORT : PORT + 7}`;
+const laneBaseUrl = (index: number) => `http://localhost:${index === 0 ? PORT : PORT + 6 + index}`;
 const laneDataDir = (index: number) =>
   join(tmpdir(), `vg-e2e-data-${PORT}${index === 0 ? '' : `-lane${index}`}`);
 /** This lane's app server. */
@@ -41,7 +44,8 @@ const SALESFORCE_STUB_PORT = PORT + 4;
 export const SALESFORCE_STUB_STATE_URL = `http://127.0.0.1:${PORT + 5}/state`;
 // The config is loaded by the runner and again by each worker; only the runner starts afresh.
 if (!process.env.TEST_WORKER_INDEX) {
-  for (const dir of [laneDataDir(0), laneDataDir(1), GOOGLE_DATA_DIR, SALESFORCE_DATA_DIR])
+  const laneDirs = Array.from({ length: LANES }, (_, index) => laneDataDir(index));
+  for (const dir of [...laneDirs, GOOGLE_DATA_DIR, SALESFORCE_DATA_DIR])
     rmSync(dir, { recursive: true, force: true });
 }
 
