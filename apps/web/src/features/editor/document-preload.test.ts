@@ -3,17 +3,13 @@ import { createQueryClient } from '@/components/page-providers';
 import { jsonResponse, stubApi } from '@/test/utils';
 import { documentFileQueryOptions, storedDocumentQueryOptions } from './api';
 import { preloadStoredDocument } from './document-preload';
+import { contractFields } from './test-fixtures';
 import { LATEST } from './use-editor-session';
 
 const DOCUMENT = 'GET /backend/documents/doc-1';
 const LATEST_FILE = 'GET /backend/documents/doc-1/file';
 const storedDocument = {
-  id: 'doc-1',
-  matchId: 'PL-10001',
-  docKey: 'docx-de-wm-rv',
-  fileName: 'PL-10001 Rahmenvertrag Kunde Elbwerk.docx',
-  createdBy: 'legal@demo.local',
-  createdAt: '2026-11-20T09:00:00Z',
+  ...contractFields,
   versions: [
     {
       version: 2,

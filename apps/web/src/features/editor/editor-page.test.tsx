@@ -7,6 +7,7 @@ import { readText } from '@/test/files';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import type { DocxEditorOptions } from './docx-editor';
 import { EditorPage } from './editor-page';
+import { contractFields } from './test-fixtures';
 
 /** What the page asked of the editor module, per opening, with what the fake editor hands back. */
 interface OpenedEditor {
@@ -77,12 +78,7 @@ const version2 = {
 const version3 = { ...version2, version: 3, size: 25_000, createdBy: 'nutzer@demo.local' };
 
 const storedDocument: StoredDocument = {
-  id: 'doc-1',
-  matchId: 'PL-10001',
-  docKey: 'docx-de-wm-rv',
-  fileName: 'PL-10001 Rahmenvertrag Kunde Elbwerk.docx',
-  createdBy: 'legal@demo.local',
-  createdAt: '2026-11-20T09:00:00Z',
+  ...contractFields,
   versions: [version2, version1],
 };
 const savedDocument: StoredDocument = { ...storedDocument, versions: [version3, version2, version1] };

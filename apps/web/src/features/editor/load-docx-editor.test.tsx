@@ -3,17 +3,13 @@ import type { StoredDocument } from '@vertragsgenerator/domain';
 import { expect, it, vi } from 'vitest';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { EditorPage } from './editor-page';
+import { contractFields } from './test-fixtures';
 
 // jsdom cannot run superdoc; what counts here is only when the page loads the editor's module.
 vi.mock('./docx-editor', () => ({ openDocxEditor: () => new Promise(() => {}) }));
 
 const storedDocument: StoredDocument = {
-  id: 'doc-1',
-  matchId: 'PL-10001',
-  docKey: 'docx-de-wm-rv',
-  fileName: 'PL-10001 Rahmenvertrag Kunde Elbwerk.docx',
-  createdBy: 'legal@demo.local',
-  createdAt: '2026-11-20T09:00:00Z',
+  ...contractFields,
   versions: [
     {
       version: 1,
