@@ -1,6 +1,5 @@
-import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe.js';
-import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 /** axe-core on /login's access request and on every tab of /verwaltung. */
 test('the access request and the administration pass axe', async ({ page, browser }) => {

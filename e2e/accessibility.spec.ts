@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import {
   fillAgreement,
@@ -11,7 +11,7 @@ import {
   submitButton,
 } from './forms-support.js';
 import { fillCustomerContract } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, openSignInPopup, signIn, test } from './support.js';
 
 /**
  * axe-core (WCAG 2.2 A and AA) on every page in the states a user meets: no serious or critical

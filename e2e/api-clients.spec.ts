@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import { expectAccessible } from './axe.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 const OFFER = '/backend/generateDocxOffer/angebot-wm/PL-10001';
 const OFFER_DATA = {

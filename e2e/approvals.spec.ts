@@ -1,4 +1,4 @@
-import { expect, type Locator, type Page, test } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import { editorReady, typeAfterLine } from './editor-support.js';
 import {
@@ -11,7 +11,7 @@ import {
   submitButton,
 } from './forms-support.js';
 import { fillCustomerContract, invitationLink } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, signedIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, signedIn, test } from './support.js';
 
 /**
  * Freigabe, end to end: a contract that a rule holds back waits for a leader on /freigaben, and goes

@@ -1,5 +1,5 @@
 import { readdirSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import {
   editedDocument,
@@ -9,7 +9,7 @@ import {
   versionLine,
 } from './editor-support.js';
 import { demoMatch, editorOpenedBy, fillDocx, loadMatch, openForm, submitButton } from './forms-support.js';
-import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 test.describe('built-in editor', () => {
   test('legal edits a generated contract: saved as version 2 and kept on reload, its download asks for a Freigabe; an outdated tab gets the conflict', async ({

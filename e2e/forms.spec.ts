@@ -1,4 +1,4 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import {
   choose,
   companyName,
@@ -19,7 +19,7 @@ import {
   submitButton,
   submitForDownload,
 } from './forms-support.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 /** One sign-in per role: the tests of a describe run in order on one shared page. */
 function sharedPage(email: string): () => Page {

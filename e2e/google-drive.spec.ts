@@ -1,10 +1,10 @@
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import PizZip from 'pizzip';
 import { DRIVE_FAKE_PORT, GOOGLE_BASE_URL } from '../playwright.config.js';
 import { expectAccessible } from './axe.js';
 import { type DriveFake, GOOGLE_DOCS_MIME_TYPE, startDriveFake } from './drive-fake.js';
 import { demoMatch, fillDocx, loadMatch, openForm, submitButton } from './forms-support.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 // The second app server of playwright.config.ts: DOCUMENT_EDITOR=google, Drive at the fake started here.
 test.use({ baseURL: GOOGLE_BASE_URL });

@@ -1,12 +1,11 @@
 import { createHash } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import { Webhook } from 'standardwebhooks';
 import { startWebhookReceiver, type WebhookReceiver } from '../apps/server/src/test/webhook-receiver.js';
 import { BASE_URL } from '../playwright.config.js';
 import { expectAccessible } from './axe.js';
 import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
 import { signAs } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 const MATCH = 'PL-10008';
 const PARTNER = { name: 'Jana Kowalski', email: 'jana.kowalski@example.org' };

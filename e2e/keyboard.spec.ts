@@ -1,7 +1,7 @@
-import { expect, type FileChooser, type Locator, type Page, test } from '@playwright/test';
+import type { FileChooser, Locator, Page } from '@playwright/test';
 import { editorReady } from './editor-support.js';
 import { demoMatch } from './forms-support.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, newUserPage, signIn } from './support.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, expect, newUserPage, signIn, test } from './support.js';
 
 /**
  * What a keyboard user sees of the focused element: an outline (buttons, links, Mantine's focus ring) or,

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import PizZip from 'pizzip';
 import { expectAccessible } from './axe.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 async function openTab(page: Page, name: string) {
   await page.getByRole('tab', { name }).click();

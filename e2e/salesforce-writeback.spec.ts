@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { expect, test } from '@playwright/test';
 import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
 import {
   SALESFORCE_APP_BASE_URL,
@@ -10,7 +9,7 @@ import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support
 import { SALESFORCE_MATCH_ID, SALESFORCE_RECORD, SALESFORCE_RECORD_ID } from './salesforce-match.js';
 import type { SalesforceStubState } from './salesforce-stub-server.js';
 import { completionMailPdf, signAs } from './signature-support.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 // The third app server of playwright.config.ts: matches from Salesforce (the stub started before it),
 // written back with e2e/salesforce-mapping.json's `writeback`.

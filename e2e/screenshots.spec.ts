@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { DOCX_MIME_TYPE } from './drive-fake.js';
 import { documentRendered, editorReady, firstView, typeAfterLine } from './editor-support.js';
@@ -28,7 +28,7 @@ import {
   signAs,
   signingDocument,
 } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, openSignInPopup, signedIn, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, openSignInPopup, signedIn, signIn, test } from './support.js';
 
 /**
  * Writes the screenshots under docs/screenshots/ (`npm run screenshots`). Skipped in the normal test

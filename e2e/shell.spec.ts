@@ -1,8 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test } from '@playwright/test';
 import { E2E_DATA_DIR } from '../playwright.config.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 test.describe('/format offers the forms of each level', () => {
   test('legal sees all five forms', async ({ page }) => {

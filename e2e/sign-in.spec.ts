@@ -1,5 +1,4 @@
-import { expect, test } from '@playwright/test';
-import { DEMO_ACCOUNTS, openSignInPopup, signIn, submitCredentials } from './support.js';
+import { DEMO_ACCOUNTS, expect, openSignInPopup, signIn, submitCredentials, test } from './support.js';
 
 test.describe('sign-in with the embedded identity provider', () => {
   for (const role of ['consultant', 'legal', 'leader'] as const) {

@@ -1,5 +1,4 @@
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
 import { pdfSignatureParts } from '../apps/server/src/signature/seal/pdf-signature-parts.js';
 import { openssl, pdfPages, pdfsig } from '../apps/server/src/test/pdf-tools.js';
 import { TSA_BASE_URL } from '../playwright.config.js';
@@ -16,7 +15,7 @@ import {
   pdfText,
   signAs,
 } from './signature-support.js';
-import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 /** WM Consulting's managing director in config/signatories.json: their mails go to the mail folder too. */
 const COUNTERSIGNER = { name: 'Henrik Albers', email: 'henrik.albers@wm-consulting.example' };

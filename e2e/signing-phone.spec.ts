@@ -1,4 +1,4 @@
-import { type Browser, expect, type Page, test } from '@playwright/test';
+import type { Browser, Page } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import { fillDocusign } from './forms-support.js';
 import { drawWithFinger, PHONE, sendContract, tapWithFinger } from './phone-support.js';
@@ -8,6 +8,7 @@ import {
   invitationLink,
   signingDocument,
 } from './signature-support.js';
+import { expect, test } from './support.js';
 
 /** Nothing on the page, and nothing in the document, scrolls sideways. */
 async function expectNoSidewaysScrolling(phone: Page) {

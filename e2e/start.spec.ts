@@ -1,5 +1,5 @@
-import { expect, type Page, test } from '@playwright/test';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import type { Page } from '@playwright/test';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 async function confirmMatchId(page: Page, input: string) {
   await page.getByLabel('Match-ID').fill(input);

@@ -1,4 +1,24 @@
-import { type Browser, expect, type Page } from '@playwright/test';
+import { type Browser, test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * The specs' `test`: after each test, the browser contexts it opened (`newUserPage`, one per user) are
+ * closed, also when it failed halfway. A context left open keeps its pages running beside every later test
+ * of the worker — an editor, a polling overview — and takes CPU from them. Contexts a `beforeAll` opened
+ * for a serial group were there before the test and stay for the next one.
+ */
+export const test = base.extend<{ closesItsContexts: undefined }>({
+  closesItsContexts: [
+    async ({ browser }, use) => {
+      const before = new Set(browser.contexts());
+      await use(undefined);
+      const opened = browser.contexts().filter((context) => !before.has(context));
+      await Promise.all(opened.map((context) => context.close()));
+    },
+    { auto: true },
+  ],
+});
+
+export { expect };
 
 export const DEMO_PASSWORD = 'demo';
 

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { expect, type Page, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { expectAccessible } from './axe.js';
 import { DOCX_MIME_TYPE } from './drive-fake.js';
 import { documentText, fillOffer, loadMatch, openForm, submitForDownload } from './forms-support.js';
-import { DEMO_ACCOUNTS, signIn } from './support.js';
+import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
 
 const OLD_TEXT = 'An dieses Angebot halten wir uns vier Wochen';
 const NEW_TEXT = 'An dieses Angebot halten wir uns sechs Wochen';
