@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../db/database.js';
-import { pgliteTestDatabase, pgliteThreadTestDatabase } from '../test/databases.js';
+import { migratedPGliteDump, pgliteTestDatabase, pgliteThreadTestDatabase } from '../test/databases.js';
 import { type Db, openDatabase } from './database.js';
 import { startPGliteThread } from './pglite-thread.js';
 
@@ -23,7 +23,7 @@ describe('PGlite in a worker thread', () => {
   it('converts parameters and results as PGlite itself does', async () => {
     // PGlite's own query(), with its own conversions, is the reference; every type the repositories
     // send and read: text, numbers, int8, booleans, timestamps, json, arrays, bytea, null.
-    const reference = await PGlite.create();
+    const reference = await PGlite.create({ loadDataDir: await migratedPGliteDump() });
     const text = `select $1::text as text, $2::numeric as amount, $3::int8 as big, $4::int as small,
       $5::boolean as flag, $6::text as nothing, $7::timestamptz as at, $8::date as day, $9::jsonb as data,
       $10::text[] as list, $11::bytea as content, length($11::bytea) as size`;

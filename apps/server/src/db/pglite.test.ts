@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { migratedPGliteDump } from '../test/databases.js';
 import { openPGlite, type PGliteQueries } from './pglite.js';
 
 describe('PGlite statements prepared once', () => {
   let db: PGliteQueries;
   beforeEach(async () => {
-    db = await openPGlite(undefined);
+    db = await openPGlite(undefined, { loadDataDir: await migratedPGliteDump() });
     await db.query('create table contracts (id int primary key, customer text)');
   });
   afterEach(async () => {
