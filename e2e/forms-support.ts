@@ -43,6 +43,8 @@ export function germanDate(iso: string): string {
 /** Loads a match on /start, so that the forms work on it (it is kept in localStorage). */
 export async function loadMatch(page: Page, matchId: string): Promise<void> {
   await page.goto('/start');
+  // A page sent elsewhere (to /login: signed out) fails here with its address, not at the test's timeout.
+  await expect(page).toHaveURL(/\/start$/);
   await page.getByLabel('Match-ID').fill(matchId);
   await page.getByRole('button', { name: 'Bestätigen' }).click();
   await expect(page.getByRole('table', { name: `Match ${matchId}` })).toBeVisible();
