@@ -135,8 +135,6 @@ test.describe('Freigabe', () => {
     const events = senderView.getByRole('table', { name: 'Verlauf' });
     await expect(events.getByText('Freigabe angefragt')).toBeVisible();
     await expect(events.getByRole('cell', { name: /^Freigegeben Leo Leitung/ })).toBeVisible();
-    await leader.context().close();
-    await consultant.context().close();
   });
 
   test('an edited contract is declined with a reason, changed and approved', async ({ browser }) => {
@@ -217,8 +215,6 @@ test.describe('Freigabe', () => {
     await detail.getByRole('button', { name: 'Freigeben' }).click();
     await expect(detail.getByText(/^Entschieden von .* am /)).toBeVisible();
     expect(await invitationLink(CUSTOMER, approvedAt)).toMatch(/\/unterschreiben#/);
-    await leader.context().close();
-    await legal.context().close();
   });
 
   test('an edited DOCX contract is downloaded only after a leader approved it on /freigaben', async ({
@@ -280,8 +276,6 @@ test.describe('Freigabe', () => {
       editor.getByRole('button', { name: 'Herunterladen', exact: true }).first().click(),
     ]);
     expect(await documentText(file)).toContain(sentence);
-    await leader.context().close();
-    await legal.context().close();
   });
 
   test('legal staff keep the rules on /verwaltung; a changed threshold applies to the next request', async ({

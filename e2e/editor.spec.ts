@@ -98,7 +98,6 @@ test.describe('built-in editor', () => {
     ]);
     await expect(reopened).toHaveURL(editor.url());
     await editorReady(reopened);
-    await page.context().close();
   });
 
   test('a double click saves once; an older version opens read-only, with the way back to the newest', async ({
@@ -136,7 +135,6 @@ test.describe('built-in editor', () => {
     await editor.getByRole('button', { name: 'Neueste Version öffnen' }).click();
     await editorReady(editor);
     await expect(editedDocument(editor)).toContainText('Version two.');
-    await page.context().close();
   });
 });
 
@@ -192,5 +190,4 @@ test('/login and /start load neither the editor nor the viewer, the editor page 
   for (const prefix of ['editor-', 'docx-editor-', 'superdoc-', 'render-first-view-']) {
     expect(editorAssets.some((name) => name.startsWith(prefix))).toBe(true);
   }
-  await page.context().close();
 });

@@ -353,7 +353,6 @@ test('signing page on a phone: the contract as text, and the signing form with a
   await drawWithFinger(phone);
   await phone.getByRole('button', { name: 'Unterschreiben' }).scrollIntoViewIfNeeded();
   await phone.screenshot({ path: shot('signature-signing-page-phone-form') });
-  await context.close();
 });
 // ── end of the signing page on a phone ──────────────────────────────────────────────────────────────
 
@@ -408,7 +407,6 @@ test('Freigabe: the sender view that needs an approval, /freigaben with a reques
   await legal.goto('/verwaltung');
   await expect(legal.getByRole('textbox', { name: 'Schwellenwert WM (%)' })).toHaveValue('15');
   await legal.screenshot({ path: shot('verwaltung-freigaben') });
-  await legal.context().close();
 });
 
 test('built-in editor: a generated contract with its versions, and a save conflict', async ({ page }) => {

@@ -232,6 +232,5 @@ test.describe('built-in signing, end to end', () => {
     await expect(row).toContainText('3 von 3 unterschrieben');
     await expect(row.getByRole('button', { name: /Signiertes PDF herunterladen/ })).toBeVisible();
     await expectAccessible(page, 'Offene Signaturen');
-    await page.context().close();
   });
 });
