@@ -286,6 +286,9 @@ export const texts = {
     sentBy: 'Gesendet von',
     message: 'Nachricht',
     signHeading: 'Unterschreiben',
+    countersignTitle: 'Du zeichnest für die Firma gegen',
+    countersign:
+      'Alle anderen Unterzeichner haben bereits unterschrieben. Deine Unterschrift kommt in den Block der Firma; danach ist das Dokument vollständig unterschrieben und wird versiegelt.',
     consent:
       'Ich stimme zu, dieses Dokument elektronisch zu unterschreiben. Meine elektronische Unterschrift ist so verbindlich wie eine handschriftliche.',
     typedName: 'Dein vollständiger Name',

@@ -111,6 +111,21 @@ describe('SigningPage: the document', () => {
     expectSignerRequests(api.fetchMock);
   });
 
+  it('tells the company’s countersignatory that they sign last, for the company; nobody else', async () => {
+    const countersignatory = { name: 'Lea Brandt', email: 'lea.brandt@demo.local', role: 'Firma' } as const;
+    stubApi({ [VIEW]: jsonResponse(200, { ...signingView, signer: countersignatory }) });
+    const { unmount } = renderSigning();
+
+    expect(await screen.findByText('Du zeichnest für die Firma gegen')).toBeInTheDocument();
+    expect(screen.getByText(/Alle anderen Unterzeichner haben bereits unterschrieben/)).toBeInTheDocument();
+    unmount();
+
+    stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    renderSigning();
+    expect(await screen.findByRole('heading', { level: 1 })).toBeInTheDocument();
+    expect(screen.queryByText('Du zeichnest für die Firma gegen')).not.toBeInTheDocument();
+  });
+
   it('loads the DOCX for the reader with the token in the header, even where a PDF rendition exists', async () => {
     const api = stubApi({
       [VIEW]: jsonResponse(200, { ...signingView, pdfAvailable: true }),

@@ -15,6 +15,7 @@ import {
 import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  COUNTERSIGNER_ROLE,
   declineEnvelopeSchema,
   type SignEnvelopeRequest,
   type SigningView,
@@ -185,6 +186,11 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
           )}
         </Stack>
       </Paper>
+      {view.signer.role === COUNTERSIGNER_ROLE && (
+        <Alert color="blue" title={texts.signing.countersignTitle}>
+          {texts.signing.countersign}
+        </Alert>
+      )}
       <DocumentReader
         documentKey={signingDocumentKey(view)}
         load={(signal) => loadSigningDocument(token, signal)}
