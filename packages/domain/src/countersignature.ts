@@ -10,12 +10,13 @@ export const COUNTERSIGNATURE_FAMILIES = [
 ] as const satisfies readonly DocumentFamily[];
 
 /**
- * Until an administrator switches it, every family may be sent without a countersignatory (the seal
- * then stands for the company): envelopes made before countersigning existed, and every flow that
- * sends as drafted, keep working. Administrators switch contracts off on /verwaltung.
+ * Until an administrator switches it: a contract goes out only with the company's countersignatory, so
+ * the company's block of a signed contract carries a person's signature, not only the seal. The other
+ * families are letters the company sends: their seal may stand for the company. Administrators change
+ * either on /verwaltung (tab Gegenzeichnung).
  */
 export const COUNTERSIGNATURE_DEFAULTS: Record<(typeof COUNTERSIGNATURE_FAMILIES)[number], boolean> = {
-  contract: true,
+  contract: false,
   termination: true,
   offer: true,
   agreement: true,

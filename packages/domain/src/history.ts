@@ -19,6 +19,11 @@ export const historyEntrySchema = z.object({
   version: z.number().int().nullable(),
   /** The template version it was rendered from; null for documents made before templates had versions. */
   templateVersion: z.number().int().nullable(),
+  /**
+   * Freigabe of a document downloaded rather than signed: the status of its newest approval request;
+   * null when never asked. An envelope's approval is the envelope's `approval`.
+   */
+  approval: z.enum(APPROVAL_STATUSES).nullable().optional(),
   envelope: z
     .object({
       id: z.string(),

@@ -1,9 +1,12 @@
 import type { PersonHit, RetainedItem } from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { HOLD_RULE } from './erase-documents.js';
+import { heldMatches } from './legal-holds.js';
 
 /**
- * What is keyed by a person's account address: problem reports, the staff list with sessions and the
+ * What is keyed by a person's account address: problem reports (but those about a held match, listed
+ * under the hold), the staff list with sessions and the
  * embedded provider's account, recent matches, access requests. Deleted by the address only, never by a
  * name, which two colleagues may share. Returns the counts per kind; an administrator named by
  * ADMIN_EMAILS stays in the staff list and is added to `retained`.
@@ -18,8 +21,23 @@ export async function eraseAccount(
   const reports = await trx
     .deleteFrom('support_reports')
     .where(sql<boolean>`lower(reporter_email) = ${email}`)
+    .where(sql<boolean>`(match_id is null or match_id not in ${heldMatches})`)
     .executeTakeFirst();
   erased.Problemmeldungen = Number(reports.numDeletedRows);
+  for (const report of await trx
+    .selectFrom('support_reports')
+    .select(['id', 'subject', 'match_id'])
+    .where(sql<boolean>`lower(reporter_email) = ${email}`)
+    .orderBy('id')
+    .execute()) {
+    retained.push({
+      what: `Problemmeldung „${report.subject}“`,
+      id: String(report.id),
+      matchId: report.match_id,
+      rule: HOLD_RULE,
+      until: null,
+    });
+  }
   if (configuredAdministrators.has(email)) {
     retained.push({
       what: 'Eintrag in der Mitarbeiterliste',

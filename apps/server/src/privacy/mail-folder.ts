@@ -6,11 +6,17 @@ import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { auditDeletedBatch, recordDeletedRows } from './record-deletion.js';
 
+/** A mail of the mail folder names a held match (by its id): it stays while the hold does. */
+export function namesHeldMatch(text: string, held: Iterable<string>): boolean {
+  for (const matchId of held) if (text.includes(matchId)) return true;
+  return false;
+}
+
 /**
  * The mails the embedded mailer wrote to DATA_DIR/mail (.eml files): those older than the period go, in
- * batches, each an audit entry. A file that names a held match stays. The file is deleted first and
- * its record written after: a crash in between loses a record of a mail, never leaves a recorded
- * mail on disk.
+ * batches, each an audit entry. A file that names a held match stays. The record and the audit entry
+ * are written first and the files deleted after: a crash in between leaves a recorded mail on disk,
+ * which the next run deletes and records once more — never a deleted mail without its record.
  */
 export async function deleteMailFolderBatch(
   db: Db,
@@ -38,13 +44,7 @@ export async function deleteMailFolderBatch(
     const info = await stat(path).catch(() => undefined);
     if (!info || info.mtimeMs >= cutoff) continue;
     const content = await readFile(path);
-    if (held.length > 0) {
-      const text = content.toString('utf8');
-      if (held.some((matchId) => text.includes(matchId))) continue;
-    }
-    await unlink(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'ENOENT') throw error;
-    });
+    if (namesHeldMatch(content.toString('utf8'), held)) continue;
     deleted.push({ name, sha256: createHash('sha256').update(content).digest('hex') });
   }
   if (deleted.length === 0) return 0;
@@ -63,5 +63,10 @@ export async function deleteMailFolderBatch(
       `${deleted.length} ${deleted.length === 1 ? 'Mail' : 'Mails'} aus dem Mail-Ordner`,
     );
   });
+  for (const file of deleted) {
+    await unlink(join(directory, file.name)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== 'ENOENT') throw error;
+    });
+  }
   return deleted.length;
 }

@@ -10,6 +10,10 @@ import type { Database } from '../db/schema.js';
 import { RETENTION_ACTOR } from './document-deletion.js';
 import { heldMatches } from './legal-holds.js';
 
+/** SQL over `outgoing_mail as m`: the mail is about an envelope of a held match. */
+export const mailOfHeldMatch = sql<boolean>`exists (select 1 from envelopes e
+  where m.reference = 'envelope:' || e.id::text and e.match_id in ${heldMatches})`;
+
 /** A row a rule deleted, as its deletion record keeps it: what it was and the SHA-256 of its content. */
 export interface DeletedRow {
   subjectId: string;
@@ -124,10 +128,7 @@ export async function deleteSentMailBatch(
     ])
     .where('m.sent_at', 'is not', null)
     .where('m.sent_at', '<', dueBefore(now, period))
-    .where(
-      sql<boolean>`not exists (select 1 from envelopes e where m.reference = 'envelope:' || e.id::text
-        and e.match_id in ${heldMatches})`,
-    )
+    .where(sql<boolean>`not ${mailOfHeldMatch}`)
     .orderBy('m.id')
     .limit(limit)
     .forUpdate()

@@ -55,7 +55,7 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     await new MatchStore(db).upsertMany([match]);
     contract = await renderedContract();
     const pdfRenditions: PdfRenditions = { available: async () => true, render: async () => contract };
-    t = await createTestApp(db, { demoStaff: true, pdfRenditions });
+    t = await createTestApp(db, { demoStaff: true, pdfRenditions, contractsWithoutCountersignature: false });
     ops = await t.signIn(OPS);
     legal = await t.signIn('legal@demo.local');
     berater = await t.signIn('berater@demo.local');
@@ -135,6 +135,32 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     throw new Error(`envelope ${id} was not sealed`);
   }
 
+  it('requires a countersignatory for contracts on a new database; the other families may go without', async () => {
+    const listed = await t.app.inject({
+      method: 'GET',
+      url: '/backend/admin/countersignature',
+      headers: bearer(ops),
+    });
+    expect(
+      listed.json().map((s: { family: string; withoutAllowed: boolean; changedBy: string | null }) => [
+        s.family,
+        s.withoutAllowed,
+        s.changedBy,
+      ]),
+    ).toEqual([
+      ['contract', false, null],
+      ['termination', true, null],
+      ['offer', true, null],
+      ['agreement', true, null],
+    ]);
+    const envelope = await draft();
+    expect(envelope.countersignature?.withoutAllowed).toBe(false);
+    const without = await send(envelope, { countersignatory: null });
+    expect(without.statusCode).toBe(400);
+    expect(without.json().fields.countersignatory[0]).toContain('nicht ohne Gegenzeichnung versendet werden');
+    expect((await view(envelope.id)).status).toBe('created');
+  });
+
   it('lets only administrators read and change the switch per family, each change an audit entry', async () => {
     const listed = await t.app.inject({
       method: 'GET',
@@ -172,10 +198,10 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     expect(noValue.statusCode).toBe(400);
     expect(noValue.json().fields?.withoutAllowed).toBeDefined();
 
-    const changed = await setting(ops, 'contract', { withoutAllowed: false });
+    const changed = await setting(ops, 'contract', { withoutAllowed: true });
     expect(changed.statusCode, changed.body).toBe(200);
     expect(changed.json().find((s: { family: string }) => s.family === 'contract')).toMatchObject({
-      withoutAllowed: false,
+      withoutAllowed: true,
       changedBy: OPS,
     });
     const audit = await t.app.inject({ method: 'GET', url: '/backend/admin/audit', headers: bearer(ops) });
@@ -183,13 +209,13 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
       actor: OPS,
       action: 'countersignature.set',
       subject: 'Vertrag',
-      oldValue: 'ohne Gegenzeichnung erlaubt',
-      newValue: 'Gegenzeichnung verlangt',
+      oldValue: 'Gegenzeichnung verlangt',
+      newValue: 'ohne Gegenzeichnung erlaubt',
     });
     // Someone else's view of the sender page follows the switch.
     expect((await draft()).countersignature).toEqual({
       options: [{ id: SABINE.id, name: SABINE.name, function: 'Prokuristin' }],
-      withoutAllowed: false,
+      withoutAllowed: true,
     });
   });
 

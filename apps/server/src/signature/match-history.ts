@@ -1,11 +1,12 @@
-import type { HistoryEntry } from '@vertragsgenerator/domain';
+import type { ApprovalStatus, HistoryEntry } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import { documentStatus } from '../documents/documents-repository.js';
 import { envelopeSeal } from './overview/envelope-seal.js';
 
 /**
- * The document history of a match (GET /backend/matches/:matchId/history): its documents newest first,
- * each with its newest envelope, that envelope's signers and its seal.
+ * The document history of a match (GET /backend/matches/:matchId/documents): its documents newest first,
+ * each with its newest envelope, that envelope's signers, its seal and its newest approval request; a
+ * document downloaded rather than signed with its own newest approval request.
  */
 export async function matchHistory(db: Db, matchId: string): Promise<HistoryEntry[]> {
   const documents = await db
@@ -63,6 +64,10 @@ export async function matchHistory(db: Db, matchId: string): Promise<HistoryEntr
           )
           .orderBy('position')
           .execute();
+  const approvals = await newestApprovals(
+    db,
+    documents.map((d) => d.id),
+  );
   return documents.map((d) => {
     // A retried generation may leave a failed envelope and a later one on the same document: the
     // newest tells the story.
@@ -77,6 +82,7 @@ export async function matchHistory(db: Db, matchId: string): Promise<HistoryEntr
       status: d.status,
       version: d.version === null ? null : Number(d.version),
       templateVersion: d.template_version,
+      approval: approvals.ofDocument.get(d.id) ?? null,
       envelope: envelope
         ? {
             id: envelope.id,
@@ -95,8 +101,34 @@ export async function matchHistory(db: Db, matchId: string): Promise<HistoryEntr
               seal_level: envelope.seal_level,
               seal_error: envelope.seal_error,
             }),
+            approval: approvals.ofEnvelope.get(envelope.id) ?? null,
           }
         : null,
     };
   });
+}
+
+/**
+ * The status of the newest approval request (newest `requested_at`) of each envelope, and of each
+ * document's own requests (those for its download, without an envelope), in one query by document.
+ */
+async function newestApprovals(
+  db: Db,
+  documentIds: string[],
+): Promise<{ ofEnvelope: Map<string, ApprovalStatus>; ofDocument: Map<string, ApprovalStatus> }> {
+  const ofEnvelope = new Map<string, ApprovalStatus>();
+  const ofDocument = new Map<string, ApprovalStatus>();
+  if (documentIds.length === 0) return { ofEnvelope, ofDocument };
+  const rows = await db
+    .selectFrom('approval_requests')
+    .select(['envelope_id', 'document_id', 'status'])
+    .where('document_id', 'in', documentIds)
+    .orderBy('requested_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  for (const row of rows) {
+    const [map, key] = row.envelope_id ? [ofEnvelope, row.envelope_id] : [ofDocument, row.document_id];
+    if (!map.has(key)) map.set(key, row.status);
+  }
+  return { ofEnvelope, ofDocument };
 }

@@ -6,11 +6,23 @@ import type { AddressInfo } from 'node:net';
 /** A file as Salesforce stored it from a ContentVersion POST. */
 export interface StubFile {
   id: string;
+  /** The ContentDocument Salesforce made for the version (`069…`). */
+  contentDocumentId: string;
   title: string;
   pathOnClient: string;
   firstPublishLocationId: string;
   bytes: Buffer;
   md5: string;
+}
+
+/** A ContentDocumentLink: a file shared with a record (`LinkedEntityId`). */
+export interface StubLink {
+  id: string;
+  contentDocumentId: string;
+  linkedEntityId: string;
+  shareType: string;
+  /** Made by Salesforce for `FirstPublishLocationId`, or by a `POST sobjects/ContentDocumentLink`. */
+  createdBy: 'first-publish' | 'request';
 }
 
 /** A field of the object as describe() lists it. */
@@ -24,13 +36,18 @@ export interface StubField {
  * Salesforce's REST API as its documentation describes it: the OAuth 2.0 token endpoint (client
  * credentials; only the most recently issued token is valid, as after a session timeout), SOQL queries
  * (the match lookup over `records`, the object's `Id` by match ID, ContentVersion by
- * `FirstPublishLocationId` and `Checksum`), `POST sobjects/ContentVersion` (201 `{id, success,
- * errors}`), `PATCH sobjects/<object>/<id>` (204), `GET sobjects/<object>/describe`, and errors as
- * Salesforce sends them (`[{ message, errorCode }]`). It keeps what it received, and can fail as a
- * real org does: 5xx answers, stalled bodies, a restriction that refuses every token, maintenance.
+ * `FirstPublishLocationId` and `Checksum` or its `ContentDocumentId` by `Id`, ContentDocumentLink by
+ * `LinkedEntityId` and `ContentDocumentId`), `POST sobjects/ContentVersion` (201 `{id, success,
+ * errors}`; a ContentDocument for it, and with `FirstPublishLocationId` a ContentDocumentLink to that
+ * record, as Salesforce makes them), `POST sobjects/ContentDocumentLink`, `PATCH
+ * sobjects/<object>/<id>` (204), `GET sobjects/<object>/describe`, and errors as Salesforce sends them
+ * (`[{ message, errorCode }]`). It keeps what it received, and can fail as a real org does: 5xx
+ * answers, stalled bodies, a restriction that refuses every token, maintenance, a file's link to its
+ * record removed after the upload.
  */
 export class SalesforceStub {
   readonly files: StubFile[] = [];
+  readonly links: StubLink[] = [];
   readonly patches: { object: string; id: string; body: Record<string, unknown> }[] = [];
   /** Match ID (the `Name` field) → record id, for the write-back. */
   readonly recordIds = new Map<string, string>([['PL-4711', 'a0B5g00000XyZabEAF']]);
@@ -64,6 +81,11 @@ export class SalesforceStub {
   /** The next this many PATCHes answer 503. */
   failPatches = 0;
   uploadAttempts = 0;
+  /**
+   * The next this many uploads lose the link to their record right after it was made, as when a
+   * trigger or an administrator deletes it: the file exists, the record does not show it.
+   */
+  unlinkUploads = 0;
   private readonly server: Server = createServer((request, response) => void this.handle(request, response));
 
   constructor(
@@ -144,6 +166,25 @@ export class SalesforceStub {
           .map((f) => ({ attributes: { type: 'ContentVersion' }, Id: f.id }));
         return json(200, { totalSize: records.length, done: true, records });
       }
+      const document = /^SELECT ContentDocumentId FROM ContentVersion WHERE Id = '([^']*)' LIMIT 1$/.exec(
+        soql,
+      );
+      if (document) {
+        const records = this.files
+          .filter((f) => f.id === document[1])
+          .map((f) => ({ attributes: { type: 'ContentVersion' }, ContentDocumentId: f.contentDocumentId }));
+        return json(200, { totalSize: records.length, done: true, records });
+      }
+      const link =
+        /^SELECT Id FROM ContentDocumentLink WHERE LinkedEntityId = '([^']*)' AND ContentDocumentId = '([^']*)' LIMIT 1$/.exec(
+          soql,
+        );
+      if (link) {
+        const records = this.links
+          .filter((l) => l.linkedEntityId === link[1] && l.contentDocumentId === link[2])
+          .map((l) => ({ attributes: { type: 'ContentDocumentLink' }, Id: l.id }));
+        return json(200, { totalSize: records.length, done: true, records });
+      }
       if (this.stallQueries > 0) {
         this.stallQueries--;
         response.writeHead(200, { 'content-type': 'application/json' });
@@ -173,8 +214,12 @@ export class SalesforceStub {
         );
       const bytes = Buffer.from(body.VersionData ?? '', 'base64');
       const id = `0685g0000${String(this.files.length + 1).padStart(9, '0')}`;
+      const contentDocumentId = `0695g0000${String(this.files.length + 1).padStart(9, '0')}`;
+      if (this.unlinkUploads > 0) this.unlinkUploads--;
+      else this.link(contentDocumentId, location, 'V', 'first-publish');
       this.files.push({
         id,
+        contentDocumentId,
         title: body.Title ?? '',
         pathOnClient: body.PathOnClient ?? '',
         firstPublishLocationId: location,
@@ -182,6 +227,29 @@ export class SalesforceStub {
         md5: createHash('md5').update(bytes).digest('hex'),
       });
       return json(201, { id, success: true, errors: [] });
+    }
+    if (request.method === 'POST' && url.pathname === `${api}/sobjects/ContentDocumentLink`) {
+      const body = JSON.parse(text) as Record<string, string>;
+      const documentId = body.ContentDocumentId ?? '';
+      const entity = body.LinkedEntityId ?? '';
+      if (!this.files.some((f) => f.contentDocumentId === documentId))
+        return error(400, 'INVALID_CROSS_REFERENCE_KEY', 'invalid cross reference id');
+      if (![...this.recordIds.values()].includes(entity))
+        return error(400, 'FIELD_INTEGRITY_EXCEPTION', 'Linked Entity ID: id value of incorrect type');
+      if (!['V', 'C', 'I'].includes(body.ShareType ?? ''))
+        return error(
+          400,
+          'INVALID_OR_NULL_FOR_RESTRICTED_PICKLIST',
+          'Share Type: bad value for restricted picklist field',
+        );
+      if (this.links.some((l) => l.contentDocumentId === documentId && l.linkedEntityId === entity))
+        return error(
+          400,
+          'DUPLICATE_VALUE',
+          'duplicate value found: ContentDocumentId duplicates value on record',
+        );
+      const created = this.link(documentId, entity, body.ShareType as string, 'request');
+      return json(201, { id: created.id, success: true, errors: [] });
     }
     const record = new RegExp(`^${api}/sobjects/${this.object}/([A-Za-z0-9]+)$`).exec(url.pathname);
     if (request.method === 'PATCH' && record) {
@@ -201,5 +269,22 @@ export class SalesforceStub {
       return json(204);
     }
     error(404, 'NOT_FOUND', 'The requested resource does not exist');
+  }
+
+  private link(
+    contentDocumentId: string,
+    linkedEntityId: string,
+    shareType: string,
+    createdBy: StubLink['createdBy'],
+  ): StubLink {
+    const link = {
+      id: `06A5g0000${String(this.links.length + 1).padStart(9, '0')}`,
+      contentDocumentId,
+      linkedEntityId,
+      shareType,
+      createdBy,
+    };
+    this.links.push(link);
+    return link;
   }
 }

@@ -137,6 +137,13 @@ export interface TestAppOptions {
   demoStaff?: boolean;
   /** Default: discovery of the test issuer, which does not exist; the token exchange tests fake it. */
   discoverIssuer?: () => Promise<IssuerMetadata>;
+  /**
+   * Default true: the database starts as that of a company whose administrator allowed contracts
+   * without a countersignatory, because most tests send a contract as drafted and are about something
+   * else. False keeps the product's default (a countersignatory required), as the countersignature's
+   * own tests need. A database that already holds the switch keeps it.
+   */
+  contractsWithoutCountersignature?: boolean;
 }
 
 export async function createTestApp(
@@ -181,6 +188,7 @@ export async function createTestApp(
     logger,
   });
   await app.ready();
+  if (options.contractsWithoutCountersignature ?? true) await allowContractsWithoutCountersignature(db);
   const users = new UsersRepository(db);
   if (options.demoStaff) await seedDemoUsers(join(config.configDir, 'demo-users.json'), users);
   return {
@@ -233,4 +241,13 @@ export function privateRoutes(
   return apiRoutes(app)
     .filter(({ path }) => !publicPaths.includes(path))
     .map(({ method, path }) => ({ method, url: path.replace(/:[a-zA-Z]+/g, 'berater@demo.local') }));
+}
+
+/** The administrators' switch for contracts set to „ohne Gegenzeichnung erlaubt“, unless already set. */
+async function allowContractsWithoutCountersignature(db: Db): Promise<void> {
+  await db
+    .insertInto('countersignature_settings')
+    .values({ family: 'contract', without_allowed: true, changed_by: 'Testaufbau', changed_at: new Date() })
+    .onConflict((oc) => oc.column('family').doNothing())
+    .execute();
 }

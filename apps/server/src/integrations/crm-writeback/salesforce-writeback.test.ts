@@ -98,6 +98,23 @@ describe.each(testDatabases())('Salesforce write-back on $name', (database) => {
     expect(file?.bytes.equals(PDF)).toBe(true);
     expect(file?.firstPublishLocationId).toBe(RECORD_ID);
     expect(file?.pathOnClient).toBe('PL-4711 Vertrag - unterschrieben.pdf');
+    // The record shows the file: Salesforce linked it for FirstPublishLocationId, and the write-back
+    // looked the link up rather than trusting it.
+    expect(stub.links).toEqual([
+      expect.objectContaining({
+        contentDocumentId: file?.contentDocumentId,
+        linkedEntityId: RECORD_ID,
+        createdBy: 'first-publish',
+      }),
+    ]);
+    expect(
+      stub.queries.some(
+        (soql) =>
+          soql.includes('FROM ContentDocumentLink') &&
+          soql.includes(`'${RECORD_ID}'`) &&
+          soql.includes(`'${file?.contentDocumentId}'`),
+      ),
+    ).toBe(true);
     const last = stub.patches.at(-1);
     expect(last?.id).toBe(RECORD_ID);
     expect(last?.body.Vertragsstatus__c).toBe('Unterschrieben');
@@ -161,6 +178,25 @@ describe.each(testDatabases())('Salesforce write-back on $name', (database) => {
     expect(stub.uploadAttempts).toBe(1);
     expect(stub.files).toHaveLength(1);
     expect(stub.patches.at(-1)?.body.Vertragsstatus__c).toBe('Unterschrieben');
+  });
+
+  it('links the file to the record itself when the link Salesforce made is gone after the upload', async () => {
+    const envelope = await crmEnvelope(db, crmEventSink());
+    await envelope.send();
+    await envelope.complete(PDF);
+    stub.unlinkUploads = 1;
+    expect(await outbox().deliverDue()).toBe(2);
+    const [file] = stub.files;
+    expect(stub.links).toEqual([
+      expect.objectContaining({
+        contentDocumentId: file?.contentDocumentId,
+        linkedEntityId: RECORD_ID,
+        shareType: 'V',
+        createdBy: 'request',
+      }),
+    ]);
+    expect(stub.uploadAttempts).toBe(1);
+    expect((await envelope.crmHistory()).at(-1)?.type).toBe('crm_filed');
   });
 
   it('writes each change once with two replicas delivering at once', async () => {

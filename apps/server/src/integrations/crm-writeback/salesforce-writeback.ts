@@ -14,6 +14,7 @@ const describeSchema = z.object({
 });
 const idSchema = z.object({ records: z.array(z.object({ Id: z.string() })) });
 const createdSchema = z.object({ id: z.string() });
+const documentSchema = z.object({ records: z.array(z.object({ ContentDocumentId: z.string() })) });
 
 // Salesforce error codes of a refusal that may pass by itself: limits, locks, full storage an
 // administrator can free.
@@ -29,8 +30,11 @@ export interface SalesforceWritebackOptions {
 
 /**
  * The write-back to Salesforce: on completion the sealed PDF becomes a File of the match's record
- * (a ContentVersion with `FirstPublishLocationId`, which links it to the record), and at each status
- * change the fields the mapping's `writeback` names are updated with one PATCH of the record.
+ * (a ContentVersion with `FirstPublishLocationId`, for which Salesforce links its ContentDocument to
+ * the record), and at each status change the fields the mapping's `writeback` names are updated with
+ * one PATCH of the record. The link is looked up after the upload and made with a ContentDocumentLink
+ * when it is missing (a trigger or an administrator may remove it, a file found again may have lost it):
+ * a File the record does not show is not filed.
  *
  * Nothing reaches Salesforce twice: the record's id and the file's id are kept as steps of the
  * delivery, and before an upload the record's files are searched for one with the PDF's MD5
@@ -67,6 +71,11 @@ export class SalesforceWriteback implements CrmWriter {
       if (writeBack.type === 'envelope.completed' && this.options.mapping.attachSealedPdf) {
         if (typeof done.contentVersionId !== 'string') {
           done = { ...done, contentVersionId: await this.attach(recordId, writeBack) };
+          await save(done);
+        }
+        if (typeof done.contentDocumentLinkId !== 'string') {
+          const linkId = await this.linkToRecord(recordId, done.contentVersionId as string);
+          done = { ...done, contentDocumentLinkId: linkId };
           await save(done);
         }
         filed.push('versiegeltes PDF als Datei des Datensatzes');
@@ -172,6 +181,41 @@ export class SalesforceWriteback implements CrmWriter {
       ),
     );
     if (!created.success) throw new CrmTransientError('upload ContentVersion: answer without id');
+    return created.data.id;
+  }
+
+  /** The id of the ContentDocumentLink that shows the version's file on the record, made if missing. */
+  private async linkToRecord(recordId: string, contentVersionId: string): Promise<string> {
+    const version = documentSchema.safeParse(
+      await this.client.soql(
+        'query ContentVersion',
+        `SELECT ContentDocumentId FROM ContentVersion WHERE Id = ${soqlString(contentVersionId)} LIMIT 1`,
+      ),
+    );
+    if (!version.success) throw new CrmTransientError('query ContentVersion: answer without records');
+    const documentId = version.data.records[0]?.ContentDocumentId;
+    if (!documentId)
+      throw new CrmWritebackRefused(
+        `Die hochgeladene Datei (${contentVersionId}) ist in Salesforce nicht mehr vorhanden.`,
+      );
+    const found = idSchema.safeParse(
+      await this.client.soql(
+        'query ContentDocumentLink',
+        `SELECT Id FROM ContentDocumentLink WHERE LinkedEntityId = ${soqlString(recordId)} AND ContentDocumentId = ${soqlString(documentId)} LIMIT 1`,
+      ),
+    );
+    if (!found.success) throw new CrmTransientError('query ContentDocumentLink: answer without records');
+    const existing = found.data.records[0];
+    if (existing) return existing.Id;
+    const created = createdSchema.safeParse(
+      await this.client.request('link ContentDocument', {
+        method: 'POST',
+        url: `${this.base()}/sobjects/ContentDocumentLink`,
+        // Viewer access for those who see the record, as the link FirstPublishLocationId makes.
+        body: JSON.stringify({ ContentDocumentId: documentId, LinkedEntityId: recordId, ShareType: 'V' }),
+      }),
+    );
+    if (!created.success) throw new CrmTransientError('link ContentDocument: answer without id');
     return created.data.id;
   }
 

@@ -306,6 +306,26 @@ describe('MatchHistory', () => {
     expect(within(rowOf(table, 'Projektvertrag C')).queryByText(/Freigabe/)).toBeNull();
   });
 
+  it('says where a downloaded document stands with its approval', async () => {
+    const downloaded = (
+      documentId: string,
+      fileName: string,
+      approval: 'open' | 'approved' | null,
+    ): HistoryEntry => ({ ...rendering, documentId, fileName, status: 'ready', version: 2, approval });
+    stubApi({
+      [HISTORY]: jsonResponse(200, [
+        downloaded('doc-10', 'Kündigung A.docx', 'open'),
+        downloaded('doc-11', 'Kündigung B.docx', 'approved'),
+        downloaded('doc-12', 'Kündigung C.docx', null),
+      ]),
+    });
+    renderHistory();
+    const table = await findTable();
+    expect(within(rowOf(table, 'Kündigung A')).getByText('Wartet auf Freigabe')).toBeInTheDocument();
+    expect(within(rowOf(table, 'Kündigung B')).getByText('Freigabe: Freigegeben')).toBeInTheDocument();
+    expect(within(rowOf(table, 'Kündigung C')).queryByText(/Freigabe/)).toBeNull();
+  });
+
   it('says when no document was made for the match yet', async () => {
     stubApi({ [HISTORY]: jsonResponse(200, []) });
     renderHistory();

@@ -84,18 +84,33 @@ function HistoryTable({ entries }: { entries: readonly HistoryEntry[] }) {
   );
 }
 
+/** The newest approval request's status, where one was asked for. */
+function ApprovalText({ status }: { status: HistoryEntry['approval'] }) {
+  if (!status) return null;
+  return (
+    <Text size="xs" fw={600}>
+      {status === 'open'
+        ? texts.history.approvalOpen
+        : texts.history.approval(APPROVAL_STATUS_LABELS[status])}
+    </Text>
+  );
+}
+
 function EntryStatus({ entry }: { entry: HistoryEntry }) {
-  if (!entry.envelope) return <Text size="sm">{texts.history.documentStatus[entry.status]}</Text>;
+  if (!entry.envelope) {
+    const status = <Text size="sm">{texts.history.documentStatus[entry.status]}</Text>;
+    if (!entry.approval) return status;
+    return (
+      <Stack gap={4} align="flex-start">
+        {status}
+        <ApprovalText status={entry.approval} />
+      </Stack>
+    );
+  }
   return (
     <Stack gap={4} align="flex-start">
       <EnvelopeStatusBadge status={entry.envelope.status} />
-      {entry.envelope.approval && (
-        <Text size="xs" fw={600}>
-          {entry.envelope.approval === 'open'
-            ? texts.history.approvalOpen
-            : texts.history.approval(APPROVAL_STATUS_LABELS[entry.envelope.approval])}
-        </Text>
-      )}
+      <ApprovalText status={entry.envelope.approval} />
       {entry.envelope.seal && (
         <EnvelopeSealText seal={entry.envelope.seal} provider={entry.envelope.provider} />
       )}
