@@ -49,6 +49,8 @@ export async function sentEnvelope(baseUrl, dataDir) {
       email,
       routingOrder,
     })),
+    // A contract needs the company's countersignatory; they sign after the partner, whose page is measured.
+    countersignatory: draft.countersignature.options[0].id,
   });
   const link = await invitationLink(join(dataDir, 'mail'), PARTNER.email);
   await confirmSigningCode(baseUrl, join(dataDir, 'mail'), link);

@@ -137,7 +137,7 @@ async function envelopeSigned({ call, tokens, bodies, mail, sequence }) {
         email,
         routingOrder,
       })),
-      countersignatory: draft.countersignatory?.id ?? null,
+      countersignatory: null,
     },
   });
   const signingToken = await mail.waitFor(partner.email, /\/unterschreiben#([A-Za-z0-9_-]+)/);

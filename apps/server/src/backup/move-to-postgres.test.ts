@@ -69,13 +69,18 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
       expect((await call(embedded, 'POST', '/backend/private/saveUser', token, {})).status).toBe(200);
     }
 
-    /** The envelope sent, and its one signer signing through the link in the mail folder. */
+    type Recipient = { role: string; name: string; email: string; routingOrder: number };
+    /**
+     * The envelope sent with the company's first signatory countersigning (a contract needs one on a
+     * new database), and each signer signing in turn through the link in the mail folder.
+     */
     const sendAndSign = async (id: string, token: string): Promise<string> => {
       const draft = (await (
         await call(embedded, 'GET', `/backend/signature/envelopes/${id}`, token)
       ).json()) as {
         subject: string;
-        recipients: { role: string; name: string; email: string; routingOrder: number }[];
+        recipients: Recipient[];
+        countersignature: { options: { id: string }[] };
       };
       const recipients = draft.recipients.map(({ role, name, email, routingOrder }) => ({
         role,
@@ -88,9 +93,10 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
         subject: draft.subject,
         message: '',
         recipients,
+        countersignatory: draft.countersignature.options[0]?.id,
       });
       expect(sent.status).toBe(200);
-      for (const recipient of recipients) {
+      for (const recipient of ((await sent.json()) as { recipients: Recipient[] }).recipients) {
         let link: string | undefined;
         for (let i = 0; i < 300 && !link; i++) {
           link = await signingLinkInMailFolder(join(dataDir, 'mail'), recipient.email, since);

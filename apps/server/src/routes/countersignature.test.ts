@@ -142,11 +142,13 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
       headers: bearer(ops),
     });
     expect(
-      listed.json().map((s: { family: string; withoutAllowed: boolean; changedBy: string | null }) => [
-        s.family,
-        s.withoutAllowed,
-        s.changedBy,
-      ]),
+      listed
+        .json()
+        .map((s: { family: string; withoutAllowed: boolean; changedBy: string | null }) => [
+          s.family,
+          s.withoutAllowed,
+          s.changedBy,
+        ]),
     ).toEqual([
       ['contract', false, null],
       ['termination', true, null],
