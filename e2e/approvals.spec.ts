@@ -10,7 +10,7 @@ import {
   openForm,
   submitButton,
 } from './forms-support.js';
-import { fillCustomerContract, invitationLink } from './signature-support.js';
+import { chooseCountersignatory, fillCustomerContract, invitationLink } from './signature-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, signedIn, test } from './support.js';
 
 /**
@@ -84,6 +84,7 @@ test.describe('Freigabe', () => {
     await expect(senderView.getByText(/^Marge remote .+ % liegt unter 15 % \(WM\)$/)).toBeVisible();
     await expect(senderView.getByText(/^Marge onsite .+ % liegt unter 15 % \(WM\)$/)).toBeVisible();
     await expectAccessible(senderView, 'the sender view of an envelope that needs an approval');
+    await chooseCountersignatory(senderView);
     await ask.click();
     await expect(senderView.getByText('Wartet auf Freigabe').first()).toBeVisible();
     await expect(senderView.getByRole('button', { name: 'Zur Freigabe senden' })).toHaveCount(0);
@@ -166,6 +167,7 @@ test.describe('Freigabe', () => {
     const ask = senderView.getByRole('button', { name: 'Zur Freigabe senden' });
     await expect(ask).toBeVisible();
     await expect(senderView.getByText('Text nach der Erstellung geändert')).toBeVisible();
+    await chooseCountersignatory(senderView);
     await ask.click();
     await expect(senderView.getByText('Wartet auf Freigabe').first()).toBeVisible();
 
@@ -199,6 +201,7 @@ test.describe('Freigabe', () => {
     await expectAccessible(senderView, 'the sender view after a declined approval');
     // Another line: the first one no longer reads as it did.
     await editAfter('Präambel', ' (Fassung vom Vertrieb)');
+    await chooseCountersignatory(senderView);
     await senderView.getByRole('button', { name: 'Zur Freigabe senden' }).click();
     await expect(senderView.getByText('Wartet auf Freigabe').first()).toBeVisible();
 

@@ -1,5 +1,6 @@
 import { type Browser, expect, type Locator, type Page } from '@playwright/test';
 import { loadMatch, openForm, submitButton } from './forms-support.js';
+import { chooseCountersignatory } from './signature-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signedIn } from './support.js';
 
 /** A phone as Chromium's mobile emulation makes one: 360 × 740 CSS pixels, touch, twice the pixels. */
@@ -10,7 +11,7 @@ export const PHONE = {
   deviceScaleFactor: 2,
 };
 
-/** Legal sends the contract of `fill` from the sender view; answers when it went out. */
+/** Legal sends the contract of `fill` from the sender view, countersigned by the company; answers when it went out. */
 export async function sendContract(browser: Browser, matchId: string, fill: (page: Page) => Promise<void>) {
   const page = await newUserPage(browser);
   await signedIn(page, DEMO_ACCOUNTS.legal);
@@ -19,6 +20,7 @@ export async function sendContract(browser: Browser, matchId: string, fill: (pag
   await fill(page);
   const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
   await expect(senderView.getByRole('button', { name: 'Senden' })).toBeEnabled();
+  await chooseCountersignatory(senderView);
   const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
   await expect(senderView.getByText('Versendet').first()).toBeVisible();

@@ -20,6 +20,7 @@ import {
 } from './forms-support.js';
 import { drawWithFinger, PHONE, sendContract, tapWithFinger } from './phone-support.js';
 import {
+  chooseCountersignatory,
   completionMailPdf,
   drawSignature,
   enterSigningCode,
@@ -244,6 +245,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await senderView.setViewportSize({ width: 1280, height: 1700 });
   await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
   await senderView.getByLabel('Nachricht').fill('Hallo zusammen, bitte bis Freitag unterschreiben. Danke!');
+  await chooseCountersignatory(senderView);
   await documentRendered(senderView);
   await senderView.waitForTimeout(1500);
   await senderView.evaluate(() => {
@@ -374,6 +376,7 @@ test('Freigabe: the sender view that needs an approval, /freigaben with a reques
   const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
   await senderView.setViewportSize({ width: 1280, height: 1900 });
   await expect(senderView.getByRole('button', { name: 'Zur Freigabe senden' })).toBeVisible();
+  await chooseCountersignatory(senderView);
   await documentRendered(senderView);
   await senderView.waitForTimeout(1500);
   await senderView.evaluate(() => window.scrollTo(0, 0));

@@ -10,6 +10,16 @@ import { E2E_DATA_DIR } from '../playwright.config.js';
 import { choose, type } from './forms-support.js';
 import { newUserPage } from './support.js';
 
+/**
+ * Picks the company's signatory who countersigns the contract last (the first one its company offers,
+ * or the one named): on a server whose administrators kept the default, a contract needs one.
+ */
+export async function chooseCountersignatory(senderView: Page, name?: string): Promise<void> {
+  await senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
+  const options = senderView.getByRole('option');
+  await (name ? options.filter({ hasText: new RegExp(`^${name} – `) }) : options).first().click();
+}
+
 /** Legal's customer contract with two customer signers and a copy (the form must be open). */
 export async function fillCustomerContract(page: Page): Promise<void> {
   await choose(page, 'Sprache', 'Deutsch');
