@@ -140,6 +140,8 @@ export default defineConfig({
       SALESFORCE_ID_FIELD: 'Name',
       // The preset's fields and a write-back of status, its time, the day of signing and the sealed PDF.
       CRM_MAPPING_FILE: 'e2e/salesforce-mapping.json',
+      // Webhooks to the receiver e2e/salesforce-writeback.spec.ts starts on loopback.
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     }),
   ],
 });

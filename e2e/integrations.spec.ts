@@ -4,6 +4,7 @@ import { startWebhookReceiver, type WebhookReceiver } from '../apps/server/src/t
 import { BASE_URL } from '../playwright.config.js';
 import { expectAccessible } from './axe.js';
 import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
+import { registerWebhookEndpoint } from './integrations-support.js';
 import { signAs } from './signature-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
@@ -31,27 +32,16 @@ test.describe('webhooks to another system', () => {
     await ops.getByRole('tab', { name: 'Integrationen' }).click();
     await expect(ops.getByRole('region', { name: 'Empfänger hinzufügen' })).toBeVisible();
     await expectAccessible(ops, 'the integrations tab without endpoints');
-    await ops.getByRole('textbox', { name: /Adresse des Empfängers/ }).fill(receiver.url);
-    for (const event of [
-      /Dokument erzeugt/,
-      /Umschlag versendet/,
-      /Unterschrift geleistet/,
-      /Umschlag abgeschlossen/,
-    ]) {
-      await ops.getByRole('checkbox', { name: event }).check();
-    }
-    await ops.getByRole('button', { name: 'Hinzufügen' }).click();
-    const shown = ops.getByRole('region', { name: `Signaturgeheimnis für ${receiver.url}` });
-    await expect(shown).toBeVisible();
-    await expect(shown.getByRole('button', { name: 'Geheimnis kopieren' })).toBeFocused();
-    await expectAccessible(ops, 'the secret shown once');
-    const secret = (await shown.getByText(/^whsec_/).textContent())?.trim() ?? '';
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
-    const endpointId = (await shown.textContent())?.match(/[0-9a-f]{8}-[0-9a-f-]{27}/)?.[0] ?? '';
+    const { secret, endpointId } = await registerWebhookEndpoint(
+      ops,
+      receiver.url,
+      [/Dokument erzeugt/, /Umschlag versendet/, /Unterschrift geleistet/, /Umschlag abgeschlossen/],
+      async (shown) => {
+        await expect(shown.getByRole('button', { name: 'Geheimnis kopieren' })).toBeFocused();
+        await expectAccessible(ops, 'the secret shown once');
+      },
+    );
     receiver.useSecret(secret);
-    await shown.getByRole('button', { name: 'Fertig, Geheimnis ist gespeichert' }).click();
-    await expect(ops.getByText(secret)).toHaveCount(0);
-    await expect(ops.getByRole('table', { name: 'Webhook-Empfänger' })).toContainText('Aktiv');
 
     // Legal sends a partner contract without countersignature; the partner signs.
     const legal = await newUserPage(browser);

@@ -7,7 +7,7 @@ import { SALESFORCE_MATCH_ID, SALESFORCE_RECORD, SALESFORCE_RECORD_ID } from './
 /**
  * The Salesforce of the browser tests' third server (CRM_KIND=salesforce), started before that server,
  * which asks it for the object's fields at start: the API tests' stub on `<port>`, holding the record of
- * e2e/salesforce-match.ts, and on `<inspection port>` `GET /state`, what it received, for the spec in
+ * e2e/salesforce-match.ts, and on `<inspection port>` `GET /state`, what it received and made, for the spec in
  * another process. Runs until Playwright stops it.
  */
 const [port, inspectionPort] = process.argv.slice(2).map(Number);
@@ -22,12 +22,15 @@ await stub.start(port);
 export interface SalesforceStubState {
   files: {
     id: string;
+    contentDocumentId: string;
     title: string;
     pathOnClient: string;
     firstPublishLocationId: string;
     sha256: string;
     base64: string;
   }[];
+  /** The files' links to records (ContentDocumentLink), Salesforce's and those asked for. */
+  links: SalesforceStub['links'];
   patches: { object: string; id: string; body: Record<string, unknown> }[];
   queries: string[];
 }
@@ -43,6 +46,7 @@ const inspection = createServer((request, response) => {
       sha256: createHash('sha256').update(bytes).digest('hex'),
       base64: bytes.toString('base64'),
     })),
+    links: stub.links,
     patches: stub.patches,
     queries: stub.queries,
   };

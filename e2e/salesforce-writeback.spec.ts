@@ -1,19 +1,29 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { pdfsig } from '../apps/server/src/test/pdf-tools.js';
+import { startWebhookReceiver, type WebhookReceiver } from '../apps/server/src/test/webhook-receiver.js';
 import {
   SALESFORCE_APP_BASE_URL,
   SALESFORCE_DATA_DIR,
   SALESFORCE_STUB_STATE_URL,
 } from '../playwright.config.js';
 import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
+import { createApiClient, registerWebhookEndpoint } from './integrations-support.js';
 import { SALESFORCE_MATCH_ID, SALESFORCE_RECORD, SALESFORCE_RECORD_ID } from './salesforce-match.js';
 import type { SalesforceStubState } from './salesforce-stub-server.js';
 import { completionMailPdf, signAs } from './signature-support.js';
-import { DEMO_ACCOUNTS, expect, signIn, test } from './support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 // The third app server of playwright.config.ts: matches from Salesforce (the stub started before it),
-// written back with e2e/salesforce-mapping.json's `writeback`.
+// written back with e2e/salesforce-mapping.json's `writeback`, and webhooks to a receiver on loopback.
 test.use({ baseURL: SALESFORCE_APP_BASE_URL });
+
+let receiver: WebhookReceiver;
+test.beforeAll(async () => {
+  receiver = await startWebhookReceiver();
+});
+test.afterAll(async () => {
+  await receiver.close();
+});
 
 const PARTNER = { name: 'Jana Kowalski', email: 'jana.kowalski@example.org' };
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -31,11 +41,25 @@ async function patched(field: string): Promise<unknown[]> {
     .map((patch) => patch.body[field]);
 }
 
-test('a contract of a Salesforce match signed to completion becomes a File of its record, with the status fields written', async ({
+test('an administrator connects a webhook receiver and an API client; a contract of a Salesforce match signed to completion reaches the receiver as verified events and becomes a File of its record', async ({
   page,
   browser,
+  request,
 }) => {
   test.setTimeout(150_000);
+  // Team-Operations registers the receiver and an API client with the level of legal staff.
+  const ops = await newUserPage(browser);
+  await signIn(ops, DEMO_ACCOUNTS.operations);
+  await expect(ops).toHaveURL(/\/verwaltung$/);
+  await ops.getByRole('tab', { name: 'Integrationen' }).click();
+  const { secret } = await registerWebhookEndpoint(ops, receiver.url, [
+    /Umschlag versendet/,
+    /Unterschrift geleistet/,
+    /Umschlag abgeschlossen/,
+  ]);
+  receiver.useSecret(secret);
+  const token = await createApiClient(ops, `Archiv ${randomBytes(3).toString('hex')}`, 'Legal (2)');
+
   await signIn(page, DEMO_ACCOUNTS.legal);
   await expect(page).toHaveURL(/\/start$/);
 
@@ -59,6 +83,7 @@ test('a contract of a Salesforce match signed to completion becomes a File of it
   });
   const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
   await expect(senderView).toHaveURL(/\/signatur\/[0-9a-f-]{36}$/);
+  const envelopeId = senderView.url().split('/').at(-1) ?? '';
   await senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
   await senderView
     .getByRole('option', { name: 'Ohne Gegenzeichnung (das Siegel steht für die Firma)' })
@@ -85,6 +110,33 @@ test('a contract of a Salesforce match signed to completion becomes a File of it
   const uploaded = Buffer.from(file?.base64 ?? '', 'base64');
   expect(sha256(uploaded)).toBe(file?.sha256);
   expect(await pdfsig(uploaded)).toMatch(/Signature Validation: Signature is Valid\./);
+  // Shown on the record: the link Salesforce made for FirstPublishLocationId, checked by the write-back.
+  const { links, queries } = await stubState();
+  expect(links).toEqual([
+    expect.objectContaining({
+      contentDocumentId: file?.contentDocumentId,
+      linkedEntityId: SALESFORCE_RECORD_ID,
+    }),
+  ]);
+  expect(queries.some((soql) => soql.includes('FROM ContentDocumentLink'))).toBe(true);
+
+  // The receiver verified each of the envelope's events with the standardwebhooks library, in order;
+  // the completion names the sealed PDF's SHA-256, the same as the file in Salesforce.
+  const ofEnvelope = () =>
+    receiver.verified.filter((v) => v.data.envelopeId === envelopeId).map((v) => v.type);
+  await expect
+    .poll(ofEnvelope, { timeout: 30_000 })
+    .toEqual(['envelope.sent', 'envelope.signed', 'envelope.completed']);
+  expect(receiver.refused).toEqual([]);
+  const completed = receiver.verified.find((v) => v.type === 'envelope.completed');
+  expect(completed?.data.sealedPdf).toMatchObject({ sha256: file?.sha256 });
+
+  // The API client fetches the sealed PDF with its token, as an archive would on that event.
+  const fetched = await request.get(`/backend/signature/envelopes/${envelopeId}/signed-pdf`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(fetched.status(), await fetched.text()).toBe(200);
+  expect(sha256(await fetched.body())).toBe(file?.sha256);
 
   // The status fields followed the envelope; the completion also wrote the day of signing.
   await expect

@@ -1,5 +1,5 @@
 // The tests drive Debian's Chromium (test tools cannot download a browser of their own here), check
-// sealed PDFs with poppler's pdfsig and openssl, the metrics with Prometheus' promtool, and run a
+// sealed PDFs with poppler's pdfsig, openssl and qpdf, the metrics with Prometheus' promtool, and run a
 // timestamp authority of their own with openssl. Installs what is missing
 // with apt-get when running as root; otherwise says exactly what to install.
 import { execFileSync } from 'node:child_process';
@@ -12,6 +12,7 @@ const TOOLS = [
     usedBy: 'Die Browsertests',
   },
   { path: '/usr/bin/pdfsig', debianPackage: 'poppler-utils', usedBy: 'Die Prüfung der versiegelten PDFs' },
+  { path: '/usr/bin/qpdf', debianPackage: 'qpdf', usedBy: 'Die Strukturprüfung der versiegelten PDFs' },
   { path: '/usr/bin/promtool', debianPackage: 'prometheus', usedBy: 'Die Metrik-Tests' },
   {
     path: '/usr/bin/openssl',

@@ -21,6 +21,17 @@ export interface ApprovalEscalationDeps {
   now?: () => Date;
 }
 
+/** Whom a new request is mailed to, and whether that is everyone the rules name (see below). */
+export interface NewRequestAddressees {
+  to: string[];
+  /**
+   * The first group in turn (with the deputies) has nobody but the requester, so everyone the rules
+   * name was mailed: the request is escalated from the start (`escalates_at` now), as each of them may
+   * decide at once, and needs no escalation mail later.
+   */
+  escalated: boolean;
+}
+
 /**
  * Whom a new request is mailed to: the first group in turn and the deputies, or everyone the rules name
  * when that group has nobody but the requester. A 422 when nobody but the requester may decide at all;
@@ -31,14 +42,14 @@ export async function addresseesOfNewRequest(
   rules: ApprovalRules,
   requester: string,
   subject: string,
-): Promise<string[]> {
+): Promise<NewRequestAddressees> {
   const first = await approverAddresses(
     executor,
     rules.approvers.order.slice(0, 1),
     rules.deputies,
     requester,
   );
-  if (first.length > 0) return first;
+  if (first.length > 0) return { to: first, escalated: false };
   const everyone = await approverAddresses(executor, rules.approvers.order, rules.deputies, requester);
   if (everyone.length === 0) {
     throw new HttpError(
@@ -47,7 +58,7 @@ export async function addresseesOfNewRequest(
       `Niemand außer dir darf ${subject} freigeben. Bitte wende dich an die Verwaltung.`,
     );
   }
-  return everyone;
+  return { to: everyone, escalated: true };
 }
 
 /** Addresses of the staff of `groups` and the deputies, without `except` (never the requester). */

@@ -20,7 +20,12 @@ export const matchUnknown = (matchId: string) =>
     `Das Match ${matchId} gibt es im CRM nicht mehr. Ohne das Match lässt sich die Marge nicht prüfen; bitte kläre den Deal im CRM.`,
   );
 
-/** The columns every new request shares, an envelope's or a document's: what it is for, who asks, by which rules. */
+/**
+ * The columns every new request shares, an envelope's or a document's: what it is for, who asks, by which
+ * rules. `escalated`: everyone the rules name was mailed at once, as the first group in turn has nobody
+ * but the requester (addresseesOfNewRequest); then every group may decide from the start, and the
+ * escalation mail is not sent again.
+ */
 export function newRequestColumns(
   evaluated: Pick<
     EvaluatedDocument,
@@ -29,7 +34,9 @@ export function newRequestColumns(
   rules: ApprovalRules,
   user: { email: string; name: string },
   now: Date,
+  escalated = false,
 ) {
+  const escalates = rules.approvers.order.length > 1;
   return {
     document_version: evaluated.documentVersion,
     document_sha256: evaluated.documentSha256,
@@ -42,8 +49,12 @@ export function newRequestColumns(
     requested_at: now,
     reasons: JSON.stringify(evaluated.reasons),
     rules: JSON.stringify(rules),
-    escalates_at:
-      rules.approvers.order.length > 1 ? addWorkingDays(now, rules.approvers.escalationWorkingDays) : null,
+    escalates_at: !escalates
+      ? null
+      : escalated
+        ? now
+        : addWorkingDays(now, rules.approvers.escalationWorkingDays),
+    escalation_mailed_at: escalates && escalated ? now : null,
   };
 }
 

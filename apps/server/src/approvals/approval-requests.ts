@@ -167,7 +167,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
         .values({
           envelope_id: envelopeId,
           document_id: evaluated.documentId,
-          ...newRequestColumns(evaluated, rules, user, now),
+          ...newRequestColumns(evaluated, rules, user, now, addressees.escalated),
           send_request: JSON.stringify(sendRequest),
           status: 'open',
         })
@@ -179,7 +179,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
         trx,
       );
       await this.deps.outbox.enqueue(
-        addressees.map((to) => approvalRequestedMail(inserted, to, texts, this.deps.publicUrl)),
+        addressees.to.map((to) => approvalRequestedMail(inserted, to, texts, this.deps.publicUrl)),
         trx,
       );
       return inserted.id;

@@ -158,7 +158,7 @@ export class DocumentApprovals {
         .values({
           envelope_id: null,
           document_id: documentId,
-          ...newRequestColumns(evaluated, rules, user, now),
+          ...newRequestColumns(evaluated, rules, user, now, addressees.escalated),
           send_request: null,
           status: 'open',
         })
@@ -170,7 +170,7 @@ export class DocumentApprovals {
       );
       const texts = evaluated.reasons.map(approvalReasonText);
       await this.deps.outbox.enqueue(
-        addressees.map((to) => approvalRequestedMail(inserted, to, texts, this.deps.publicUrl)),
+        addressees.to.map((to) => approvalRequestedMail(inserted, to, texts, this.deps.publicUrl)),
         trx,
       );
       return inserted.id;

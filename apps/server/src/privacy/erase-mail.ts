@@ -31,9 +31,9 @@ export async function eraseOutgoingMail(
     .select([
       'm.id',
       'm.subject',
-      sql<string | null>`(select e.match_id from envelopes e where m.reference = 'envelope:' || e.id::text)`.as(
-        'match_id',
-      ),
+      sql<
+        string | null
+      >`(select e.match_id from envelopes e where m.reference = 'envelope:' || e.id::text)`.as('match_id'),
     ])
     .where(naming)
     .where(mailOfHeldMatch)
@@ -84,10 +84,12 @@ export async function sortMailFiles(
 export async function deleteMailFiles(directory: string, names: readonly string[]): Promise<number> {
   let files = 0;
   for (const name of names) {
-    if (await unlink(join(directory, name)).then(
-      () => true,
-      () => false,
-    ))
+    if (
+      await unlink(join(directory, name)).then(
+        () => true,
+        () => false,
+      )
+    )
       files++;
   }
   return files;

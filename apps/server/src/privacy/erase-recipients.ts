@@ -10,9 +10,11 @@ import { normalized } from './match-person.js';
 export interface ErasedRecipient {
   id: string;
   envelope_id: string;
+  document_id: string;
   name: string;
   email: string;
   typed_name: string | null;
+  /** The envelope's status. */
   status: string;
   match_id: string;
   completed_at: Date | null;

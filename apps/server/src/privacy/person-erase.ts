@@ -1,8 +1,5 @@
-import { unlink } from 'node:fs/promises';
-import { join } from 'node:path';
 import {
   calendarDateOf,
-  dueAt,
   formatCalendarDate,
   OPEN_ENVELOPE_STATUSES,
   type PersonErase,
@@ -16,6 +13,15 @@ import { HttpError } from '../shared/http-error.js';
 import { accountHits, eraseAccount } from './account-erasure.js';
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
+import { HOLD_RULE, sortDocuments } from './erase-documents.js';
+import { deleteMailFiles, eraseOutgoingMail, sortMailFiles } from './erase-mail.js';
+import {
+  anonymiseRecipients,
+  clearAddresses,
+  type ErasedRecipient,
+  endedRecipients,
+  retainedRecipients,
+} from './erase-recipients.js';
 import { normalized, pseudonymiseMatches } from './match-person.js';
 import type { PersonSearch } from './person-search.js';
 import type { RetentionRules } from './retention-rules.js';
@@ -36,8 +42,6 @@ export interface PersonErasureDeps {
 
 /** Whom to erase: by e-mail address, or by full name for a person known here by name only. */
 type ErasedPerson = { email: string } | { name: string };
-
-const ENDED = ['declined', 'voided', 'failed'];
 
 /**
  * Art. 17 DSGVO for one e-mail address or one full name. What no retention duty holds goes at once: the
@@ -88,107 +92,41 @@ export class PersonErasure {
         (r) => r.match_id,
       ),
     );
-    const hits = await this.deps.search.search(needle);
+    const { hits, names } = await this.deps.search.find(needle);
     const retained: RetainedItem[] = [];
     const erased: Record<string, number> = {};
     const add = (what: string, n: number) => {
       if (n > 0) erased[what] = (erased[what] ?? 0) + n;
     };
 
-    const recipients = await db
+    const recipients: ErasedRecipient[] = await db
       .selectFrom('envelope_recipients as r')
       .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
       .select([
         'r.id',
         'r.envelope_id',
+        'r.name',
         'r.email',
-        'e.document_id',
+        'r.typed_name',
         'e.status',
         'e.match_id',
         'e.completed_at',
         'e.updated_at',
+        'e.document_id',
       ])
       .where(isRecipient)
       .execute();
-    // Documents may name the person without the address: by the names the address goes by here.
-    const names = new Set(
-      email
-        ? (
-            await db
-              .selectFrom('envelope_recipients')
-              .select('name')
-              .where(sql<boolean>`lower(email) = ${email}`)
-              .union(db.selectFrom('users').select('name').where(sql<boolean>`lower(email) = ${email}`))
-              .execute()
-          )
-            .map((r) => normalized(r.name))
-            .filter((name) => name.length >= 3 && name !== needle)
-        : [],
-    );
-    const byName = (await Promise.all([...names].map((name) => this.deps.search.search(name)))).flat();
     const documentIds = new Set([
-      ...[...hits, ...byName].filter((h) => h.source === 'document').map((h) => h.id),
+      ...hits.filter((h) => h.source === 'document').map((h) => h.id),
       ...recipients.map((r) => r.document_id),
     ]);
-    const documents = documentIds.size
-      ? await db
-          .selectFrom('documents as d')
-          .select(['d.id', 'd.match_id', 'd.status', 'd.created_at', 'd.file_name'])
-          .where('d.id', 'in', [...documentIds])
-          .execute()
+    const sorted = await sortDocuments(db, documentIds, held, periods);
+    retained.push(...sorted.retained);
+    const toDelete = sorted.toDelete;
+    const mailDirectory = this.deps.mailDirectory;
+    const mailFiles = mailDirectory
+      ? await sortMailFiles(mailDirectory, await this.deps.search.mailFilesNaming(needle), held, retained)
       : [];
-    const envelopesOf = documentIds.size
-      ? await db
-          .selectFrom('envelopes')
-          .select(['id', 'document_id', 'status', 'completed_at', 'updated_at'])
-          .where('document_id', 'in', [...documentIds])
-          .execute()
-      : [];
-    const toDelete: string[] = [];
-    for (const document of documents) {
-      const envelopes = envelopesOf.filter((e) => e.document_id === document.id);
-      const completed = envelopes.find((e) => e.status === 'completed');
-      const what = `Dokument ${document.file_name}`;
-      if (held.has(document.match_id)) {
-        retained.push({
-          what,
-          id: document.id,
-          matchId: document.match_id,
-          rule: 'Aufbewahrungssperre',
-          until: null,
-        });
-      } else if (completed) {
-        const period = periods.completed_contracts;
-        retained.push({
-          what: `Vertrag ${document.file_name} (abgeschlossen)`,
-          id: document.id,
-          matchId: document.match_id,
-          rule: RETENTION_RULE_LABELS.completed_contracts,
-          until: period ? dueAt(completed.completed_at ?? completed.updated_at, period).toISOString() : null,
-        });
-      } else if (envelopes.some((e) => OPEN_ENVELOPE_STATUSES.includes(e.status))) {
-        retained.push({
-          what,
-          id: document.id,
-          matchId: document.match_id,
-          rule: 'Umschlag läuft noch',
-          until: null,
-        });
-      } else if (document.status === 'ready' && envelopes.length === 0) {
-        const period = periods.generated_documents;
-        retained.push({
-          what,
-          id: document.id,
-          matchId: document.match_id,
-          rule: RETENTION_RULE_LABELS.generated_documents,
-          until: period ? dueAt(document.created_at, period).toISOString() : null,
-        });
-      } else {
-        toDelete.push(document.id);
-      }
-    }
-
-    const mailFiles = this.deps.mailDirectory ? await this.deps.search.mailFilesNaming(needle) : [];
     await db.transaction().execute(async (trx) => {
       const deleted = await deleteDocumentBatch(trx, audit, 'envelopes', periods, now, toDelete.length, {
         ids: toDelete,
@@ -199,95 +137,14 @@ export class PersonErasure {
         add('Dokumente mit ihren Versionen', counts.documents);
         add('Dateien von beendeten Umschlägen', counts.envelopes);
       }
-      const recipientIds = recipients.map((r) => r.id);
-      if (recipientIds.length > 0) {
-        // No duty keeps where and with which browser someone signed.
-        const cleared = await trx
-          .updateTable('envelope_recipients')
-          .set({ signed_ip: null, signed_user_agent: null })
-          .where('id', 'in', recipientIds)
-          .where((eb) => eb.or([eb('signed_ip', 'is not', null), eb('signed_user_agent', 'is not', null)]))
-          .executeTakeFirst();
-        add('IP-Adressen von Unterschriften', Number(cleared.numUpdatedRows));
-        const events = await trx
-          .updateTable('envelope_events')
-          .set({ ip: null, user_agent: null })
-          .where('recipient_id', 'in', recipientIds)
-          .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
-          .executeTakeFirst();
-        add('IP-Adressen in Ereignissen', Number(events.numUpdatedRows));
-      }
-      const ownEvents = await trx
-        .updateTable('envelope_events')
-        .set({ ip: null, user_agent: null })
-        .where(sql<boolean>`lower(actor) = ${needle}`)
-        .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
-        .executeTakeFirst();
-      add('IP-Adressen in Ereignissen', Number(ownEvents.numUpdatedRows));
-      // Ended envelopes keep their history, with the person replaced by the date they were erased.
-      const ended = recipients.filter((r) => ENDED.includes(r.status) && !held.has(r.match_id));
-      for (const recipient of ended) {
-        await trx
-          .updateTable('envelope_recipients')
-          .set({
-            name: erasedLabel,
-            email: erasedLabel,
-            typed_name: null,
-            drawn_signature: null,
-            decline_reason: null,
-            erased_at: now,
-          })
-          .where('id', '=', recipient.id)
-          .execute();
-        await trx
-          .updateTable('envelope_events')
-          .set({ actor: erasedLabel, ip: null, user_agent: null })
-          .where('envelope_id', '=', recipient.envelope_id)
-          .where(sql<boolean>`lower(actor) in (${normalized(recipient.email)}, ${needle})`)
-          .execute();
-        await trx
-          .insertInto('envelope_events')
-          .values({
-            envelope_id: recipient.envelope_id,
-            recipient_id: recipient.id,
-            type: 'signer_erased',
-            actor,
-            detail: 'Name und Adresse auf Antrag gelöscht (Art. 17 DSGVO)',
-            at: now,
-          })
-          .execute();
-      }
+      const cleared = await clearAddresses(trx, recipients, needle, held);
+      add('IP-Adressen von Unterschriften', cleared.signatures);
+      add('IP-Adressen in Ereignissen', cleared.events);
+      const ended = endedRecipients(recipients, held);
+      await anonymiseRecipients(trx, ended, erasedLabel, actor, now, needle);
       add('Empfänger beendeter Umschläge anonymisiert', ended.length);
-      for (const recipient of recipients.filter((r) => ENDED.includes(r.status) && held.has(r.match_id))) {
-        retained.push({
-          what: `Empfänger im Umschlag ${recipient.envelope_id}`,
-          id: recipient.id,
-          matchId: recipient.match_id,
-          rule: 'Aufbewahrungssperre',
-          until: null,
-        });
-      }
-      for (const recipient of recipients.filter((r) => r.status === 'completed')) {
-        const period = periods.completed_contracts;
-        retained.push({
-          what: `Unterschrift im Umschlag ${recipient.envelope_id}`,
-          id: recipient.id,
-          matchId: recipient.match_id,
-          rule: RETENTION_RULE_LABELS.completed_contracts,
-          until: period ? dueAt(recipient.completed_at ?? recipient.updated_at, period).toISOString() : null,
-        });
-      }
-      const mails = await trx
-        .deleteFrom('outgoing_mail')
-        .where((eb) =>
-          eb.or([
-            ...(email ? [sql<boolean>`lower(recipient) = ${email}`] : []),
-            eb('body', 'ilike', containing(needle)),
-            eb('subject', 'ilike', containing(needle)),
-          ]),
-        )
-        .executeTakeFirst();
-      add('Mails im Ausgang', Number(mails.numDeletedRows));
+      retained.push(...retainedRecipients(recipients, held, periods));
+      add('Mails im Ausgang', await eraseOutgoingMail(trx, email, needle, retained));
       if (email) {
         for (const [what, n] of Object.entries(
           await eraseAccount(trx, email, this.deps.configuredAdministrators, retained),
@@ -310,7 +167,7 @@ export class PersonErasure {
           what: 'Match-Daten',
           id: matchId,
           matchId,
-          rule: 'Aufbewahrungssperre',
+          rule: HOLD_RULE,
           until: null,
         });
       }
@@ -325,7 +182,10 @@ export class PersonErasure {
           .executeTakeFirst();
         add('Zwischengespeicherte Matches aus dem CRM', Number(cached.numDeletedRows));
         const known = [
-          ...new Set([...documents.map((d) => d.match_id), ...recipients.map((r) => r.match_id)]),
+          ...new Set([
+            ...hits.flatMap((h) => (h.source === 'document' && h.matchId ? [h.matchId] : [])),
+            ...recipients.map((r) => r.match_id),
+          ]),
         ].sort();
         retained.push({
           what: `Match-Daten im externen CRM${known.length > 0 ? ` (${known.join(', ')})` : ''}: hier nicht geändert, dort zu löschen`,
@@ -359,15 +219,7 @@ export class PersonErasure {
       );
     });
     // After the transaction: a crash in between leaves the files for the next erase or the mail rule.
-    let files = 0;
-    for (const name of mailFiles) {
-      const removed = await unlink(join(this.deps.mailDirectory ?? '', name)).then(
-        () => true,
-        () => false,
-      );
-      if (removed) files++;
-    }
-    add('Mails im Mail-Ordner', files);
+    if (mailDirectory) add('Mails im Mail-Ordner', await deleteMailFiles(mailDirectory, mailFiles));
     return { erased: Object.entries(erased).map(([what, count]) => ({ what, count })), retained };
   }
 }

@@ -30,7 +30,47 @@ export class PersonSearch {
     private readonly mailDirectory?: string,
   ) {}
 
+  /** Every hit for the query and, for an e-mail address, for the names it goes by here. */
   async search(query: string): Promise<PersonHit[]> {
+    return (await this.find(query)).hits;
+  }
+
+  /**
+   * The search a request about a person makes — search, export and erase alike: documents and matches
+   * name a person by name rather than address, so an e-mail address is widened to the names it goes by
+   * as a recipient and in the staff list. Each hit once.
+   */
+  async find(query: string): Promise<{ hits: PersonHit[]; names: string[] }> {
+    const names = await this.namesOf(query);
+    const seen = new Set<string>();
+    const hits: PersonHit[] = [];
+    for (const term of [query, ...names]) {
+      for (const hit of await this.searchTerm(term)) {
+        const key = `${hit.source}\u0000${hit.id}\u0000${hit.where}`;
+        if (seen.has(key)) continue;
+        seen.add(key);
+        hits.push(hit);
+      }
+    }
+    return { hits, names };
+  }
+
+  /** The names an e-mail address goes by here (normalised, at least 3 characters); none for a name. */
+  async namesOf(query: string): Promise<string[]> {
+    const email = normalized(query);
+    if (!email.includes('@')) return [];
+    const rows = await this.db
+      .selectFrom('envelope_recipients')
+      .select('name')
+      .where(sql<boolean>`lower(email) = ${email}`)
+      .union(this.db.selectFrom('users').select('name').where(sql<boolean>`lower(email) = ${email}`))
+      .execute();
+    return [
+      ...new Set(rows.map((r) => normalized(r.name)).filter((name) => name.length >= 3 && name !== email)),
+    ];
+  }
+
+  private async searchTerm(query: string): Promise<PersonHit[]> {
     const like = containing(query);
     const needle = query.toLowerCase();
     const { db } = this;

@@ -531,6 +531,52 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(check.stderr.split('\n').filter((problem) => problem.startsWith('approval_'))).toEqual([]);
   });
 
+  it('lets legal decide at once when the only leader asks: they were mailed, and are not mailed again', async () => {
+    // Elif Engel steps down for this test: Leo Leitung is the only leader, and asks himself.
+    await db.updateTable('users').set({ permission: 1 }).where('email', '=', LEITUNG2).execute();
+    try {
+      const { id, send: body } = await draft(THIN.matchId, LEITUNG);
+      const asked = await ask(id, body, LEITUNG);
+      expect(asked.statusCode, asked.body).toBe(201);
+      const request: ApprovalRequest = asked.json();
+      expect(request.currentGroups).toEqual(['leaders', 'legal']);
+      const mailed = await db
+        .selectFrom('outgoing_mail')
+        .select('recipient')
+        .where('reference', '=', `approval:${request.id}`)
+        .execute();
+      expect(mailed.map((m) => m.recipient)).toContain(LEGAL);
+      expect(mailed.map((m) => m.recipient)).not.toContain(LEITUNG);
+      // Legal got the mail: they may decide now, not in two working days.
+      const seen: ApprovalRequest = (
+        await t.app.inject({ method: 'GET', url: `/backend/approvals/${request.id}`, headers: as(LEGAL) })
+      ).json();
+      expect(seen.mayDecide).toBe(true);
+      // Everyone was mailed with the request: the escalation run has nobody left to tell.
+      const requests = new ApprovalRequests({
+        db,
+        rules: new ApprovalRulesStore(db, new AuditLog(db)),
+        evaluation: new ApprovalEvaluation(db, source),
+        envelopes: new EnvelopesRepository(db),
+        outbox: new MailOutbox(db, t.mailer, 'support@demo.local'),
+        publicUrl: 'https://vg.test',
+      });
+      await requests.mailEscalations();
+      const escalations = await db
+        .selectFrom('outgoing_mail')
+        .select('recipient')
+        .where('reference', '=', `approval:${request.id}`)
+        .where('subject', 'like', 'Freigabe wartet noch%')
+        .execute();
+      expect(escalations).toEqual([]);
+      const approved = await approve(request.id, LEGAL);
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(approved.json().send).toMatchObject({ state: 'done' });
+    } finally {
+      await db.updateTable('users').set({ permission: 3 }).where('email', '=', LEITUNG2).execute();
+    }
+  });
+
   it('lets legal staff decide once the escalation is due, and mails them once', async () => {
     const { id, send: body } = await draft(THIN.matchId);
     const request: ApprovalRequest = (await ask(id, body)).json();

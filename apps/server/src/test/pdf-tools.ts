@@ -7,7 +7,7 @@ import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 const run = promisify(execFile);
 
-/** Runs a poppler tool (Debian's poppler-utils) on `pdf` in a folder of its own; `files` it leaves. */
+/** Runs an outside tool (poppler's, qpdf) on `pdf` in a folder of its own; `files` it leaves. */
 async function withPdf<T>(pdf: Uint8Array, use: (file: string, folder: string) => Promise<T>): Promise<T> {
   const folder = mkdtempSync(join(tmpdir(), 'vg-pdf-'));
   try {
@@ -28,6 +28,22 @@ export function pdfsig(pdf: Uint8Array): Promise<string> {
     }));
     return stdout;
   });
+}
+
+/**
+ * What `qpdf --check` (Debian's qpdf, an outside check of the PDF's structure: cross-reference tables,
+ * object streams, every stream's encoding) says of a PDF: its exit code (0 sound, 2 errors, 3 warnings
+ * only) and its report.
+ */
+export function qpdfCheck(pdf: Uint8Array): Promise<{ exitCode: number; report: string }> {
+  return withPdf(pdf, (file) =>
+    run('qpdf', ['--check', file])
+      .then(({ stdout, stderr }) => ({ exitCode: 0, report: stdout + stderr }))
+      .catch((error: { code?: number; stdout?: string; stderr?: string }) => ({
+        exitCode: typeof error.code === 'number' ? error.code : -1,
+        report: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      })),
+  );
 }
 
 /** The files embedded in a PDF, by name, as poppler's `pdfdetach` extracts them. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TimestampAuthoritySettings } from '../../config/seal.js';
-import { contractPdf, openssl, pdfsig } from '../../test/pdf-tools.js';
+import { contractPdf, openssl, pdfsig, qpdfCheck } from '../../test/pdf-tools.js';
 import { startTestPki, type TestPki } from '../../test/test-pki.js';
 import { archiveTimestamp, LongTermValidationError } from './document-timestamp.js';
 import { pdfSignatureParts } from './pdf-signature-parts.js';
@@ -65,6 +65,14 @@ async function timestampVerifies(token: Buffer, content: Buffer, caPem: string):
   return /Verification: OK/.test(output);
 }
 
+/** `qpdf --check` finds the PDF's structure sound: exit code 0, neither errors nor warnings. */
+async function expectSoundStructure(pdf: Uint8Array): Promise<void> {
+  const { exitCode, report } = await qpdfCheck(pdf);
+  expect(exitCode, report).toBe(0);
+  expect(report).toMatch(/No syntax or stream encoding errors found/);
+  expect(report).not.toMatch(/WARNING|damaged|qpdf: /i);
+}
+
 let pki: TestPki;
 let seal: SealCertificate;
 beforeAll(async () => {
@@ -106,6 +114,17 @@ describe('B-B: without a timestamp authority', () => {
     // The time stands in the signature dictionary instead.
     expect(Buffer.from(sealed.pdf).toString('latin1')).toMatch(/\/M \(D:20261126/);
     expect(await pdfsig(sealed.pdf)).toMatch(/Signature Validation: Signature is Valid\./);
+    await expectSoundStructure(sealed.pdf);
+  });
+
+  it('fails the structure check once its last cross-reference section is cut short', async () => {
+    const sealed = Buffer.from((await sealPdf(await contractPdf(), seal, DETAILS)).pdf);
+    const xref = sealed.lastIndexOf('startxref');
+    expect(xref).toBeGreaterThan(0);
+    const { exitCode, report } = await qpdfCheck(sealed.subarray(0, xref - 20));
+    console.log("QPDF", exitCode, report, sealed.subarray(xref - 200).toString("latin1"));
+    expect(exitCode, report).not.toBe(0);
+    expect(report).toMatch(/WARNING|damaged|qpdf: /i);
   });
 });
 
@@ -140,6 +159,7 @@ describe('B-LTA: with a timestamp authority', () => {
     expect(text).toMatch(/\/DSS/);
     expect(text).toMatch(/\/Type\s*\/DocTimeStamp/);
     expect(text).toMatch(/\/SubFilter\s*\/ETSI\.RFC3161/);
+    await expectSoundStructure(sealed.pdf);
     // The TSA's certificate is a year valid in the test PKI: renewal 90 days before it ends.
     const inAYear = Date.now() + 365 * 24 * 3600_000;
     expect(sealed.renewBy?.getTime()).toBeGreaterThan(inAYear - 95 * 24 * 3600_000);
@@ -196,6 +216,7 @@ describe('B-LTA: with a timestamp authority', () => {
     const report = await pdfsig(renewed.pdf);
     expect(report).toMatch(/Signature #1:[\s\S]*Signature is Valid\./);
     expect(report).toMatch(/Signature #3:[\s\S]*Total document signed/);
+    await expectSoundStructure(renewed.pdf);
   });
 });
 
