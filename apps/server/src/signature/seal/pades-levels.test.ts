@@ -117,14 +117,14 @@ describe('B-B: without a timestamp authority', () => {
     await expectSoundStructure(sealed.pdf);
   });
 
-  it('fails the structure check once its last cross-reference section is cut short', async () => {
+  it('fails the structure check once its last cross-reference table is cut short', async () => {
     const sealed = Buffer.from((await sealPdf(await contractPdf(), seal, DETAILS)).pdf);
-    const xref = sealed.lastIndexOf('startxref');
-    expect(xref).toBeGreaterThan(0);
-    const { exitCode, report } = await qpdfCheck(sealed.subarray(0, xref - 20));
-    console.log("QPDF", exitCode, report, sealed.subarray(xref - 200).toString("latin1"));
+    const trailer = sealed.lastIndexOf('trailer');
+    expect(sealed.lastIndexOf('xref', trailer)).toBeGreaterThan(0);
+    // Two of the table's 20-byte entries and everything after them gone.
+    const { exitCode, report } = await qpdfCheck(sealed.subarray(0, trailer - 40));
     expect(exitCode, report).not.toBe(0);
-    expect(report).toMatch(/WARNING|damaged|qpdf: /i);
+    expect(report).toMatch(/file is damaged/);
   });
 });
 
