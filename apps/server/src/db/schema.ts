@@ -95,6 +95,7 @@ export interface Database {
   sealed_pdf_versions: SealedPdfVersionsTable;
   signer_codes: SignerCodesTable;
   countersignature_settings: CountersignatureSettingsTable;
+  countersignature_order: CountersignatureOrderTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
   retention_rules: RetentionRulesTable;
@@ -358,6 +359,14 @@ export interface EnvelopeRecipientsTable {
 export interface CountersignatureSettingsTable {
   family: string;
   without_allowed: boolean;
+  changed_by: string;
+  changed_at: ColumnType<Date, Date | undefined, Date>;
+}
+
+/** Templates whose countersignatory signs first (migration 0024); a template without a row: last. */
+export interface CountersignatureOrderTable {
+  template: string;
+  first: boolean;
   changed_by: string;
   changed_at: ColumnType<Date, Date | undefined, Date>;
 }

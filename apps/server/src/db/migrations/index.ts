@@ -22,6 +22,7 @@ import * as m0020 from './0020_api_clients.js';
 import * as m0021 from './0021_privacy.js';
 import * as m0022 from './0022_crm_writeback.js';
 import * as m0023 from './0023_document_approvals.js';
+import * as m0024 from './0024_countersignature_order.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0021_privacy': m0021,
   '0022_crm_writeback': m0022,
   '0023_document_approvals': m0023,
+  '0024_countersignature_order': m0024,
 };
 
 export const migrationProvider: MigrationProvider = {
