@@ -14,9 +14,10 @@ export type Answer = { status: number } | { redirect: string } | 'stall';
 
 /**
  * A webhook receiver on loopback that verifies every request with `standardwebhooks` (not with the
- * server's code) and keeps what it verified; `answer` decides how it replies.
+ * server's code) and keeps what it verified; `answer` decides how it replies. On `port` when given: a
+ * receiver closed for a while comes back where its endpoint points.
  */
-export async function startWebhookReceiver() {
+export async function startWebhookReceiver({ port: wanted = 0 }: { port?: number } = {}) {
   let secret: string | undefined;
   const verified: VerifiedWebhook[] = [];
   const refused: string[] = [];
@@ -57,9 +58,13 @@ export async function startWebhookReceiver() {
         .end(reply.status < 300 ? '' : 'kaputt');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(wanted, '127.0.0.1', resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
+    port,
     url: `http://127.0.0.1:${port}/hooks`,
     origin: `http://127.0.0.1:${port}`,
     /** Accepted and verified, in the order they arrived. */

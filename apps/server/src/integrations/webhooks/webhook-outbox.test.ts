@@ -5,16 +5,18 @@ import { AuditLog } from '../../admin/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { MailOutbox, type OutgoingMail } from '../../mail/mail-outbox.js';
 import type { ProductEvent } from '../../shared/product-events.js';
+import { LinkExpiries } from '../../signature/reminders/link-expiries.js';
 import { EnvelopeSealer } from '../../signature/seal/envelope-sealer.js';
 import { testDatabases } from '../../test/databases.js';
 import { recordedEnvelope, SYSTEM_ACTOR } from '../../test/recorded-envelope.js';
+import { registerReceiver, testWebhookOutbox, WEBHOOK_ADMIN } from '../../test/webhook-outbox-fixture.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { UsersRepository } from '../../users/users-repository.js';
 import { WebhookEndpoints } from './webhook-endpoints.js';
 import { WebhookEventSink } from './webhook-events.js';
-import { GIVE_UP_AFTER_SECONDS, WebhookOutbox } from './webhook-outbox.js';
+import { GIVE_UP_AFTER_SECONDS } from './webhook-outbox.js';
 
-const ADMIN = 'ops@demo.local';
+const ADMIN = WEBHOOK_ADMIN;
 const seconds = (from: Date, s: number) => new Date(from.getTime() + s * 1000);
 
 describe.each(testDatabases())('webhook deliveries on $name', (database) => {
@@ -26,27 +28,14 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
   let endpointId: string;
 
   const outbox = (options: { allowPrivateTargets?: boolean; deadlineMs?: number } = {}) =>
-    new WebhookOutbox({
-      db,
-      allowPrivateTargets: options.allowPrivateTargets ?? true,
-      ...(options.deadlineMs ? { deadlineMs: options.deadlineMs } : {}),
-      enqueueMail: async (queued) => {
-        mails.push(...queued);
-      },
-      configuredAdministrators: new Set(['chefin@demo.local']),
-      publicUrl: 'https://vertrag.example',
-      log: { warn: () => {} },
-    });
+    testWebhookOutbox(db, mails, options);
 
   const record = (event: ProductEvent) => db.transaction().execute((trx) => sink.record(event, trx));
   const publish = (version: number) =>
     record({ kind: 'template.published', name: 'vertrag-de', version, publishedBy: ADMIN });
 
-  async function register(events: WebhookEventType[] = ['template.published']) {
-    const created = await endpoints.register(ADMIN, { url: receiver.url, description: '', events });
-    receiver.useSecret(created.secret);
-    return created.id;
-  }
+  const register = (events: WebhookEventType[] = ['template.published']) =>
+    registerReceiver(endpoints, receiver, events);
 
   /** A document and its envelope, recorded by the repositories as the product records them. */
   const envelope = () => recordedEnvelope(db, sink);
@@ -296,6 +285,47 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
       'envelope.voided',
     ]);
     expect(receiver.verified[3]?.data).toMatchObject({ reason: 'Falscher Tagessatz' });
+  });
+
+  it('delivers envelope.declined with the signer and their reason, and envelope.expired with the signer whose link expired', async () => {
+    await db.deleteFrom('webhook_endpoints').execute();
+    endpointId = await register(['envelope.declined', 'envelope.expired']);
+    const declined = await envelope();
+    const [decliner] = await declined.envelopes.recipients(declined.id);
+    await declined.envelopes.addEvent({
+      envelopeId: declined.id,
+      recipientId: decliner?.id,
+      type: 'declined',
+      actor: { ...SYSTEM_ACTOR, email: 'paula@partner.example' },
+      detail: 'Der Stundensatz stimmt nicht.',
+    });
+    // The second envelope waits for its signer, whose link expired an hour ago.
+    const waiting = await envelope();
+    await db.updateTable('envelopes').set({ status: 'sent' }).where('id', '=', waiting.id).execute();
+    await db
+      .updateTable('envelope_recipients')
+      .set({ status: 'sent', token_expires_at: seconds(new Date(), -3600) })
+      .where('envelope_id', '=', waiting.id)
+      .execute();
+    expect(await new LinkExpiries({ db, envelopes: waiting.envelopes }).recordDue()).toBe(1);
+
+    expect(await outbox().deliverDue(seconds(new Date(), 1))).toBe(2);
+    expect(receiver.refused).toEqual([]);
+    const signer = { name: 'Paula Partner', email: 'paula@partner.example', role: 'Projektpartner' };
+    expect(receiver.verified.map((v) => [v.type, v.data.envelopeId])).toEqual([
+      ['envelope.declined', declined.id],
+      ['envelope.expired', waiting.id],
+    ]);
+    expect(receiver.verified[0]?.data).toMatchObject({
+      matchId: 'PL-4711',
+      reason: 'Der Stundensatz stimmt nicht.',
+      recipient: { ...signer, id: decliner?.id, signedAt: null },
+    });
+    expect(receiver.verified[1]?.data).toMatchObject({
+      matchId: 'PL-4711',
+      status: 'sent',
+      recipient: signer,
+    });
   });
 
   it('does not follow a redirect: a 3xx is a failed attempt', async () => {
