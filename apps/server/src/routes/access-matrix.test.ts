@@ -80,6 +80,8 @@ const PERSONS_ONLY: readonly string[] = [
 const CLIENT_LEVELS: readonly PermissionLevel[] = [1, 2, 3];
 /** The token of a client the matrix made and revoked (in its `beforeAll`). */
 let revokedClientToken = '';
+/** The token of a client the matrix made whose expiry has passed (in its `beforeAll`). */
+let expiredClientToken = '';
 
 /** Real resources, so that a 404 for a missing resource can never stand in for a missing check. */
 interface Resources {
@@ -1092,6 +1094,12 @@ const BAD_TOKENS: readonly {
     sessionRoutesOnly: true,
     token: async () => revokedClientToken,
   },
+  {
+    name: 'an expired API client',
+    email: USER[2],
+    sessionRoutesOnly: true,
+    token: async () => expiredClientToken,
+  },
   { name: 'a revoked session', email: SIGNED_OUT, token: async (revoked) => revoked },
 ];
 
@@ -1361,6 +1369,13 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     });
     expect(revocation.statusCode, revocation.body).toBe(200);
     revokedClientToken = revokedClient.token;
+    const expiredClient = await apiClient('Matrix abgelaufen', 2);
+    await db
+      .updateTable('api_clients')
+      .set({ expires_at: new Date(Date.now() - 60_000) })
+      .where('id', '=', expiredClient.id)
+      .execute();
+    expiredClientToken = expiredClient.token;
 
     revoked = await t.signIn(SIGNED_OUT);
     const signOut = await inject(
