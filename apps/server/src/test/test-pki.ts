@@ -6,31 +6,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { TimeStampReq } from 'pkijs';
+import { type TsaBehaviour, timestampReplies } from './test-tsa.js';
+
+export type { TsaBehaviour };
 
 const run = promisify(execFile);
-
-/** How the test TSA answers the next requests; `ok` is a real RFC 3161 answer from `openssl ts -reply`. */
-export type TsaBehaviour =
-  | 'ok'
-  /** Closes the connection without an answer. */
-  | 'down'
-  /** Never answers. */
-  | 'slow'
-  /** 200 with bytes that are no TimeStampResp. */
-  | 'garbage'
-  /** A valid token, but for another imprint. */
-  | 'other-imprint'
-  /** A valid token for the imprint, but the request's nonce left out. */
-  | 'no-nonce'
-  /** A rejection (PKIStatus 2). */
-  | 'rejected';
-
-/** The hash a timestamp query asks to be stamped, hex. */
-function imprintOf(query: Buffer): string {
-  const request = TimeStampReq.fromBER(new Uint8Array(query));
-  return Buffer.from(request.messageImprint.hashedMessage.valueBlock.valueHexView).toString('hex');
-}
 
 /**
  * A small public-key infrastructure of its own on loopback, run by Debian's `openssl`: a CA, a timestamp
@@ -131,6 +111,9 @@ export async function startTestPki(port = 0): Promise<TestPki> {
       'keyUsage = critical, digitalSignature, nonRepudiation',
       'extendedKeyUsage = critical, timeStamping',
       `authorityInfoAccess = OCSP;URI:${base}/ocsp`,
+      '[no-eku]',
+      'basicConstraints = CA:FALSE',
+      'keyUsage = critical, digitalSignature, nonRepudiation',
       '[ocsp]',
       'basicConstraints = CA:FALSE',
       'keyUsage = critical, digitalSignature',
@@ -162,7 +145,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
     'keyUsage=critical,keyCertSign,cRLSign',
   );
   writeFileSync(file('index.txt'), '');
-  const issue = (name: string, subject: string, extensions: string) => {
+  const issue = (name: string, subject: string, extensions: string, days = 365) => {
     openssl(
       'req',
       '-new',
@@ -190,7 +173,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
       '-out',
       file(`${name}.pem`),
       '-days',
-      '365',
+      String(days),
       '-extfile',
       file('ext.cnf'),
       '-extensions',
@@ -208,67 +191,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
   };
   issue('tsa', '/CN=Test-TSA Vertragsgenerator', 'tsa');
   issue('ocsp', '/CN=Test-OCSP Vertragsgenerator', 'ocsp');
-  /**
-   * The TSA's configuration for one answer, with a serial file of its own: `openssl ts -reply` rewrites
-   * its serial file in place, which two answers at once would read half written.
-   */
-  const tsaConfig = (id: string) => {
-    writeFileSync(file(`${id}.serial`), `${randomUUID().replaceAll('-', '').slice(0, 16)}\n`);
-    writeFileSync(
-      file(`${id}.cnf`),
-      [
-        '[tsa]',
-        'default_tsa = test_tsa',
-        '[test_tsa]',
-        `serial = ${file(`${id}.serial`)}`,
-        'crypto_device = builtin',
-        `signer_cert = ${file('tsa.pem')}`,
-        `certs = ${file('ca.pem')}`,
-        `signer_key = ${file('tsa.key')}`,
-        'signer_digest = sha256',
-        'default_policy = 1.3.6.1.4.1.99999.1',
-        'digests = sha256, sha384, sha512',
-        'accuracy = secs:1',
-        'ordering = yes',
-        'tsa_name = yes',
-        'ess_cert_id_chain = no',
-        'ess_cert_id_alg = sha256',
-        '',
-      ].join('\n'),
-    );
-    return file(`${id}.cnf`);
-  };
-
-  async function timestampReply(query: Buffer, how: TsaBehaviour): Promise<Buffer> {
-    const id = randomUUID();
-    const queryFile = file(`${id}.tsq`);
-    const replyFile = file(`${id}.tsr`);
-    writeFileSync(queryFile, query);
-    // What a confused TSA or a replayed answer would carry: an answer to another query of openssl's own.
-    const otherQuery = (...args: string[]) =>
-      run('openssl', ['ts', '-query', '-sha256', '-cert', '-out', queryFile, ...args]);
-    if (how === 'other-imprint') {
-      writeFileSync(file(`${id}.dat`), 'ein anderes Dokument');
-      await otherQuery('-data', file(`${id}.dat`));
-    } else if (how === 'no-nonce') {
-      await otherQuery('-digest', imprintOf(query), '-no_nonce');
-    } else if (how === 'rejected') {
-      // SHA-1 is not among the TSA's digests: `openssl ts -reply` answers with a rejection.
-      writeFileSync(file(`${id}.dat`), 'x');
-      await run('openssl', ['ts', '-query', '-data', file(`${id}.dat`), '-sha1', '-out', queryFile]);
-    }
-    await run('openssl', [
-      'ts',
-      '-reply',
-      '-config',
-      tsaConfig(id),
-      '-queryfile',
-      queryFile,
-      '-out',
-      replyFile,
-    ]);
-    return readFileSync(replyFile);
-  }
+  const timestampReply = timestampReplies({ dir, file, issue, openssl });
 
   async function ocspReply(request: Buffer): Promise<Buffer> {
     const id = randomUUID();

@@ -228,6 +228,10 @@ describe('a timestamp authority that fails', () => {
     ['other-imprint', /einem anderen Dokument/],
     ['no-nonce', /nicht die Nonce/],
     ['rejected', /abgelehnt \(Status 2/],
+    ['no-eku', /nicht für Zeitstempel ausgestellt/],
+    ['expired-certificate', /zur angegebenen Zeit nicht gültig/],
+    ['no-certificate', /enthält das Zertifikat der TSA nicht/],
+    ['bad-signature', /Signatur des Zeitstempels ist ungültig/],
   ] as const;
 
   it.each(cases)('%s: no seal, never a weaker one', async (behaviour, message) => {
