@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
+import { MatchStore } from '../matches/match-store.js';
 import { storeDocument, storeEnvelope } from '../privacy/fixtures.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
@@ -31,7 +32,17 @@ describe.each(testDatabases())('a person’s data on $name', (database) => {
     t = await createTestApp(db, { demoStaff: true, env: { DATA_DIR: dataDir } });
     admin = await t.signIn('ops@demo.local');
     const now = Date.now();
-    // As candidate: the document's data names her.
+    // As candidate: the built-in store's match names her in its two name fields.
+    await new MatchStore(db).upsertMany([
+      {
+        matchId: 'PL-31',
+        beraterJob: 'Anna Albrecht',
+        candidateFirstName: 'Paula',
+        candidateLastName: 'Kandidatin',
+        kunde: 'Elbwerk Logistik AG',
+      },
+    ]);
+    // And the document's data names her.
     completedDocument = await storeDocument(db, {
       matchId: 'PL-31',
       createdAt: new Date(now - 2 * YEAR),
@@ -101,22 +112,32 @@ describe.each(testDatabases())('a person’s data on $name', (database) => {
     const byEmail = await post('/backend/admin/person-data/search', { query: 'PAULA@kandidat.example' });
     expect(byEmail.statusCode, byEmail.body).toBe(200);
     const { hits } = byEmail.json();
+    // By her address and by the name it goes by here: the business letter names her by name only.
     expect(sources(hits)).toEqual([
+      'document',
       'document',
       'envelope_event',
       'mail',
       'mail_file',
+      'match',
       'recipient',
       'recipient',
       'recipient',
     ]);
-    expect(hits.find((h: { source: string }) => h.source === 'document')).toMatchObject({
-      id: completedDocument,
-      matchId: 'PL-31',
-      where: 'Vertrag.docx (de-wm-pp-rv) · pp_email',
-    });
+    expect(hits.filter((h: { source: string }) => h.source === 'document')).toEqual([
+      expect.objectContaining({
+        id: completedDocument,
+        matchId: 'PL-31',
+        where: 'Vertrag.docx (de-wm-pp-rv) · pp_email',
+      }),
+      expect.objectContaining({
+        id: letter,
+        matchId: 'PL-33',
+        where: 'Vertrag.docx (de-wm-pp-rv) · ansprechpartner',
+      }),
+    ]);
     const byName = await post('/backend/admin/person-data/search', { query: 'Paula Kandidatin' });
-    expect(sources(byName.json().hits)).toEqual(['document', 'recipient', 'recipient', 'recipient']);
+    expect(sources(byName.json().hits)).toEqual(['document', 'match', 'recipient', 'recipient', 'recipient']);
     const tooShort = await post('/backend/admin/person-data/search', { query: 'Pa' });
     expect(tooShort.statusCode).toBe(400);
     expect(tooShort.json().fields.query).toEqual([
@@ -128,7 +149,8 @@ describe.each(testDatabases())('a person’s data on $name', (database) => {
     const created = await post('/backend/admin/person-data/exports', { query: PAULA.email });
     expect(created.statusCode, created.body).toBe(201);
     const { id, files } = created.json();
-    expect(files).toBe(4); // the contract's version, its sealed PDF and certificate, the mail file
+    // The contract's version, its sealed PDF and certificate, the letter's version, the mail file.
+    expect(files).toBe(5);
     const download = await t.app.inject({
       method: 'GET',
       url: `/backend/admin/person-data/exports/${id}`,
@@ -142,13 +164,22 @@ describe.each(testDatabases())('a person’s data on $name', (database) => {
       [
         'person.json',
         `dateien/dokumente/${completedDocument}/v1-Vertrag.docx`,
+        `dateien/dokumente/${letter}/v1-Vertrag.docx`,
         `dateien/umschlaege/${completedEnvelope}/gesiegelt.pdf`,
         `dateien/umschlaege/${completedEnvelope}/zertifikat.pdf`,
         'dateien/mails/einladung.eml',
       ].sort(),
     );
     const json = JSON.parse(zip.file('person.json')?.asText() ?? '{}');
-    expect(json.datensaetze.documents.map((d: { id: string }) => d.id)).toEqual([completedDocument]);
+    expect(json.datensaetze.documents.map((d: { id: string }) => d.id).sort()).toEqual(
+      [completedDocument, letter].sort(),
+    );
+    expect(json.datensaetze.matches).toEqual([
+      expect.objectContaining({
+        match_id: 'PL-31',
+        record: expect.objectContaining({ candidateFirstName: 'Paula', candidateLastName: 'Kandidatin' }),
+      }),
+    ]);
     expect(json.datensaetze.recipients.map((r: { role: string }) => r.role).sort()).toEqual([
       'CC',
       'Projektpartner',
@@ -230,7 +261,10 @@ describe.each(testDatabases())('a person’s data on $name', (database) => {
 
     // A search afterwards finds only what the law keeps: the contract, its signer, the business letter, the log.
     const after = await post('/backend/admin/person-data/search', { query: PAULA.email });
-    expect(sources(after.json().hits)).toEqual(['audit', 'audit', 'audit', 'document', 'recipient']);
+    // By her address and the name it still goes by as the contract's signer: the letter names her by name.
+    const kept = sources(after.json().hits);
+    expect(kept.filter((source) => source !== 'audit')).toEqual(['document', 'document', 'recipient']);
+    expect(kept).toContain('audit');
     const byName = await post('/backend/admin/person-data/search', { query: PAULA.name });
     expect(sources(byName.json().hits)).toEqual(['audit', 'document', 'recipient']);
   });
