@@ -196,7 +196,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     ...(config.editor === 'builtin' ? {} : { approvalGate: approvals.documentApprovals }),
   });
   const signature = await registerSignature(context, countersignatureSettings, approvals.requests);
-  const approvalArea = await registerApprovals(context, approvals, signature.approvedSender);
+  const approvalArea = await registerApprovals(
+    context,
+    approvals,
+    signature.approvedSender,
+    signature.countersignature,
+  );
   await app.register(storedDocumentRoutes, { guards, documents });
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   // The demo match with the most values: the placeholders' examples and the default deal to try on.

@@ -1,6 +1,11 @@
 import type { OutgoingMail } from '../mail/mail-outbox.js';
+import { isMailbox } from '../signature/mail-parties.js';
 
-/** What the approval mails need of a request. */
+/**
+ * What the approval mails need of a request. An API client's request names it as `requested_by`
+ * (`api:<name>`), which is no mailbox: the mails to the requester are not written, and the approvers'
+ * mail has no reply-to (signature/mail-parties.ts says what a mailbox is).
+ */
 export interface RequestForMail {
   id: string;
   match_id: string;
@@ -22,7 +27,7 @@ export function approvalRequestedMail(
 ): OutgoingMail {
   return {
     to: approver,
-    replyTo: request.requested_by,
+    ...(isMailbox(request.requested_by) ? { replyTo: request.requested_by } : {}),
     subject: `Freigabe erbeten: ${title(request)}`,
     text: [
       'Hallo,',
@@ -56,13 +61,14 @@ export function approvalEscalatedMail(
   };
 }
 
-/** To the requester: approved (and sent in their name), or declined with the reason. */
+/** To the requester: approved (and sent in their name), or declined with the reason; none for an API client. */
 export function approvalDecidedMail(
   request: RequestForMail,
   decision: { approved: boolean; by: string; byName: string; comment: string | null },
   publicUrl: string,
   envelopeId: string | null,
-): OutgoingMail {
+): OutgoingMail[] {
+  if (!isMailbox(request.requested_by)) return [];
   const released = envelopeId
     ? 'Der Umschlag wird in deinem Namen versendet.'
     : 'Du kannst das Dokument jetzt herunterladen.';
@@ -86,32 +92,37 @@ export function approvalDecidedMail(
     : request.document_id
       ? `Zum Dokument: ${publicUrl}/dokumente/${request.document_id}`
       : null;
-  return {
-    to: request.requested_by,
-    replyTo: decision.by,
-    subject: `${decision.approved ? 'Freigegeben' : 'Freigabe abgelehnt'}: ${title(request)}`,
-    text: [`Hallo ${request.requested_by_name},`, '', ...lines, ...(link ? ['', link] : [])].join('\n'),
-    reference: `approval:${request.id}`,
-  };
+  return [
+    {
+      to: request.requested_by,
+      ...(isMailbox(decision.by) ? { replyTo: decision.by } : {}),
+      subject: `${decision.approved ? 'Freigegeben' : 'Freigabe abgelehnt'}: ${title(request)}`,
+      text: [`Hallo ${request.requested_by_name},`, '', ...lines, ...(link ? ['', link] : [])].join('\n'),
+      reference: `approval:${request.id}`,
+    },
+  ];
 }
 
-/** To the requester: the approved send could not be made. */
+/** To the requester: the approved send could not be made; none for an API client. */
 export function approvalSendFailedMail(
   request: RequestForMail,
   problem: string,
   publicUrl: string,
   envelopeId: string | null,
-): OutgoingMail {
-  return {
-    to: request.requested_by,
-    subject: `Versand nach Freigabe nicht möglich: ${title(request)}`,
-    text: [
-      `Hallo ${request.requested_by_name},`,
-      '',
-      `„${title(request)}“ (${request.match_id}) wurde freigegeben, konnte aber nicht versendet werden:`,
-      problem,
-      ...(envelopeId ? ['', `Zum Umschlag: ${publicUrl}/signatur/${envelopeId}`] : []),
-    ].join('\n'),
-    reference: `approval:${request.id}`,
-  };
+): OutgoingMail[] {
+  if (!isMailbox(request.requested_by)) return [];
+  return [
+    {
+      to: request.requested_by,
+      subject: `Versand nach Freigabe nicht möglich: ${title(request)}`,
+      text: [
+        `Hallo ${request.requested_by_name},`,
+        '',
+        `„${title(request)}“ (${request.match_id}) wurde freigegeben, konnte aber nicht versendet werden:`,
+        problem,
+        ...(envelopeId ? ['', `Zum Umschlag: ${publicUrl}/signatur/${envelopeId}`] : []),
+      ].join('\n'),
+      reference: `approval:${request.id}`,
+    },
+  ];
 }

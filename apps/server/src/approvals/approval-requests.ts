@@ -332,14 +332,12 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
         );
       }
       await this.deps.outbox.enqueue(
-        [
-          approvalDecidedMail(
-            request,
-            { approved: decision.approved, by: user.email, byName: user.name, comment: decision.comment },
-            this.deps.publicUrl,
-            request.envelope_id,
-          ),
-        ],
+        approvalDecidedMail(
+          request,
+          { approved: decision.approved, by: user.email, byName: user.name, comment: decision.comment },
+          this.deps.publicUrl,
+          request.envelope_id,
+        ),
         trx,
       );
     });

@@ -199,7 +199,7 @@ export class ApprovalSends {
         .executeTakeFirst();
       if (!updated) return;
       await this.deps.outbox.enqueue(
-        [approvalSendFailedMail(request, problem, this.deps.publicUrl, request.envelope_id)],
+        approvalSendFailedMail(request, problem, this.deps.publicUrl, request.envelope_id),
         trx,
       );
     });

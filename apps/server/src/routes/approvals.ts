@@ -16,6 +16,7 @@ import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import type { ApprovalRequests } from '../approvals/approval-requests.js';
 import type { ApprovalSends } from '../approvals/approval-sends.js';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
+import type { Db } from '../db/database.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
@@ -24,6 +25,7 @@ import { isUuid } from '../http/path-values.js';
 import { requestActor } from '../http/request-actor.js';
 import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import { forbidden, notFound, parseInput } from '../shared/http-error.js';
+import type { Countersignature } from '../signature/countersignature.js';
 import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { compareParagraphs } from '../templates/paragraph-diff.js';
 
@@ -35,6 +37,9 @@ export interface ApprovalRoutesDeps {
   envelopes: EnvelopesRepository;
   documents: DocumentsRepository;
   evaluation: ApprovalEvaluation;
+  /** The direct send's check of the countersignatory, made before a send request is stored. */
+  countersignature: Countersignature;
+  db: Db;
   pdf: PdfRenditions;
 }
 
@@ -253,6 +258,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
         response: {
           201: approvalRequestSchema.describe('The new approval request'),
           ...errorAnswers([400, 401, 403, 404, 409, 422, 503], {
+            400: 'The send is incomplete, or its countersignatory is missing (where the family needs one) or unknown',
             403: 'Only the envelope’s creator and legal staff may send it',
             404: 'Unknown envelope',
             409: 'The envelope is no longer a draft, needs no approval, or a request for it is waiting',
@@ -274,6 +280,9 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
         throw forbidden('Nur wer den Umschlag erstellt hat (oder Legal) darf ihn versenden oder verwerfen.');
       }
       const input = parseInput(sendEnvelopeSchema, request.body);
+      // As the direct send does: a missing or unknown countersignatory is answered now, in German,
+      // not by the approved send days later.
+      await deps.countersignature.countersigner(envelope.doc_key, input, deps.db);
       const created = await requests.ask(envelope.id, input, user, requestActor(request), request.log);
       return reply.status(201).send(created);
     },

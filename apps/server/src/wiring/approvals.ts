@@ -10,6 +10,7 @@ import { approvalRoutes } from '../routes/approvals.js';
 import { documentApprovalRoutes } from '../routes/document-approvals.js';
 import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
 import type { ApprovedSender } from '../signature/approval-gate.js';
+import type { Countersignature } from '../signature/countersignature.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { AppContext, AreaRunning } from './app-context.js';
 
@@ -51,6 +52,8 @@ export async function registerApprovals(
   context: AppContext,
   approvals: Approvals,
   sender: ApprovedSender,
+  /** Who countersigns: a send request is checked for it before it is stored with its request. */
+  countersignature: Countersignature,
 ): Promise<AreaRunning> {
   const { app, deps, guards, outbox, documents } = context;
   const { config, db } = deps;
@@ -64,6 +67,8 @@ export async function registerApprovals(
     envelopes: new EnvelopesRepository(db),
     documents,
     evaluation: approvals.evaluation,
+    countersignature,
+    db,
     pdf: deps.pdfRenditions ?? createPdfRenditions(),
   });
   await app.register(documentApprovalRoutes, {

@@ -35,7 +35,7 @@ export async function registerSignature(
   countersignatureSettings: CountersignatureSettings,
   /** Freigabe (wiring/approvals.ts): the gate before every send, and the sender view's part. */
   approvals?: ApprovalGate & EnvelopeApprovalSource,
-): Promise<AreaRunning & { approvedSender: ApprovedSender }> {
+): Promise<AreaRunning & { approvedSender: ApprovedSender; countersignature: Countersignature }> {
   const { app, deps, guards, outbox, documents, generation, signInRateLimit } = context;
   const { config, db } = deps;
   const envelopes = new EnvelopesRepository(db, context.events);
@@ -137,6 +137,7 @@ export async function registerSignature(
     });
   }
   return {
+    countersignature,
     approvedSender:
       deps.signatureProvider && approvals
         ? new DocusignApprovedSender({
