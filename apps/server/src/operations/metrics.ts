@@ -5,6 +5,10 @@ import type { Db } from '../db/database.js';
 import type { GenerationObserver, GenerationResult } from '../documents/document-generator.js';
 import { waitingMail } from '../mail/mail-outbox.js';
 import type { CrmObserver } from '../matches/crm/crm-client.js';
+import {
+  COUNTERSIGNATURE_UNCHECKED,
+  WITHOUT_COUNTERSIGNATURE,
+} from '../signature/docusign/connect-countersignature.js';
 
 export interface MetricsSources {
   db: Db;
@@ -160,6 +164,35 @@ export class Metrics implements GenerationObserver, CrmObserver {
           .executeTakeFirstOrThrow();
         this.set(Number(row.waiting));
         renewalsOverdue.set(Number(row.overdue));
+      },
+    });
+
+    new Gauge({
+      name: 'docusign_envelopes_without_countersignature',
+      help: 'DocuSign envelopes reported sent without the company’s countersigner although their document family needs one (check missing), or without recipients in the Connect message (check unchecked), by envelope status',
+      labelNames: ['check', 'status'] as const,
+      registers: [this.registry],
+      async collect() {
+        const check = sql<string>`case when envelope_events.detail like ${`${WITHOUT_COUNTERSIGNATURE}%`} then 'missing' else 'unchecked' end`;
+        const rows = await db
+          .selectFrom('envelope_events')
+          .innerJoin('envelopes', 'envelopes.id', 'envelope_events.envelope_id')
+          .select([
+            check.as('check'),
+            'envelopes.status',
+            sql<string>`count(distinct envelopes.id)`.as('count'),
+          ])
+          .where('envelope_events.type', '=', 'provider_status')
+          .where((eb) =>
+            eb.or([
+              eb('envelope_events.detail', 'like', `${WITHOUT_COUNTERSIGNATURE}%`),
+              eb('envelope_events.detail', 'like', `${COUNTERSIGNATURE_UNCHECKED}%`),
+            ]),
+          )
+          .groupBy([sql.ref('check'), 'envelopes.status'])
+          .execute();
+        this.reset();
+        for (const row of rows) this.set({ check: row.check, status: row.status }, Number(row.count));
       },
     });
 

@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
 import type { ProductEvent } from '../../shared/product-events.js';
 import { DOCUSIGN_STATUS_RANK, ENVELOPE_STATUS_RANK } from './connect.js';
+import { countersignatureGap } from './connect-countersignature.js';
 
 /** An event DocuSign reported about one of its envelopes (Connect), as parseConnectEvent reads it. */
 export interface ProviderReport {
@@ -17,6 +18,8 @@ export interface ProviderReport {
   recipientId: string | null;
   /** When DocuSign generated the event. */
   at: Date;
+  /** The envelope's signers' role names as the message lists them; null or absent when it lists none. */
+  signerRoles?: readonly string[] | null;
 }
 
 /**
@@ -43,6 +46,9 @@ interface ConnectEventEntry {
  * Completion is told once the signed PDF is fetched and sealed (`envelope.sealed`).
  */
 const TOLD_WHEN_MOVED: ReadonlySet<EnvelopeStatus> = new Set(['sent', 'declined', 'voided']);
+
+/** DocuSign as the actor of a history entry: no address or browser of a person. */
+const DOCUSIGN = { email: '', ip: null, userAgent: null };
 
 /** Added to the history entry of an event whose status the envelope did not take over. */
 export const STATUS_KEPT = '– Status unverändert: Der Umschlag ist schon so weit oder weiter.';
@@ -82,7 +88,7 @@ export async function recordConnectEvent(
   return db.transaction().execute(async (trx) => {
     const envelope = await trx
       .selectFrom('envelopes')
-      .select(['id'])
+      .select(['id', 'doc_key'])
       .where('provider', '=', 'docusign')
       .where('external_id', '=', externalId)
       .forUpdate()
@@ -131,11 +137,27 @@ export async function recordConnectEvent(
       {
         envelopeId: envelope.id,
         type: 'provider_status',
-        actor: { email: '', ip: null, userAgent: null },
+        actor: DOCUSIGN,
         detail: status && !moved ? `${reported} ${STATUS_KEPT}` : reported,
       },
       trx,
     );
+    // Recorded for any first report of the sending, late or not: who it went to does not age.
+    const gap =
+      providerStatus === 'sent'
+        ? await countersignatureGap(trx, envelope.doc_key, report.signerRoles ?? null)
+        : undefined;
+    if (gap) {
+      await addEvent(
+        {
+          envelopeId: envelope.id,
+          type: 'provider_status',
+          actor: DOCUSIGN,
+          detail: gap,
+        },
+        trx,
+      );
+    }
     // `delivered` moves DocuSign's status but not ours (still `sent`): told only in DocuSign's own words.
     const told = moved && status === providerStatus && TOLD_WHEN_MOVED.has(status) ? status : undefined;
     if (told) {

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { connectMessage } from '../../test/docusign-api/connect-message.js';
+import { withSigners } from '../../test/docusign-fake-connect.js';
 import { parseConnectEvent, verifyConnectSignature } from './connect.js';
 
 const KEY = 'connect-hmac-key-0123456789';
@@ -57,7 +58,18 @@ describe('parseConnectEvent', () => {
       providerStatus,
       recipientId: event.startsWith('recipient-') ? '2' : null,
       at: new Date('2026-11-21T10:15:30.123Z'),
+      signerRoles: null,
     });
+  });
+
+  it("reads the signers' roles of an envelope summary that lists its recipients", () => {
+    const sent = withSigners(message('envelope-sent'), [
+      { recipientId: '1', name: 'Paul Partner', email: 'paul@pp.example', roleName: 'Projektpartner' },
+      { recipientId: '2', name: 'Anna Added', email: 'anna@pp.example' },
+    ]);
+
+    expect(parseConnectEvent(sent)?.signerRoles).toEqual(['Projektpartner', '']);
+    expect(parseConnectEvent(withSigners(message('envelope-sent'), []))?.signerRoles).toEqual([]);
   });
 
   it('is null for what is no Connect event', () => {

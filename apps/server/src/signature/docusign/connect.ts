@@ -42,12 +42,27 @@ export interface ConnectEvent {
   recipientId: string | null;
   /** When DocuSign generated the event: Connect retries and may deliver out of order. */
   at: Date;
+  /**
+   * The role names (`roleName`) of the envelope's signers when the event was generated, as the message's
+   * envelope summary lists them; null when it lists no recipients (Connect's "Include Recipients" off).
+   */
+  signerRoles: string[] | null;
 }
 
 export const connectEventSchema = z.object({
   event: z.string().regex(/^(envelope|recipient)-[a-z-]+$/),
   generatedDateTime: z.string().refine((value) => !Number.isNaN(Date.parse(value))),
-  data: z.object({ envelopeId: z.string().min(1), recipientId: z.string().min(1).optional() }),
+  data: z.object({
+    envelopeId: z.string().min(1),
+    recipientId: z.string().min(1).optional(),
+    envelopeSummary: z
+      .object({
+        recipients: z
+          .object({ signers: z.array(z.object({ roleName: z.string().optional() })).optional() })
+          .optional(),
+      })
+      .optional(),
+  }),
 });
 
 /**
@@ -100,7 +115,13 @@ export function parseConnectEvent(body: unknown): ConnectEvent | null {
   const parsed = connectEventSchema.safeParse(body);
   if (!parsed.success) return null;
   const { event, generatedDateTime, data } = parsed.data;
-  const reported = { externalId: data.envelopeId, at: new Date(generatedDateTime) };
+  const recipients = data.envelopeSummary?.recipients;
+  const reported = {
+    externalId: data.envelopeId,
+    at: new Date(generatedDateTime),
+    // Recipients listed without `signers`: the envelope has no signer at all.
+    signerRoles: recipients ? (recipients.signers ?? []).map((signer) => signer.roleName ?? '') : null,
+  };
   if (!event.startsWith('envelope-')) {
     return { ...reported, status: null, providerStatus: event, recipientId: data.recipientId ?? null };
   }
