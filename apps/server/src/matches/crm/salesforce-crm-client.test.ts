@@ -166,12 +166,30 @@ describe('Salesforce preset', () => {
     expect(fake.queries).toHaveLength(2);
   });
 
-  it('does not retry refused client credentials and answers "CRM nicht erreichbar"', async () => {
-    fake.tokenStatus = 400;
-    const error = await (await source()).find('PL-10001').catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(MatchSourceUnavailableError);
+  it.each([400, 401])(
+    'does not retry client credentials the token endpoint refuses (%s): the user reads that the CRM refuses the sign-in, and the operators are told',
+    async (status) => {
+      fake.tokenStatus = status;
+      const matches = await source();
+      let refusals = 0;
+      matches.observe({ crmSignInRefused: () => refusals++ });
+      const error = await matches.find('PL-10001').catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MatchSourceUnavailableError);
+      expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_SIGN_IN_REFUSED_MESSAGE);
+      expect(refusals).toBe(1);
+      expect(fake.tokenRequests).toHaveLength(1);
+    },
+  );
+
+  it('retries a token endpoint that answers 503, and answers "CRM nicht erreichbar" without counting a refusal', async () => {
+    fake.tokenStatus = 503;
+    const matches = await source();
+    let refusals = 0;
+    matches.observe({ crmSignInRefused: () => refusals++ });
+    const error = await matches.find('PL-10001').catch((caught: unknown) => caught);
     expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_UNAVAILABLE_MESSAGE);
-    expect(fake.tokenRequests).toHaveLength(1);
+    expect(refusals).toBe(0);
+    expect(fake.tokenRequests).toHaveLength(3);
   });
 
   it('ends an attempt whose answer stalls after the headers at CRM_TIMEOUT_MS, and tries again', async () => {

@@ -215,7 +215,8 @@ export class SalesforceCrmClient implements CrmClient {
     const text = await response.text().catch(() => '');
     if (!response.ok) {
       const problem = `Salesforce token answered ${response.status}: ${text.slice(0, 200)}`;
-      throw response.status >= 500 ? new CrmTransientError(problem) : new CrmRefusedError(problem);
+      // Refused credentials (`invalid_client`, `invalid_grant`): an operator must fix the connected app.
+      throw response.status >= 500 ? new CrmTransientError(problem) : new CrmSignInRefusedError(problem);
     }
     let json: unknown;
     try {
