@@ -108,6 +108,8 @@ function fromOurDocument(draft: EnvelopeDraft) {
             routingOrder: String(recipient.routingOrder),
             name: recipient.name,
             email: recipient.email,
+            // DocuSign lists it in Connect's recipients: how a `sent` report shows the company's countersigner.
+            roleName: recipient.role,
             tabs: {
               signHereTabs: [onAnchor(anchors.ankerSignatur, SIGNATURE_Y_OFFSET)],
               dateSignedTabs: [onAnchor(anchors.ankerDatum, TEXT_Y_OFFSET)],
