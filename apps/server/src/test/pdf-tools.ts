@@ -90,6 +90,25 @@ export function openssl(
     .finally(() => rmSync(folder, { recursive: true, force: true }));
 }
 
+/**
+ * When the certificate for time-stamping in an RFC 3161 token (DER) ends, as openssl reads it: the
+ * token's certificates (`openssl pkcs7 -print_certs`), the one with the extended key usage Time Stamping.
+ */
+export async function timestampCertificateNotAfter(token: Uint8Array): Promise<Date> {
+  const { ok, output } = await openssl(['pkcs7', '-inform', 'DER', '-in', 'token.der', '-print_certs'], {
+    'token.der': token,
+  });
+  if (!ok) throw new Error(`openssl pkcs7: ${output}`);
+  for (const pem of output.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) {
+    const read = await openssl(['x509', '-in', 'c.pem', '-noout', '-enddate', '-ext', 'extendedKeyUsage'], {
+      'c.pem': pem,
+    });
+    const notAfter = /notAfter=(.+)/.exec(read.output)?.[1];
+    if (/Time Stamping/.test(read.output) && notAfter) return new Date(notAfter);
+  }
+  throw new Error('the token holds no certificate for time-stamping');
+}
+
 /** A one-page contract PDF with a line of text (pdf-lib), the input the seal tests seal. */
 export async function contractPdf(): Promise<Uint8Array> {
   const document = await PDFDocument.create();

@@ -10,11 +10,12 @@ import { MatchStore } from '../../matches/match-store.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { pgliteTestDatabase } from '../../test/databases.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
-import { pdfsig } from '../../test/pdf-tools.js';
+import { pdfsig, timestampCertificateNotAfter } from '../../test/pdf-tools.js';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
 import { startTestPki, type TestPki } from '../../test/test-pki.js';
 import { EnvelopesRepository } from '../envelopes-repository.js';
 import { EnvelopeSealer } from './envelope-sealer.js';
+import { pdfSignatureParts } from './pdf-signature-parts.js';
 import { sealPdf } from './seal-pdf.js';
 import { SealRenewal } from './seal-renewal.js';
 import { loadSeal } from './seal-store.js';
@@ -27,6 +28,8 @@ const PUBLIC_URL = 'https://vertraege.firma.example';
 const METRICS_TOKEN = 'scraper-token-of-the-timestamp-test';
 const partner = { name: 'Tessa Zeitstempel', email: 'tessa@partner.example' };
 const quiet = { warn() {} };
+const RENEW_DAYS_BEFORE = 90;
+const DAY_MS = 24 * 3600_000;
 
 /**
  * The seal with a timestamp authority, through the app: TSA_URL makes every seal B-LTA, a TSA that fails
@@ -57,7 +60,7 @@ describe('sealing with a timestamp authority', () => {
 
   const timestamping = () => ({
     authorities: new TimestampAuthorities(loadConfig({ TSA_URL: pki.tsaUrl }, '0').seal.timestamps ?? fail()),
-    renewDaysBefore: 90,
+    renewDaysBefore: RENEW_DAYS_BEFORE,
   });
   const envelopeRow = (id: string) =>
     db
@@ -138,32 +141,48 @@ describe('sealing with a timestamp authority', () => {
     });
   });
 
-  it('renews due archive timestamps once, and Prüfen knows the PDF before and after', async () => {
-    const [sealed] = await db
+  /** The day a sealed PDF's archive timestamp is due: its TSA certificate's end (openssl's reading) less 90 days. */
+  const renewalDay = async (pdf: Uint8Array): Promise<Date> => {
+    const last = pdfSignatureParts(pdf).at(-1) ?? fail();
+    const notAfter = await timestampCertificateNotAfter(last.cms);
+    return new Date(notAfter.getTime() - RENEW_DAYS_BEFORE * DAY_MS);
+  };
+  const renewalAt = (clock: { now: Date }) =>
+    new SealRenewal({ db, timestamping: timestamping(), log: quiet, now: () => clock.now });
+  const archivedEnvelope = () =>
+    db
       .selectFrom('envelopes')
-      .select(['id', 'sealed_pdf', 'sealed_sha256'])
+      .select(['id', 'sealed_pdf', 'sealed_sha256', 'seal_renew_at'])
       .where('seal_level', '=', 'B-LTA')
-      .execute();
-    if (!sealed?.sealed_pdf) throw new Error('no B-LTA envelope from the test before');
-    const renewal = () => new SealRenewal({ db, timestamping: timestamping(), log: quiet });
-    // Not due yet: nothing happens.
-    expect(await renewal().renewDue()).toBe(0);
+      .executeTakeFirstOrThrow();
 
-    await db
-      .updateTable('envelopes')
-      .set({ seal_renew_at: sql<Date>`now() - interval '1 minute'` })
-      .execute();
-    // Two replicas at once: one renewal.
-    const renewed = await Promise.all([renewal().renewDue(), renewal().renewDue()]);
+  it('renews an archive timestamp from its TSA certificate’s end less SEAL_RENEW_DAYS_BEFORE, once with two replicas, and Prüfen knows the PDF before and after', async () => {
+    const sealed = await archivedEnvelope();
+    if (!sealed.sealed_pdf) throw new Error('no B-LTA envelope from the test before');
+    const due = await renewalDay(sealed.sealed_pdf);
+    expect(sealed.seal_renew_at).toEqual(due);
+
+    // A second before: nothing is due.
+    expect(await renewalAt({ now: new Date(due.getTime() - 1000) }).renewDue()).toBe(0);
+    expect((await envelopeRow(sealed.id)).sealed_sha256).toBe(sealed.sealed_sha256);
+
+    // A second after, the TSA signs with its next certificate; two replicas at once: one renewal.
+    pki.tsa('successor');
+    const after = { now: new Date(due.getTime() + 1000) };
+    const renewed = await Promise.all([renewalAt(after).renewDue(), renewalAt(after).renewDue()]);
     expect(renewed[0] + renewed[1]).toBe(1);
     const row = await envelopeRow(sealed.id);
     expect(row.sealed_sha256).not.toBe(sealed.sealed_sha256);
-    expect(row.seal_renew_at?.getTime()).toBeGreaterThan(Date.now());
     const pdf = row.sealed_pdf ?? fail();
+    const next = await renewalDay(pdf);
+    expect(next.getTime()).toBeGreaterThan(after.now.getTime());
+    expect(row.seal_renew_at).toEqual(next);
     expect(
       Buffer.from(pdf).subarray(0, sealed.sealed_pdf.length).equals(Buffer.from(sealed.sealed_pdf)),
     ).toBe(true);
-    expect(await pdfsig(pdf)).toMatch(/Signature #3:[\s\S]*Total document signed/);
+    expect(await pdfsig(pdf)).toMatch(
+      /Signature #3:[\s\S]*Test-TSA Vertragsgenerator 2[\s\S]*Total document signed/,
+    );
 
     expect(await check(sealed.sealed_pdf)).toMatchObject({ verdict: 'sealed', envelope: { id: sealed.id } });
     expect(await check(pdf)).toMatchObject({ verdict: 'sealed', envelope: { id: sealed.id } });
@@ -175,25 +194,31 @@ describe('sealing with a timestamp authority', () => {
     expect(versions).toHaveLength(2);
   });
 
-  it('leaves the PDF as it is when the renewal’s TSA fails, and tries again later', async () => {
-    const before = await db
-      .selectFrom('envelopes')
-      .select(['id', 'sealed_sha256'])
-      .where('seal_level', '=', 'B-LTA')
-      .executeTakeFirstOrThrow();
-    await db
-      .updateTable('envelopes')
-      .set({ seal_renew_at: sql<Date>`now() - interval '1 minute'` })
-      .execute();
+  it('leaves the PDF as it is when the renewal’s TSA fails or still signs with a certificate that ends too soon, and tries again later', async () => {
+    const before = await archivedEnvelope();
+    const clock = { now: new Date((before.seal_renew_at ?? fail()).getTime() + 1000) };
+    const renewal = renewalAt(clock);
     pki.tsa('garbage');
     try {
-      expect(await new SealRenewal({ db, timestamping: timestamping(), log: quiet }).renewDue()).toBe(0);
+      expect(await renewal.renewDue()).toBe(0);
+    } finally {
+      pki.tsa('ok');
+    }
+    const afterGarbage = await envelopeRow(before.id);
+    expect(afterGarbage.sealed_sha256).toBe(before.sealed_sha256);
+    expect(afterGarbage.seal_renew_at?.getTime()).toBeGreaterThan(clock.now.getTime());
+
+    // The TSA answers again, but with the certificate the PDF's last timestamp has: nothing would be gained.
+    pki.tsa('successor');
+    clock.now = afterGarbage.seal_renew_at ?? fail();
+    try {
+      expect(await renewal.renewDue()).toBe(0);
     } finally {
       pki.tsa('ok');
     }
     const row = await envelopeRow(before.id);
     expect(row.sealed_sha256).toBe(before.sealed_sha256);
-    expect(row.seal_renew_at?.getTime()).toBeGreaterThan(Date.now());
+    expect(row.seal_renew_at?.getTime()).toBeGreaterThan(clock.now.getTime());
   });
 
   it('tells a B-LTA seal of ours that no envelope here has, and a changed copy of it', async () => {
