@@ -54,6 +54,20 @@ export const RETENTION_RULE_LABELS: Record<RetentionRuleName, string> = {
   audit_log: 'Audit-Log',
 };
 
+/**
+ * What a deletion run deletes besides the rules, under these keys of its counts: expired exports of a
+ * person's data (their download has ended), and what an earlier erase listed as kept that now goes.
+ */
+export const DELETION_RUN_EXTRA_LABELS: Record<string, string> = {
+  person_exports: 'Abgelaufene Auskünfte (Exporte)',
+  erase_request: 'Löschungen auf Antrag, jetzt fällig',
+};
+
+/** How a deletion run's count is named: by its rule, or by what else a run deletes. */
+export function deletionRunLabel(key: string): string {
+  return RETENTION_RULE_LABELS[key as RetentionRuleName] ?? DELETION_RUN_EXTRA_LABELS[key] ?? key;
+}
+
 /** From when each rule counts. */
 export const RETENTION_RULE_START: Record<RetentionRuleName, string> = {
   failed_generations: 'ab der Erstellung',

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { RetentionRuleName, RetentionRun } from '@vertragsgenerator/domain';
+import { deletionRunLabel, type RetentionRuleName, type RetentionRun } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { LeasedRuns } from '../shared/leased-runs.js';
 import { type DeliveryRule, deleteDeliveryBatch, deleteOrphanedEventBatch } from './delivery-deletion.js';
-import { type DocumentStep, deleteDocumentBatch } from './document-deletion.js';
+import { type DocumentStep, deleteDocumentBatch, RETENTION_ACTOR } from './document-deletion.js';
 import { deleteMailFolderBatch } from './mail-folder.js';
+import { deleteExpiredExports } from './person-export.js';
 import { deleteSentMailBatch, deleteSupportReportBatch } from './record-deletion.js';
 import { RetentionLease } from './retention-lease.js';
 import type { RetentionRules } from './retention-rules.js';
@@ -33,6 +34,8 @@ export interface DeletionRunDeps {
 
 /** A day between runs; the hourly look only starts one when the last finished run is that old. */
 export const RUN_EVERY_MS = 24 * 60 * 60_000;
+/** What a failed run shows: what it means for the administrator, not the cause, which is logged. */
+export const RUN_FAILED = 'Abgebrochen; der nächste Lauf setzt fort.';
 /** A batch slower than this halves the next one: well below the second no batch may hold the database. */
 const SLOW_BATCH_MS = 250;
 const DOCUMENT_STEPS: DocumentStep[] = ['failed_generations', 'envelopes', 'generated_documents'];
@@ -188,6 +191,22 @@ export class DeletionRun {
           return n;
         });
       }
+      const exports = await db.transaction().execute(async (trx) => {
+        const n = await deleteExpiredExports(trx, this.now());
+        if (n > 0) {
+          await this.deps.audit.record(
+            {
+              actor: RETENTION_ACTOR,
+              action: 'retention.delete',
+              subject: deletionRunLabel('person_exports'),
+              newValue: `${n} ${n === 1 ? 'Export' : 'Exporte'}`,
+            },
+            trx,
+          );
+        }
+        return n;
+      });
+      if (exports > 0) deleted.person_exports = exports;
       await db
         .updateTable('retention_runs')
         .set({ finished_at: this.now(), deleted: JSON.stringify(deleted) })
@@ -195,12 +214,13 @@ export class DeletionRun {
         .execute();
       return deleted;
     } catch (error) {
-      this.deps.log.error({ err: error }, 'retention run failed');
+      this.deps.log.error({ err: error, run: id }, 'retention run failed');
       await db
         .updateTable('retention_runs')
         .set({
           deleted: JSON.stringify(deleted),
-          error: error instanceof Error ? error.message : String(error),
+          // Administrators read this in the Aufbewahrung tab; the cause is in the log above.
+          error: RUN_FAILED,
         })
         .where('id', '=', id)
         .execute()

@@ -23,6 +23,7 @@ import {
   retainedRecipients,
 } from './erase-recipients.js';
 import { normalized, pseudonymiseMatches } from './match-person.js';
+import { deleteExportsOf } from './person-export.js';
 import type { PersonSearch } from './person-search.js';
 import type { RetentionRules } from './retention-rules.js';
 import { containing } from './text-match.js';
@@ -145,6 +146,7 @@ export class PersonErasure {
       add('Empfänger beendeter Umschläge anonymisiert', ended.length);
       retained.push(...retainedRecipients(recipients, held, periods));
       add('Mails im Ausgang', await eraseOutgoingMail(trx, email, needle, retained));
+      add('Auskünfte (Exporte) über die Person', await deleteExportsOf(trx, [needle, ...names]));
       if (email) {
         for (const [what, n] of Object.entries(
           await eraseAccount(trx, email, this.deps.configuredAdministrators, retained),

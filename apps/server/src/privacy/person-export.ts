@@ -1,10 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PersonExport, PersonHit, PersonSource } from '@vertragsgenerator/domain';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import PizZip from 'pizzip';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
 import { HttpError, notFound } from '../shared/http-error.js';
 import type { PersonSearch } from './person-search.js';
 
@@ -143,8 +144,7 @@ export class PersonExports {
         },
         trx,
       );
-      // Expired exports go with the next one: nothing of a person outlives its download by long.
-      await trx.deleteFrom('person_exports').where('expires_at', '<', created).execute();
+      await deleteExpiredExports(trx, created);
       return inserted;
     });
     return { id: row.id, expiresAt: expires.toISOString(), records: count, files };
@@ -163,6 +163,24 @@ export class PersonExports {
     }
     return { content: row.content, fileName: `Auskunft-${safe(row.person)}.zip` };
   }
+}
+
+/** Exports whose download has ended: the deletion run and each new export delete them. */
+export async function deleteExpiredExports(db: Kysely<Database>, now: Date): Promise<number> {
+  const deleted = await db.deleteFrom('person_exports').where('expires_at', '<', now).executeTakeFirst();
+  return Number(deleted.numDeletedRows);
+}
+
+/** An erase deletes the exports made of the person: by the address or name they were asked for. */
+export async function deleteExportsOf(trx: Kysely<Database>, terms: readonly string[]): Promise<number> {
+  if (terms.length === 0) return 0;
+  const deleted = await trx
+    .deleteFrom('person_exports')
+    .where(
+      sql<boolean>`lower(regexp_replace(trim(person), '[[:space:]]+', ' ', 'g')) in (${sql.join(terms)})`,
+    )
+    .executeTakeFirst();
+  return Number(deleted.numDeletedRows);
 }
 
 function safe(name: string): string {

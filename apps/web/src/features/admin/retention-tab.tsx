@@ -14,6 +14,7 @@ import {
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  deletionRunLabel,
   formatPeriod,
   type LegalHold,
   type PeriodUnit,
@@ -268,9 +269,7 @@ function Runs({ runs }: { runs: RetentionRun[] }) {
                   {Object.keys(run.deleted).length === 0
                     ? t.nothing
                     : Object.entries(run.deleted)
-                        .map(
-                          ([rule, n]) => `${RETENTION_RULE_LABELS[rule as RetentionRuleName] ?? rule}: ${n}`,
-                        )
+                        .map(([rule, n]) => `${deletionRunLabel(rule)}: ${n}`)
                         .join(' · ')}
                 </Table.Td>
               </Table.Tr>
