@@ -48,6 +48,9 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
           {endpoint.description && <Text size="xs">{endpoint.description}</Text>}
         </Table.Td>
         <Table.Td>
+          <Code style={{ whiteSpace: 'nowrap' }}>{endpoint.id}</Code>
+        </Table.Td>
+        <Table.Td>
           <Group gap={4}>
             {endpoint.events.map((type) => (
               <Code key={type} title={WEBHOOK_EVENT_LABELS[type]}>
@@ -113,7 +116,7 @@ export function EndpointRow({ endpoint }: { endpoint: WebhookEndpoint }) {
       </Table.Tr>
       {showDeliveries && (
         <Table.Tr>
-          <Table.Td colSpan={5} id={deliveriesId}>
+          <Table.Td colSpan={6} id={deliveriesId}>
             <Deliveries endpoint={endpoint} />
           </Table.Td>
         </Table.Tr>

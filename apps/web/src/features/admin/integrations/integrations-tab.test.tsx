@@ -165,6 +165,17 @@ describe('AdministrationPage: Integrationen', () => {
     const table = await screen.findByRole('table', { name: 'Webhook-Empfänger' });
     expect(table).toHaveTextContent('Fehlerhaft seit');
     expect(table).toHaveTextContent('1 ausstehend, 1 aufgegeben');
+    // The id a receiver sends as `webhook-endpoint` to fetch a sealed PDF, under its own heading.
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((header) => header.textContent);
+    const row = within(table).getByRole('row', { name: /crm\.example\.com/ });
+    const cells = within(row)
+      .getAllByRole('cell')
+      .map((cell) => cell.textContent);
+    expect(cells[headers.indexOf('Empfänger-ID (Header webhook-endpoint)')]).toBe(
+      '6f1c2d3e-4a5b-4c6d-8e9f-0a1b2c3d4e5f',
+    );
 
     await userEvent.click(screen.getByRole('button', { name: 'https://crm.example.com/hooks pausieren' }));
     await waitFor(() =>

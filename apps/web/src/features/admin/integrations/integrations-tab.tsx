@@ -162,6 +162,7 @@ function EndpointTable({ endpoints }: { endpoints: WebhookEndpoint[] }) {
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.url}</Table.Th>
+            <Table.Th>{t.id}</Table.Th>
             <Table.Th>{t.events}</Table.Th>
             <Table.Th>{t.state}</Table.Th>
             <Table.Th>{t.waiting}</Table.Th>

@@ -21,6 +21,8 @@ export const integrationTexts = {
   copied: 'Kopiert',
   done: 'Fertig, Geheimnis ist gespeichert',
   list: 'Webhook-Empfänger',
+  /** The column with the id a receiver sends as `webhook-endpoint` when it fetches a sealed PDF. */
+  id: 'Empfänger-ID (Header webhook-endpoint)',
   none: 'Noch keine Webhook-Empfänger.',
   state: 'Zustand',
   waiting: 'Offen',
