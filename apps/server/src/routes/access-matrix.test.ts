@@ -585,11 +585,28 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     route: 'PUT /backend/admin/countersignature/:family',
     access: ADMINISTRATORS,
     ok: [200],
-    // The default again: the other rows still send contracts without a countersignatory.
+    // As the test app starts: the other rows still send contracts without a countersignatory.
     call: () => ({
       method: 'PUT',
       url: '/backend/admin/countersignature/contract',
       payload: { withoutAllowed: true },
+    }),
+  },
+  {
+    route: 'GET /backend/admin/countersignature/order',
+    access: ADMINISTRATORS,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/admin/countersignature/order' }),
+  },
+  {
+    route: 'PUT /backend/admin/countersignature/order/:template',
+    access: ADMINISTRATORS,
+    ok: [200],
+    // The default: the other rows' envelopes keep the company last.
+    call: () => ({
+      method: 'PUT',
+      url: '/backend/admin/countersignature/order/rahmenvertrag-de.docx',
+      payload: { position: 'last' },
     }),
   },
   {
