@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { ApiClient, ApiClientCreated, AuditEntryView } from '@vertragsgenerator/domain';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Db } from '../db/database.js';
@@ -11,6 +12,34 @@ import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 const OPS = 'ops@demo.local';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const day = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY_MS).toISOString().slice(0, 10);
+const README = new URL('../../../../README.md', import.meta.url);
+
+/** The one `curl` of README.md, read as a shell reads it: method, address, headers and body. */
+async function readmeCurl() {
+  const commands = [...(await readFile(README, 'utf8')).matchAll(/^curl (?:.*\\\n)*.*$/gm)];
+  expect(commands).toHaveLength(1);
+  const words = (commands[0]?.[0] ?? '')
+    .replace(/\\\n/g, ' ')
+    .match(/'[^']*'|"[^"]*"|\S+/g)
+    ?.map((word) => word.replace(/^(['"])(.*)\1$/, '$2')) as string[];
+  const curl = { method: 'GET', url: '', headers: {} as Record<string, string>, data: '' };
+  for (let i = 1; i < words.length; i++) {
+    const word = words[i] as string;
+    const value = words[i + 1] ?? '';
+    if (word === '-X') curl.method = value;
+    else if (word === '-H') {
+      const [name = '', ...rest] = value.split(':');
+      curl.headers[name.trim().toLowerCase()] = rest.join(':').trim();
+    } else if (word === '-d') curl.data = value;
+    else if (word !== '-o') {
+      curl.url = word;
+      continue;
+    }
+    // A flag's value is the next word (`-o` names the file curl saves the answer in).
+    i++;
+  }
+  return curl;
+}
 
 describe.each(testDatabases())('API clients on $name', (database) => {
   let db: Db;
@@ -150,23 +179,21 @@ describe.each(testDatabases())('API clients on $name', (database) => {
     expect(partner.statusCode, partner.body).toBe(200);
   });
 
-  it('generates the offer of the README’s example with a client of level 3', async () => {
+  it('generates the offer of the README’s curl example with a client of level 3', async () => {
     const { token } = await created('CRM Angebotsknopf', 3);
+    const curl = await readmeCurl();
+    const url = new URL(curl.url);
+    expect(url.pathname).toBe(`/backend/generateDocxOffer/angebot-wm/${demoMatch.matchId}`);
     const offer = await t.app.inject({
-      method: 'POST',
-      url: `/backend/generateDocxOffer/angebot-wm/${demoMatch.matchId}`,
-      headers: { ...bearer(token), 'content-type': 'application/json' },
-      payload: JSON.stringify({
-        dataList: {
-          projectHours: 160,
-          projectDays: 20,
-          selectedPerson: 'henrik-albers',
-          vertragspartner_type: 'k',
-        },
-      }),
+      method: curl.method as 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(
+        Object.entries(curl.headers).map(([name, value]) => [name, value.replace('$VG_TOKEN', token)]),
+      ),
+      payload: curl.data,
     });
-    expect(demoMatch.matchId).toBe('PL-10001');
     expect(offer.statusCode, offer.body).toBe(200);
+    expect(offer.headers['content-type']).toContain('officedocument.wordprocessingml');
     expect(offer.headers['x-document-id']).toBeTruthy();
   });
 
