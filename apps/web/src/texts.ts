@@ -288,7 +288,7 @@ export const texts = {
     signHeading: 'Unterschreiben',
     countersignTitle: 'Du zeichnest für die Firma gegen',
     countersign:
-      'Alle anderen Unterzeichner haben bereits unterschrieben. Deine Unterschrift kommt in den Block der Firma; danach ist das Dokument vollständig unterschrieben und wird versiegelt.',
+      'Deine Unterschrift kommt mit deinem Namen und deiner Funktion in den Block der Firma. Sobald alle unterschrieben haben, wird das Dokument versiegelt.',
     consent:
       'Ich stimme zu, dieses Dokument elektronisch zu unterschreiben. Meine elektronische Unterschrift ist so verbindlich wie eine handschriftliche.',
     typedName: 'Dein vollständiger Name',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { signatoryOptionSchema } from './api.js';
 import { envelopeApprovalSchema } from './approvals.js';
+import { COUNTERSIGNATURE_POSITIONS } from './countersignature.js';
 import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.js';
 
 /**
@@ -243,11 +244,16 @@ export const envelopeViewSchema = z.object({
    */
   signerCode: z.object({ enabled: z.boolean(), changeable: z.boolean() }).optional(),
   /**
-   * Built-in signing: the company's signatories the sender may choose to countersign, and whether the
-   * envelope may go out without one (the administrators' switch for its document family).
+   * Built-in signing: the company's signatories the sender may choose to countersign, whether the
+   * envelope may go out without one (the administrators' switch for its document family), and whether
+   * the countersignatory signs before or after the others (the administrators' order for its template).
    */
   countersignature: z
-    .object({ options: z.array(signatoryOptionSchema), withoutAllowed: z.boolean() })
+    .object({
+      options: z.array(signatoryOptionSchema),
+      withoutAllowed: z.boolean(),
+      position: z.enum(COUNTERSIGNATURE_POSITIONS),
+    })
     .optional(),
   /**
    * Freigabe: whether the envelope needs an approval before it is sent, why, and its latest request.

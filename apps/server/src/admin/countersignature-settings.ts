@@ -8,6 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { AuditLog } from './audit-log.js';
+import { CountersignatureOrderSettings } from './countersignature-order.js';
 
 type Family = CountersignatureSetting['family'];
 
@@ -20,10 +21,15 @@ const described = (allowed: boolean) => (allowed ? 'ohne Gegenzeichnung erlaubt'
  * `COUNTERSIGNATURE_DEFAULTS`.
  */
 export class CountersignatureSettings {
+  /** Where the countersignatory signs, per template: the tab's other half. */
+  readonly order: CountersignatureOrderSettings;
+
   constructor(
     private readonly db: Db,
     private readonly audit: AuditLog,
-  ) {}
+  ) {
+    this.order = new CountersignatureOrderSettings(db, audit);
+  }
 
   async list(): Promise<CountersignatureSetting[]> {
     const rows = await this.db.selectFrom('countersignature_settings').selectAll().execute();

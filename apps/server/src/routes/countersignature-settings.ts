@@ -1,7 +1,10 @@
 import {
   COUNTERSIGNATURE_FAMILIES,
   countersignatureChangeSchema,
+  countersignatureOrderChangeSchema,
+  countersignatureOrderSchema,
   countersignatureSettingSchema,
+  SIGNATURE_TEMPLATES,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -16,9 +19,18 @@ const familyParams = z.object({
     .describe('The document family: contract, termination, offer or agreement'),
 });
 
+const templateParams = z.object({
+  template: z
+    .enum(SIGNATURE_TEMPLATES as [string, ...string[]], {
+      error: 'Diese Vorlage wird nicht zur Unterschrift versendet.',
+    })
+    .describe('The template file name, e.g. rahmenvertrag-de.docx'),
+});
+
 /**
- * /verwaltung: the switch „Ohne Gegenzeichnung senden erlaubt“ per document family. Administrators
- * only, whatever their level; every change is written with its audit entry.
+ * /verwaltung: the switch „Ohne Gegenzeichnung senden erlaubt“ per document family, and whether the
+ * company signs first or last per template. Administrators only, whatever their level; every change is
+ * written with its audit entry.
  */
 export const countersignatureSettingsRoutes: FastifyPluginAsync<{
   guards: AuthGuards;
@@ -59,6 +71,41 @@ export const countersignatureSettingsRoutes: FastifyPluginAsync<{
       const { family } = parseInput(familyParams, request.params);
       const { withoutAllowed } = parseInput(countersignatureChangeSchema, request.body);
       return settings.change(currentUser(request).email, family, withoutAllowed);
+    },
+  );
+
+  app.get(
+    '/backend/admin/countersignature/order',
+    {
+      preHandler: administrators,
+      schema: {
+        ...common,
+        summary: 'Per template that goes out for signature: whether the company signs first or last',
+        response: { 200: countersignatureOrderSchema.array(), ...errorAnswers([401, 403]) },
+      },
+    },
+    async () => settings.order.list(),
+  );
+
+  app.put(
+    '/backend/admin/countersignature/order/:template',
+    {
+      preHandler: administrators,
+      schema: {
+        ...common,
+        summary: "Have a template's countersignatory sign first or last",
+        params: templateParams,
+        body: countersignatureOrderChangeSchema,
+        response: {
+          200: countersignatureOrderSchema.array().describe('Every template after the change'),
+          ...errorAnswers([400, 401, 403]),
+        },
+      },
+    },
+    async (request) => {
+      const { template } = parseInput(templateParams, request.params);
+      const { position } = parseInput(countersignatureOrderChangeSchema, request.body);
+      return settings.order.change(currentUser(request).email, template, position);
     },
   );
 };

@@ -218,6 +218,7 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     expect((await draft()).countersignature).toEqual({
       options: [{ id: SABINE.id, name: SABINE.name, function: 'Prokuristin' }],
       withoutAllowed: true,
+      position: 'last',
     });
   });
 
@@ -303,6 +304,65 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     expect(certificateText).toContain(PARTNER.name);
     expect(certificateText.match(/Identität\s+bestätigt per E-Mail-Code/g)).toHaveLength(2);
     expect(certificateText).not.toContain('Für die Firma: elektronisch versiegelt');
+  });
+
+  it('has the company sign first where an administrator set that for the template, then invites the partner', async () => {
+    const order = (token: string, template: string, payload: object) =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/backend/admin/countersignature/order/${template}`,
+        headers: bearer(token),
+        payload,
+      });
+    for (const token of [legal, berater, leitung]) {
+      expect((await order(token, 'einzelauftrag-de.docx', { position: 'first' })).statusCode).toBe(403);
+    }
+    expect((await order(ops, 'angebot.docx', { position: 'first' })).statusCode).toBe(400);
+    const nonsense = await order(ops, 'einzelauftrag-de.docx', { position: 'mittendrin' });
+    expect(nonsense.statusCode).toBe(400);
+    expect(nonsense.json().fields.position[0]).toBe(
+      'Bitte gib an, ob die Firma zuerst oder zuletzt unterschreibt.',
+    );
+    const changed = await order(ops, 'einzelauftrag-de.docx', { position: 'first' });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect(changed.json()).toContainEqual(
+      expect.objectContaining({ template: 'einzelauftrag-de.docx', position: 'first', changedBy: OPS }),
+    );
+    expect(changed.json()).toContainEqual(
+      expect.objectContaining({ template: 'rahmenvertrag-de.docx', position: 'last', changedBy: null }),
+    );
+    const audit = await t.app.inject({ method: 'GET', url: '/backend/admin/audit', headers: bearer(ops) });
+    expect(audit.json().entries[0]).toMatchObject({
+      action: 'countersignature.order',
+      subject: 'einzelauftrag-de.docx',
+      oldValue: 'Firma unterschreibt zuletzt',
+      newValue: 'Firma unterschreibt zuerst',
+    });
+
+    try {
+      const envelope = await draft();
+      expect(envelope.countersignature?.position).toBe('first');
+      const sent = await send(envelope, { countersignatory: SABINE.id });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect((sent.json() as EnvelopeView).recipients.map((r) => [r.routingOrder, r.role, r.status])).toEqual(
+        [
+          [1, 'Firma', 'sent'],
+          [2, 'Projektpartner', 'waiting'],
+        ],
+      );
+      // The partner is invited once the company has signed.
+      const companyLink = await t.mailer.signingLink(SABINE.email);
+      const invitations = (to: string) =>
+        t.mailer.sent.filter((m) => m.to === to && m.text.includes('/unterschreiben#'));
+      expect(invitations(PARTNER.email)).toEqual([]);
+      await signWithLink(t, companyLink, SABINE.name);
+      await signWithLink(t, await t.mailer.signingLink(PARTNER.email), PARTNER.name);
+      const [contractPage] = await pdfPages(await sealedPdf(envelope.id));
+      expect(contractPage).toContain(`${SABINE.name}, Prokuristin · elektronisch unterschrieben am`);
+      expect(contractPage).toContain(`${PARTNER.name} · elektronisch unterschrieben am`);
+    } finally {
+      await order(ops, 'einzelauftrag-de.docx', { position: 'last' });
+    }
   });
 
   it('says on the contract page and the certificate that the seal stands for the company when sent without', async () => {

@@ -11,7 +11,7 @@ import { HttpError } from '../shared/http-error.js';
 import type { ApprovalGate, ApprovedSender } from './approval-gate.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
-import type { Countersignature } from './countersignature.js';
+import { type Countersignature, recipientsWith } from './countersignature.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
@@ -113,7 +113,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
         throw new HttpError(400, 'invalid_input', message, { signerCode: [message] });
       }
       const countersigner = await this.deps.countersignature.countersigner(envelope.doc_key, request, trx);
-      const recipients = countersigner ? [...request.recipients, countersigner] : request.recipients;
+      const recipients = recipientsWith(request.recipients, countersigner);
       await this.deps.envelopes.replaceRecipients(envelopeId, recipients, trx);
       if (countersigner) {
         await trx

@@ -2,7 +2,7 @@ import { CATALOGUE, type CatalogueEntry, type TemplateData } from '@vertragsgene
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import { loadCompanyData } from '../templates/companies.js';
-import { Countersignature } from './countersignature.js';
+import { Countersignature, recipientsWith } from './countersignature.js';
 
 const { configDir } = loadConfig({}, '0');
 const companyData = await loadCompanyData(configDir);
@@ -11,8 +11,12 @@ const data = (unterzeichnerName: string) => ({ unterzeichnerName }) as unknown a
 const partner = { role: 'Projektpartner' as const, name: 'Paul', email: 'paul@pp.example', routingOrder: 1 };
 
 describe('countersignature', () => {
-  const countersignature = (withoutAllowed = false) =>
-    new Countersignature({ companyData, withoutAllowed: async () => withoutAllowed });
+  const countersignature = (withoutAllowed = false, first: string[] = []) =>
+    new Countersignature({
+      companyData,
+      withoutAllowed: async () => withoutAllowed,
+      position: async (template) => (first.includes(template) ? 'first' : 'last'),
+    });
 
   it("offers the signatories at the company's mail domain, or all where none is", () => {
     const ids = (key: string) =>
@@ -43,7 +47,36 @@ describe('countersignature', () => {
       email: 'lea.brandt@wm-consulting.example',
       routingOrder: 4,
       function: 'Leiterin Recht & Verträge',
+      position: 'last',
     });
+  });
+
+  it('puts the company first where its template says so, every other recipient one routing step later', async () => {
+    const recipients = [
+      { role: 'Kunde' as const, name: 'Klara', email: 'klara@k.example', routingOrder: 1 },
+      { role: 'Kunde2' as const, name: 'Karl', email: 'karl@k.example', routingOrder: 2 },
+      { role: 'CC' as const, name: 'Conny', email: 'conny@k.example', routingOrder: 2 },
+    ];
+    const request = { countersignatory: 'henrik-albers', recipients };
+    const framework = countersignature(false, ['rahmenvertrag-de.docx']);
+    const first = await framework.countersigner('de-wm-k-rv-2', request, undefined as never);
+    expect(first).toMatchObject({ name: 'Henrik Albers', routingOrder: 1, position: 'first' });
+    expect(recipientsWith(recipients, first).map((r) => [r.routingOrder, r.role])).toEqual([
+      [1, 'Firma'],
+      [2, 'Kunde'],
+      [3, 'Kunde2'],
+      [3, 'CC'],
+    ]);
+    // Another template of the same company keeps the company last.
+    const last = await framework.countersigner('de-wm-k-ev-2', request, undefined as never);
+    expect(last).toMatchObject({ routingOrder: 3, position: 'last' });
+    expect(recipientsWith(recipients, last).map((r) => [r.routingOrder, r.role])).toEqual([
+      [1, 'Kunde'],
+      [2, 'Kunde2'],
+      [2, 'CC'],
+      [3, 'Firma'],
+    ]);
+    expect(recipientsWith(recipients, null)).toBe(recipients);
   });
 
   it('refuses a missing countersignatory only where the family needs one', async () => {

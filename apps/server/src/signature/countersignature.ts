@@ -1,6 +1,7 @@
 import {
   type CatalogueEntry,
   COUNTERSIGNER_ROLE,
+  type CountersignaturePosition,
   catalogueEntry,
   type DocumentFamily,
   FAMILY_TITLES,
@@ -18,12 +19,15 @@ export interface CountersignatureDeps {
   companyData: CompanyData;
   /** The administrators' switch „Ohne Gegenzeichnung senden erlaubt“ of a document family. */
   withoutAllowed: (family: DocumentFamily, executor?: Executor) => Promise<boolean>;
+  /** The administrators' order of a template: whether its countersignatory signs first or last. */
+  position: (template: string, executor?: Executor) => Promise<CountersignaturePosition>;
 }
 
-/** The company's signatory as the envelope's last signer, with the function the certificate names. */
+/** The company's signatory as the envelope's first or last signer, with the function the certificate names. */
 export interface Countersigner extends RecipientInput {
   role: typeof COUNTERSIGNER_ROLE;
   function: string;
+  position: CountersignaturePosition;
 }
 
 const refused = (message: string) =>
@@ -31,9 +35,9 @@ const refused = (message: string) =>
 
 /**
  * Who countersigns for the company: one of the configured signatories (config/signatories.json), as the
- * last signer of the envelope, after every external signer by routing order. Without one an envelope
- * goes out only where an administrator allows it for its document family; the seal then stands for the
- * company.
+ * last signer of the envelope, after every external signer by routing order, or as the first where an
+ * administrator set that for the envelope's template. Without one an envelope goes out only where an
+ * administrator allows it for its document family; the seal then stands for the company.
  */
 export class Countersignature {
   constructor(private readonly deps: CountersignatureDeps) {}
@@ -52,16 +56,20 @@ export class Countersignature {
   }
 
   /** What the sender view offers for the envelope of `docKey`. */
-  async setting(docKey: string): Promise<{ options: SignatoryOption[]; withoutAllowed: boolean }> {
+  async setting(
+    docKey: string,
+  ): Promise<{ options: SignatoryOption[]; withoutAllowed: boolean; position: CountersignaturePosition }> {
     return {
       options: this.signatories(docKey).map(({ id, name, function: role }) => ({ id, name, function: role })),
       withoutAllowed: await this.withoutAllowed(docKey),
+      position: await this.position(docKey),
     };
   }
 
   /**
-   * The countersigner the send request names, placed after every other signer; null where the sender
-   * chose none and the family allows that. A 400 naming `countersignatory` otherwise.
+   * The countersigner the send request names, placed where the template's order says (`recipientsWith`
+   * makes the envelope's recipients of it); null where the sender chose none and the family allows that.
+   * A 400 naming `countersignatory` otherwise.
    */
   async countersigner(
     docKey: string,
@@ -86,7 +94,7 @@ export class Countersignature {
         'Wer für die Firma gegenzeichnet, kann nicht zugleich für die andere Seite unterschreiben.',
       );
     }
-    return asCountersigner(person, signers);
+    return asCountersigner(person, signers, await this.position(docKey, executor));
   }
 
   /**
@@ -99,7 +107,12 @@ export class Countersignature {
     const candidates = this.signatories(entry.key);
     const named = candidates.find((s) => s.name === data.unterzeichnerName);
     const person = named ?? candidates[0];
-    return person ? asCountersigner(person, recipients) : null;
+    return person ? asCountersigner(person, recipients, 'last') : null;
+  }
+
+  private position(docKey: string, executor?: Executor): Promise<CountersignaturePosition> {
+    const template = catalogueEntry(docKey)?.template;
+    return template ? this.deps.position(template, executor) : Promise.resolve('last');
   }
 
   private withoutAllowed(docKey: string, executor?: Executor): Promise<boolean> {
@@ -109,15 +122,34 @@ export class Countersignature {
   }
 }
 
-function asCountersigner(person: Signatory, recipients: RecipientInput[]): Countersigner {
+function asCountersigner(
+  person: Signatory,
+  recipients: RecipientInput[],
+  position: CountersignaturePosition,
+): Countersigner {
   const signers = recipients.filter((r) => r.role !== 'CC' && r.role !== COUNTERSIGNER_ROLE);
   return {
     role: COUNTERSIGNER_ROLE,
     name: person.name,
     email: person.email,
-    routingOrder: Math.max(0, ...signers.map((r) => r.routingOrder)) + 1,
+    routingOrder: position === 'first' ? 1 : Math.max(0, ...signers.map((r) => r.routingOrder)) + 1,
     function: person.function,
+    position,
   };
+}
+
+/**
+ * The envelope's recipients with its countersigner: after them, or before them with every other
+ * recipient's routing order moved one on, so that nobody is invited before the company has signed.
+ */
+export function recipientsWith(
+  recipients: RecipientInput[],
+  countersigner: Countersigner | null,
+): RecipientInput[] {
+  if (!countersigner) return recipients;
+  const { function: _function, position, ...recipient } = countersigner;
+  if (position === 'last') return [...recipients, recipient];
+  return [recipient, ...recipients.map((r) => ({ ...r, routingOrder: r.routingOrder + 1 }))];
 }
 
 const mailDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();

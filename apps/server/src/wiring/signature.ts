@@ -65,6 +65,7 @@ export async function registerSignature(
   const countersignature = new Countersignature({
     companyData: deps.companyData,
     withoutAllowed: (family, executor) => countersignatureSettings.withoutAllowed(family, executor),
+    position: (template, executor) => countersignatureSettings.order.position(template, executor),
   });
   const signingLinkKey = await loadSigningLinkKey(db);
   const links = new SigningLinks({
@@ -146,6 +147,9 @@ export async function registerSignature(
             provider: deps.signatureProvider,
             gate: approvals,
             countersignature,
+            matches: deps.matches,
+            companyData: deps.companyData,
+            log: app.log,
           })
         : builtinSigning,
     jobs: [

@@ -6,7 +6,10 @@ import {
   accessRequestSchema,
   approvalRulesViewSchema,
   auditPageSchema,
+  type CountersignatureOrder,
+  type CountersignaturePosition,
   type CountersignatureSetting,
+  countersignatureOrderSchema,
   countersignatureSettingSchema,
   type MatchImportSummary,
   matchImportSummarySchema,
@@ -59,6 +62,23 @@ export function changeCountersignature(
     method: 'PUT',
     body: { withoutAllowed },
   });
+}
+
+export const countersignatureOrderQueryOptions = queryOptions({
+  queryKey: [...ADMINISTRATION_QUERY_KEY, 'countersignature-order'],
+  queryFn: () => apiJson('/backend/admin/countersignature/order', countersignatureOrderSchema.array()),
+});
+
+/** Whether the company signs first or last on the envelopes of one template; answers every template after it. */
+export function changeCountersignatureOrder(
+  template: string,
+  position: CountersignaturePosition,
+): Promise<CountersignatureOrder[]> {
+  return apiJson(
+    `/backend/admin/countersignature/order/${encodeURIComponent(template)}`,
+    countersignatureOrderSchema.array(),
+    { method: 'PUT', body: { position } },
+  );
 }
 
 export const approvalRulesQueryOptions = queryOptions({

@@ -86,6 +86,7 @@ export const adminTexts = {
       'template.publish': 'Vorlage veröffentlicht',
       'template.rollback': 'Vorlage zurückgerollt',
       'countersignature.set': 'Gegenzeichnung geändert',
+      'countersignature.order': 'Reihenfolge der Gegenzeichnung geändert',
       'api-client.create': 'API-Zugang angelegt',
       'api-client.revoke': 'API-Zugang widerrufen',
       'api.call': 'API-Aufruf',
@@ -129,7 +130,12 @@ export const adminTexts = {
   },
   countersignature: {
     intro:
-      'Beim Senden wählt der Absender, wer für die Firma als Letzte oder Letzter gegenzeichnet. Wo du es erlaubst, darf er ohne Gegenzeichnung senden: Dann steht das elektronische Siegel für die Firma.',
+      'Beim Senden wählt der Absender, wer für die Firma gegenzeichnet. Wo du es erlaubst, darf er ohne Gegenzeichnung senden: Dann steht das elektronische Siegel für die Firma.',
+    orderHeading: 'Wann die Firma unterschreibt',
+    orderIntro:
+      'Je Vorlage: Die Firma unterschreibt zuletzt, nach allen anderen, oder zuerst – dann erhalten die anderen den Vertrag schon von der Firma unterschrieben. Eine Änderung gilt für alles, was ab dann gesendet wird.',
+    last: 'Firma zuletzt',
+    first: 'Firma zuerst',
     switchLabel: (family: string) => `${family}: Ohne Gegenzeichnung senden erlaubt`,
     changed: (by: string, at: string) => `Zuletzt geändert von ${by} am ${at}`,
     unchanged: 'Voreinstellung',

@@ -6,7 +6,10 @@ export const WITHOUT_COUNTERSIGNATURE = 'ohne';
 
 export const countersignatureTexts = {
   label: 'Gegenzeichnung (Firma)',
-  description: 'Unterschreibt für die Firma als Letzte oder Letzter, nach allen anderen Unterzeichnern.',
+  description: {
+    last: 'Unterschreibt für die Firma als Letzte oder Letzter, nach allen anderen Unterzeichnern.',
+    first: 'Unterschreibt für die Firma als Erste oder Erster; danach erhalten die anderen den Vertrag.',
+  },
   placeholder: 'Bitte wählen',
   without: 'Ohne Gegenzeichnung (das Siegel steht für die Firma)',
   required: 'Bitte wähle, wer für die Firma gegenzeichnet.',
@@ -26,7 +29,7 @@ export function initialCountersignatory(setting: EnvelopeView['countersignature'
   return setting?.withoutAllowed ? WITHOUT_COUNTERSIGNATURE : null;
 }
 
-/** The company's signatory who countersigns last, chosen among the signatories of its company. */
+/** The company's signatory who countersigns (last, or first where the template says so), chosen among the signatories of its company. */
 export function CountersignatorySelect({
   setting,
   value,
@@ -47,7 +50,7 @@ export function CountersignatorySelect({
   return (
     <Select
       label={countersignatureTexts.label}
-      description={countersignatureTexts.description}
+      description={countersignatureTexts.description[setting.position]}
       placeholder={countersignatureTexts.placeholder}
       required={!setting.withoutAllowed}
       data={data}

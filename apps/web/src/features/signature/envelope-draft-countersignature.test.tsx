@@ -31,13 +31,16 @@ const select = () => screen.getByRole('combobox', { name: LABEL });
 describe('SenderViewPage: the company’s countersignatory', () => {
   it('needs a countersignatory where the family does; the chosen one goes with the send', async () => {
     const api = stubApi({
-      [ENVELOPE]: jsonResponse(200, draftWith({ options: OPTIONS, withoutAllowed: false })),
+      [ENVELOPE]: jsonResponse(200, draftWith({ options: OPTIONS, withoutAllowed: false, position: 'last' })),
       [SEND]: jsonResponse(200, { ...draftEnvelope, status: 'sent' }),
     });
     renderDraft();
     await screen.findByRole('combobox', { name: LABEL });
     expect(select()).toBeRequired();
     expect(select()).toHaveValue('');
+    expect(select()).toHaveAccessibleDescription(
+      'Unterschreibt für die Firma als Letzte oder Letzter, nach allen anderen Unterzeichnern.',
+    );
     // The company's signatory is no role for a row: the rows offer the other roles only.
     await userEvent.click(screen.getAllByRole('combobox', { name: 'Rolle' })[0] as HTMLElement);
     expect((await screen.findAllByRole('option')).map((o) => o.textContent)).not.toContain(LABEL);
@@ -64,9 +67,22 @@ describe('SenderViewPage: the company’s countersignatory', () => {
     expect(api.callsTo(SEND)[0]?.body).toMatchObject({ countersignatory: 'lea-brandt' });
   });
 
+  it('says that the countersignatory signs first where the template puts the company first', async () => {
+    stubApi({
+      [ENVELOPE]: jsonResponse(
+        200,
+        draftWith({ options: OPTIONS, withoutAllowed: false, position: 'first' }),
+      ),
+    });
+    renderDraft();
+    expect(await screen.findByRole('combobox', { name: LABEL })).toHaveAccessibleDescription(
+      'Unterschreibt für die Firma als Erste oder Erster; danach erhalten die anderen den Vertrag.',
+    );
+  });
+
   it('offers sending without where the family allows it, chosen at first, and sends null', async () => {
     const api = stubApi({
-      [ENVELOPE]: jsonResponse(200, draftWith({ options: OPTIONS, withoutAllowed: true })),
+      [ENVELOPE]: jsonResponse(200, draftWith({ options: OPTIONS, withoutAllowed: true, position: 'last' })),
       [SEND]: jsonResponse(200, { ...draftEnvelope, status: 'sent' }),
     });
     renderDraft();
@@ -80,7 +96,7 @@ describe('SenderViewPage: the company’s countersignatory', () => {
 
   it('shows the server’s refusal at the choice', async () => {
     stubApi({
-      [ENVELOPE]: jsonResponse(200, draftWith({ options: OPTIONS, withoutAllowed: true })),
+      [ENVELOPE]: jsonResponse(200, draftWith({ options: OPTIONS, withoutAllowed: true, position: 'last' })),
       [SEND]: jsonResponse(400, {
         error: 'invalid_input',
         message: 'Ein Dokument der Art „Vertrag“ darf nicht ohne Gegenzeichnung versendet werden.',

@@ -111,13 +111,17 @@ describe('SigningPage: the document', () => {
     expectSignerRequests(api.fetchMock);
   });
 
-  it('tells the company’s countersignatory that they sign last, for the company; nobody else', async () => {
+  it('tells the company’s countersignatory that they sign for the company; nobody else', async () => {
     const countersignatory = { name: 'Lea Brandt', email: 'lea.brandt@demo.local', role: 'Firma' } as const;
     stubApi({ [VIEW]: jsonResponse(200, { ...signingView, signer: countersignatory }) });
     const { unmount } = renderSigning();
 
     expect(await screen.findByText('Du zeichnest für die Firma gegen')).toBeInTheDocument();
-    expect(screen.getByText(/Alle anderen Unterzeichner haben bereits unterschrieben/)).toBeInTheDocument();
+    expect(
+      screen.getByText(
+        /Deine Unterschrift kommt mit deinem Namen und deiner Funktion in den Block der Firma/,
+      ),
+    ).toBeInTheDocument();
     unmount();
 
     stubApi({ [VIEW]: jsonResponse(200, signingView) });
