@@ -44,7 +44,7 @@ export interface CertificateInput {
   companySealOnly?: boolean;
   /** Freigabe: who approved the envelope before it was sent, and when; absent when it needed none. */
   approval?: { by: string; at: Date } | null;
-  /** In routing order; the company's countersignatory last. */
+  /** In routing order; the company's countersignatory last, or first where its template says so. */
   signers: CertificateSigner[];
   /** CC recipients. */
   copies: { name: string; email: string }[];
