@@ -62,8 +62,19 @@ export const approvalRequestSchema = z.object({
   mayDecide: z.boolean(),
   /** For an approved envelope: the send in the requester's name. */
   send: z
-    .object({ state: z.enum(APPROVAL_SEND_STATES), at: z.string().nullable(), error: z.string().nullable() })
+    .object({
+      state: z.enum(APPROVAL_SEND_STATES),
+      at: z.string().nullable(),
+      error: z.string().nullable(),
+      /**
+       * DocuSign: the send failed because an attempt was handed to DocuSign without an answer. Whether
+       * DocuSign has the envelope is unclear; once a person checked, `send-again` lets it run again.
+       */
+      uncertain: z.boolean().optional(),
+    })
     .nullable(),
+  /** The caller may confirm an uncertain send's envelope is not at DocuSign and send it again. */
+  maySendAgain: z.boolean().optional(),
 });
 export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
 
@@ -105,6 +116,17 @@ export const approveBodySchema = z.object({
 });
 export type ApproveBody = z.infer<typeof approveBodySchema>;
 
+/**
+ * POST /backend/approvals/{id}/send-again: the requester or an administrator checked DocuSign and
+ * confirms that the envelope of an uncertain send is not there, so it may be sent again.
+ */
+export const sendAgainBodySchema = z.object({
+  notAtDocusign: z.literal(true, {
+    error: 'Bitte bestätige, dass du in DocuSign geprüft hast: der Umschlag ist dort nicht angekommen.',
+  }),
+});
+export type SendAgainBody = z.infer<typeof sendAgainBodySchema>;
+
 /** POST /backend/approvals/{id}/decline. */
 export const declineBodySchema = z.object({
   reason: z
@@ -135,6 +157,7 @@ export const approvalRequestSummarySchema = approvalRequestSchema.pick({
   voidReason: true,
   documentVersion: true,
   send: true,
+  maySendAgain: true,
 });
 export type ApprovalRequestSummary = z.infer<typeof approvalRequestSummarySchema>;
 

@@ -17,6 +17,7 @@ import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ApprovalDecisionsTable, ApprovalRequestsTable } from '../db/schema.js';
 import { forbidden, notFound } from '../shared/http-error.js';
+import { SEND_UNCERTAIN_MESSAGE } from '../signature/docusign/docusign-approved-sender.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { type DocumentFollowingDeps, followDocument } from './approval-document-version.js';
 import type { ApprovalRulesStore } from './approval-rules-store.js';
@@ -29,7 +30,7 @@ export interface ApprovalQueriesDeps extends DocumentFollowingDeps {
 
 export type RequestRow = Selectable<ApprovalRequestsTable>;
 export type DecisionRow = Selectable<ApprovalDecisionsTable>;
-type Decider = Pick<StaffMember, 'email' | 'permission'>;
+type Decider = Pick<StaffMember, 'email' | 'permission'> & { administrator?: boolean };
 
 const GROUPS_OF_LEVEL: Record<number, ApproverGroup> = { 3: 'leaders', 2: 'legal' };
 
@@ -231,6 +232,12 @@ export class ApprovalQueries {
 
   toView(request: RequestRow, decision: DecisionRow | undefined, user: Decider): ApprovalRequest {
     const reasons = request.reasons;
+    // The approved send's own record says so (approval-sends.ts keeps the sender's problem as it is);
+    // `send-again` checks the envelope itself before it lets the send run again.
+    const uncertain =
+      request.status === 'approved' &&
+      request.send_state === 'failed' &&
+      request.send_error === SEND_UNCERTAIN_MESSAGE;
     return {
       id: request.id,
       envelopeId: request.envelope_id,
@@ -259,8 +266,12 @@ export class ApprovalQueries {
             state: request.send_state,
             at: request.sent_at ? request.sent_at.toISOString() : null,
             error: request.send_error,
+            uncertain,
           }
         : null,
+      maySendAgain:
+        uncertain &&
+        (request.requested_by.toLowerCase() === user.email.toLowerCase() || user.administrator === true),
     };
   }
 }
@@ -287,7 +298,7 @@ function decisionOf(row: {
 /** The latest request as the sender view and the editor show it: the request without its rules. */
 export function requestSummary(view: ApprovalRequest): ApprovalRequestSummary {
   const { id, status, requestedBy, requestedAt, reasons, reasonTexts } = view;
-  const { decidedBy, decidedAt, comment, voidReason, documentVersion, send } = view;
+  const { decidedBy, decidedAt, comment, voidReason, documentVersion, send, maySendAgain } = view;
   return {
     id,
     status,
@@ -301,5 +312,6 @@ export function requestSummary(view: ApprovalRequest): ApprovalRequestSummary {
     voidReason,
     documentVersion,
     send,
+    maySendAgain,
   };
 }

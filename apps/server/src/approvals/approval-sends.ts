@@ -1,12 +1,27 @@
 import { sql } from 'kysely';
+import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { MailOutbox } from '../mail/mail-outbox.js';
-import { HttpError } from '../shared/http-error.js';
+import { forbidden, HttpError, notFound } from '../shared/http-error.js';
 import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
 import { ApprovalRequiredProblem, type ApprovedSender } from '../signature/approval-gate.js';
+import { SEND_STARTED } from '../signature/docusign/docusign-approved-sender.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
+import type { StaffMember } from '../users/users-repository.js';
 import { approvalSendFailedMail } from './approval-mails.js';
+
+/** The requester, or an administrator, may send an uncertain send again; anyone else gets a 403. */
+export function assertMaySendAgain(
+  request: { requested_by: string },
+  user: Pick<StaffMember, 'email' | 'administrator'>,
+): void {
+  if (request.requested_by.toLowerCase() !== user.email.toLowerCase() && !user.administrator) {
+    throw forbidden(
+      'Nur wer die Freigabe erbeten hat oder die Verwaltung darf den Versand noch einmal anstoßen.',
+    );
+  }
+}
 
 /** Longer than any send takes (it renders nothing, it queues mail): a lease outlives a send attempt. */
 const LEASE_SECONDS = 5 * 60;
@@ -17,6 +32,8 @@ export interface ApprovalSendsDeps {
   outbox: MailOutbox;
   publicUrl: string;
   log?: { warn(obj: object, msg: string): void };
+  /** Records who released an uncertain DocuSign send for another attempt. */
+  audit?: AuditLog;
 }
 
 /**
@@ -64,6 +81,82 @@ export class ApprovalSends {
       if (row?.send_state !== 'pending' || row.send_error !== null || Date.now() > until) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
+
+  /**
+   * The way out of an uncertain DocuSign send (docusign-approved-sender.ts): an attempt was handed to
+   * DocuSign without an answer, so every later attempt refused to call again. Once the requester or an
+   * administrator checked DocuSign and confirms the envelope is not there, the draft is freed and the
+   * send is pending again, for the next run (the caller's, at once). Recorded in the audit log.
+   */
+  async sendAgain(id: string, user: Pick<StaffMember, 'email' | 'administrator'>): Promise<void> {
+    await this.deps.db.transaction().execute(async (trx) => {
+      const request = await trx
+        .selectFrom('approval_requests')
+        .selectAll()
+        .where('id', '=', id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!request) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      assertMaySendAgain(request, user);
+      const notUncertain = new HttpError(
+        409,
+        'send_not_uncertain',
+        'Für diese Anfrage gibt es keinen unterbrochenen Versand an DocuSign, der noch einmal laufen könnte.',
+      );
+      if (request.status !== 'approved' || request.send_state !== 'failed' || !request.envelope_id) {
+        throw notUncertain;
+      }
+      const envelope = await trx
+        .selectFrom('envelopes')
+        .select(['status', 'external_id', 'provider_status'])
+        .where('id', '=', request.envelope_id)
+        .forUpdate()
+        .executeTakeFirstOrThrow();
+      if (envelope.status !== 'created' || envelope.external_id) {
+        throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wurde bereits versendet oder beendet.');
+      }
+      if (envelope.provider_status !== SEND_STARTED) throw notUncertain;
+      const waiting = await trx
+        .selectFrom('approval_requests')
+        .select('id')
+        .where('envelope_id', '=', request.envelope_id)
+        .where('id', '<>', id)
+        .where((eb) =>
+          eb.or([
+            eb('status', '=', 'open'),
+            eb.and([eb('status', '=', 'approved'), eb('send_state', '=', 'pending')]),
+          ]),
+        )
+        .executeTakeFirst();
+      if (waiting) {
+        throw new HttpError(
+          409,
+          'approval_pending',
+          'Für diesen Umschlag wartet schon eine neuere Anfrage auf Freigabe oder Versand.',
+        );
+      }
+      await trx
+        .updateTable('envelopes')
+        .set({ provider_status: null })
+        .where('id', '=', request.envelope_id)
+        .execute();
+      await trx
+        .updateTable('approval_requests')
+        .set({ send_state: 'pending', send_error: null, send_attempts: 0, send_due_at: sql<Date>`now()` })
+        .where('id', '=', id)
+        .execute();
+      await this.deps.audit?.record(
+        {
+          actor: user.email,
+          action: 'approval.send-again',
+          subject: `${request.file_name} (${request.match_id})`,
+          oldValue: request.send_error,
+          newValue: 'Nicht bei DocuSign bestätigt; Versand erneut angestoßen',
+        },
+        trx,
+      );
+    });
   }
 
   /** How many approved sends wait (for the metrics and the tests). */

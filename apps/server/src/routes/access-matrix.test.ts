@@ -468,6 +468,18 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    // The requester or an administrator, after checking DocuSign; the open request has no send to repeat.
+    route: 'POST /backend/approvals/:id/send-again',
+    resource: 'approval request of berater@',
+    access: { levels: [1, 'admin'], colleaguesRefused: [1] },
+    ok: [409],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/approvals/${r.approvalRequest}/send-again`,
+      payload: { notAtDocusign: true },
+    }),
+  },
+  {
     route: 'GET /backend/approval-rules',
     access: { levels: [1, 2, 3, 'admin'] },
     ok: [200],

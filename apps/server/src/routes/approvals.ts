@@ -6,6 +6,7 @@ import {
   approveBodySchema,
   DOCX_MIME_TYPE,
   declineBodySchema,
+  sendAgainBodySchema,
   sendEnvelopeSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
@@ -14,7 +15,7 @@ import type { ApprovalEvaluation } from '../approvals/approval-evaluation.js';
 import { paragraphsOf } from '../approvals/approval-evaluation.js';
 import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import type { ApprovalRequests } from '../approvals/approval-requests.js';
-import type { ApprovalSends } from '../approvals/approval-sends.js';
+import { type ApprovalSends, assertMaySendAgain } from '../approvals/approval-sends.js';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
 import type { Db } from '../db/database.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
@@ -242,6 +243,52 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
       const { reason } = parseInput(declineBodySchema, request.body ?? {});
       await requests.decline(id, user, requestActor(request), reason);
       return queries.get(id, user);
+    },
+  );
+
+  app.post<{ Params: { id: string } }>(
+    '/backend/approvals/:id/send-again',
+    {
+      // The requester, or an administrator (who may have no level of their own).
+      preHandler: guards.session([1, 2, 3, 'administrator']),
+      schema: {
+        ...common,
+        summary:
+          'After an interrupted send to DocuSign: confirm the envelope is not at DocuSign, and send it again',
+        description:
+          'An approved send that was handed to DocuSign without an answer fails as uncertain (`send.uncertain`), ' +
+          'and is never repeated on its own: DocuSign knows no idempotency key. Once the requester or an ' +
+          'administrator checked in DocuSign that the envelope did not arrive, this frees the draft and runs ' +
+          'the send again; the answer says how it went. Recorded in the audit log.',
+        params: idParams,
+        body: sendAgainBodySchema,
+        response: {
+          200: approvalRequestSchema.describe('The request with the state of the new send'),
+          ...errorAnswers([400, 401, 403, 404, 409], {
+            400: 'The confirmation `notAtDocusign: true` is missing',
+            403: 'Neither the requester nor an administrator',
+            404: 'Unknown approval request',
+            409: 'No uncertain send to repeat: not approved, not failed, not interrupted at DocuSign, or the envelope is no longer a draft',
+          }),
+        },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const id = isUuid(request.params.id) ? request.params.id : '';
+      if (!id) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      // Who may, before what they sent is read: 404, then 403; the send checks it again under its lock.
+      const found = await queries.find(id);
+      if (!found) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      assertMaySendAgain(found.request, user);
+      parseInput(sendAgainBodySchema, request.body ?? {});
+      await deps.sends.sendAgain(id, user);
+      await deps.sends
+        .settle(id)
+        .catch((error) => request.log.warn({ err: error }, 'approval send run failed'));
+      const after = await queries.find(id);
+      if (!after) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      return queries.toView(after.request, after.decision, user);
     },
   );
 

@@ -55,9 +55,9 @@ export async function registerApprovals(
   /** Who countersigns: a send request is checked for it before it is stored with its request. */
   countersignature: Countersignature,
 ): Promise<AreaRunning> {
-  const { app, deps, guards, outbox, documents } = context;
+  const { app, deps, guards, outbox, documents, audit } = context;
   const { config, db } = deps;
-  const sends = new ApprovalSends({ db, sender, outbox, publicUrl: config.publicUrl, log: app.log });
+  const sends = new ApprovalSends({ db, sender, outbox, publicUrl: config.publicUrl, log: app.log, audit });
   await app.register(approvalRulesRoutes, { guards, rules: approvals.rules });
   await app.register(approvalRoutes, {
     guards,

@@ -1,6 +1,15 @@
-import { catalogueEntry, type SendEnvelopeRequest } from '@vertragsgenerator/domain';
+import {
+  catalogueEntry,
+  type DataList,
+  type SendEnvelopeRequest,
+  type TemplateData,
+} from '@vertragsgenerator/domain';
+import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/database.js';
+import { findMatch } from '../../matches/match-lookup.js';
+import type { MatchSource } from '../../matches/match-source.js';
 import { HttpError } from '../../shared/http-error.js';
+import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../../templates/companies.js';
 import type { ApprovalGate, ApprovedSender } from '../approval-gate.js';
 import type { Countersignature } from '../countersignature.js';
 import type { Actor, EnvelopesRepository, Executor } from '../envelopes-repository.js';
@@ -9,7 +18,15 @@ import { type EnvelopeDraft, SignatureProviderError } from '../signature-provide
 import { EnvelopeStateProblem } from '../signing-problems.js';
 
 /** Marks a held DocuSign draft whose approved send was handed to DocuSign (provider_status). */
-const SEND_STARTED = 'approval_send_started';
+export const SEND_STARTED = 'approval_send_started';
+
+/**
+ * The approved send's problem when an earlier attempt was handed to DocuSign without an answer. The send
+ * stays failed until a person checked DocuSign and confirmed that the envelope is not there
+ * (`POST /backend/approvals/{id}/send-again`, approvals/approval-sends.ts).
+ */
+export const SEND_UNCERTAIN_MESSAGE =
+  'Der Versand an DocuSign wurde unterbrochen; ob DocuSign den Umschlag erhalten hat, ist unklar. Bitte prüfe es in DocuSign, bevor du ihn noch einmal sendest.';
 
 export interface DocusignApprovedSenderDeps {
   db: Db;
@@ -17,6 +34,10 @@ export interface DocusignApprovedSenderDeps {
   provider: SignatureProvider;
   gate: ApprovalGate;
   countersignature: Countersignature;
+  /** A server template's text tabs: the document's data is made again from its dataList and the match. */
+  matches: MatchSource;
+  companyData: CompanyData;
+  log: FastifyBaseLogger;
 }
 
 /**
@@ -40,17 +61,27 @@ export class DocusignApprovedSender implements ApprovedSender {
   ): Promise<void> {
     const { db, envelopes, gate } = this.deps;
     const evaluation = await gate.evaluate(envelopeId);
+    // Before the call is marked as started: a CRM that cannot answer now leaves the send to retry.
+    const { match_id: matchId } = await db
+      .selectFrom('envelopes')
+      .select('match_id')
+      .where('id', '=', envelopeId)
+      .executeTakeFirstOrThrow();
+    const match = await findMatch(this.deps.matches, matchId, this.deps.log);
+    if (!match) {
+      throw new HttpError(
+        422,
+        'match_unknown',
+        `Das Match ${matchId} gibt es im CRM nicht mehr; der Umschlag kann nicht versendet werden.`,
+      );
+    }
     const prepared = await db.transaction().execute(async (trx) => {
       const envelope = await envelopes.withFileName(envelopeId, trx, { lock: true });
       if (envelope.status !== 'created' || envelope.external_id) {
         throw new EnvelopeStateProblem('Dieser Umschlag wurde bereits versendet oder beendet.');
       }
       if (envelope.provider_status === SEND_STARTED) {
-        throw new HttpError(
-          409,
-          'send_uncertain',
-          'Der Versand an DocuSign wurde unterbrochen; ob DocuSign den Umschlag erhalten hat, ist unklar. Bitte prüfe es in DocuSign, bevor du ihn noch einmal sendest.',
-        );
+        throw new HttpError(409, 'send_uncertain', SEND_UNCERTAIN_MESSAGE);
       }
       await gate.assertSendable(envelopeId, evaluation, trx, approvalId);
       const countersigner = await this.deps.countersignature.countersigner(envelope.doc_key, request, trx);
@@ -61,19 +92,41 @@ export class DocusignApprovedSender implements ApprovedSender {
             .onRef('document_versions.document_id', '=', 'envelopes.document_id')
             .onRef('document_versions.version', '=', 'envelopes.document_version'),
         )
-        .select(['document_versions.content', 'document_versions.sha256'])
+        .innerJoin('documents', 'documents.id', 'envelopes.document_id')
+        .select([
+          'document_versions.content',
+          'document_versions.sha256',
+          'documents.data',
+          'documents.created_at',
+        ])
         .where('envelopes.id', '=', envelopeId)
         .executeTakeFirstOrThrow();
+      const entry = catalogueEntry(envelope.doc_key);
+      if (!entry) throw new HttpError(422, 'unknown_document', 'Diesen Dokumenttyp gibt es nicht mehr.');
+      // The data the document was rendered from, made again as generation made it (its stored dataList,
+      // the match, the company, the document's date): a DocuSign server template's text tabs are filled
+      // from it, as at a direct send.
+      let data: TemplateData;
+      try {
+        data = templateDataFor(
+          entry,
+          match,
+          version.data as DataList,
+          this.deps.companyData,
+          version.created_at,
+        );
+      } catch (error) {
+        if (!(error instanceof UnknownSignatoryError)) throw error;
+        throw new HttpError(422, 'unknown_signatory', error.message);
+      }
       await trx
         .updateTable('envelopes')
         .set({ provider_status: SEND_STARTED })
         .where('id', '=', envelopeId)
         .execute();
-      return { envelope, countersigner, version };
+      return { envelope, countersigner, version, entry, data };
     });
-    const { envelope, countersigner, version } = prepared;
-    const entry = catalogueEntry(envelope.doc_key);
-    if (!entry) throw new HttpError(422, 'unknown_document', 'Diesen Dokumenttyp gibt es nicht mehr.');
+    const { envelope, countersigner, version, entry, data } = prepared;
     const signers = request.recipients.filter((r) => r.role !== 'CC');
     const copies = request.recipients.filter((r) => r.role === 'CC');
     const recipients = countersigner
@@ -97,9 +150,9 @@ export class DocusignApprovedSender implements ApprovedSender {
         content: Buffer.from(version.content),
         sha256: version.sha256,
       },
-      // A DocuSign server template's text tabs are filled from the rendered data, which is not kept:
-      // approved envelopes of such keys go out with the tabs as the template has them.
-      data: {} as never,
+      // A DocuSign server template's text tabs are filled from the data the document was rendered
+      // from, as the direct send fills them (kept with the document).
+      data,
       sender: { name: envelope.sender_name, email: envelope.sender_email },
       recipients,
       subject: request.subject,
