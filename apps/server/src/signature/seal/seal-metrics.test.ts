@@ -1,0 +1,61 @@
+import { join } from 'node:path';
+import type { ResolvedMatch } from '@vertragsgenerator/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../config/config.js';
+import type { Db } from '../../db/database.js';
+import { MatchStore } from '../../matches/match-store.js';
+import { richestDemoMatch } from '../../templates/samples.js';
+import { testDatabases } from '../../test/databases.js';
+import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
+import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
+
+const { configDir } = loadConfig({}, '0');
+const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
+const METRICS_TOKEN = 'scraper-token-of-the-seal-metrics-test';
+const partner = { name: 'Mira Metrik', email: 'mira@partner.example' };
+
+/**
+ * The seal's gauges as a scraper reads them: the level each sealed envelope reached. Without TSA_URL
+ * every seal is B-B (B-LTA is counted in timestamped-sealing.test.ts).
+ */
+describe.each(testDatabases())('the seal’s metrics on $name', (database) => {
+  let db: Db;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    db = await database.open();
+    await new MatchStore(db).upsertMany([match]);
+    t = await createTestApp(db, { env: { METRICS_TOKEN }, demoStaff: true });
+    const berater = await t.signIn('berater@demo.local');
+    const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
+    await signWithLink(t, link, partner.name);
+    for (let i = 0; i < 500; i++) {
+      const row = await db
+        .selectFrom('envelopes')
+        .select('seal_level')
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow();
+      if (row.seal_level) return;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    throw new Error('the completed envelope was not sealed');
+  });
+  afterAll(async () => {
+    await t.app.close();
+    await db.destroy();
+  });
+
+  const metric = async (name: string) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/backend/metrics',
+      headers: bearer(METRICS_TOKEN),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    return response.body.split('\n').filter((line) => line.startsWith(name));
+  };
+
+  it('counts a seal without a timestamp authority as B-B', async () => {
+    expect(await metric('sealed_envelopes{')).toEqual(['sealed_envelopes{level="B-B"} 1']);
+  });
+});
