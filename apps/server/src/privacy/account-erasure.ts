@@ -64,6 +64,22 @@ export async function eraseAccount(
   return erased;
 }
 
+/** The person's problem reports about these matches, unless a hold keeps one: how many went. */
+export async function eraseReportsAbout(
+  trx: Kysely<Database>,
+  email: string,
+  matchIds: ReadonlySet<string>,
+): Promise<number> {
+  if (matchIds.size === 0) return 0;
+  const reports = await trx
+    .deleteFrom('support_reports')
+    .where(sql<boolean>`lower(reporter_email) = ${email}`)
+    .where('match_id', 'in', [...matchIds])
+    .where(sql<boolean>`match_id not in ${heldMatches}`)
+    .executeTakeFirst();
+  return Number(reports.numDeletedRows);
+}
+
 const ACCOUNT_SOURCES: Partial<Record<PersonHit['source'], string>> = {
   staff: 'Eintrag in der Mitarbeiterliste',
   access_request: 'Zugangsanfrage',

@@ -24,6 +24,8 @@ export interface DeletionRunDeps {
   /** DATA_DIR/mail, where the embedded mailer writes; absent: no mail folder to clear. */
   mailDirectory?: string;
   observer?: DeletionObserver;
+  /** What earlier erases left to a duty that has ended since (`ErasureFollowUp`); returns how many went. */
+  followUp?: { run(): Promise<number> };
   log: FastifyBaseLogger;
   now?: () => Date;
   /** Documents per transaction at most; fewer while batches take long (a busy machine). */
@@ -207,6 +209,9 @@ export class DeletionRun {
         return n;
       });
       if (exports > 0) deleted.person_exports = exports;
+      // After the rules: a contract's files deleted in this run free its erased signer at once.
+      const followedUp = (await this.deps.followUp?.run()) ?? 0;
+      if (followedUp > 0) deleted.erase_request = followedUp;
       await db
         .updateTable('retention_runs')
         .set({ finished_at: this.now(), deleted: JSON.stringify(deleted) })

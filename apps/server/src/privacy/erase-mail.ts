@@ -4,7 +4,7 @@ import type { RetainedItem } from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import { HOLD_RULE } from './erase-documents.js';
-import { namesHeldMatch } from './mail-folder.js';
+import { namesAnyMatch } from './mail-folder.js';
 import { mailOfHeldMatch } from './record-deletion.js';
 import { containing } from './text-match.js';
 
@@ -17,15 +17,21 @@ export async function eraseOutgoingMail(
   email: string | null,
   needle: string,
   retained: RetainedItem[],
+  /** Only mail about envelopes of these matches; absent: all. */
+  scope?: ReadonlySet<string>,
 ): Promise<number> {
-  const naming = sql<boolean>`(${sql.join(
+  const about = scope
+    ? sql<boolean>`exists (select 1 from envelopes e where m.reference = 'envelope:' || e.id::text
+        and e.match_id in (${sql.join([...scope, ''])}))`
+    : sql<boolean>`true`;
+  const naming = sql<boolean>`(${about} and (${sql.join(
     [
       ...(email ? [sql<boolean>`lower(m.recipient) = ${email}`] : []),
       sql<boolean>`m.body ilike ${containing(needle)}`,
       sql<boolean>`m.subject ilike ${containing(needle)}`,
     ],
     sql` or `,
-  )})`;
+  )}))`;
   const kept = await trx
     .selectFrom('outgoing_mail as m')
     .select([
@@ -65,12 +71,14 @@ export async function sortMailFiles(
   names: readonly string[],
   held: ReadonlySet<string>,
   retained: RetainedItem[],
+  /** Only files naming one of these matches; absent: all. */
+  scope?: ReadonlySet<string>,
 ): Promise<string[]> {
   const toDelete: string[] = [];
   for (const name of names) {
     const text = await readFile(join(directory, name), 'utf8').catch(() => undefined);
-    if (text === undefined) continue;
-    const matchId = [...held].find((id) => namesHeldMatch(text, [id]));
+    if (text === undefined || (scope && !namesAnyMatch(text, scope))) continue;
+    const matchId = [...held].find((id) => namesAnyMatch(text, [id]));
     if (matchId) {
       retained.push({ what: `Mail ${name} im Mail-Ordner`, id: name, matchId, rule: HOLD_RULE, until: null });
     } else {

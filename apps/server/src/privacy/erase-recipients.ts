@@ -40,6 +40,8 @@ export async function clearAddresses(
   recipients: readonly ErasedRecipient[],
   needle: string,
   held: ReadonlySet<string>,
+  /** Only the envelopes of these matches; absent: all. */
+  scope?: ReadonlySet<string>,
 ): Promise<{ signatures: number; events: number }> {
   const ids = recipients.filter((r) => !held.has(r.match_id)).map((r) => r.id);
   let signatures = 0;
@@ -65,6 +67,16 @@ export async function clearAddresses(
     .set({ ip: null, user_agent: null })
     .where(sql<boolean>`lower(actor) = ${needle}`)
     .where(sql<boolean>`envelope_id not in (select id from envelopes where match_id in ${heldMatches})`)
+    .$if(scope !== undefined, (q) =>
+      q.where(
+        'envelope_id',
+        'in',
+        trx
+          .selectFrom('envelopes')
+          .select('id')
+          .where('match_id', 'in', [...(scope ?? []), '']),
+      ),
+    )
     .where((eb) => eb.or([eb('ip', 'is not', null), eb('user_agent', 'is not', null)]))
     .executeTakeFirst();
   return { signatures, events: events + Number(own.numUpdatedRows) };

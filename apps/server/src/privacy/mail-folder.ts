@@ -6,9 +6,9 @@ import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { auditDeletedBatch, recordDeletedRows } from './record-deletion.js';
 
-/** A mail of the mail folder names a held match (by its id): it stays while the hold does. */
-export function namesHeldMatch(text: string, held: Iterable<string>): boolean {
-  for (const matchId of held) if (text.includes(matchId)) return true;
+/** A mail of the mail folder names one of these matches (by its id): a held one stays while the hold does. */
+export function namesAnyMatch(text: string, matchIds: Iterable<string>): boolean {
+  for (const matchId of matchIds) if (text.includes(matchId)) return true;
   return false;
 }
 
@@ -44,7 +44,7 @@ export async function deleteMailFolderBatch(
     const info = await stat(path).catch(() => undefined);
     if (!info || info.mtimeMs >= cutoff) continue;
     const content = await readFile(path);
-    if (namesHeldMatch(content.toString('utf8'), held)) continue;
+    if (namesAnyMatch(content.toString('utf8'), held)) continue;
     deleted.push({ name, sha256: createHash('sha256').update(content).digest('hex') });
   }
   if (deleted.length === 0) return 0;

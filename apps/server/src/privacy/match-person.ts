@@ -59,11 +59,15 @@ export async function pseudonymiseMatches(
   needle: string,
   label: string,
   held: ReadonlySet<string>,
+  /** Only these matches (a hold lifted since the erase); absent: every match. */
+  scope?: ReadonlySet<string>,
 ): Promise<{ changed: string[]; kept: string[] }> {
+  if (scope?.size === 0) return { changed: [], kept: [] };
   const rows = await trx
     .selectFrom('matches')
     .select(['match_id', 'record'])
     .where(matchNaming(needle))
+    .$if(scope !== undefined, (q) => q.where('match_id', 'in', [...(scope ?? [])]))
     .forUpdate()
     .execute();
   const changed: string[] = [];

@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../shared/http-error.js';
-import { accountHits, eraseAccount } from './account-erasure.js';
+import { accountHits, eraseAccount, eraseReportsAbout } from './account-erasure.js';
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
 import { HOLD_RULE, sortDocuments } from './erase-documents.js';
@@ -22,6 +22,7 @@ import {
   endedRecipients,
   retainedRecipients,
 } from './erase-recipients.js';
+import { recordErasure } from './erasure-requests.js';
 import { normalized, pseudonymiseMatches } from './match-person.js';
 import { deleteExportsOf } from './person-export.js';
 import type { PersonSearch } from './person-search.js';
@@ -42,7 +43,15 @@ export interface PersonErasureDeps {
 }
 
 /** Whom to erase: by e-mail address, or by full name for a person known here by name only. */
-type ErasedPerson = { email: string } | { name: string };
+export type ErasedPerson = { email: string } | { name: string };
+
+/** What an erase left to a duty and the deletion run applies it to once the duty ends. */
+export interface PendingErase {
+  /** Signers of completed contracts: anonymised once the contract's files are deleted by their rule. */
+  recipients: string[];
+  /** Matches under a legal hold: erased there once the hold is lifted. */
+  holds: string[];
+}
 
 /**
  * Art. 17 DSGVO for one e-mail address or one full name. What no retention duty holds goes at once: the
@@ -61,8 +70,26 @@ export class PersonErasure {
     this.now = deps.now ?? (() => new Date());
   }
 
+  /** The erase an administrator asks for: applied now, and on record with what a duty still keeps. */
   async erase(actor: string, person: ErasedPerson): Promise<PersonErase> {
+    return (await this.apply(actor, person)).result;
+  }
+
+  /**
+   * The erase again, limited to matches whose legal hold was lifted since (the deletion run): what it
+   * still cannot erase is returned rather than recorded anew.
+   */
+  async eraseWithin(actor: string, person: ErasedPerson, scope: ReadonlySet<string>): Promise<PendingErase> {
+    return (await this.apply(actor, person, scope)).pending;
+  }
+
+  private async apply(
+    actor: string,
+    person: ErasedPerson,
+    scope?: ReadonlySet<string>,
+  ): Promise<{ result: PersonErase; pending: PendingErase }> {
     const { db, audit } = this.deps;
+    const inScope = (matchId: string | null) => !scope || (matchId !== null && scope.has(matchId));
     const now = this.now();
     const byEmail = 'email' in person;
     // By e-mail address the account-keyed records go too; by name they are only listed.
@@ -76,7 +103,8 @@ export class PersonErasure {
       .distinct()
       .where(isRecipient)
       .where('e.status', 'in', [...OPEN_ENVELOPE_STATUSES])
-      .execute();
+      .execute()
+      .then((rows) => rows.filter((e) => inScope(e.match_id)));
     if (running.length > 0) {
       const list = running.map((e) => `${e.match_id}: „${e.subject}“ (${e.id})`);
       throw new HttpError(
@@ -93,7 +121,9 @@ export class PersonErasure {
         (r) => r.match_id,
       ),
     );
-    const { hits, names } = await this.deps.search.find(needle);
+    const found = await this.deps.search.find(needle);
+    const hits = found.hits.filter((h) => inScope(h.matchId));
+    const { names } = found;
     const retained: RetainedItem[] = [];
     const erased: Record<string, number> = {};
     const add = (what: string, n: number) => {
@@ -116,7 +146,8 @@ export class PersonErasure {
         'e.document_id',
       ])
       .where(isRecipient)
-      .execute();
+      .execute()
+      .then((rows) => rows.filter((r) => inScope(r.match_id)));
     const documentIds = new Set([
       ...hits.filter((h) => h.source === 'document').map((h) => h.id),
       ...recipients.map((r) => r.document_id),
@@ -126,8 +157,15 @@ export class PersonErasure {
     const toDelete = sorted.toDelete;
     const mailDirectory = this.deps.mailDirectory;
     const mailFiles = mailDirectory
-      ? await sortMailFiles(mailDirectory, await this.deps.search.mailFilesNaming(needle), held, retained)
+      ? await sortMailFiles(
+          mailDirectory,
+          await this.deps.search.mailFilesNaming(needle),
+          held,
+          retained,
+          scope,
+        )
       : [];
+    const pending: PendingErase = { recipients: [], holds: [] };
     await db.transaction().execute(async (trx) => {
       const deleted = await deleteDocumentBatch(trx, audit, 'envelopes', periods, now, toDelete.length, {
         ids: toDelete,
@@ -138,28 +176,33 @@ export class PersonErasure {
         add('Dokumente mit ihren Versionen', counts.documents);
         add('Dateien von beendeten Umschlägen', counts.envelopes);
       }
-      const cleared = await clearAddresses(trx, recipients, needle, held);
+      const cleared = await clearAddresses(trx, recipients, needle, held, scope);
       add('IP-Adressen von Unterschriften', cleared.signatures);
       add('IP-Adressen in Ereignissen', cleared.events);
       const ended = endedRecipients(recipients, held);
       await anonymiseRecipients(trx, ended, erasedLabel, actor, now, needle);
       add('Empfänger beendeter Umschläge anonymisiert', ended.length);
       retained.push(...retainedRecipients(recipients, held, periods));
-      add('Mails im Ausgang', await eraseOutgoingMail(trx, email, needle, retained));
-      add('Auskünfte (Exporte) über die Person', await deleteExportsOf(trx, [needle, ...names]));
-      if (email) {
-        for (const [what, n] of Object.entries(
-          await eraseAccount(trx, email, this.deps.configuredAdministrators, retained),
-        ))
-          add(what, n);
+      add('Mails im Ausgang', await eraseOutgoingMail(trx, email, needle, retained, scope));
+      if (scope) {
+        // The account went with the request; what a hold kept of it is its problem reports.
+        if (email) add('Problemmeldungen', await eraseReportsAbout(trx, email, scope));
       } else {
-        retained.push(...accountHits([...hits]));
+        add('Auskünfte (Exporte) über die Person', await deleteExportsOf(trx, [needle, ...names]));
+        if (email) {
+          for (const [what, n] of Object.entries(
+            await eraseAccount(trx, email, this.deps.configuredAdministrators, retained),
+          ))
+            add(what, n);
+        } else {
+          retained.push(...accountHits([...hits]));
+        }
       }
       // The built-in store names a person by name rather than address: by the names the address goes by.
       const changed = new Set<string>();
       const kept = new Set<string>();
       for (const term of [needle, ...names]) {
-        const matches = await pseudonymiseMatches(trx, term, erasedLabel, held);
+        const matches = await pseudonymiseMatches(trx, term, erasedLabel, held, scope);
         for (const id of matches.changed) changed.add(id);
         for (const id of matches.kept) kept.add(id);
       }
@@ -173,7 +216,7 @@ export class PersonErasure {
           until: null,
         });
       }
-      if (this.deps.externalCrm) {
+      if (this.deps.externalCrm && !scope) {
         // Our copy of the CRM's answers; the CRM answers again on the next lookup.
         const cached = await trx
           .deleteFrom('crm_match_cache')
@@ -197,7 +240,7 @@ export class PersonErasure {
           until: null,
         });
       }
-      const auditCount = hits.filter((h) => h.source === 'audit').length;
+      const auditCount = scope ? 0 : hits.filter((h) => h.source === 'audit').length;
       if (auditCount > 0) {
         retained.push({
           what: `${auditCount} ${auditCount === 1 ? 'Eintrag' : 'Einträge'} im Audit-Log`,
@@ -207,6 +250,13 @@ export class PersonErasure {
           until: null,
         });
       }
+      pending.recipients = recipients
+        .filter((r) => r.status === 'completed' && !held.has(r.match_id))
+        .map((r) => r.id);
+      pending.holds = [
+        ...new Set(retained.flatMap((r) => (r.rule === HOLD_RULE && r.matchId ? [r.matchId] : []))),
+      ].sort();
+      if (!scope) await recordErasure(trx, person, actor, now, pending);
       await audit.record(
         {
           actor,
@@ -222,7 +272,10 @@ export class PersonErasure {
     });
     // After the transaction: a crash in between leaves the files for the next erase or the mail rule.
     if (mailDirectory) add('Mails im Mail-Ordner', await deleteMailFiles(mailDirectory, mailFiles));
-    return { erased: Object.entries(erased).map(([what, count]) => ({ what, count })), retained };
+    return {
+      result: { erased: Object.entries(erased).map(([what, count]) => ({ what, count })), retained },
+      pending,
+    };
   }
 }
 

@@ -1,4 +1,5 @@
 import { DeletionRun } from '../privacy/deletion-run.js';
+import { ErasureFollowUp } from '../privacy/erasure-requests.js';
 import { LegalHolds } from '../privacy/legal-holds.js';
 import { PersonData } from '../privacy/person-data.js';
 import { PersonErasure } from '../privacy/person-erase.js';
@@ -27,12 +28,23 @@ export async function registerPrivacy(context: AppContext): Promise<AreaRunning>
   const { config, db } = deps;
   const rules = new RetentionRules(db, audit);
   const holds = new LegalHolds(db, audit, deps.matches);
+  const search = new PersonSearch(db, config.mail.directory);
+  const erasure = new PersonErasure({
+    db,
+    audit,
+    search,
+    rules,
+    mailDirectory: config.mail.directory,
+    configuredAdministrators: config.admin.administrators,
+    externalCrm: config.crm !== undefined,
+  });
   const run = new DeletionRun({
     db,
     audit,
     rules,
     mailDirectory: config.mail.directory,
     observer: metrics,
+    followUp: new ErasureFollowUp(db, erasure),
     log: app.log,
   });
   await app.register(retentionRoutes, { guards, rules, holds, run });
@@ -40,20 +52,11 @@ export async function registerPrivacy(context: AppContext): Promise<AreaRunning>
   const reads = new ReadsLog(db, app.log);
   recordReads(app, reads);
   await app.register(documentRecordRoutes, { guards, db, reads });
-  const search = new PersonSearch(db, config.mail.directory);
   const person = new PersonData(
     audit,
     search,
     new PersonExports(db, audit, search, config.mail.directory),
-    new PersonErasure({
-      db,
-      audit,
-      search,
-      rules,
-      mailDirectory: config.mail.directory,
-      configuredAdministrators: config.admin.administrators,
-      externalCrm: config.crm !== undefined,
-    }),
+    erasure,
   );
   await app.register(personDataRoutes, { guards, person });
 

@@ -23,6 +23,7 @@ import * as m0021 from './0021_privacy.js';
 import * as m0022 from './0022_crm_writeback.js';
 import * as m0023 from './0023_document_approvals.js';
 import * as m0024 from './0024_countersignature_order.js';
+import * as m0025 from './0025_person_erasures.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0022_crm_writeback': m0022,
   '0023_document_approvals': m0023,
   '0024_countersignature_order': m0024,
+  '0025_person_erasures': m0025,
 };
 
 export const migrationProvider: MigrationProvider = {

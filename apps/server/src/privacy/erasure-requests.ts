@@ -1,0 +1,121 @@
+import { calendarDateOf, formatCalendarDate } from '@vertragsgenerator/domain';
+import { type Kysely, sql } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Database } from '../db/schema.js';
+import { RETENTION_ACTOR } from './document-deletion.js';
+import { anonymiseRecipients, type ErasedRecipient } from './erase-recipients.js';
+import type { ErasedPerson, PendingErase, PersonErasure } from './person-erase.js';
+
+interface ErasureRow {
+  id: string;
+  email: string | null;
+  name: string | null;
+  pending: Partial<PendingErase> | string;
+}
+
+/** Keeps an erase request on record with what a duty still keeps of the person (`person_erasures`). */
+export async function recordErasure(
+  trx: Kysely<Database>,
+  person: ErasedPerson,
+  actor: string,
+  now: Date,
+  pending: PendingErase,
+): Promise<void> {
+  const email = 'email' in person ? person.email.trim().toLowerCase() : null;
+  const name = 'name' in person ? person.name.trim().replace(/\s+/g, ' ') : null;
+  await sql`insert into person_erasures (email, name, erased_at, erased_by, pending)
+    values (${email}, ${name}, ${now}, ${actor}, ${JSON.stringify(pending)}::jsonb)`.execute(trx);
+}
+
+/**
+ * What an erase left to a duty goes once the duty ends, as the erase's answer said: in each deletion run
+ * (under its lease, so one replica at a time) the signers of completed contracts whose files their rule
+ * has deleted since are anonymised, and the erase is applied again to the matches whose legal hold was
+ * lifted since. Returns how many items it erased.
+ */
+export class ErasureFollowUp {
+  constructor(
+    private readonly db: Db,
+    private readonly erasure: PersonErasure,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async run(): Promise<number> {
+    const { rows } = await sql<ErasureRow>`select id, email, name, pending from person_erasures
+      where jsonb_array_length(coalesce(pending->'recipients', '[]'::jsonb)) > 0
+         or jsonb_array_length(coalesce(pending->'holds', '[]'::jsonb)) > 0
+      order by erased_at`.execute(this.db);
+    let erased = 0;
+    for (const row of rows) {
+      const pending = typeof row.pending === 'string' ? JSON.parse(row.pending) : row.pending;
+      const recipients = new Set<string>(pending.recipients ?? []);
+      const holds = new Set<string>(pending.holds ?? []);
+      erased += await this.signersOfDeletedContracts(recipients);
+      const lifted = await this.liftedHolds(holds);
+      if (lifted.size > 0) {
+        const person: ErasedPerson = row.email ? { email: row.email } : { name: row.name ?? '' };
+        try {
+          const next = await this.erasure.eraseWithin(RETENTION_ACTOR, person, lifted);
+          for (const id of lifted) holds.delete(id);
+          for (const id of next.holds) holds.add(id);
+          for (const id of next.recipients) recipients.add(id);
+          erased += lifted.size;
+        } catch {
+          // An envelope to them runs again in that match: the next run tries again.
+        }
+      }
+      await sql`update person_erasures set pending = ${JSON.stringify({
+        recipients: [...recipients].sort(),
+        holds: [...holds].sort(),
+      })}::jsonb where id = ${row.id}`.execute(this.db);
+    }
+    return erased;
+  }
+
+  /** Anonymises the pending signers whose envelope's files are deleted; removes those done from the set. */
+  private async signersOfDeletedContracts(pending: Set<string>): Promise<number> {
+    if (pending.size === 0) return 0;
+    const now = this.now();
+    return this.db.transaction().execute(async (trx) => {
+      const rows: (ErasedRecipient & { erased_at: Date | null; files_deleted_at: Date | null })[] = await trx
+        .selectFrom('envelope_recipients as r')
+        .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
+        .select([
+          'r.id',
+          'r.envelope_id',
+          'r.name',
+          'r.email',
+          'r.typed_name',
+          'r.erased_at',
+          'e.status',
+          'e.match_id',
+          'e.completed_at',
+          'e.updated_at',
+          'e.document_id',
+          'e.files_deleted_at',
+        ])
+        .where('r.id', 'in', [...pending])
+        .forUpdate()
+        .execute();
+      const known = new Set(rows.map((r) => r.id));
+      for (const id of [...pending]) if (!known.has(id)) pending.delete(id);
+      const due = rows.filter((r) => r.files_deleted_at !== null && r.erased_at === null);
+      const label = `gelöscht am ${formatCalendarDate(calendarDateOf(now))}`;
+      await anonymiseRecipients(trx, due, label, RETENTION_ACTOR, now);
+      for (const r of rows) if (r.files_deleted_at !== null || r.erased_at !== null) pending.delete(r.id);
+      return due.length;
+    });
+  }
+
+  private async liftedHolds(holds: ReadonlySet<string>): Promise<Set<string>> {
+    if (holds.size === 0) return new Set();
+    const active = await this.db
+      .selectFrom('legal_holds')
+      .select('match_id')
+      .where('lifted_at', 'is', null)
+      .where('match_id', 'in', [...holds])
+      .execute();
+    const held = new Set(active.map((r) => r.match_id));
+    return new Set([...holds].filter((id) => !held.has(id)));
+  }
+}
