@@ -169,6 +169,11 @@ export const envelopeApprovalSchema = z.object({
   reasonTexts: z.array(z.string()),
   /** The latest request for this envelope, whatever its status; null when never asked. */
   request: approvalRequestSummarySchema.nullable(),
+  /**
+   * DocuSign: a draft held here for Freigabe, not yet at DocuSign. It goes out from our sender view once
+   * approved, so the sender chooses the company's countersignatory there, as with built-in signing.
+   */
+  held: z.boolean().optional(),
 });
 export type EnvelopeApproval = z.infer<typeof envelopeApprovalSchema>;
 

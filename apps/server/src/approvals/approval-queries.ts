@@ -183,13 +183,16 @@ export class ApprovalQueries {
       .executeTakeFirstOrThrow();
     let reasons: EnvelopeApproval['reasons'] = [];
     let version: number | undefined;
+    let held = false;
     if (status.status === 'created') {
       await this.deps.db.transaction().execute(async (trx) => {
         await trx.selectFrom('envelopes').select('id').where('id', '=', envelopeId).forUpdate().execute();
         version = await followDocument(this.deps, envelopeId, trx);
       });
       const { rules } = await this.deps.rules.current();
-      reasons = (await this.deps.evaluation.evaluate(envelopeId, rules, log)).reasons;
+      const evaluated = await this.deps.evaluation.evaluate(envelopeId, rules, log);
+      reasons = evaluated.reasons;
+      held = evaluated.provider === 'docusign' && evaluated.externalId === null;
     }
     const latest = await this.deps.db
       .selectFrom('approval_requests')
@@ -214,6 +217,7 @@ export class ApprovalQueries {
       reasons,
       reasonTexts: reasons.map(approvalReasonText),
       request: view && requestSummary(view),
+      ...(held ? { held } : {}),
     };
   }
 

@@ -1,6 +1,7 @@
 import {
   apiErrorSchema,
   approvalRequiredErrorSchema,
+  COUNTERSIGNER_ROLE,
   DOCX_MIME_TYPE,
   type EnvelopeView,
   envelopeViewSchema,
@@ -119,6 +120,16 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     const view = await envelopes.view(id, await deps.pdf.available());
     if (!view) throw notFound('Diesen Umschlag gibt es nicht.');
     const withApproval = approval ? { ...view, approval } : view;
+    if (view.provider === 'docusign' && view.status === 'created' && approval?.held) {
+      // A DocuSign draft held for Freigabe goes out from here once approved, not from DocuSign's sender
+      // view: its sender chooses the countersignatory as with built-in signing (the approval's send
+      // checks it), instead of the `Firma` recipient proposed when it was created.
+      return {
+        ...withApproval,
+        recipients: view.recipients.filter((r) => r.role !== COUNTERSIGNER_ROLE),
+        countersignature: await deps.countersignature.setting(view.docKey),
+      };
+    }
     if (view.provider !== 'builtin' || !deps.signing) return withApproval;
     return {
       ...withApproval,

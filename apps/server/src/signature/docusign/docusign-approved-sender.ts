@@ -47,7 +47,9 @@ export interface DocusignApprovedSenderDeps {
  *
  * DocuSign knows no idempotency key, so exactly once is kept as "at most once": the start of the call is
  * committed first; a run that finds a started call without DocuSign's answer (the process died while
- * DocuSign answered) does not call again but reports the send as failed, for a person to look in DocuSign.
+ * DocuSign answered, or DocuSign did not answer in time) does not call again but reports the send as
+ * failed and uncertain, for a person to look in DocuSign and then release it (`send-again`, see
+ * approvals/approval-sends.ts).
  */
 export class DocusignApprovedSender implements ApprovedSender {
   constructor(private readonly deps: DocusignApprovedSenderDeps) {}
@@ -186,22 +188,34 @@ export class DocusignApprovedSender implements ApprovedSender {
   }
 
   /**
-   * A refusal (DocuSign answered and made nothing) frees the draft for another try; anything else leaves
-   * the send marked as started, which the next attempt reports instead of calling again.
+   * Where DocuSign surely made nothing, the draft is freed: a refusal (it answered 4xx) ends the send
+   * (422), and a passing failure (`retryable`: 429 or 5xx after the client's retries, or a connection
+   * that failed before the request left) is retried by the approvals' send run. Where the request left
+   * and no answer came (a timeout, 504, a dropped connection, an answer we cannot read), the envelope may
+   * exist at DocuSign: the send stays marked as started, the next attempt reports it as uncertain.
    */
   private async createAtDocusign(envelopeId: string, draft: EnvelopeDraft) {
     try {
       return await this.deps.provider.createEnvelope(draft);
     } catch (error) {
-      if (error instanceof SignatureProviderError && !error.retryable) {
+      if (error instanceof SignatureProviderError && !outcomeUnknown(error)) {
         await this.deps.db
           .updateTable('envelopes')
           .set({ provider_status: null })
           .where('id', '=', envelopeId)
           .execute();
-        throw new HttpError(422, 'signature_rejected', error.message);
+        if (!error.retryable) throw new HttpError(422, 'signature_rejected', error.message);
       }
       throw error;
     }
   }
+}
+
+/**
+ * The create request reached DocuSign, whose answer is missing or unreadable: docusign-client.ts names
+ * such a failure by the request (`POST /…: …`), a refusal by DocuSign's status (`HTTP 400 …`), a failed
+ * sign-in by its step (`token: …`).
+ */
+function outcomeUnknown(error: SignatureProviderError): boolean {
+  return !error.retryable && (error.providerDetail ?? '').startsWith('POST ');
 }
