@@ -72,7 +72,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
         }
         response
           .writeHead(200, { 'content-type': 'application/timestamp-reply' })
-          .end(await timestampReply(body, behaviour));
+          .end(await answers.reply(body, behaviour));
         return;
       }
       if (request.url?.startsWith('/ocsp')) {
@@ -191,7 +191,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
   };
   issue('tsa', '/CN=Test-TSA Vertragsgenerator', 'tsa');
   issue('ocsp', '/CN=Test-OCSP Vertragsgenerator', 'ocsp');
-  const timestampReply = timestampReplies({ dir, file, issue, openssl });
+  const answers = timestampReplies({ dir, file, issue, openssl });
 
   async function ocspReply(request: Buffer): Promise<Buffer> {
     const id = randomUUID();
@@ -220,6 +220,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
     tsaUrl: `${base}/tsa`,
     caPem: caPem(),
     tsa(next) {
+      answers.prepare(next);
       behaviour = next;
     },
     get tsaRequests() {

@@ -50,13 +50,20 @@ export interface TsaWorkshop {
  * The test TSA's answers, made by Debian's `openssl ts -reply` with the CA's certificate for time-stamping
  * (or, for the faults a real TSA might have, with another certificate of the CA, or changed afterwards).
  */
-export function timestampReplies({
-  dir,
-  file,
-  issue,
-  openssl,
-}: TsaWorkshop): (query: Buffer, how: TsaBehaviour) => Promise<Buffer> {
+export function timestampReplies({ dir, file, issue, openssl }: TsaWorkshop): {
+  /**
+   * Makes the certificate `how` signs with, if it has one of its own: before the TSA is asked, as a new
+   * RSA key can take longer than a test's bounded wait for the answer.
+   */
+  prepare(how: TsaBehaviour): void;
+  reply(query: Buffer, how: TsaBehaviour): Promise<Buffer>;
+} {
   /** The certificates only some tests' TSA signs with, made when first needed: each is a new RSA key. */
+  const signerOf: Partial<Record<TsaBehaviour, string>> = {
+    successor: 'tsa-successor',
+    'no-eku': 'tsa-no-eku',
+    'expired-certificate': 'tsa-expired',
+  };
   const laterSigners: Record<string, () => void> = {
     'tsa-successor': () => issue('tsa-successor', '/CN=Test-TSA Vertragsgenerator 2', 'tsa', 730),
     'tsa-no-eku': () => issue('tsa-no-eku', '/CN=Test-Siegel ohne Zeitstempelzweck', 'no-eku'),
@@ -176,14 +183,7 @@ export function timestampReplies({
       'ts',
       '-reply',
       '-config',
-      tsaConfig(
-        id,
-        how === 'successor'
-          ? signer('tsa-successor')
-          : how === 'expired-certificate'
-            ? signer('tsa-expired')
-            : 'tsa',
-      ),
+      tsaConfig(id, how === 'no-eku' ? 'tsa' : signer(signerOf[how] ?? 'tsa')),
       '-queryfile',
       queryFile,
       '-out',
@@ -202,7 +202,13 @@ export function timestampReplies({
     return reply;
   }
 
-  return timestampReply;
+  return {
+    prepare(how) {
+      const name = signerOf[how];
+      if (name) signer(name);
+    },
+    reply: timestampReply,
+  };
 }
 
 /*
