@@ -9,6 +9,8 @@ export interface ReadEntry {
   kind: DocumentReadKind;
   documentId?: string | null;
   envelopeId?: string | null;
+  /** An approval request's document: its document and version are looked up when the batch is written. */
+  approvalRequestId?: string | null;
   version?: number | null;
   ip?: string | null;
 }
@@ -66,6 +68,18 @@ export class ReadsLog {
           .execute();
         for (const row of rows) documentOf.set(row.id, row.document_id);
       }
+      const approvalIds = [
+        ...new Set(batch.flatMap((e) => (e.approvalRequestId ? [e.approvalRequestId] : []))),
+      ];
+      const versionOf = new Map<string, { document_id: string; document_version: number }>();
+      if (approvalIds.length > 0) {
+        const rows = await this.db
+          .selectFrom('approval_requests')
+          .select(['id', 'document_id', 'document_version'])
+          .where('id', 'in', approvalIds)
+          .execute();
+        for (const row of rows) versionOf.set(row.id, row);
+      }
       await this.db
         .insertInto('document_reads')
         .values(
@@ -74,9 +88,15 @@ export class ReadsLog {
             actor: entry.actor,
             kind: entry.kind,
             document_id:
-              entry.documentId ?? (entry.envelopeId ? documentOf.get(entry.envelopeId) : null) ?? null,
+              entry.documentId ??
+              (entry.envelopeId ? documentOf.get(entry.envelopeId) : null) ??
+              (entry.approvalRequestId ? versionOf.get(entry.approvalRequestId)?.document_id : null) ??
+              null,
             envelope_id: entry.envelopeId ?? null,
-            version: entry.version ?? null,
+            version:
+              entry.version ??
+              (entry.approvalRequestId ? versionOf.get(entry.approvalRequestId)?.document_version : null) ??
+              null,
             ip: entry.ip ?? null,
           })),
         )
