@@ -297,6 +297,63 @@ describe('ApprovalsPage', () => {
     expect(screen.getByText('Du entscheidest keine Freigaben')).toBeInTheDocument();
   });
 
+  it('lets the requester send again, once checked in DocuSign, a send DocuSign left open', async () => {
+    const SEND_AGAIN = 'POST /backend/approvals/req-1/send-again';
+    const uncertain: ApprovalRequest = {
+      ...approved,
+      send: {
+        state: 'failed',
+        at: null,
+        error:
+          'Der Versand an DocuSign wurde unterbrochen; ob DocuSign den Umschlag erhalten hat, ist unklar.',
+        uncertain: true,
+      },
+      maySendAgain: true,
+    };
+    const api = stubApi({
+      [LIST]: jsonResponse(200, list([uncertain])),
+      [ONE]: [jsonResponse(200, uncertain), jsonResponse(200, approved)],
+      [SEND_AGAIN]: jsonResponse(200, { ...approved, maySendAgain: false }),
+    });
+    renderApprovals('/freigaben?anfrage=req-1', {
+      ...leader,
+      email: 'berater@demo.local',
+      permission: 1,
+      approver: false,
+    });
+    const detail = await screen.findByRole('region', { name: /^Freigabe: / });
+    expect(
+      within(detail).getByText(/Das Senden ist fehlgeschlagen: Der Versand an DocuSign/),
+    ).toBeInTheDocument();
+    const button = within(detail).getByRole('button', { name: 'Erneut an DocuSign senden' });
+    expect(button).toBeDisabled();
+    await userEvent.click(
+      within(detail).getByRole('checkbox', {
+        name: 'Ich habe in DocuSign geprüft: Der Umschlag ist dort nicht angekommen.',
+      }),
+    );
+    await userEvent.click(button);
+    expect(await screen.findByText('Der Umschlag wurde an DocuSign gesendet.')).toBeInTheDocument();
+    expect(api.callsTo(SEND_AGAIN)).toHaveLength(1);
+    expect(api.callsTo(SEND_AGAIN)[0]?.body).toEqual({ notAtDocusign: true });
+    expect(await within(detail).findByText('Gesendet am 26.11.2026 11:00.')).toBeInTheDocument();
+  });
+
+  it('offers the send again to nobody the server does not name', async () => {
+    const uncertain: ApprovalRequest = {
+      ...approved,
+      send: { state: 'failed', at: null, error: 'unklar', uncertain: true },
+      maySendAgain: false,
+    };
+    stubApi({ [LIST]: jsonResponse(200, list([uncertain])), [ONE]: jsonResponse(200, uncertain) });
+    renderApprovals('/freigaben?anfrage=req-1');
+    const detail = await screen.findByRole('region', { name: /^Freigabe: / });
+    expect(within(detail).getByText('Das Senden ist fehlgeschlagen: unklar')).toBeInTheDocument();
+    expect(
+      within(detail).queryByRole('button', { name: 'Erneut an DocuSign senden' }),
+    ).not.toBeInTheDocument();
+  });
+
   it('shows an edited text against the generated one, paragraph by paragraph', async () => {
     stubApi({
       [LIST]: jsonResponse(200, list([editedText])),
