@@ -145,10 +145,20 @@ export class Metrics implements GenerationObserver, CrmObserver {
       },
     });
 
-    const renewalsOverdue = new Gauge({
+    // Each gauge counts in its own collect: prom-client writes a gauge out right after its own collect,
+    // so a value set in another gauge's collect would be the previous scrape's.
+    new Gauge({
       name: 'seal_renewals_overdue',
       help: 'Sealed PDFs whose archive timestamp was due for renewal more than a day ago',
       registers: [this.registry],
+      async collect() {
+        const row = await db
+          .selectFrom('envelopes')
+          .select(sql<string>`count(*)`.as('overdue'))
+          .where('seal_renew_at', '<', sql<Date>`now() - interval '1 day'`)
+          .executeTakeFirstOrThrow();
+        this.set(Number(row.overdue));
+      },
     });
     new Gauge({
       name: 'envelopes_waiting_for_seal',
@@ -157,13 +167,11 @@ export class Metrics implements GenerationObserver, CrmObserver {
       async collect() {
         const row = await db
           .selectFrom('envelopes')
-          .select([
-            sql<string>`count(*) filter (where seal_due_at is not null and sealed_pdf is null)`.as('waiting'),
-            sql<string>`count(*) filter (where seal_renew_at < now() - interval '1 day')`.as('overdue'),
-          ])
+          .select(sql<string>`count(*)`.as('waiting'))
+          .where('seal_due_at', 'is not', null)
+          .where('sealed_pdf', 'is', null)
           .executeTakeFirstOrThrow();
         this.set(Number(row.waiting));
-        renewalsOverdue.set(Number(row.overdue));
       },
     });
 

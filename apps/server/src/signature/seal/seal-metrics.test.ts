@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { ResolvedMatch } from '@vertragsgenerator/domain';
+import { type RawBuilder, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config/config.js';
 import type { Db } from '../../db/database.js';
@@ -15,12 +16,14 @@ const METRICS_TOKEN = 'scraper-token-of-the-seal-metrics-test';
 const partner = { name: 'Mira Metrik', email: 'mira@partner.example' };
 
 /**
- * The seal's gauges as a scraper reads them: the level each sealed envelope reached. Without TSA_URL
- * every seal is B-B (B-LTA is counted in timestamped-sealing.test.ts).
+ * The seal's gauges as a scraper reads them: the level each sealed envelope reached, and archive
+ * timestamps whose renewal is late. Without TSA_URL every seal is B-B. On both databases: the gauges'
+ * queries count with the database's own clock.
  */
 describe.each(testDatabases())('the seal’s metrics on $name', (database) => {
   let db: Db;
   let t: TestApp;
+  let envelopeId: string;
 
   beforeAll(async () => {
     db = await database.open();
@@ -29,6 +32,7 @@ describe.each(testDatabases())('the seal’s metrics on $name', (database) => {
     const berater = await t.signIn('berater@demo.local');
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     await signWithLink(t, link, partner.name);
+    envelopeId = id;
     for (let i = 0; i < 500; i++) {
       const row = await db
         .selectFrom('envelopes')
@@ -54,8 +58,26 @@ describe.each(testDatabases())('the seal’s metrics on $name', (database) => {
     expect(response.statusCode, response.body).toBe(200);
     return response.body.split('\n').filter((line) => line.startsWith(name));
   };
+  const renewalDue = (due: RawBuilder<Date> | null) =>
+    db.updateTable('envelopes').set({ seal_renew_at: due }).where('id', '=', envelopeId).execute();
 
   it('counts a seal without a timestamp authority as B-B', async () => {
     expect(await metric('sealed_envelopes{')).toEqual(['sealed_envelopes{level="B-B"} 1']);
+  });
+
+  it('shows an archive renewal overdue once it is more than a day late', async () => {
+    // A B-B seal has no archive timestamp to renew.
+    expect(await metric('seal_renewals_overdue ')).toEqual(['seal_renewals_overdue 0']);
+    try {
+      // As a B-LTA PDF whose renewal keeps failing: due 23 hours ago is late, but not overdue yet.
+      await renewalDue(sql<Date>`now() - interval '23 hours'`);
+      expect(await metric('seal_renewals_overdue ')).toEqual(['seal_renewals_overdue 0']);
+      await renewalDue(sql<Date>`now() - interval '2 days'`);
+      expect(await metric('seal_renewals_overdue ')).toEqual(['seal_renewals_overdue 1']);
+      await renewalDue(sql<Date>`now() + interval '90 days'`);
+      expect(await metric('seal_renewals_overdue ')).toEqual(['seal_renewals_overdue 0']);
+    } finally {
+      await renewalDue(null);
+    }
   });
 });
