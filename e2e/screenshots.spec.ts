@@ -1,5 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Page } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
 import { DOCX_MIME_TYPE } from './drive-fake.js';
@@ -20,13 +22,16 @@ import {
 } from './forms-support.js';
 import { drawWithFinger, PHONE, sendContract, tapWithFinger } from './phone-support.js';
 import {
+  allowContractsWithoutCountersignature,
   chooseCountersignatory,
   completionMailPdf,
   drawSignature,
   enterSigningCode,
   fillCustomerContract,
   invitationLink,
+  sealedPdfPages,
   signAs,
+  signedCaption,
   signingDocument,
 } from './signature-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, openSignInPopup, signedIn, signIn, test } from './support.js';
@@ -336,6 +341,90 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await page.goto('/vorlagen/platzhalter');
   await expect(page.getByRole('table', { name: 'Felder' })).toBeVisible();
   await page.screenshot({ path: shot('platzhalter') });
+});
+
+// ── Contract pages of sealed PDFs: rendered only by a server with LibreOffice (`npm run screenshots` puts
+// it on PATH where installed) ─────────────────────────────────────────────────────────────────────────
+/** Page `number` (from 1) of `pdf` as docs/screenshots/<name>.png at 90 dpi: an A4 page 744 pixels wide. */
+function pdfPageShot(pdf: Uint8Array, number: number, name: string): void {
+  const file = join(mkdtempSync(join(tmpdir(), 'vg-screenshot-')), 'sealed.pdf');
+  writeFileSync(file, pdf);
+  const page = String(number);
+  execFileSync('pdftoppm', [
+    '-png',
+    '-r',
+    '90',
+    '-f',
+    page,
+    '-l',
+    page,
+    '-singlefile',
+    file,
+    `docs/screenshots/${name}`,
+  ]);
+}
+
+test('sealed PDFs: a contract page countersigned by the company, and one the seal stands for it', async ({
+  browser,
+}) => {
+  test.setTimeout(240_000);
+  // Both customers sign, then the company's managing director; the completion mail carries the sealed PDF.
+  const sent = await sendContract(browser, 'PL-10004', fillCustomerContract);
+  await signAs(browser, 'klara@kunde.example', 'Klara Kunde', true, sent);
+  await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
+  await signAs(browser, 'henrik.albers@wm-consulting.example', 'Henrik Albers', true, sent);
+  const countersigned = (await completionMailPdf('klara@kunde.example', sent)).content;
+  const { contract } = await sealedPdfPages(countersigned);
+  if (contract.length === 0) {
+    test.info().annotations.push({
+      type: 'contract page screenshots not written',
+      description:
+        'The server found no LibreOffice (soffice on PATH): its sealed PDFs have no contract pages.',
+    });
+    return;
+  }
+  const companyBlock = contract.findIndex((text) =>
+    signedCaption('Henrik Albers, Geschäftsführer').test(text),
+  );
+  expect(companyBlock).toBeGreaterThanOrEqual(0);
+  pdfPageShot(countersigned, companyBlock + 1, 'signature-countersigned-contract-page');
+
+  // Where the administrators allow it, a partner contract goes out without countersignature: the seal
+  // stands for the company in its block.
+  await allowContractsWithoutCountersignature(browser, true);
+  let partnerSent = 0;
+  try {
+    const legal = await newUserPage(browser);
+    await signedIn(legal, DEMO_ACCOUNTS.legal);
+    await loadMatch(legal, 'PL-10005');
+    await openForm(legal, '/contract/docusign', 'PL-10005');
+    await fillDocusign(legal, {
+      language: 'Deutsch',
+      company: 'WE Engineering GmbH',
+      contract: 'Rahmenvertrag',
+      partner: 'Projektpartner',
+      sender: 'Lena Legal',
+    });
+    const [senderView] = await Promise.all([legal.waitForEvent('popup'), submitButton(legal).click()]);
+    await senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
+    await senderView
+      .getByRole('option', { name: 'Ohne Gegenzeichnung (das Siegel steht für die Firma)' })
+      .click();
+    partnerSent = Date.now();
+    await senderView.getByRole('button', { name: 'Senden' }).click();
+    await expect(senderView.getByText('Versendet').first()).toBeVisible();
+    await legal.context().close();
+    await signAs(browser, 'jana.kowalski@example.org', 'Jana Kowalski', true, partnerSent);
+  } finally {
+    await allowContractsWithoutCountersignature(browser, false);
+  }
+  const sealed = (await completionMailPdf('jana.kowalski@example.org', partnerSent)).content;
+  const sealedPages = (await sealedPdfPages(sealed)).contract;
+  const sealedBlock = sealedPages.findIndex((text) =>
+    text.includes('Für die Firma: elektronisch versiegelt'),
+  );
+  expect(sealedBlock).toBeGreaterThanOrEqual(0);
+  pdfPageShot(sealed, sealedBlock + 1, 'signature-sealed-contract-page');
 });
 
 // ── The signing page on a phone (360 × 740, touch, device scale factor 2) ────────────────────────────

@@ -6,9 +6,10 @@ import {
   signingCodeInMailFolder,
   signingLinkInMailFolder,
 } from '../apps/server/src/test/mail-folder.js';
+import { pdfPages } from '../apps/server/src/test/pdf-tools.js';
 import { E2E_DATA_DIR } from '../playwright.config.js';
 import { choose, type } from './forms-support.js';
-import { newUserPage } from './support.js';
+import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
 /**
  * Picks the company's signatory who countersigns the contract last (the first one its company offers,
@@ -170,4 +171,64 @@ export async function pdfText(bytes: Uint8Array): Promise<string> {
     pages.push(content.items.map((item) => ('str' in item ? item.str : '')).join(' '));
   }
   return pages.join('\n');
+}
+
+/**
+ * A sealed PDF's pages as text, whitespace collapsed: the contract's, which it has only where the server
+ * found LibreOffice to render them, then the certificate's; and the contract's signature blocks, each
+ * from its heading („Für den Auftraggeber“, „Für den Auftragnehmer“) to the next heading or the end of
+ * its page.
+ */
+export async function sealedPdfPages(
+  pdf: Uint8Array,
+): Promise<{ contract: string[]; certificate: string[]; blocks: string[] }> {
+  const pages = (await pdfPages(pdf)).map((text) => text.replace(/\s+/g, ' '));
+  const start = pages.findIndex((text) => text.includes('Abschlusszertifikat'));
+  if (start < 0) throw new Error('the sealed PDF has no certificate pages');
+  const contract = pages.slice(0, start);
+  const blocks = contract.flatMap((text) =>
+    text
+      .split(/(?=Für den Auftrag(?:geber|nehmer)\b)/)
+      .filter((part) => /^Für den Auftrag(?:geber|nehmer)\b/.test(part)),
+  );
+  return { contract, certificate: pages.slice(start), blocks };
+}
+
+/** What the server writes beside a signature in its block: `Name[, Funktion] · elektronisch unterschrieben am <time> Uhr`. */
+export const signedCaption = (who: string) =>
+  new RegExp(
+    `${who.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} · elektronisch unterschrieben am \\d{2}\\.\\d{2}\\.\\d{4} \\d{2}:\\d{2} Uhr`,
+  );
+
+/**
+ * Team-Operations sets „Vertrag: Ohne Gegenzeichnung senden erlaubt“ on /verwaltung → Gegenzeichnung:
+ * with it on, a contract may go out without the company's countersignatory, the seal standing for the company.
+ */
+export async function allowContractsWithoutCountersignature(
+  browser: Browser,
+  allowed: boolean,
+): Promise<void> {
+  const ops = await newUserPage(browser);
+  try {
+    await signIn(ops, DEMO_ACCOUNTS.operations);
+    await expect(ops).toHaveURL(/\/verwaltung$/);
+    await ops.getByRole('tab', { name: 'Gegenzeichnung' }).click();
+    const toggle = ops.getByRole('switch', { name: /^Vertrag: Ohne Gegenzeichnung senden erlaubt/ });
+    await expect(toggle).toBeVisible();
+    if ((await toggle.isChecked()) !== allowed) {
+      // Stored once the server answered: a contract sent right after must meet the new setting.
+      await Promise.all([
+        ops.waitForResponse(
+          (response) =>
+            response.request().method() === 'PUT' &&
+            response.url().includes('/backend/admin/countersignature/contract') &&
+            response.ok(),
+        ),
+        toggle.click(),
+      ]);
+    }
+    await expect(toggle).toBeChecked({ checked: allowed });
+  } finally {
+    await ops.context().close();
+  }
 }
