@@ -121,6 +121,8 @@ export const approvalRulesViewSchema = z.object({
   changedAt: z.string().nullable(),
   /** The caller may change them (administrator or legal staff). */
   mayChange: z.boolean(),
+  /** The caller may name deputies (administrators only): legal staff change the rest, not the deputies. */
+  mayNameDeputies: z.boolean(),
   /** The document types a rule may name, for the picker: families first, then keys. */
   documentTypeOptions: z.array(z.object({ value: z.string(), label: z.string() })),
 });

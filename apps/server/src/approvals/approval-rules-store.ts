@@ -9,7 +9,7 @@ import {
 } from '@vertragsgenerator/domain';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
-import { HttpError } from '../shared/http-error.js';
+import { forbidden, HttpError } from '../shared/http-error.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 
 /** The rules as stored: what was read is parsed again, so a hand-edited row cannot weaken the gate. */
@@ -52,20 +52,28 @@ export class ApprovalRulesStore {
     return rules.approvers.order.some((group) => APPROVER_GROUP_LEVELS[group] === user.permission);
   }
 
-  async view(mayChange: boolean): Promise<ApprovalRulesView> {
+  /** What the caller may do: change the rules (administrators, legal staff), name deputies (administrators). */
+  async view(may: { change: boolean; nameDeputies: boolean }): Promise<ApprovalRulesView> {
     const row = await this.db.selectFrom('approval_rules').selectAll().where('id', '=', 1).executeTakeFirst();
     return {
       rules: row ? parsedRules(row.rules) : DEFAULT_APPROVAL_RULES,
       version: String(row?.version ?? 0),
       changedBy: row?.changed_by ?? null,
       changedAt: row?.changed_at ? row.changed_at.toISOString() : null,
-      mayChange,
+      mayChange: may.change,
+      mayNameDeputies: may.change && may.nameDeputies,
       documentTypeOptions: approvalDocumentTypeOptions(),
     };
   }
 
-  /** Replaces the rules; the audit log records the old and the new ones. */
-  async change(actor: string, change: ApprovalRulesChange): Promise<ApprovalRulesView> {
+  /**
+   * Replaces the rules; the audit log records the old and the new ones. Only an administrator names
+   * deputies: from anyone else, changed deputies are refused (403) and nothing is applied.
+   */
+  async change(
+    actor: { email: string; administrator: boolean },
+    change: ApprovalRulesChange,
+  ): Promise<ApprovalRulesView> {
     await this.db.transaction().execute(async (trx) => {
       const row = await trx
         .selectFrom('approval_rules')
@@ -75,6 +83,11 @@ export class ApprovalRulesStore {
         .executeTakeFirst();
       const before = row ? parsedRules(row.rules) : DEFAULT_APPROVAL_RULES;
       const version = row?.version ?? 0;
+      if (!actor.administrator && !sameDeputies(before.deputies, change.rules.deputies)) {
+        throw forbidden(
+          'Vertretungen benennt nur die Verwaltung (Administration). Die übrigen Regeln kannst du ändern, wenn du die Vertretungen unverändert lässt.',
+        );
+      }
       if (change.version !== undefined && change.version !== String(version)) {
         throw new HttpError(
           409,
@@ -86,18 +99,18 @@ export class ApprovalRulesStore {
       if (row) {
         await trx
           .updateTable('approval_rules')
-          .set({ rules, version: version + 1, changed_by: actor, changed_at: new Date() })
+          .set({ rules, version: version + 1, changed_by: actor.email, changed_at: new Date() })
           .where('id', '=', 1)
           .execute();
       } else {
         await trx
           .insertInto('approval_rules')
-          .values({ id: 1, rules, version: 1, changed_by: actor, changed_at: new Date() })
+          .values({ id: 1, rules, version: 1, changed_by: actor.email, changed_at: new Date() })
           .execute();
       }
       await this.audit.record(
         {
-          actor,
+          actor: actor.email,
           action: 'approval-rules.set',
           subject: 'Freigabe-Regeln',
           oldValue: JSON.stringify(before),
@@ -106,6 +119,12 @@ export class ApprovalRulesStore {
         trx,
       );
     });
-    return this.view(true);
+    return this.view({ change: true, nameDeputies: actor.administrator });
   }
+}
+
+/** The same deputies, whatever their order or case. */
+function sameDeputies(a: readonly string[], b: readonly string[]): boolean {
+  const normal = (list: readonly string[]) => [...new Set(list.map((e) => e.toLowerCase()))].sort().join('\n');
+  return normal(a) === normal(b);
 }

@@ -11,7 +11,8 @@ const mayChange = (user: StaffMember) => user.administrator || user.permission =
 
 /**
  * /verwaltung, tab Freigaben: the approval rules. Staff read them (the sender view and /freigaben show
- * what they say); administrators and legal staff change them, each change with its audit entry.
+ * what they say); administrators and legal staff change them, each change with its audit entry; only
+ * administrators name deputies.
  */
 export const approvalRulesRoutes: FastifyPluginAsync<{
   guards: AuthGuards;
@@ -30,7 +31,8 @@ export const approvalRulesRoutes: FastifyPluginAsync<{
       },
     },
     async (request) => {
-      return rules.view(mayChange(currentUser(request)));
+      const user = currentUser(request);
+      return rules.view({ change: mayChange(user), nameDeputies: user.administrator });
     },
   );
 
@@ -45,6 +47,7 @@ export const approvalRulesRoutes: FastifyPluginAsync<{
         response: {
           200: approvalRulesViewSchema.describe('The rules after the change'),
           ...errorAnswers([400, 401, 403, 409], {
+            403: 'Neither an administrator nor legal staff; or legal staff changing the deputies, which only administrators name',
             409: 'Someone changed the rules since the given version',
           }),
         },
@@ -52,7 +55,7 @@ export const approvalRulesRoutes: FastifyPluginAsync<{
     },
     async (request) => {
       const change = parseInput(approvalRulesChangeSchema, request.body);
-      return rules.change(currentUser(request).email, change);
+      return rules.change(currentUser(request), change);
     },
   );
 };

@@ -413,6 +413,161 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
     expect(stale.statusCode).toBe(409);
   });
 
+  it('lets only administrators name deputies; legal staff change the rest', async () => {
+    const viewOf = async (by: string): Promise<ApprovalRulesView> =>
+      (await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: as(by) })).json();
+    expect((await viewOf(LEGAL)).mayNameDeputies).toBe(false);
+    expect((await viewOf(OPS)).mayNameDeputies).toBe(true);
+    expect((await viewOf(LEITUNG)).mayNameDeputies).toBe(false);
+    const current = await rules();
+    const refused = await putRules(LEGAL, {
+      version: current.version,
+      rules: { ...current.rules, deputies: ['anna.albrecht@demo.local'] },
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().message).toMatch(/^Vertretungen benennt nur die Verwaltung/);
+    expect(await rules()).toMatchObject({ version: current.version, rules: current.rules });
+    // The administrator names one; legal staff then change the rest and keep the deputy as named.
+    const named = await putRules(OPS, {
+      version: current.version,
+      rules: { ...current.rules, deputies: ['anna.albrecht@demo.local'] },
+    });
+    expect(named.statusCode, named.body).toBe(200);
+    const byLegal = await putRules(LEGAL, {
+      version: named.json().version,
+      rules: { ...named.json().rules, editedText: false, deputies: ['Anna.Albrecht@demo.local'] },
+    });
+    expect(byLegal.statusCode, byLegal.body).toBe(200);
+    const removed = await putRules(LEGAL, { rules: { ...byLegal.json().rules, deputies: [] } });
+    expect(removed.statusCode).toBe(403);
+    expect((await putRules(OPS, { rules: DEFAULT_APPROVAL_RULES })).statusCode).toBe(200);
+  });
+
+  it('lets a deputy decide a request the rules do not otherwise let them decide', async () => {
+    const ANNA = 'anna.albrecht@demo.local';
+    const anna = bearer(await t.signIn(ANNA));
+    expect((await putRules(OPS, { rules: { ...DEFAULT_APPROVAL_RULES, deputies: [ANNA] } })).statusCode).toBe(
+      200,
+    );
+    try {
+      const { id, send: body } = await draft(THIN.matchId);
+      const request: ApprovalRequest = (await ask(id, body)).json();
+      await expect.poll(() => t.mailer.sent.map((m) => m.to)).toContain(ANNA);
+      const seen = await t.app.inject({
+        method: 'GET',
+        url: `/backend/approvals/${request.id}`,
+        headers: anna,
+      });
+      expect(seen.json()).toMatchObject({ mayDecide: true });
+      const approved = await t.app.inject({
+        method: 'POST',
+        url: `/backend/approvals/${request.id}/approve`,
+        headers: anna,
+        payload: { comment: 'In Vertretung von Leo Leitung.' },
+      });
+      expect(approved.statusCode, approved.body).toBe(200);
+      expect(approved.json()).toMatchObject({ decidedBy: { email: ANNA }, send: { state: 'done' } });
+      await expect.poll(() => invitations().length).toBe(1);
+    } finally {
+      await putRules(OPS, { rules: DEFAULT_APPROVAL_RULES });
+    }
+  });
+
+  it('refuses a request nobody but the requester may approve (422 no_approver), and stores nothing', async () => {
+    // Leaders only, and Leo Leitung the only leader: nobody else may decide his request.
+    expect(
+      (
+        await putRules(OPS, {
+          rules: { ...DEFAULT_APPROVAL_RULES, approvers: { order: ['leaders'], escalationWorkingDays: 2 } },
+        })
+      ).statusCode,
+    ).toBe(200);
+    await db.updateTable('users').set({ permission: 1 }).where('email', '=', LEITUNG2).execute();
+    try {
+      const { id, send: body } = await draft(THIN.matchId, LEITUNG);
+      const refused = await ask(id, body, LEITUNG);
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json()).toMatchObject({
+        error: 'no_approver',
+        message: 'Niemand außer dir darf diesen Umschlag freigeben. Bitte wende dich an die Verwaltung.',
+      });
+      expect(
+        await db.selectFrom('approval_requests').select('id').where('envelope_id', '=', id).execute(),
+      ).toEqual([]);
+      expect((await view(id, LEITUNG)).status).toBe('created');
+    } finally {
+      await db.updateTable('users').set({ permission: 3 }).where('email', '=', LEITUNG2).execute();
+      await putRules(OPS, { rules: DEFAULT_APPROVAL_RULES });
+    }
+  });
+
+  it('voids an approval whose document was edited while its send waited, fails the send and mails the requester', async () => {
+    const { id, send: body, documentId } = await draft(THIN.matchId);
+    const request: ApprovalRequest = (await ask(id, body)).json();
+    // The CRM is down when it is approved: the decision is recorded, the send waits.
+    source.down = true;
+    const approved = await approve(request.id, LEITUNG);
+    expect(approved.json()).toMatchObject({ status: 'approved', send: { state: 'pending' } });
+    const original = await t.app.inject({
+      method: 'GET',
+      url: `/backend/documents/${documentId}/file`,
+      headers: as(BERATER),
+    });
+    const saved = await t.app.inject({
+      method: 'PUT',
+      url: `/backend/documents/${documentId}`,
+      headers: { ...as(BERATER), 'content-type': DOCX_MIME_TYPE, 'if-match': '"1"' },
+      payload: edited(original.rawPayload, 'Nach der Freigabe eingefügt.'),
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    source.down = false;
+    await db
+      .updateTable('approval_requests')
+      .set({ send_due_at: new Date(0) })
+      .where('id', '=', request.id)
+      .execute();
+    // Another process on the same database takes the due send up as it starts.
+    const other = await createTestApp(db, { matches: source });
+    try {
+      await expect
+        .poll(
+          () =>
+            db
+              .selectFrom('approval_requests')
+              .select(['status', 'void_reason', 'send_state'])
+              .where('id', '=', request.id)
+              .executeTakeFirstOrThrow(),
+          { timeout: 15_000 },
+        )
+        .toEqual({
+          status: 'void',
+          void_reason: 'Dokument nach der Freigabe geändert',
+          send_state: 'failed',
+        });
+    } finally {
+      await other.app.close();
+    }
+    const told = await db
+      .selectFrom('outgoing_mail')
+      .select(['recipient', 'body'])
+      .where('reference', '=', `approval:${request.id}`)
+      .where('subject', 'like', 'Versand nach Freigabe nicht möglich%')
+      .execute();
+    expect(told).toEqual([
+      {
+        recipient: BERATER,
+        body: expect.stringContaining(
+          'Das Dokument wurde nach der Freigabe geändert; die Freigabe ist hinfällig.',
+        ),
+      },
+    ]);
+    const envelope = await view(id);
+    expect(envelope.status).toBe('created');
+    expect(envelope.approval?.request?.status).toBe('void');
+    expect(envelope.approval?.required).toBe(true);
+    expect(invitations()).toEqual([]);
+  });
+
   it('applies a rule change to new requests only: a pending request keeps the rules it was made under', async () => {
     const before = await draft(THIN.matchId);
     const pending: ApprovalRequest = (await ask(before.id, before.send)).json();

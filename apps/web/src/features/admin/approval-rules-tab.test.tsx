@@ -19,6 +19,7 @@ const view = (extra: Partial<ApprovalRulesView> = {}): ApprovalRulesView => ({
   changedBy: null,
   changedAt: null,
   mayChange: true,
+  mayNameDeputies: true,
   documentTypeOptions: approvalDocumentTypeOptions(),
   ...extra,
 });
@@ -150,6 +151,25 @@ describe('AdministrationPage: Freigaben', () => {
     await waitFor(() =>
       expect(screen.getByRole('switch', { name: /^Nach der Erstellung geänderter Text/ })).not.toBeChecked(),
     );
+  });
+
+  it('lets legal staff change the rules but not the deputies, which administrators name', async () => {
+    const named = { ...DEFAULT_APPROVAL_RULES, deputies: ['anna.albrecht@demo.local'] };
+    const api = stubApi({
+      [RULES]: jsonResponse(200, view({ rules: named, mayNameDeputies: false })),
+      [SAVE]: jsonResponse(200, view({ version: '2', rules: named, mayNameDeputies: false })),
+    });
+    await openTab(lena);
+    const deputies = screen.getByRole('textbox', { name: /^Vertretungen/ });
+    expect(deputies).toBeDisabled();
+    expect(deputies).toHaveValue('anna.albrecht@demo.local');
+    expect(
+      screen.getByText(/Vertretungen benennt nur Team-Operations \(Administration\)\./),
+    ).toBeInTheDocument();
+    await userEvent.click(screen.getByRole('switch', { name: /^Nach der Erstellung geänderter Text/ }));
+    await userEvent.click(screen.getByRole('button', { name: 'Regeln speichern' }));
+    await waitFor(() => expect(api.callsTo(SAVE)).toHaveLength(1));
+    expect(api.callsTo(SAVE)[0]?.body.rules).toEqual({ ...named, editedText: false });
   });
 
   it('shows the rules read-only to whoever may not change them', async () => {

@@ -31,6 +31,9 @@ import { adminTexts, dateTime } from './texts';
 
 const t = adminTexts.approvalRules;
 
+/** Why legal staff see the deputies but cannot change them (the server refuses it too). */
+const DEPUTIES_BY_ADMINISTRATORS = 'Vertretungen benennt nur Team-Operations (Administration).';
+
 /** The rules as the inputs hold them: a cleared number is empty, the deputies one address a line. */
 interface Draft {
   marginEnabled: boolean;
@@ -262,11 +265,15 @@ function RulesForm({ view }: { view: ApprovalRulesView }) {
             )}
             <Textarea
               label={t.deputies}
-              description={t.deputiesDescription}
+              description={
+                view.mayChange && !view.mayNameDeputies
+                  ? `${t.deputiesDescription} ${DEPUTIES_BY_ADMINISTRATORS}`
+                  : t.deputiesDescription
+              }
               value={draft.deputies}
               onChange={(event) => change({ deputies: event.currentTarget.value })}
               rows={3}
-              disabled={disabled}
+              disabled={disabled || !view.mayNameDeputies}
               error={errorFor('deputies')}
             />
           </Stack>
