@@ -277,7 +277,12 @@ export const personHitSchema = z.object({
 });
 export type PersonHit = z.infer<typeof personHitSchema>;
 
-export const personSearchSchema = z.object({ query: z.string(), hits: z.array(personHitSchema) });
+export const personSearchSchema = z.object({
+  query: z.string(),
+  hits: z.array(personHitSchema),
+  /** Where the search stopped at its limit per source: more hits there than it shows. */
+  truncated: z.array(z.enum(PERSON_SOURCES)),
+});
 export type PersonSearch = z.infer<typeof personSearchSchema>;
 
 export const personExportSchema = z.object({

@@ -14,13 +14,13 @@ export class PersonData {
   ) {}
 
   async find(actor: string, query: string): Promise<PersonSearchAnswer> {
-    const hits = await this.search.search(query);
+    const { hits, truncated } = await this.search.find(query);
     await this.audit.record({
       actor,
       action: 'person.search',
       subject: query,
       newValue: `${hits.length} Fundstellen`,
     });
-    return { query, hits };
+    return { query, hits, truncated };
   }
 }

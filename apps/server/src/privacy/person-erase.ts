@@ -2,6 +2,7 @@ import {
   calendarDateOf,
   formatCalendarDate,
   OPEN_ENVELOPE_STATUSES,
+  PERSON_SOURCE_LABELS,
   type PersonErase,
   RETENTION_RULE_LABELS,
   type RetainedItem,
@@ -25,7 +26,7 @@ import {
 import { recordErasure } from './erasure-requests.js';
 import { normalized, pseudonymiseMatches } from './match-person.js';
 import { deleteExportsOf } from './person-export.js';
-import type { PersonSearch } from './person-search.js';
+import { type PersonSearch, REQUEST_LIMIT } from './person-search.js';
 import type { RetentionRules } from './retention-rules.js';
 import { containing } from './text-match.js';
 
@@ -121,7 +122,7 @@ export class PersonErasure {
         (r) => r.match_id,
       ),
     );
-    const found = await this.deps.search.find(needle);
+    const found = await this.deps.search.find(needle, REQUEST_LIMIT);
     const hits = found.hits.filter((h) => inScope(h.matchId));
     const { names } = found;
     const retained: RetainedItem[] = [];
@@ -129,6 +130,15 @@ export class PersonErasure {
     const add = (what: string, n: number) => {
       if (n > 0) erased[what] = (erased[what] ?? 0) + n;
     };
+    for (const source of found.truncated) {
+      retained.push({
+        what: `Mehr als ${REQUEST_LIMIT.toLocaleString('de-DE')} Fundstellen (${PERSON_SOURCE_LABELS[source]}): der Rest beim nächsten Löschen`,
+        id: source,
+        matchId: null,
+        rule: 'Grenze einer Löschung',
+        until: null,
+      });
+    }
 
     const recipients: ErasedRecipient[] = await db
       .selectFrom('envelope_recipients as r')

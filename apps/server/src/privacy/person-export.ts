@@ -7,7 +7,7 @@ import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, notFound } from '../shared/http-error.js';
-import type { PersonSearch } from './person-search.js';
+import { type PersonSearch, REQUEST_LIMIT } from './person-search.js';
 
 /** An export is a download for the person's request, not an archive: it expires after a day. */
 export const EXPORT_VALID_MS = 24 * 60 * 60_000;
@@ -45,7 +45,7 @@ export class PersonExports {
 
   async create(actor: string, query: string): Promise<PersonExport> {
     const { db } = this;
-    const hits = await this.search.search(query);
+    const { hits, truncated } = await this.search.find(query, REQUEST_LIMIT);
     const documentIds = idsOf(hits, 'document');
     const recipientIds = idsOf(hits, 'recipient');
     const recipients = recipientIds.length
@@ -122,7 +122,14 @@ export class PersonExports {
     zip.file(
       'person.json',
       JSON.stringify(
-        { suche: query, erstelltAm: created.toISOString(), fundstellen: hits, datensaetze: records },
+        {
+          suche: query,
+          erstelltAm: created.toISOString(),
+          // Sources with more records than one export takes: a second export after an erase takes the rest.
+          ...(truncated.length > 0 ? { gekuerztBei: truncated } : {}),
+          fundstellen: hits,
+          datensaetze: records,
+        },
         null,
         2,
       ),

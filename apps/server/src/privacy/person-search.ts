@@ -1,13 +1,17 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PersonHit } from '@vertragsgenerator/domain';
+import { PERSON_SOURCES, type PersonHit, type PersonSource } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { CANDIDATE_NAME, matchNaming, normalized } from './match-person.js';
 import { containing } from './text-match.js';
 
-/** Per table at most: a name common enough to exceed it is narrowed by its e-mail address. */
-const LIMIT = 200;
+/**
+ * Per table at most, as the search shows them: a name common enough to exceed it is narrowed by its
+ * e-mail address, and the answer says where it was cut. Export and erase go much further.
+ */
+export const SEARCH_LIMIT = 200;
+export const REQUEST_LIMIT = 10_000;
 
 /** Which fields of a JSON record name the person: „Feld vorname“. */
 function fieldsNaming(record: unknown, needle: string, path = ''): string[] {
@@ -40,19 +44,23 @@ export class PersonSearch {
    * name a person by name rather than address, so an e-mail address is widened to the names it goes by
    * as a recipient and in the staff list. Each hit once.
    */
-  async find(query: string): Promise<{ hits: PersonHit[]; names: string[] }> {
+  async find(
+    query: string,
+    limit = SEARCH_LIMIT,
+  ): Promise<{ hits: PersonHit[]; names: string[]; truncated: PersonSource[] }> {
     const names = await this.namesOf(query);
     const seen = new Set<string>();
     const hits: PersonHit[] = [];
+    const cut = new Set<PersonSource>();
     for (const term of [query, ...names]) {
-      for (const hit of await this.searchTerm(term)) {
+      for (const hit of await this.searchTerm(term, limit, cut)) {
         const key = `${hit.source}\u0000${hit.id}\u0000${hit.where}`;
         if (seen.has(key)) continue;
         seen.add(key);
         hits.push(hit);
       }
     }
-    return { hits, names };
+    return { hits, names, truncated: PERSON_SOURCES.filter((source) => cut.has(source)) };
   }
 
   /** The names an e-mail address goes by here (normalised, at least 3 characters); none for a name. */
@@ -70,19 +78,27 @@ export class PersonSearch {
     ];
   }
 
-  private async searchTerm(query: string): Promise<PersonHit[]> {
+  private async searchTerm(query: string, limit: number, cut: Set<PersonSource>): Promise<PersonHit[]> {
     const like = containing(query);
     const needle = query.toLowerCase();
     const { db } = this;
     const hits: PersonHit[] = [];
     const hit = (h: PersonHit) => hits.push(h);
+    const capped = <T>(source: PersonSource, rows: T[]): T[] => {
+      if (rows.length <= limit) return rows;
+      cut.add(source);
+      return rows.slice(0, limit);
+    };
 
-    for (const row of await db
-      .selectFrom('matches')
-      .select(['match_id', 'record'])
-      .where(matchNaming(normalized(query)))
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'match',
+      await db
+        .selectFrom('matches')
+        .select(['match_id', 'record'])
+        .where(matchNaming(normalized(query)))
+        .limit(limit + 1)
+        .execute(),
+    )) {
       const fields = fieldsNaming(row.record, needle);
       for (const field of fields) {
         hit({
@@ -106,18 +122,21 @@ export class PersonSearch {
         });
       }
     }
-    for (const row of await db
-      .selectFrom('documents')
-      .select(['id', 'match_id', 'file_name', 'doc_key', 'data', 'created_by'])
-      .where((eb) =>
-        eb.or([
-          sql<boolean>`data::text ilike ${like}`,
-          eb('created_by', 'ilike', like),
-          eb('file_name', 'ilike', like),
-        ]),
-      )
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'document',
+      await db
+        .selectFrom('documents')
+        .select(['id', 'match_id', 'file_name', 'doc_key', 'data', 'created_by'])
+        .where((eb) =>
+          eb.or([
+            sql<boolean>`data::text ilike ${like}`,
+            eb('created_by', 'ilike', like),
+            eb('file_name', 'ilike', like),
+          ]),
+        )
+        .limit(limit + 1)
+        .execute(),
+    )) {
       const fields = fieldsNaming(row.data, needle);
       if (row.created_by.toLowerCase().includes(needle)) fields.push('erstellt von');
       if (row.file_name.toLowerCase().includes(needle)) fields.push('Dateiname');
@@ -136,25 +155,32 @@ export class PersonSearch {
         });
       }
     }
-    for (const row of await db
-      .selectFrom('envelope_recipients as r')
-      .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
-      .select([
-        'r.id',
-        'r.envelope_id',
-        'r.role',
-        'r.name',
-        'r.email',
-        'r.typed_name',
-        'r.signed_ip',
-        'e.match_id',
-        'e.status',
-      ])
-      .where((eb) =>
-        eb.or([eb('r.name', 'ilike', like), eb('r.email', 'ilike', like), eb('r.typed_name', 'ilike', like)]),
-      )
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'recipient',
+      await db
+        .selectFrom('envelope_recipients as r')
+        .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
+        .select([
+          'r.id',
+          'r.envelope_id',
+          'r.role',
+          'r.name',
+          'r.email',
+          'r.typed_name',
+          'r.signed_ip',
+          'e.match_id',
+          'e.status',
+        ])
+        .where((eb) =>
+          eb.or([
+            eb('r.name', 'ilike', like),
+            eb('r.email', 'ilike', like),
+            eb('r.typed_name', 'ilike', like),
+          ]),
+        )
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'recipient',
         id: row.id,
@@ -165,18 +191,21 @@ export class PersonSearch {
           .join(', '),
       });
     }
-    for (const row of await db
-      .selectFrom('envelopes')
-      .select(['id', 'match_id', 'sender_name', 'sender_email', 'created_by'])
-      .where((eb) =>
-        eb.or([
-          eb('sender_name', 'ilike', like),
-          eb('sender_email', 'ilike', like),
-          eb('created_by', 'ilike', like),
-        ]),
-      )
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'envelope',
+      await db
+        .selectFrom('envelopes')
+        .select(['id', 'match_id', 'sender_name', 'sender_email', 'created_by'])
+        .where((eb) =>
+          eb.or([
+            eb('sender_name', 'ilike', like),
+            eb('sender_email', 'ilike', like),
+            eb('created_by', 'ilike', like),
+          ]),
+        )
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'envelope',
         id: row.id,
@@ -185,13 +214,16 @@ export class PersonSearch {
         value: `${row.sender_name} <${row.sender_email}>`,
       });
     }
-    for (const row of await db
-      .selectFrom('envelope_events as v')
-      .innerJoin('envelopes as e', 'e.id', 'v.envelope_id')
-      .select(['v.id', 'v.envelope_id', 'v.type', 'v.actor', 'v.detail', 'v.ip', 'e.match_id'])
-      .where((eb) => eb.or([eb('v.actor', 'ilike', like), eb('v.detail', 'ilike', like)]))
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'envelope_event',
+      await db
+        .selectFrom('envelope_events as v')
+        .innerJoin('envelopes as e', 'e.id', 'v.envelope_id')
+        .select(['v.id', 'v.envelope_id', 'v.type', 'v.actor', 'v.detail', 'v.ip', 'e.match_id'])
+        .where((eb) => eb.or([eb('v.actor', 'ilike', like), eb('v.detail', 'ilike', like)]))
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'envelope_event',
         id: String(row.id),
@@ -200,19 +232,22 @@ export class PersonSearch {
         value: [row.actor, row.detail].filter(Boolean).join(' · '),
       });
     }
-    for (const row of await db
-      .selectFrom('outgoing_mail')
-      .select(['id', 'recipient', 'subject', 'reference', 'sent_at'])
-      .where((eb) =>
-        eb.or([
-          eb('recipient', 'ilike', like),
-          eb('subject', 'ilike', like),
-          eb('body', 'ilike', like),
-          eb('reply_to', 'ilike', like),
-        ]),
-      )
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'mail',
+      await db
+        .selectFrom('outgoing_mail')
+        .select(['id', 'recipient', 'subject', 'reference', 'sent_at'])
+        .where((eb) =>
+          eb.or([
+            eb('recipient', 'ilike', like),
+            eb('subject', 'ilike', like),
+            eb('body', 'ilike', like),
+            eb('reply_to', 'ilike', like),
+          ]),
+        )
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'mail',
         id: String(row.id),
@@ -221,15 +256,18 @@ export class PersonSearch {
         value: `${row.recipient ?? 'Support'}: ${row.subject}`,
       });
     }
-    for (const name of await this.mailFilesNaming(needle)) {
+    for (const name of capped('mail_file', await this.mailFilesNaming(needle, limit + 1))) {
       hit({ source: 'mail_file', id: name, matchId: null, where: 'Mail-Ordner', value: name });
     }
-    for (const row of await db
-      .selectFrom('users')
-      .select(['email', 'name', 'permission'])
-      .where((eb) => eb.or([eb('email', 'ilike', like), eb('name', 'ilike', like)]))
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'staff',
+      await db
+        .selectFrom('users')
+        .select(['email', 'name', 'permission'])
+        .where((eb) => eb.or([eb('email', 'ilike', like), eb('name', 'ilike', like)]))
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'staff',
         id: row.email,
@@ -238,12 +276,15 @@ export class PersonSearch {
         value: `${row.name} <${row.email}>`,
       });
     }
-    for (const row of await db
-      .selectFrom('access_requests')
-      .select(['id', 'email', 'name', 'status'])
-      .where((eb) => eb.or([eb('email', 'ilike', like), eb('name', 'ilike', like)]))
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'access_request',
+      await db
+        .selectFrom('access_requests')
+        .select(['id', 'email', 'name', 'status'])
+        .where((eb) => eb.or([eb('email', 'ilike', like), eb('name', 'ilike', like)]))
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'access_request',
         id: row.id,
@@ -252,19 +293,22 @@ export class PersonSearch {
         value: `${row.name} <${row.email}>`,
       });
     }
-    for (const row of await db
-      .selectFrom('support_reports')
-      .select(['id', 'reporter_email', 'reporter_name', 'subject', 'match_id'])
-      .where((eb) =>
-        eb.or([
-          eb('reporter_email', 'ilike', like),
-          eb('reporter_name', 'ilike', like),
-          eb('body', 'ilike', like),
-          eb('subject', 'ilike', like),
-        ]),
-      )
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'support_report',
+      await db
+        .selectFrom('support_reports')
+        .select(['id', 'reporter_email', 'reporter_name', 'subject', 'match_id'])
+        .where((eb) =>
+          eb.or([
+            eb('reporter_email', 'ilike', like),
+            eb('reporter_name', 'ilike', like),
+            eb('body', 'ilike', like),
+            eb('subject', 'ilike', like),
+          ]),
+        )
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'support_report',
         id: String(row.id),
@@ -273,20 +317,23 @@ export class PersonSearch {
         value: `${row.reporter_name} <${row.reporter_email}>`,
       });
     }
-    for (const row of await db
-      .selectFrom('audit_entries')
-      .select(['id', 'action', 'actor', 'subject', 'old_value', 'new_value', 'at'])
-      .where((eb) =>
-        eb.or([
-          eb('actor', 'ilike', like),
-          eb('subject', 'ilike', like),
-          eb('old_value', 'ilike', like),
-          eb('new_value', 'ilike', like),
-        ]),
-      )
-      .orderBy('id', 'desc')
-      .limit(LIMIT)
-      .execute()) {
+    for (const row of capped(
+      'audit',
+      await db
+        .selectFrom('audit_entries')
+        .select(['id', 'action', 'actor', 'subject', 'old_value', 'new_value', 'at'])
+        .where((eb) =>
+          eb.or([
+            eb('actor', 'ilike', like),
+            eb('subject', 'ilike', like),
+            eb('old_value', 'ilike', like),
+            eb('new_value', 'ilike', like),
+          ]),
+        )
+        .orderBy('id', 'desc')
+        .limit(limit + 1)
+        .execute(),
+    )) {
       hit({
         source: 'audit',
         id: String(row.id),
@@ -299,7 +346,7 @@ export class PersonSearch {
   }
 
   /** The .eml files of the mail folder that name the person. */
-  async mailFilesNaming(needle: string): Promise<string[]> {
+  async mailFilesNaming(needle: string, limit = REQUEST_LIMIT): Promise<string[]> {
     if (!this.mailDirectory) return [];
     let names: string[];
     try {
@@ -311,7 +358,7 @@ export class PersonSearch {
     for (const name of names) {
       const text = await readFile(join(this.mailDirectory, name), 'utf8').catch(() => '');
       if (text.toLowerCase().includes(needle)) found.push(name);
-      if (found.length >= LIMIT) break;
+      if (found.length >= limit) break;
     }
     return found;
   }

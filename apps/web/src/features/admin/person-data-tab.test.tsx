@@ -18,6 +18,7 @@ const found: PersonSearch = {
     },
     { source: 'mail_file', id: 'a.eml', matchId: null, where: 'Mail-Ordner', value: 'a.eml' },
   ],
+  truncated: [],
 };
 const erased: PersonErase = {
   erased: [{ what: 'IP-Adressen von Unterschriften', count: 1 }],
@@ -60,6 +61,22 @@ describe('AdministrationPage: Personendaten', () => {
     expect(api.callsTo('POST /backend/admin/person-data/search')[0]?.body).toEqual({
       query: 'paula@kandidat.example',
     });
+  });
+
+  it('says where the search stopped at its limit', async () => {
+    stubApi({
+      'GET /backend/admin/access-requests': jsonResponse(200, []),
+      'POST /backend/admin/person-data/search': jsonResponse(200, {
+        ...found,
+        truncated: ['document', 'audit'],
+      }),
+    });
+    await searchFor('paula@kandidat.example');
+    expect(
+      await screen.findByText(
+        /höchstens 200 Fundstellen; mehr gibt es bei: Daten eines Dokuments, Audit-Log\./,
+      ),
+    ).toBeInTheDocument();
   });
 
   it('exports the person as a ZIP download', async () => {

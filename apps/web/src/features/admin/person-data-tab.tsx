@@ -122,6 +122,11 @@ function Hits({ result }: { result: PersonSearch }) {
       <Title order={2} id={headingId}>
         {t.hits(result.hits.length)}
       </Title>
+      {result.truncated.length > 0 && (
+        <Alert color="yellow">
+          {t.truncated(result.truncated.map((s) => PERSON_SOURCE_LABELS[s]).join(', '))}
+        </Alert>
+      )}
       {result.hits.length === 0 ? (
         <Text c="dimmed">{t.noHits}</Text>
       ) : (

@@ -53,6 +53,8 @@ export const privacyTexts = {
     search: 'Suchen',
     hits: (n: number) => (n === 1 ? '1 Fundstelle' : `${n} Fundstellen`),
     noHits: 'Keine Fundstellen.',
+    truncated: (sources: string) =>
+      `Die Suche zeigt je Fundort höchstens 200 Fundstellen; mehr gibt es bei: ${sources}. Eine genauere Suche (die E-Mail-Adresse statt des Namens) grenzt sie ein; Auskunft und Löschung nehmen alle.`,
     source: 'Fundort',
     match: 'Match',
     where: 'Wo',
