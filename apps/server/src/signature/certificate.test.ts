@@ -3,6 +3,7 @@ import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
 import { png } from '../test/png-fixture.js';
 import { type CertificateInput, type CertificateSigner, renderCertificate } from './certificate.js';
+import { certificateInput } from './certificate-input.js';
 
 const SHA256 = 'a3f1c2d4e5b60718293a4b5c6d7e8f9001122334455667788990aabbccddeeff';
 const USER_AGENT =
@@ -125,6 +126,67 @@ describe('the completion certificate', () => {
     expect(text).toContain(
       'Angezeigt jedem Unterzeichner auf der Seite zum Unterschreiben, vor seiner Unterschrift',
     );
+  });
+
+  it('names who approved the envelope before it was sent, and when (Freigabe)', async () => {
+    const approval = { by: 'Leo Leitung <leitung@demo.local>', at: new Date('2026-11-21T12:30:00Z') };
+    const text = allText(await pdfPages(await renderCertificate(input({ approval })))).replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'Freigegeben Leo Leitung <leitung@demo.local>, 21.11.2026 13:30:00 (Europe/Berlin)',
+    );
+    const without = allText(await pdfPages(await renderCertificate(input({ approval: null }))));
+    expect(without).not.toContain('Freigegeben');
+  });
+
+  it('takes the approval from the envelope’s last `approved` event: the approver as named, its time', async () => {
+    const event = (type: 'created' | 'approved', at: string, actor: string, detail: string | null) => ({
+      id: `${type}-${at}`,
+      envelope_id: 'env-1',
+      recipient_id: null,
+      type,
+      actor,
+      ip: null,
+      user_agent: null,
+      detail,
+      at: new Date(at),
+    });
+    const envelope = {
+      id: 'env-1',
+      subject: 'Bitte unterschreiben',
+      match_id: 'PL-90001',
+      doc_key: 'de-we-pp-ev',
+      file_name: 'Projektpartnervertrag.docx',
+      document_sha256: SHA256,
+      sender_name: 'Berta Berater',
+      sender_email: 'berater@demo.local',
+      created_at: new Date('2026-11-20T08:00:00Z'),
+    };
+    const events = [
+      event('created', '2026-11-20T08:00:00Z', 'berater@demo.local', null),
+      // A void approval's decision, then the one the envelope was sent under.
+      event(
+        'approved',
+        '2026-11-20T09:00:00Z',
+        'elif.engel@demo.local',
+        'Elif Engel <elif.engel@demo.local>',
+      ),
+      event(
+        'approved',
+        '2026-11-21T12:30:00Z',
+        'leitung@demo.local',
+        'Leo Leitung <leitung@demo.local>: Passt.',
+      ),
+    ];
+    const made = certificateInput(envelope, [], events, 1000, new Date('2026-11-22T10:00:00Z'));
+    expect(made.approval).toEqual({
+      by: 'Leo Leitung <leitung@demo.local>',
+      at: new Date('2026-11-21T12:30:00Z'),
+    });
+    const text = allText(await pdfPages(await renderCertificate(made))).replace(/\s+/g, ' ');
+    expect(text).toContain(
+      'Freigegeben Leo Leitung <leitung@demo.local>, 21.11.2026 13:30:00 (Europe/Berlin)',
+    );
+    expect(certificateInput(envelope, [], events.slice(0, 1), 1000, new Date()).approval).toBeNull();
   });
 
   it('gives times in Berlin local time, summer and winter alike', async () => {
