@@ -11,6 +11,8 @@ import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 const HEALTHY: ResolvedMatch = { ...demoMatch, matchId: 'PL-91001', vk: 1000, ek: 700, vk2: 1000, ek2: 700 };
 /** Remote (1000 − 876) ÷ 1000 = 12,4 %. */
 const THIN: ResolvedMatch = { ...demoMatch, matchId: 'PL-91002', vk: 1000, ek: 876, vk2: 1000, ek2: 800 };
+/** A healthy deal the CRM forgets during the test. */
+const GONE: ResolvedMatch = { ...demoMatch, matchId: 'PL-91003', vk: 1000, ek: 700, vk2: 1000, ek2: 700 };
 
 const BERATER = 'berater@demo.local';
 const LEITUNG = 'leitung@demo.local';
@@ -33,7 +35,7 @@ describe.each(testDatabases())('Freigabe of a downloaded document on $name', (da
 
   beforeAll(async () => {
     db = await database.open();
-    await new MatchStore(db).upsertMany([HEALTHY, THIN]);
+    await new MatchStore(db).upsertMany([HEALTHY, THIN, GONE]);
     t = await createTestApp(db, { demoStaff: true });
     for (const email of [BERATER, LEITUNG, LEITUNG2, LEGAL]) tokens[email] = await t.signIn(email);
   });
@@ -293,6 +295,57 @@ describe.each(testDatabases())('Freigabe of a downloaded document on $name', (da
     expect(await status(documentId)).toMatchObject({ applies: false, required: false, request: null });
     expect((await ask(documentId)).json()).toMatchObject({ error: 'approval_not_needed' });
     expect((await download(documentId)).statusCode).toBe(200);
+  });
+
+  it('holds every termination once the rules name the type, in German, until it is approved', async () => {
+    const rulesNow = async () =>
+      (await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: as(LEGAL) })).json();
+    const current = await rulesNow();
+    const put = (rules: object) =>
+      t.app.inject({ method: 'PUT', url: '/backend/approval-rules', headers: as(LEGAL), payload: { rules } });
+    const changed = await put({ ...current.rules, documentTypes: ['termination'] });
+    expect(changed.statusCode, changed.body).toBe(200);
+    try {
+      // A healthy deal and an unedited text: only the type asks for the approval.
+      const id = await generate('kuendigung-wm-pp-termination-gerecht', HEALTHY.matchId, LEGAL);
+      const refused = await download(id);
+      expect(refused.statusCode).toBe(409);
+      expect(refused.json()).toMatchObject({
+        error: 'approval_required',
+        reasonTexts: ['Dokumenttyp Kündigung braucht immer eine Freigabe'],
+      });
+      expect(refused.json().message).toContain('Dokumenttyp Kündigung braucht immer eine Freigabe');
+      const asked = await ask(id);
+      expect(asked.statusCode, asked.body).toBe(201);
+      expect((await approve(asked.json().id, LEITUNG)).statusCode).toBe(200);
+      const file = await download(id);
+      expect(file.statusCode, file.body).toBe(200);
+      // A contract of the same deal is not held: the rule names terminations only.
+      expect((await download(await generate('docx-de-wm-rv', HEALTHY.matchId, LEGAL))).statusCode).toBe(200);
+    } finally {
+      expect((await put(current.rules)).statusCode).toBe(200);
+    }
+  });
+
+  it('refuses a request for a document whose match the CRM no longer has, and asks nobody', async () => {
+    const id = await generate('docx-de-wm-rv', GONE.matchId, LEGAL);
+    await edit(id, 'Geändert, bevor der Deal verschwand.');
+    await db.deleteFrom('matches').where('match_id', '=', GONE.matchId).execute();
+    const refused = await ask(id);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toMatchObject({ error: 'match_unknown' });
+    expect(refused.json().message).toMatch(/^Das Match PL-91003 gibt es im CRM nicht mehr/);
+    expect(
+      await db.selectFrom('approval_requests').select('id').where('document_id', '=', id).execute(),
+    ).toEqual([]);
+    expect(
+      await db
+        .selectFrom('outgoing_mail')
+        .select('id')
+        .where('reference', 'like', 'approval:%')
+        .where('body', 'like', '%PL-91003%')
+        .execute(),
+    ).toEqual([]);
   });
 
   it('answers 404 for an unknown document or version and 400 for a version that is no number', async () => {
