@@ -240,6 +240,9 @@ export const PERSON_SOURCES = [
   'staff',
   'access_request',
   'support_report',
+  'approval_request',
+  'approval_decision',
+  'webhook_event',
   'audit',
 ] as const;
 export type PersonSource = (typeof PERSON_SOURCES)[number];
@@ -255,6 +258,9 @@ export const PERSON_SOURCE_LABELS: Record<PersonSource, string> = {
   staff: 'Mitarbeiterliste',
   access_request: 'Zugangsanfrage',
   support_report: 'Problemmeldung',
+  approval_request: 'Freigabe-Anfrage',
+  approval_decision: 'Freigabe-Entscheidung',
+  webhook_event: 'Webhook-Ereignis',
   audit: 'Audit-Log',
 };
 

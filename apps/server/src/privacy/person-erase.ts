@@ -14,6 +14,7 @@ import { HttpError } from '../shared/http-error.js';
 import { accountHits, eraseAccount, eraseReportsAbout } from './account-erasure.js';
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
+import { eraseApprovals, listWebhookEvents } from './erase-approvals.js';
 import { HOLD_RULE, sortDocuments } from './erase-documents.js';
 import { deleteMailFiles, eraseOutgoingMail, sortMailFiles } from './erase-mail.js';
 import {
@@ -23,6 +24,7 @@ import {
   endedRecipients,
   retainedRecipients,
 } from './erase-recipients.js';
+import { eraseSender } from './erase-sender.js';
 import { recordErasure } from './erasure-requests.js';
 import { normalized, pseudonymiseMatches } from './match-person.js';
 import { deleteExportsOf } from './person-export.js';
@@ -193,6 +195,18 @@ export class PersonErasure {
       await anonymiseRecipients(trx, ended, erasedLabel, actor, now, needle);
       add('Empfänger beendeter Umschläge anonymisiert', ended.length);
       retained.push(...retainedRecipients(recipients, held, periods));
+      const terms = [needle, ...names];
+      add(
+        'Freigabe-Anfragen (Person ersetzt)',
+        await eraseApprovals(trx, terms, erasedLabel, held, periods, retained, scope),
+      );
+      await listWebhookEvents(trx, terms, held, periods, retained, scope);
+      if (email) {
+        add(
+          'Umschläge als Absender (Person ersetzt)',
+          await eraseSender(trx, email, erasedLabel, held, periods, retained, scope),
+        );
+      }
       add('Mails im Ausgang', await eraseOutgoingMail(trx, email, needle, retained, scope));
       if (scope) {
         // The account went with the request; what a hold kept of it is its problem reports.

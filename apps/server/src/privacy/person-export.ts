@@ -69,6 +69,14 @@ export class PersonExports {
       staff: await rowsIn(db, 'users', 'email', idsOf(hits, 'staff')),
       accessRequests: await rowsIn(db, 'access_requests', 'id', idsOf(hits, 'access_request')),
       supportReports: await rowsIn(db, 'support_reports', 'id', idsOf(hits, 'support_report')),
+      approvalRequests: await rowsIn(db, 'approval_requests', 'id', idsOf(hits, 'approval_request')),
+      approvalDecisions: await rowsIn(
+        db,
+        'approval_decisions',
+        'request_id',
+        idsOf(hits, 'approval_decision'),
+      ),
+      webhookEvents: await rowsIn(db, 'webhook_events', 'id', idsOf(hits, 'webhook_event')),
       auditEntries: await rowsIn(db, 'audit_entries', 'id', idsOf(hits, 'audit')),
       // A colleague's own reads of stored files are data about them too.
       documentReads: plain(
@@ -203,6 +211,9 @@ async function rowsIn(
     | 'users'
     | 'access_requests'
     | 'support_reports'
+    | 'approval_requests'
+    | 'approval_decisions'
+    | 'webhook_events'
     | 'audit_entries',
   column: string,
   ids: string[],

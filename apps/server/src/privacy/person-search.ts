@@ -4,6 +4,7 @@ import { PERSON_SOURCES, type PersonHit, type PersonSource } from '@vertragsgene
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { CANDIDATE_NAME, matchNaming, normalized } from './match-person.js';
+import { type Capped, searchApprovalsAndWebhooks } from './person-search-records.js';
 import { containing } from './text-match.js';
 
 /**
@@ -84,7 +85,7 @@ export class PersonSearch {
     const { db } = this;
     const hits: PersonHit[] = [];
     const hit = (h: PersonHit) => hits.push(h);
-    const capped = <T>(source: PersonSource, rows: T[]): T[] => {
+    const capped: Capped = <T>(source: PersonSource, rows: T[]): T[] => {
       if (rows.length <= limit) return rows;
       cut.add(source);
       return rows.slice(0, limit);
@@ -317,6 +318,7 @@ export class PersonSearch {
         value: `${row.reporter_name} <${row.reporter_email}>`,
       });
     }
+    hits.push(...(await searchApprovalsAndWebhooks(db, like, limit, capped)));
     for (const row of capped(
       'audit',
       await db
