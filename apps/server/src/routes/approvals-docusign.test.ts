@@ -259,6 +259,31 @@ describe.each(testDatabases())('Freigabe with DocuSign on $name', (database) => 
     expect(sent.recipients.find((r) => r.role === 'Firma')).toMatchObject({ name: WM_SIGNATORY.name });
   });
 
+  it('places the countersignatory first where an administrator set that for the template', async () => {
+    const order = (position: 'first' | 'last') =>
+      t.app.inject({
+        method: 'PUT',
+        url: '/backend/admin/countersignature/order/rahmenvertrag-de.docx',
+        headers: as(OPS),
+        payload: { position },
+      });
+    expect((await order('first')).statusCode).toBe(200);
+    try {
+      const id = await held();
+      const asked = await ask(id, sendBody(WM_SIGNATORY.id));
+      expect((await approve(asked.id)).json().send).toMatchObject({ state: 'done' });
+      const created = creates().at(-1)?.body as {
+        recipients: { signers: { email: string; routingOrder: string }[] };
+      };
+      expect(created.recipients.signers.map((s) => [s.email, s.routingOrder])).toEqual([
+        [WM_SIGNATORY.email, '1'],
+        ['paul@partner.example', '2'],
+      ]);
+    } finally {
+      expect((await order('last')).statusCode).toBe(200);
+    }
+  });
+
   it('retries a send DocuSign surely did not take (5xx), by itself', async () => {
     const id = await held();
     const asked = await ask(id);

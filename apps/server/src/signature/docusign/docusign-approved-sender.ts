@@ -11,7 +11,7 @@ import type { MatchSource } from '../../matches/match-source.js';
 import { HttpError } from '../../shared/http-error.js';
 import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../../templates/companies.js';
 import type { ApprovalGate, ApprovedSender } from '../approval-gate.js';
-import type { Countersignature } from '../countersignature.js';
+import { type Countersignature, recipientsWith } from '../countersignature.js';
 import type { Actor, EnvelopesRepository, Executor } from '../envelopes-repository.js';
 import type { SignatureProvider } from '../signature-provider.js';
 import { type EnvelopeDraft, SignatureProviderError } from '../signature-provider.js';
@@ -129,19 +129,12 @@ export class DocusignApprovedSender implements ApprovedSender {
       return { envelope, countersigner, version, entry, data };
     });
     const { envelope, countersigner, version, entry, data } = prepared;
-    const signers = request.recipients.filter((r) => r.role !== 'CC');
-    const copies = request.recipients.filter((r) => r.role === 'CC');
+    // Placed as built-in signing places them (first or last, as the template's order says); the copies
+    // go out with the last signing step.
+    const placed = recipientsWith(request.recipients, countersigner);
+    const lastStep = Math.max(1, ...placed.filter((r) => r.role !== 'CC').map((r) => r.routingOrder));
     const recipients = countersigner
-      ? [
-          ...signers,
-          {
-            role: countersigner.role,
-            name: countersigner.name,
-            email: countersigner.email,
-            routingOrder: countersigner.routingOrder,
-          },
-          ...copies.map((c) => ({ ...c, routingOrder: countersigner.routingOrder })),
-        ]
+      ? placed.map((r) => (r.role === 'CC' ? { ...r, routingOrder: Math.max(r.routingOrder, lastStep) } : r))
       : request.recipients;
     const { externalId } = await this.createAtDocusign(envelopeId, {
       id: envelopeId,
