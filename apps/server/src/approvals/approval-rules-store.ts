@@ -125,6 +125,7 @@ export class ApprovalRulesStore {
 
 /** The same deputies, whatever their order or case. */
 function sameDeputies(a: readonly string[], b: readonly string[]): boolean {
-  const normal = (list: readonly string[]) => [...new Set(list.map((e) => e.toLowerCase()))].sort().join('\n');
+  const normal = (list: readonly string[]) =>
+    [...new Set(list.map((e) => e.toLowerCase()))].sort().join('\n');
   return normal(a) === normal(b);
 }
