@@ -2,7 +2,7 @@ import { CATALOGUE, type CatalogueEntry, type TemplateData } from '@vertragsgene
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import { loadCompanyData } from '../templates/companies.js';
-import { Countersignature, recipientsWith } from './countersignature.js';
+import { Countersignature, docusignRecipientsWith, recipientsWith } from './countersignature.js';
 
 const { configDir } = loadConfig({}, '0');
 const companyData = await loadCompanyData(configDir);
@@ -87,10 +87,34 @@ describe('countersignature', () => {
     ).rejects.toMatchObject({ statusCode: 400, fields: { countersignatory: [expect.any(String)] } });
   });
 
-  it("proposes for DocuSign the signatory the company's block names, else the company's first", () => {
-    const wm = countersignature().proposed(entry('de-wm-pp-rv'), data('Lea Brandt'), [partner]);
+  it("proposes for DocuSign the signatory the company's block names, else the company's first", async () => {
+    const wm = await countersignature().proposed(entry('de-wm-pp-rv'), data('Lea Brandt'), [partner]);
     expect(wm).toMatchObject({ role: 'Firma', name: 'Lea Brandt', routingOrder: 2 });
-    const we = countersignature().proposed(entry('de-we-pp-ev'), data('Stefan Reichelt'), [partner]);
+    const we = await countersignature().proposed(entry('de-we-pp-ev'), data('Stefan Reichelt'), [partner]);
     expect(we).toMatchObject({ name: 'Sabine Kroll', email: 'sabine.kroll@we-engineering.example' });
+  });
+
+  it('places DocuSign’s countersigner as the template says, the copies with the last signing step', async () => {
+    const copy = { role: 'CC' as const, name: 'Conny', email: 'conny@pp.example', routingOrder: 1 };
+    const steps = async (first: string[]) => {
+      const recipients = [partner, copy];
+      const proposed = await countersignature(false, first).proposed(
+        entry('de-wm-pp-rv'),
+        data('Lea Brandt'),
+        recipients,
+      );
+      return docusignRecipientsWith(recipients, proposed).map((r) => [r.routingOrder, r.role]);
+    };
+    expect(await steps([])).toEqual([
+      [1, 'Projektpartner'],
+      [2, 'Firma'],
+      [2, 'CC'],
+    ]);
+    expect(await steps(['rahmenvertrag-de.docx'])).toEqual([
+      [1, 'Firma'],
+      [2, 'Projektpartner'],
+      [2, 'CC'],
+    ]);
+    expect(docusignRecipientsWith([partner, copy], null)).toEqual([partner, copy]);
   });
 });

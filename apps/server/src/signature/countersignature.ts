@@ -100,14 +100,19 @@ export class Countersignature {
   /**
    * DocuSign's envelope is sent from DocuSign's sender view, not ours: the countersigner goes in when
    * it is created, the signatory the company's block names if they are one of its signatories, else
-   * the first. Only for documents with that block (contracts, agreements), whose anchors DocuSign needs.
+   * the first, placed as the template's order says. Only for documents with that block (contracts,
+   * agreements), whose anchors DocuSign needs.
    */
-  proposed(entry: CatalogueEntry, data: TemplateData, recipients: RecipientInput[]): Countersigner | null {
+  async proposed(
+    entry: CatalogueEntry,
+    data: TemplateData,
+    recipients: RecipientInput[],
+  ): Promise<Countersigner | null> {
     if (entry.params.family !== 'contract' && entry.params.family !== 'agreement') return null;
     const candidates = this.signatories(entry.key);
     const named = candidates.find((s) => s.name === data.unterzeichnerName);
     const person = named ?? candidates[0];
-    return person ? asCountersigner(person, recipients, 'last') : null;
+    return person ? asCountersigner(person, recipients, await this.position(entry.key)) : null;
   }
 
   private position(docKey: string, executor?: Executor): Promise<CountersignaturePosition> {
@@ -150,6 +155,24 @@ export function recipientsWith(
   const { function: _function, position, ...recipient } = countersigner;
   if (position === 'last') return [...recipients, recipient];
   return [recipient, ...recipients.map((r) => ({ ...r, routingOrder: r.routingOrder + 1 }))];
+}
+
+/**
+ * For DocuSign, which mails a copy when its routing order is reached: the signers as `recipientsWith`
+ * orders them, the copies with the last signing step, so that they get the document once all signed.
+ */
+export function docusignRecipientsWith(
+  recipients: RecipientInput[],
+  countersigner: Countersigner | null,
+): RecipientInput[] {
+  if (!countersigner) return recipients;
+  const signers = recipientsWith(
+    recipients.filter((r) => r.role !== 'CC'),
+    countersigner,
+  );
+  const lastStep = Math.max(...signers.map((r) => r.routingOrder));
+  const copies = recipients.filter((r) => r.role === 'CC').map((r) => ({ ...r, routingOrder: lastStep }));
+  return [...signers, ...copies];
 }
 
 const mailDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();

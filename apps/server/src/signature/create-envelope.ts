@@ -8,7 +8,7 @@ import type { DocumentGeneration, GenerationRequest } from '../documents/generat
 import { HttpError, notFound } from '../shared/http-error.js';
 import { sha256Hex } from '../shared/sha256.js';
 import type { ApprovalGate } from './approval-gate.js';
-import type { Countersignature } from './countersignature.js';
+import { type Countersignature, docusignRecipientsWith } from './countersignature.js';
 import type { Actor, EnvelopesRepository } from './envelopes-repository.js';
 import { type SignatureProvider, SignatureProviderError } from './signature-provider.js';
 
@@ -81,7 +81,11 @@ export class EnvelopeCreation {
       0,
       SUBJECT_MAX,
     );
-    const recipients = this.withCountersigner(order.entry, order.data, recipientsFromDataList(dataList));
+    const recipients = await this.withCountersigner(
+      order.entry,
+      order.data,
+      recipientsFromDataList(dataList),
+    );
     const documentSha256 = sha256Hex(document.content);
     const { id, existing } = await envelopes.create({
       documentId: document.id,
@@ -142,21 +146,18 @@ export class EnvelopeCreation {
   /**
    * Built-in signing: the sender chooses the countersigner in our sender view before sending. DocuSign's
    * envelope is sent from DocuSign's sender view, so its countersigner is in it from the start (the
-   * sender may still change them there): last among the signers, before the copies.
+   * sender may still change them there): last among the signers, or first where the template says so.
    */
-  private withCountersigner(
+  private async withCountersigner(
     entry: Parameters<Countersignature['proposed']>[0],
     data: Parameters<Countersignature['proposed']>[1],
     recipients: RecipientInput[],
-  ): RecipientInput[] {
+  ): Promise<RecipientInput[]> {
     if (this.deps.provider.kind !== 'docusign') return recipients;
-    const countersigner = this.deps.countersignature.proposed(entry, data, recipients);
-    if (!countersigner) return recipients;
-    const { function: _function, ...recipient } = countersigner;
-    const copies = recipients
-      .filter((r) => r.role === 'CC')
-      .map((r) => ({ ...r, routingOrder: recipient.routingOrder }));
-    return [...recipients.filter((r) => r.role !== 'CC'), recipient, ...copies];
+    return docusignRecipientsWith(
+      recipients,
+      await this.deps.countersignature.proposed(entry, data, recipients),
+    );
   }
 
   /** The sender view of an envelope the provider has; failing here leaves the envelope for a retry. */

@@ -11,7 +11,7 @@ import type { MatchSource } from '../../matches/match-source.js';
 import { HttpError } from '../../shared/http-error.js';
 import { type CompanyData, templateDataFor, UnknownSignatoryError } from '../../templates/companies.js';
 import type { ApprovalGate, ApprovedSender } from '../approval-gate.js';
-import { type Countersignature, recipientsWith } from '../countersignature.js';
+import { type Countersignature, docusignRecipientsWith } from '../countersignature.js';
 import type { Actor, EnvelopesRepository, Executor } from '../envelopes-repository.js';
 import type { SignatureProvider } from '../signature-provider.js';
 import { type EnvelopeDraft, SignatureProviderError } from '../signature-provider.js';
@@ -131,11 +131,7 @@ export class DocusignApprovedSender implements ApprovedSender {
     const { envelope, countersigner, version, entry, data } = prepared;
     // Placed as built-in signing places them (first or last, as the template's order says); the copies
     // go out with the last signing step.
-    const placed = recipientsWith(request.recipients, countersigner);
-    const lastStep = Math.max(1, ...placed.filter((r) => r.role !== 'CC').map((r) => r.routingOrder));
-    const recipients = countersigner
-      ? placed.map((r) => (r.role === 'CC' ? { ...r, routingOrder: Math.max(r.routingOrder, lastStep) } : r))
-      : request.recipients;
+    const recipients = docusignRecipientsWith(request.recipients, countersigner);
     const { externalId } = await this.createAtDocusign(envelopeId, {
       id: envelopeId,
       entry,
