@@ -30,6 +30,43 @@ export function namingAny(column: RawBuilder<string>, terms: readonly string[]):
   )})`;
 }
 
+/** SQL over `approval_requests as r`: the request or its decision names one of the terms. */
+function requestNaming(terms: readonly string[]): RawBuilder<boolean> {
+  return namingAny(
+    sql<string>`concat_ws(' ', r.send_request::text, r.requested_by, r.requested_by_name, r.customer,
+      (select string_agg(concat_ws(' ', d.decided_by, d.decided_by_name, d.comment), ' ') from approval_decisions d
+        where d.request_id = r.id))`,
+    terms,
+  );
+}
+
+/**
+ * The completed contracts outside a hold that name the person as sender (by address) or in their
+ * approval requests: kept with the contract, replaced once its files are deleted by their rule.
+ */
+export async function contractsNaming(
+  trx: Kysely<Database>,
+  email: string | null,
+  terms: readonly string[],
+  held: ReadonlySet<string>,
+  scope?: ReadonlySet<string>,
+): Promise<string[]> {
+  if (terms.length === 0) return [];
+  const rows = await trx
+    .selectFrom('envelopes as e')
+    .select('e.id')
+    .where('e.status', '=', 'completed')
+    .where('e.match_id', 'not in', [...held, ''])
+    .$if(scope !== undefined, (q) => q.where('e.match_id', 'in', [...(scope ?? []), '']))
+    .where(
+      sql<boolean>`(${email ? sql`lower(e.sender_email) = ${email} or lower(e.created_by) = ${email} or ` : sql``}exists
+        (select 1 from approval_requests r where r.envelope_id = e.id and ${requestNaming(terms)}))`,
+    )
+    .orderBy('e.id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /**
  * Approval requests and their decisions name the envelope's recipients (the send they hold), the
  * customer, who asked and who decided, with a comment. Where the envelope or document the request was for
@@ -47,9 +84,6 @@ export async function eraseApprovals(
   scope?: ReadonlySet<string>,
 ): Promise<number> {
   if (terms.length === 0) return 0;
-  const requestText = sql<string>`concat_ws(' ', r.send_request::text, r.requested_by, r.requested_by_name, r.customer,
-    (select string_agg(concat_ws(' ', d.decided_by, d.decided_by_name, d.comment), ' ') from approval_decisions d
-      where d.request_id = r.id))`;
   const rows = await trx
     .selectFrom('approval_requests as r')
     .leftJoin('envelopes as e', 'e.id', 'r.envelope_id')
@@ -64,7 +98,7 @@ export async function eraseApprovals(
       'doc.status as document_status',
       'doc.created_at as document_created_at',
     ])
-    .where(namingAny(requestText, terms))
+    .where(requestNaming(terms))
     .$if(scope !== undefined, (q) => q.where('r.match_id', 'in', [...(scope ?? []), '']))
     .execute();
   const free: string[] = [];
@@ -93,7 +127,18 @@ export async function eraseApprovals(
       free.push(row.id);
     }
   }
-  if (free.length === 0) return 0;
+  await replaceInApprovals(trx, free, terms, label);
+  return free.length;
+}
+
+/** Replaces the terms by the label in these approval requests and their decisions. */
+export async function replaceInApprovals(
+  trx: Kysely<Database>,
+  ids: readonly string[],
+  terms: readonly string[],
+  label: string,
+): Promise<void> {
+  if (ids.length === 0 || terms.length === 0) return;
   const text = (column: string) => withoutTerms(sql<string>`${sql.ref(column)}`, terms, label);
   await trx
     .updateTable('approval_requests')
@@ -103,7 +148,7 @@ export async function eraseApprovals(
       requested_by_name: text('requested_by_name'),
       customer: text('customer'),
     })
-    .where('id', 'in', free)
+    .where('id', 'in', [...ids])
     .execute();
   await trx
     .updateTable('approval_decisions')
@@ -112,9 +157,8 @@ export async function eraseApprovals(
       decided_by_name: text('decided_by_name'),
       comment: text('comment'),
     })
-    .where('request_id', 'in', free)
+    .where('request_id', 'in', [...ids])
     .execute();
-  return free.length;
 }
 
 /**

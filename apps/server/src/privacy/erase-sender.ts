@@ -57,7 +57,18 @@ export async function eraseSender(
       retained.push({ ...item, rule: 'Umschlag läuft noch', until: null });
     }
   }
-  if (free.length === 0) return 0;
+  await replaceSender(trx, free, email, label);
+  return free.length;
+}
+
+/** Replaces the colleague by the label as sender, creator and actor of these envelopes. */
+export async function replaceSender(
+  trx: Kysely<Database>,
+  ids: readonly string[],
+  email: string,
+  label: string,
+): Promise<void> {
+  if (ids.length === 0) return;
   await trx
     .updateTable('envelopes')
     .set({
@@ -65,20 +76,19 @@ export async function eraseSender(
       sender_email: sql<string>`case when lower(sender_email) = ${email} then ${label} else sender_email end`,
       created_by: sql<string>`case when lower(created_by) = ${email} then ${label} else created_by end`,
     })
-    .where('id', 'in', free)
+    .where('id', 'in', [...ids])
     .where(sql<boolean>`lower(sender_email) = ${email}`)
     .execute();
   await trx
     .updateTable('envelopes')
     .set({ created_by: label })
-    .where('id', 'in', free)
+    .where('id', 'in', [...ids])
     .where(sql<boolean>`lower(created_by) = ${email}`)
     .execute();
   await trx
     .updateTable('envelope_events')
     .set({ actor: label, ip: null, user_agent: null })
-    .where('envelope_id', 'in', free)
+    .where('envelope_id', 'in', [...ids])
     .where(sql<boolean>`lower(actor) = ${email}`)
     .execute();
-  return free.length;
 }

@@ -27,6 +27,7 @@ describe.each(testDatabases())('an erase applied when its duty ends on $name', (
   let now = new Date('2026-06-01T12:00:00Z');
   let contract: string;
   let heldEnvelope: string;
+  let approval: string;
   let holds: LegalHolds;
   let run: () => Promise<Record<string, number> | undefined>;
 
@@ -105,6 +106,28 @@ describe.each(testDatabases())('an erase applied when its duty ends on $name', (
         .execute();
     }
     await holds.place('ops@demo.local', 'PL-72', 'Rechtsstreit', quiet);
+    // The contract's approval names her among the recipients of its send.
+    approval = (
+      await db
+        .insertInto('approval_requests')
+        .values({
+          envelope_id: contract,
+          document_id: document,
+          document_version: 1,
+          document_sha256: 'x',
+          match_id: 'PL-71',
+          doc_key: 'de-wm-pp-rv',
+          file_name: 'Vertrag.docx',
+          requested_by: 'berater@demo.local',
+          requested_by_name: 'Berta Berater',
+          reasons: '[]',
+          rules: '{}',
+          send_request: JSON.stringify({ recipients: [{ role: 'Projektpartner', ...CLARA }] }),
+          status: 'approved',
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow()
+    ).id;
 
     const result = await erasure.erase('ops@demo.local', { email: CLARA.email });
     expect(result.retained).toContainEqual(
@@ -125,16 +148,28 @@ describe.each(testDatabases())('an erase applied when its duty ends on $name', (
     const pending = typeof row?.pending === 'string' ? JSON.parse(row.pending) : row?.pending;
     expect(pending.holds).toEqual(['PL-72']);
     expect(pending.recipients).toHaveLength(1);
+    expect(pending.contracts).toEqual([contract]);
   });
 
   it('keeps the signer while the contract is kept, and anonymises them once its files go', async () => {
     now = new Date('2035-12-01T00:00:00Z');
     await run();
     expect((await recipientOf(contract)).name).toBe(CLARA.name);
+    expect(
+      JSON.stringify(
+        (
+          await db
+            .selectFrom('approval_requests')
+            .select('send_request')
+            .where('id', '=', approval)
+            .executeTakeFirstOrThrow()
+        ).send_request,
+      ),
+    ).toContain(CLARA.email);
 
     now = new Date('2036-01-16T00:00:00Z');
     const counts = await run();
-    expect(counts).toMatchObject({ completed_contracts: 1, erase_request: 1 });
+    expect(counts).toMatchObject({ completed_contracts: 1, erase_request: 2 });
     const signer = await recipientOf(contract);
     expect(signer.name).toMatch(ERASED);
     expect(signer.email).toMatch(ERASED);
@@ -142,6 +177,13 @@ describe.each(testDatabases())('an erase applied when its duty ends on $name', (
     const [signed] = await eventsOf(contract);
     expect(signed?.actor).toMatch(ERASED);
     expect(signed?.detail).toMatch(ERASED);
+    const send = await db
+      .selectFrom('approval_requests')
+      .select('send_request')
+      .where('id', '=', approval)
+      .executeTakeFirstOrThrow();
+    expect(JSON.stringify(send.send_request)).not.toMatch(/clara/i);
+    expect(JSON.stringify(send.send_request)).toMatch(/gelöscht am \d\d\.\d\d\.\d{4}/);
     // The held match is still as it was.
     expect((await recipientOf(heldEnvelope)).name).toBe(CLARA.name);
   });
@@ -156,6 +198,6 @@ describe.each(testDatabases())('an erase applied when its duty ends on $name', (
     expect(declined?.detail).toMatch(ERASED);
     const { rows } = await sql<{ pending: unknown }>`select pending from person_erasures`.execute(db);
     const pending = typeof rows[0]?.pending === 'string' ? JSON.parse(rows[0].pending) : rows[0]?.pending;
-    expect(pending).toEqual({ recipients: [], holds: [] });
+    expect(pending).toEqual({ recipients: [], holds: [], contracts: [], terms: [] });
   });
 });

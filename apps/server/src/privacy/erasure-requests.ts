@@ -3,7 +3,9 @@ import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { RETENTION_ACTOR } from './document-deletion.js';
+import { replaceInApprovals } from './erase-approvals.js';
 import { anonymiseRecipients, type ErasedRecipient } from './erase-recipients.js';
+import { replaceSender } from './erase-sender.js';
 import type { ErasedPerson, PendingErase, PersonErasure } from './person-erase.js';
 
 interface ErasureRow {
@@ -44,13 +46,17 @@ export class ErasureFollowUp {
     const { rows } = await sql<ErasureRow>`select id, email, name, pending from person_erasures
       where jsonb_array_length(coalesce(pending->'recipients', '[]'::jsonb)) > 0
          or jsonb_array_length(coalesce(pending->'holds', '[]'::jsonb)) > 0
+         or jsonb_array_length(coalesce(pending->'contracts', '[]'::jsonb)) > 0
       order by erased_at`.execute(this.db);
     let erased = 0;
     for (const row of rows) {
       const pending = typeof row.pending === 'string' ? JSON.parse(row.pending) : row.pending;
       const recipients = new Set<string>(pending.recipients ?? []);
       const holds = new Set<string>(pending.holds ?? []);
+      const contracts = new Set<string>(pending.contracts ?? []);
+      const terms = new Set<string>(pending.terms ?? []);
       erased += await this.signersOfDeletedContracts(recipients);
+      erased += await this.namesInDeletedContracts(contracts, [...terms], row.email);
       const lifted = await this.liftedHolds(holds);
       if (lifted.size > 0) {
         const person: ErasedPerson = row.email ? { email: row.email } : { name: row.name ?? '' };
@@ -59,6 +65,8 @@ export class ErasureFollowUp {
           for (const id of lifted) holds.delete(id);
           for (const id of next.holds) holds.add(id);
           for (const id of next.recipients) recipients.add(id);
+          for (const id of next.contracts) contracts.add(id);
+          for (const term of next.terms) terms.add(term);
           erased += lifted.size;
         } catch {
           // An envelope to them runs again in that match: the next run tries again.
@@ -67,6 +75,8 @@ export class ErasureFollowUp {
       await sql`update person_erasures set pending = ${JSON.stringify({
         recipients: [...recipients].sort(),
         holds: [...holds].sort(),
+        contracts: [...contracts].sort(),
+        terms: contracts.size > 0 ? [...terms].sort() : [],
       })}::jsonb where id = ${row.id}`.execute(this.db);
     }
     return erased;
@@ -103,6 +113,45 @@ export class ErasureFollowUp {
       const label = `gelöscht am ${formatCalendarDate(calendarDateOf(now))}`;
       await anonymiseRecipients(trx, due, label, RETENTION_ACTOR, now);
       for (const r of rows) if (r.files_deleted_at !== null || r.erased_at !== null) pending.delete(r.id);
+      return due.length;
+    });
+  }
+
+  /**
+   * Replaces the person in the approvals of the pending contracts whose files are deleted, and as their
+   * sender where erased by address; removes those done, or gone, from the set.
+   */
+  private async namesInDeletedContracts(
+    pending: Set<string>,
+    terms: readonly string[],
+    email: string | null,
+  ): Promise<number> {
+    if (pending.size === 0) return 0;
+    const label = `gelöscht am ${formatCalendarDate(calendarDateOf(this.now()))}`;
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('envelopes')
+        .select(['id', 'files_deleted_at'])
+        .where('id', 'in', [...pending])
+        .forUpdate()
+        .execute();
+      const known = new Set(rows.map((r) => r.id));
+      for (const id of [...pending]) if (!known.has(id)) pending.delete(id);
+      const due = rows.filter((r) => r.files_deleted_at !== null).map((r) => r.id);
+      if (due.length === 0) return 0;
+      const requests = await trx
+        .selectFrom('approval_requests')
+        .select('id')
+        .where('envelope_id', 'in', due)
+        .execute();
+      await replaceInApprovals(
+        trx,
+        requests.map((r) => r.id),
+        terms,
+        label,
+      );
+      if (email) await replaceSender(trx, due, email, label);
+      for (const id of due) pending.delete(id);
       return due.length;
     });
   }

@@ -14,7 +14,7 @@ import { HttpError } from '../shared/http-error.js';
 import { accountHits, eraseAccount, eraseReportsAbout } from './account-erasure.js';
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
-import { eraseApprovals, listWebhookEvents } from './erase-approvals.js';
+import { contractsNaming, eraseApprovals, listWebhookEvents } from './erase-approvals.js';
 import { HOLD_RULE, sortDocuments } from './erase-documents.js';
 import { deleteMailFiles, eraseOutgoingMail, sortMailFiles } from './erase-mail.js';
 import {
@@ -54,6 +54,10 @@ export interface PendingErase {
   recipients: string[];
   /** Matches under a legal hold: erased there once the hold is lifted. */
   holds: string[];
+  /** Completed contracts naming them as sender or in an approval: replaced once their files are deleted. */
+  contracts: string[];
+  /** What names them there: the address or name and the names it goes by. */
+  terms: string[];
 }
 
 /**
@@ -177,7 +181,7 @@ export class PersonErasure {
           scope,
         )
       : [];
-    const pending: PendingErase = { recipients: [], holds: [] };
+    const pending: PendingErase = { recipients: [], holds: [], contracts: [], terms: [] };
     await db.transaction().execute(async (trx) => {
       const deleted = await deleteDocumentBatch(trx, audit, 'envelopes', periods, now, toDelete.length, {
         ids: toDelete,
@@ -280,6 +284,8 @@ export class PersonErasure {
       pending.holds = [
         ...new Set(retained.flatMap((r) => (r.rule === HOLD_RULE && r.matchId ? [r.matchId] : []))),
       ].sort();
+      pending.contracts = await contractsNaming(trx, email, terms, held, scope);
+      if (pending.contracts.length > 0) pending.terms = terms;
       if (!scope) await recordErasure(trx, person, actor, now, pending);
       await audit.record(
         {
