@@ -42,7 +42,11 @@ export type Access = 'signed-in' | 'staff' | readonly (PermissionLevel | 'admini
 export interface AuthGuards {
   /** A valid token, no session needed: only for saveUser, which opens the session. */
   token: preHandlerAsyncHookHandler;
-  session(access: Access): preHandlerAsyncHookHandler;
+  /**
+   * An open session whose user `access` admits. `personsOnly`: an API client is refused even where its
+   * level would do, for what must be a person's decision (a Freigabe).
+   */
+  session(access: Access, options?: { personsOnly?: boolean }): preHandlerAsyncHookHandler;
 }
 
 export interface AuthGuardDeps {
@@ -77,13 +81,18 @@ export function createAuthGuards({
    * routes of a person's own session ('signed-in') nor on those of administrators, a capability no
    * client has. Every call counts against its limit, refused ones too.
    */
-  async function admitClient(request: FastifyRequest, token: string, access: Access): Promise<void> {
+  async function admitClient(
+    request: FastifyRequest,
+    token: string,
+    access: Access,
+    personsOnly: boolean,
+  ): Promise<void> {
     if (!apiClients) throw unauthorized();
     const client = await apiClients.authenticate(token);
     if ('refused' in client) throw new HttpError(401, 'unauthorized', client.refused);
     request.apiClient = client;
     await apiClients.throttle(request);
-    if (access === 'signed-in') throw forbidden(PERSONS_ONLY);
+    if (access === 'signed-in' || personsOnly) throw forbidden(PERSONS_ONLY);
     const user = {
       email: apiClientActor(client.name),
       name: client.name,
@@ -117,10 +126,11 @@ export function createAuthGuards({
     token: async (request) => {
       await identify(request);
     },
-    session: (access) => {
+    session: (access, { personsOnly = false } = {}) => {
       const guard: preHandlerAsyncHookHandler = async (request) => {
         const token = bearerToken(request);
-        if (token.startsWith(API_CLIENT_TOKEN_PREFIX)) return admitClient(request, token, access);
+        if (token.startsWith(API_CLIENT_TOKEN_PREFIX))
+          return admitClient(request, token, access, personsOnly);
         const identity = await identify(request);
         const session = await sessions.lookup(identity.tokenHash);
         if (session.state !== 'active') throw unauthorized();
@@ -136,7 +146,8 @@ export function createAuthGuards({
         if (!admits(access, user)) throw forbidden();
       };
       const levels =
-        access === 'staff' || (access !== 'signed-in' && access.some((a) => a !== 'administrator'));
+        !personsOnly &&
+        (access === 'staff' || (access !== 'signed-in' && access.some((a) => a !== 'administrator')));
       return Object.assign(guard, { [ADMITS_API_CLIENTS]: levels });
     },
   };

@@ -76,6 +76,10 @@ const PERSONS_ONLY: readonly string[] = [
   'GET /backend/access-requests/own',
   'POST /backend/access-requests',
   'POST /backend/signature/check',
+  // A Freigabe is decided by a person.
+  'POST /backend/approvals/:id/approve',
+  'POST /backend/approvals/:id/decline',
+  'POST /backend/approvals/:id/send-again',
 ];
 const CLIENT_LEVELS: readonly PermissionLevel[] = [1, 2, 3];
 /** The token of a client the matrix made and revoked (in its `beforeAll`). */

@@ -60,6 +60,8 @@ type IdRequest = FastifyRequest<{ Params: { id: string } }>;
 export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app, deps) => {
   const { guards, requests, queries } = deps;
   const staff = { preHandler: guards.session('staff') };
+  // A Freigabe is the second pair of eyes of a person: no API client decides one, whatever its level.
+  const staffInPerson = { preHandler: guards.session('staff', { personsOnly: true }) };
   const common = { tags: ['signature'], security: BEARER };
 
   async function visibleRequest(request: IdRequest) {
@@ -184,7 +186,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
   app.post<{ Params: { id: string } }>(
     '/backend/approvals/:id/approve',
     {
-      ...staff,
+      ...staffInPerson,
       schema: {
         ...common,
         summary: 'Approve a request: the envelope is sent at once in the requester’s name',
@@ -219,7 +221,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
   app.post<{ Params: { id: string } }>(
     '/backend/approvals/:id/decline',
     {
-      ...staff,
+      ...staffInPerson,
       schema: {
         ...common,
         summary: 'Decline a request with a reason: the requester is mailed, the envelope stays a draft',
@@ -250,7 +252,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     '/backend/approvals/:id/send-again',
     {
       // The requester, or an administrator (who may have no level of their own).
-      preHandler: guards.session([1, 2, 3, 'administrator']),
+      preHandler: guards.session([1, 2, 3, 'administrator'], { personsOnly: true }),
       schema: {
         ...common,
         summary:
