@@ -85,6 +85,46 @@ export const newColleagueSchema = z.object({
 });
 export type NewColleague = z.infer<typeof newColleagueSchema>;
 
+/**
+ * Every action the audit log records, with the German words the log shows for it: a server that
+ * records an action without a label here does not compile.
+ */
+export const AUDIT_ACTION_LABELS = {
+  'permission.set': 'Stufe geändert',
+  'administrator.grant': 'Verwaltungsrecht erteilt',
+  'administrator.revoke': 'Verwaltungsrecht entzogen',
+  'staff.add': 'Kolleg:in hinzugefügt',
+  'staff.remove': 'Kolleg:in entfernt',
+  'staff.rename': 'Name geändert',
+  'access.grant': 'Zugang freigegeben',
+  'access.decline': 'Zugang abgelehnt',
+  'matches.import': 'Matches importiert',
+  'template.publish': 'Vorlage veröffentlicht',
+  'template.rollback': 'Vorlage zurückgerollt',
+  'countersignature.set': 'Gegenzeichnung geändert',
+  'countersignature.order': 'Reihenfolge der Gegenzeichnung geändert',
+  'api-client.create': 'API-Zugang angelegt',
+  'api-client.revoke': 'API-Zugang widerrufen',
+  'api.call': 'API-Aufruf',
+  'approval-rules.set': 'Freigaberegeln geändert',
+  'approval.send-again': 'Freigabe erneut an DocuSign gesendet',
+  'webhook.register': 'Webhook angelegt',
+  'webhook.delete': 'Webhook gelöscht',
+  'webhook.resend': 'Webhook erneut gesendet',
+  'crm.writeback.resend': 'CRM-Rückmeldung erneut gesendet',
+  'retention.rule.set': 'Aufbewahrungsregel geändert',
+  'retention.delete': 'Nach Aufbewahrungsregel gelöscht',
+  'legal_hold.place': 'Aufbewahrungssperre gesetzt',
+  'legal_hold.lift': 'Aufbewahrungssperre aufgehoben',
+  'person.search': 'Personendaten gesucht',
+  'person.export': 'Personendaten exportiert',
+  'person.erase': 'Personendaten gelöscht',
+  'person.erase.delete': 'Nach Löschantrag gelöscht',
+  'webhook.activate': 'Webhook aktiviert',
+  'webhook.pause': 'Webhook pausiert',
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+
 export const auditEntrySchema = z.object({
   id: z.string(),
   at: timestamp,

@@ -1,3 +1,4 @@
+import type { AuditAction } from '@vertragsgenerator/domain';
 import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -6,16 +7,18 @@ export interface AuditEntryInput {
   /** E-mail of the administrator or legal staff member, or `cli:<os user>` for a command-line tool. */
   actor: string;
   /** What was done, e.g. `permission.set`, `access.grant`, `matches.import`, `template.publish`. */
-  action: string;
+  action: AuditAction;
   /** Whom or what it concerns: an e-mail, a match file, a template name. */
   subject: string;
   oldValue?: string | null;
   newValue?: string | null;
 }
 
-export interface AuditEntry extends Required<AuditEntryInput> {
+export interface AuditEntry extends Required<Omit<AuditEntryInput, 'action'>> {
   id: string;
   at: Date;
+  /** As recorded: an older entry may name an action this version no longer records. */
+  action: string;
 }
 
 /**

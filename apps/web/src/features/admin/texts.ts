@@ -1,4 +1,9 @@
-import { formatByteSize, PERMISSION_LABELS, type PermissionLevel } from '@vertragsgenerator/domain';
+import {
+  AUDIT_ACTION_LABELS,
+  formatByteSize,
+  PERMISSION_LABELS,
+  type PermissionLevel,
+} from '@vertragsgenerator/domain';
 
 /** The German texts of /verwaltung. */
 export const adminTexts = {
@@ -73,25 +78,7 @@ export const adminTexts = {
     change: 'Änderung',
     none: 'Noch keine Einträge.',
     more: 'Ältere Einträge laden',
-    actions: {
-      'permission.set': 'Stufe geändert',
-      'administrator.grant': 'Verwaltungsrecht erteilt',
-      'administrator.revoke': 'Verwaltungsrecht entzogen',
-      'staff.add': 'Kolleg:in hinzugefügt',
-      'staff.remove': 'Kolleg:in entfernt',
-      'staff.rename': 'Name geändert',
-      'access.grant': 'Zugang freigegeben',
-      'access.decline': 'Zugang abgelehnt',
-      'matches.import': 'Matches importiert',
-      'template.publish': 'Vorlage veröffentlicht',
-      'template.rollback': 'Vorlage zurückgerollt',
-      'countersignature.set': 'Gegenzeichnung geändert',
-      'countersignature.order': 'Reihenfolge der Gegenzeichnung geändert',
-      'api-client.create': 'API-Zugang angelegt',
-      'api-client.revoke': 'API-Zugang widerrufen',
-      'api.call': 'API-Aufruf',
-      'approval-rules.set': 'Freigaberegeln geändert',
-    } as Record<string, string>,
+    actions: AUDIT_ACTION_LABELS as Record<string, string>,
   },
   apiClients: {
     intro:
