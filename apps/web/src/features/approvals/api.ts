@@ -74,14 +74,3 @@ export async function approve(id: string, comment: string): Promise<void> {
 export async function decline(id: string, reason: string): Promise<void> {
   await apiFetch(approvalUrl(id, '/decline'), { method: 'POST', body: { reason } });
 }
-
-/**
- * After an interrupted send to DocuSign: the requester (or an administrator) checked DocuSign and
- * confirms the envelope is not there; the answer is the request with its new send.
- */
-export function sendAgain(id: string): Promise<ApprovalRequest> {
-  return apiJson(approvalUrl(id, '/send-again'), approvalRequestSchema, {
-    method: 'POST',
-    body: { notAtDocusign: true },
-  });
-}

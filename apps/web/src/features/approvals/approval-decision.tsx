@@ -1,11 +1,12 @@
-import { Alert, Button, Checkbox, Group, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Button, Group, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ApprovalRequest, declineBodySchema, formatDateTime } from '@vertragsgenerator/domain';
 import { type FormEvent, useId, useState } from 'react';
+import { ApprovalSendAgain } from '@/components/approval-send-again';
 import { errorMessage } from '@/lib/api';
 import { useSingleMutation } from '@/lib/use-single-mutation';
-import { APPROVALS_QUERY_KEY, approve, decline, sendAgain } from './api';
+import { APPROVALS_QUERY_KEY, approve, decline } from './api';
 import { approvalTexts } from './texts';
 
 const t = approvalTexts.decision;
@@ -171,6 +172,7 @@ function DeclineDialog({
 }
 
 function Decided({ request }: { request: ApprovalRequest }) {
+  const queryClient = useQueryClient();
   return (
     <Stack gap={4}>
       {request.decidedBy && request.decidedAt && (
@@ -192,49 +194,12 @@ function Decided({ request }: { request: ApprovalRequest }) {
       {request.send?.state === 'failed' && (
         <Alert color="red">{t.sendFailed(request.send.error ?? '')}</Alert>
       )}
-      {request.send?.uncertain && request.maySendAgain && <SendAgain request={request} />}
-    </Stack>
-  );
-}
-
-/**
- * The way out of a send DocuSign left open: whoever asked (or an administrator) looks in DocuSign first,
- * confirms the envelope is not there, and sends it again.
- */
-function SendAgain({ request }: { request: ApprovalRequest }) {
-  const queryClient = useQueryClient();
-  const [checked, setChecked] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const again = useSingleMutation({
-    mutationFn: (id: string) => sendAgain(id),
-    onError: (error) => {
-      setProblem(errorMessage(error));
-      void queryClient.invalidateQueries({ queryKey: APPROVALS_QUERY_KEY });
-    },
-    onSuccess: (answer) => {
-      setProblem(null);
-      if (answer.send?.state === 'done') notifications.show({ color: 'green', message: t.sentAgain });
-      void queryClient.invalidateQueries({ queryKey: APPROVALS_QUERY_KEY });
-    },
-  });
-  return (
-    <Stack gap="xs" mt="xs" maw={720}>
-      <Checkbox
-        label={t.sendAgainConfirm}
-        description={t.sendAgainDescription}
-        checked={checked}
-        onChange={(event) => setChecked(event.currentTarget.checked)}
-      />
-      {problem && (
-        <Alert color="red" role="alert">
-          {problem}
-        </Alert>
+      {request.send?.uncertain && request.maySendAgain && (
+        <ApprovalSendAgain
+          requestId={request.id}
+          onSettled={() => void queryClient.invalidateQueries({ queryKey: APPROVALS_QUERY_KEY })}
+        />
       )}
-      <Group>
-        <Button disabled={!checked} loading={again.isPending} onClick={() => again.mutate(request.id)}>
-          {t.sendAgain}
-        </Button>
-      </Group>
     </Stack>
   );
 }

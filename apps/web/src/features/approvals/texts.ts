@@ -74,10 +74,5 @@ export const approvalTexts = {
     sendPending: 'Der Umschlag wird gesendet …',
     sendDone: (date: string) => `Gesendet am ${date}.`,
     sendFailed: (error: string) => `Das Senden ist fehlgeschlagen: ${error}`,
-    sendAgainConfirm: 'Ich habe in DocuSign geprüft: Der Umschlag ist dort nicht angekommen.',
-    sendAgainDescription:
-      'Erst prüfen, dann senden: ist der Umschlag doch bei DocuSign, entstünde er dort ein zweites Mal.',
-    sendAgain: 'Erneut an DocuSign senden',
-    sentAgain: 'Der Umschlag wurde an DocuSign gesendet.',
   },
 };

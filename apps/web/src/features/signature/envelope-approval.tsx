@@ -1,5 +1,6 @@
 import { Alert, List, Stack, Text } from '@mantine/core';
 import { type EnvelopeApproval, type EnvelopeView, formatDateTime } from '@vertragsgenerator/domain';
+import { ApprovalSendAgain } from '@/components/approval-send-again';
 import { approvalTexts as t } from './approval-texts';
 
 /** Where the envelope stands with its approval, as far as the draft's `Senden` is concerned. */
@@ -32,7 +33,14 @@ const at = (iso: string | null) => (iso ? formatDateTime(new Date(iso)) : '');
  * liegt unter 15 % (WM)“), and what became of the last request: declined with its reason, void, or
  * approved and on its way.
  */
-export function EnvelopeApprovalNotice({ approval }: { approval: EnvelopeApproval }) {
+export function EnvelopeApprovalNotice({
+  approval,
+  onChanged,
+}: {
+  approval: EnvelopeApproval;
+  /** Reloads the envelope after the request changed here (a send tried again). */
+  onChanged: () => void;
+}) {
   const request = approval.request;
   if (request?.status === 'open') {
     return (
@@ -58,6 +66,9 @@ export function EnvelopeApprovalNotice({ approval }: { approval: EnvelopeApprova
           <Text size="sm">
             {request.send.state === 'failed' ? t.sendFailed(request.send.error ?? '') : t.sending}
           </Text>
+          {request.send.uncertain && request.maySendAgain && (
+            <ApprovalSendAgain requestId={request.id} onSettled={onChanged} />
+          )}
         </Stack>
       </Alert>
     );

@@ -99,6 +99,53 @@ describe('SenderViewPage: an envelope that needs an approval', () => {
     await waitFor(() => expect(api.callsTo(ASK)).toHaveLength(1));
   });
 
+  it('lets the requester send again an approved envelope DocuSign left unanswered, once they checked DocuSign', async () => {
+    const approved: NonNullable<EnvelopeApproval['request']> = {
+      ...request,
+      status: 'approved',
+      decidedBy: { email: 'leitung@demo.local', name: 'Lars Leitung' },
+      decidedAt: '2026-11-26T10:00:00Z',
+    };
+    const stuck = withApproval({
+      required: false,
+      reasons: [],
+      reasonTexts: [],
+      request: {
+        ...approved,
+        send: { state: 'failed', at: null, error: 'DocuSign antwortete nicht.', uncertain: true },
+        maySendAgain: true,
+      },
+    });
+    const sentAgain = withApproval({
+      required: false,
+      reasons: [],
+      reasonTexts: [],
+      request: { ...approved, send: { state: 'done', at: '2026-11-26T11:00:00Z', error: null } },
+    });
+    const AGAIN = 'POST /backend/approvals/req-1/send-again';
+    const api = stubApi({
+      [ENVELOPE]: [jsonResponse(200, stuck), jsonResponse(200, { ...sentAgain, status: 'sent' })],
+      [AGAIN]: jsonResponse(200, { ...approved, send: sentAgain.approval?.request?.send }),
+    });
+    renderDraft();
+    const again = await screen.findByRole('button', { name: 'Erneut an DocuSign senden' });
+    expect(screen.getByText(/DocuSign antwortete nicht\./)).toBeInTheDocument();
+    expect(again).toBeDisabled();
+    await userEvent.click(
+      screen.getByRole('checkbox', {
+        name: /Ich habe in DocuSign geprüft: Der Umschlag ist dort nicht angekommen\./,
+      }),
+    );
+    await userEvent.click(again);
+    await waitFor(() => expect(api.callsTo(AGAIN)).toHaveLength(1));
+    expect(api.callsTo(AGAIN)[0]?.body).toEqual({ notAtDocusign: true });
+    // The sender view shows the envelope as the server now has it.
+    await waitFor(() => expect(api.callsTo(ENVELOPE)).toHaveLength(2));
+    await waitFor(() =>
+      expect(screen.queryByRole('button', { name: 'Erneut an DocuSign senden' })).not.toBeInTheDocument(),
+    );
+  });
+
   it('sends as before where no rule applies', async () => {
     const api = stubApi({
       [ENVELOPE]: jsonResponse(

@@ -262,7 +262,9 @@ export function EnvelopeDraft({ envelope }: { envelope: EnvelopeView }) {
           {send.isError && <Alert color="red">{errorMessage(send.error)}</Alert>}
         </Stack>
       </form>
-      {envelope.approval && <EnvelopeApprovalNotice approval={envelope.approval} />}
+      {envelope.approval && (
+        <EnvelopeApprovalNotice approval={envelope.approval} onChanged={() => updateEnvelope(null)} />
+      )}
       {/* Outside the form: React lets the void dialog's own submit bubble to an enclosing form. */}
       <Group>
         {(approval === 'none' || approval === 'required') && (
