@@ -13,13 +13,15 @@ export const crmEventSink = () =>
 
 /**
  * An envelope of match PL-4711, recorded by the repositories as the product records it, with the
- * steps of its life: sent, and completed with a sealed PDF (as the sealer stores it).
+ * steps of its life: sent, signed, and completed with a sealed PDF (as the sealer stores it).
  */
 export async function crmEnvelope(db: Db, sink: WebhookEventSink) {
   const { id, envelopes } = await recordedEnvelope(db, sink);
   return {
     id,
     send: () => envelopes.addEvent({ envelopeId: id, type: 'sent', actor: SYSTEM_ACTOR }),
+    /** A signer's signature (the history entry the signing records; the recipient is not named). */
+    sign: () => envelopes.addEvent({ envelopeId: id, type: 'signed', actor: SYSTEM_ACTOR }),
     /** Completes the envelope and seals it: the sealer reports the completion with the PDF stored. */
     async complete(pdf: Buffer): Promise<void> {
       await db

@@ -118,6 +118,8 @@ export class CrmWritebackOutbox {
     const data = payload.data ?? {};
     const status = CRM_STATUSES[type];
     if (!status || !data.matchId) return undefined;
+    // The CRM hears of status changes: a second signer's signature leaves it at „Teilweise unterschrieben“.
+    if (delivery.ordering_key && (await this.previousStatus(delivery)) === status) return undefined;
     const envelopeId = data.envelopeId ?? null;
     // An envelope deleted meanwhile (a person's erasure, a deletion rule) has no history to tell.
     if (
@@ -149,6 +151,21 @@ export class CrmWritebackOutbox {
         return { pdf: row.sealed_pdf, fileName: sealedFileName(row.file_name) };
       },
     };
+  }
+
+  /** The status the write-back before this one (of the same envelope) gave the CRM, if any. */
+  private async previousStatus(delivery: Leased): Promise<string | undefined> {
+    const previous = await this.deps.db
+      .selectFrom('webhook_deliveries as earlier')
+      .innerJoin('webhook_events', 'webhook_events.id', 'earlier.event_id')
+      .select('webhook_events.type')
+      .where('earlier.target', '=', 'crm')
+      .where('earlier.ordering_key', '=', delivery.ordering_key)
+      .where('earlier.id', '<', delivery.id)
+      .orderBy('earlier.id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return previous ? CRM_STATUSES[previous.type as WebhookEventType] : undefined;
   }
 
   /** One attempt at a leased write-back, and what follows from its outcome. */

@@ -121,6 +121,27 @@ describe.each(testDatabases())('HTTP CRM write-back on $name', (database) => {
     ]);
   });
 
+  it('tells the CRM of status changes only: a second signature leaves it at „Teilweise unterschrieben“', async () => {
+    const envelope = await crmEnvelope(db, crmEventSink());
+    await envelope.send();
+    await envelope.sign();
+    await envelope.sign();
+    await envelope.complete(PDF);
+    // Four write-backs were due; the second signature's has nothing new to tell and is done unsent.
+    expect(await outbox().deliverDue()).toBe(3);
+    const deliveries = await db
+      .selectFrom('webhook_deliveries')
+      .select('status')
+      .where('target', '=', 'crm')
+      .execute();
+    expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
+    expect(receiver.received.map((r) => (r.body as { status: string }).status)).toEqual([
+      'Versendet',
+      'Teilweise unterschrieben',
+      'Unterschrieben',
+    ]);
+  });
+
   it('retries a CRM that answers 500 and delivers once; the history tells why not yet, then that it arrived', async () => {
     const envelope = await crmEnvelope(db, crmEventSink());
     await envelope.send();
