@@ -5,7 +5,7 @@ import { BASE_URL } from '../playwright.config.js';
 import { expectAccessible } from './axe.js';
 import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support.js';
 import { registerWebhookEndpoint } from './integrations-support.js';
-import { signAs } from './signature-support.js';
+import { COUNTERSIGNATORY, chooseCountersignatory, signAs } from './signature-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 const MATCH = 'PL-10008';
@@ -59,14 +59,13 @@ test.describe('webhooks to another system', () => {
     const [senderView] = await Promise.all([legal.waitForEvent('popup'), submitButton(legal).click()]);
     await expect(senderView).toHaveURL(/\/signatur\/[0-9a-f-]{36}$/);
     const envelopeId = senderView.url().split('/').at(-1) ?? '';
-    await senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
-    await senderView
-      .getByRole('option', { name: 'Ohne Gegenzeichnung (das Siegel steht für die Firma)' })
-      .click();
+    await chooseCountersignatory(senderView, COUNTERSIGNATORY.name);
     const sent = Date.now();
     await senderView.getByRole('button', { name: 'Senden' }).click();
     await expect(senderView.getByText('Versendet').first()).toBeVisible();
     await signAs(browser, PARTNER.email, PARTNER.name, false, sent);
+    // The company's signatory countersigns last, through the link in the same mail folder.
+    await signAs(browser, COUNTERSIGNATORY.email, COUNTERSIGNATORY.name, false, sent);
 
     // The receiver verified every request with the standardwebhooks library; the envelope's events came
     // in order, the completion once the sealed PDF existed.
@@ -74,7 +73,7 @@ test.describe('webhooks to another system', () => {
       receiver.verified.filter((v) => v.data.envelopeId === envelopeId).map((v) => v.type);
     await expect
       .poll(ofEnvelope, { timeout: 60_000 })
-      .toEqual(['envelope.sent', 'envelope.signed', 'envelope.completed']);
+      .toEqual(['envelope.sent', 'envelope.signed', 'envelope.signed', 'envelope.completed']);
     expect(receiver.refused).toEqual([]);
     expect(receiver.verified.some((v) => v.type === 'document.generated' && v.data.matchId === MATCH)).toBe(
       true,

@@ -10,7 +10,7 @@ import { fillDocusign, loadMatch, openForm, submitButton } from './forms-support
 import { createApiClient, registerWebhookEndpoint } from './integrations-support.js';
 import { SALESFORCE_MATCH_ID, SALESFORCE_RECORD, SALESFORCE_RECORD_ID } from './salesforce-match.js';
 import type { SalesforceStubState } from './salesforce-stub-server.js';
-import { completionMailPdf, signAs } from './signature-support.js';
+import { COUNTERSIGNATORY, chooseCountersignatory, completionMailPdf, signAs } from './signature-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 
 // The third app server of playwright.config.ts: matches from Salesforce (the stub started before it),
@@ -84,10 +84,7 @@ test('an administrator connects a webhook receiver and an API client; a contract
   const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
   await expect(senderView).toHaveURL(/\/signatur\/[0-9a-f-]{36}$/);
   const envelopeId = senderView.url().split('/').at(-1) ?? '';
-  await senderView.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
-  await senderView
-    .getByRole('option', { name: 'Ohne Gegenzeichnung (das Siegel steht für die Firma)' })
-    .click();
+  await chooseCountersignatory(senderView, COUNTERSIGNATORY.name);
   const sent = Date.now();
   await senderView.getByRole('button', { name: 'Senden' }).click();
   await expect(senderView.getByText('Versendet').first()).toBeVisible();
@@ -97,6 +94,8 @@ test('an administrator connects a webhook receiver and an API client; a contract
 
   // The partner signs through the link in this server's mail folder; the envelope completes and is sealed.
   await signAs(browser, PARTNER.email, PARTNER.name, false, sent, SALESFORCE_DATA_DIR);
+  // The company's signatory countersigns last, through the link in the same mail folder.
+  await signAs(browser, COUNTERSIGNATORY.email, COUNTERSIGNATORY.name, false, sent, SALESFORCE_DATA_DIR);
   const mailed = await completionMailPdf(PARTNER.email, sent, SALESFORCE_DATA_DIR);
 
   // The sealed PDF, byte for byte as the signer got it, is one File of the match's record.
@@ -126,7 +125,7 @@ test('an administrator connects a webhook receiver and an API client; a contract
     receiver.verified.filter((v) => v.data.envelopeId === envelopeId).map((v) => v.type);
   await expect
     .poll(ofEnvelope, { timeout: 30_000 })
-    .toEqual(['envelope.sent', 'envelope.signed', 'envelope.completed']);
+    .toEqual(['envelope.sent', 'envelope.signed', 'envelope.signed', 'envelope.completed']);
   expect(receiver.refused).toEqual([]);
   const completed = receiver.verified.find((v) => v.type === 'envelope.completed');
   expect(completed?.data.sealedPdf).toMatchObject({ sha256: file?.sha256 });

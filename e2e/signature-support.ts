@@ -11,6 +11,9 @@ import { E2E_DATA_DIR } from '../playwright.config.js';
 import { choose, type } from './forms-support.js';
 import { DEMO_ACCOUNTS, newUserPage, signIn } from './support.js';
 
+/** WM Consulting's managing director in config/signatories.json, who countersigns its contracts in the tests. */
+export const COUNTERSIGNATORY = { name: 'Henrik Albers', email: 'henrik.albers@wm-consulting.example' };
+
 /**
  * Picks the company's signatory who countersigns the contract last (the first one its company offers,
  * or the one named): on a server whose administrators kept the default, a contract needs one.

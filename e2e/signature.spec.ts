@@ -7,6 +7,7 @@ import { expectAccessible } from './axe.js';
 import { documentRendered, firstShownDocument } from './editor-support.js';
 import { demoMatch, loadMatch, openForm, submitButton } from './forms-support.js';
 import {
+  COUNTERSIGNATORY,
   completionMailPdf,
   drawSignature,
   enterSigningCode,
@@ -27,7 +28,6 @@ import { DEMO_ACCOUNTS, expect, newUserPage, signIn, test } from './support.js';
 const openingDocument = (page: Page) => firstShownDocument(page).or(page.locator('iframe')).first();
 
 /** WM Consulting's managing director in config/signatories.json: their mails go to the mail folder too. */
-const COUNTERSIGNER = { name: 'Henrik Albers', email: 'henrik.albers@wm-consulting.example' };
 
 test.describe('built-in signing, end to end', () => {
   test('legal sends a customer contract to two customers and a CC, with the company countersigning; all sign in order; the certificate lists them', async ({
@@ -63,7 +63,7 @@ test.describe('built-in signing, end to end', () => {
       'Henrik Albers – Geschäftsführer',
       'Lea Brandt – Leiterin Recht & Verträge',
     ]);
-    await senderView.getByRole('option', { name: `${COUNTERSIGNER.name} – Geschäftsführer` }).click();
+    await senderView.getByRole('option', { name: `${COUNTERSIGNATORY.name} – Geschäftsführer` }).click();
     await expectAccessible(senderView, 'the sender view with the countersignatory chosen', {
       exceptSuperdoc: true,
     });
@@ -113,7 +113,7 @@ test.describe('built-in signing, end to end', () => {
     await klara.context().close();
     await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
     // Only now is the company's signatory invited: from the mail folder, with their own code.
-    await signAs(browser, COUNTERSIGNER.email, COUNTERSIGNER.name, true, sent);
+    await signAs(browser, COUNTERSIGNATORY.email, COUNTERSIGNATORY.name, true, sent);
 
     // The history on /start shows the completed envelope and offers its certificate.
     await page.goto('/start');
@@ -131,8 +131,8 @@ test.describe('built-in signing, end to end', () => {
       'klara@kunde.example',
       'Karl Zweit',
       'karl@kunde.example',
-      COUNTERSIGNER.name,
-      COUNTERSIGNER.email,
+      COUNTERSIGNATORY.name,
+      COUNTERSIGNATORY.email,
       'Gegenzeichnung (Firma)',
     ]) {
       expect(certificate).toContain(expected);
@@ -189,9 +189,9 @@ test.describe('built-in signing, end to end', () => {
     expect(certificateText).toContain('Klara Kunde');
     expect(certificateText).toContain('Gegenzeichnung (Firma)');
     expect(certificateText).toMatch(
-      new RegExp(`Identität bestätigt per E-Mail-Code an ${COUNTERSIGNER.email.replace(/\./g, '\\.')} am`),
+      new RegExp(`Identität bestätigt per E-Mail-Code an ${COUNTERSIGNATORY.email.replace(/\./g, '\\.')} am`),
     );
-    expect(certificateText).toContain(COUNTERSIGNER.name);
+    expect(certificateText).toContain(COUNTERSIGNATORY.name);
     expect(certificateText).not.toContain('Für die Firma: elektronisch versiegelt');
     // Both sides' blocks of the contract pages carry their signatures: each customer's in a block of
     // the Auftraggeber, the countersignatory's with their function in the company's, the Auftragnehmer.
@@ -199,7 +199,7 @@ test.describe('built-in signing, end to end', () => {
       const company = blocks.filter((block) => block.startsWith('Für den Auftragnehmer'));
       const customers = blocks.filter((block) => block.startsWith('Für den Auftraggeber'));
       expect(
-        company.filter((block) => signedCaption(`${COUNTERSIGNER.name}, Geschäftsführer`).test(block)),
+        company.filter((block) => signedCaption(`${COUNTERSIGNATORY.name}, Geschäftsführer`).test(block)),
       ).toHaveLength(1);
       expect(customers.filter((block) => signedCaption('Klara Kunde').test(block))).toHaveLength(1);
       expect(customers.filter((block) => signedCaption('Karl Zweit').test(block))).toHaveLength(1);
@@ -213,7 +213,7 @@ test.describe('built-in signing, end to end', () => {
       });
     }
     // The company's signatory gets the sealed PDF like every signer.
-    await completionMailPdf(COUNTERSIGNER.email, sent);
+    await completionMailPdf(COUNTERSIGNATORY.email, sent);
     const changed = Buffer.from(mailed.content);
     // A byte of the binary comment after `%PDF-1.x`: the file stays a readable PDF.
     const at = changed.indexOf('\n%') + 2;
@@ -242,7 +242,7 @@ test.describe('built-in signing, end to end', () => {
     const signers = page.getByRole('table', { name: 'Unterschriften' });
     await expect(signers.getByText('Klara Kunde')).toBeVisible();
     await expect(signers.getByText('Karl Zweit')).toBeVisible();
-    await expect(signers.getByText(COUNTERSIGNER.name)).toBeVisible();
+    await expect(signers.getByText(COUNTERSIGNATORY.name)).toBeVisible();
     await fileInput.setInputFiles({ name: 'geaendert.pdf', mimeType: 'application/pdf', buffer: changed });
     await expect(page.getByText('Verändert', { exact: true })).toBeVisible();
     await expectAccessible(page, 'PDF prüfen with its answer');
