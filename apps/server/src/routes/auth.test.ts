@@ -131,14 +131,15 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
       expect(await approver('leitung@demo.local')).toBe(true);
       expect(await approver('legal@demo.local')).toBe(true);
       expect(await approver('anna.albrecht@demo.local')).toBe(false);
-      const legal = await t.signIn('legal@demo.local');
+      // Deputies are named by an administrator.
+      const ops = await t.signIn('ops@demo.local');
       const current = (
-        await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: bearer(legal) })
+        await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: bearer(ops) })
       ).json();
       const changed = await t.app.inject({
         method: 'PUT',
         url: '/backend/approval-rules',
-        headers: bearer(legal),
+        headers: bearer(ops),
         payload: {
           version: current.version,
           rules: {
@@ -157,7 +158,7 @@ describe.each(testDatabases())('identity and sessions on $name', (database) => {
       const restored = await t.app.inject({
         method: 'PUT',
         url: '/backend/approval-rules',
-        headers: bearer(legal),
+        headers: bearer(ops),
         payload: { version: changed.json().version, rules: current.rules },
       });
       expect(restored.statusCode, restored.body).toBe(200);
