@@ -1,12 +1,12 @@
 import type { ApiClientCreated, ApprovalRequest, ResolvedMatch } from '@vertragsgenerator/domain';
-import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
-import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { demoMatch } from '../test/demo-order.js';
+import { editedDocx } from '../test/docx-fixture.js';
+import { SwitchableSource } from '../test/switchable-match-source.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 /** Remote (1000 − 876) ÷ 1000 = 12,4 %, below the default 15 %. */
@@ -17,24 +17,6 @@ const LEGAL = 'legal@demo.local';
 const PARTNER = { name: 'Paul Partner', email: 'paul@partner.example' };
 /** The countersignatory of WE's documents (config/signatories.json). */
 const WE_SIGNATORY = 'sabine-kroll';
-
-/** A match source that can be switched off, like a CRM that is down. */
-class SwitchableSource implements MatchSource {
-  down = false;
-  constructor(private readonly inner: MatchSource) {}
-  find(matchId: string) {
-    if (this.down) return Promise.reject(new MatchSourceUnavailableError('CRM down'));
-    return this.inner.find(matchId);
-  }
-}
-
-/** The DOCX with a paragraph added at the start of its body: an edit in the editor. */
-function edited(docx: Uint8Array, text: string): Buffer {
-  const zip = new PizZip(docx);
-  const xml = zip.file('word/document.xml')?.asText() ?? '';
-  zip.file('word/document.xml', xml.replace('<w:body>', `<w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`));
-  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
 
 /**
  * Freigabe asked for by an API client (requested_by `api:<name>`): its send request is checked like a
@@ -199,7 +181,7 @@ describe.each(testDatabases())('Freigabe asked for by an API client on $name', (
         'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
         'if-match': `"${latest.headers['x-document-version']}"`,
       },
-      payload: edited(latest.rawPayload, 'Nachträglich geändert.'),
+      payload: editedDocx(latest.rawPayload, 'Nachträglich geändert.'),
     });
     expect(saved.statusCode, saved.body).toBe(200);
     source.down = false;

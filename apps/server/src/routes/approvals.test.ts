@@ -9,7 +9,6 @@ import {
   type EnvelopeView,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
-import PizZip from 'pizzip';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
 import { ApprovalEvaluation } from '../approvals/approval-evaluation.js';
@@ -19,11 +18,12 @@ import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { MailOutbox } from '../mail/mail-outbox.js';
 import { DatabaseMatchSource } from '../matches/database-match-source.js';
-import { type MatchSource, MatchSourceUnavailableError } from '../matches/match-source.js';
 import { MatchStore } from '../matches/match-store.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { editedDocx } from '../test/docx-fixture.js';
+import { SwitchableSource } from '../test/switchable-match-source.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -49,24 +49,6 @@ const LEGAL = 'legal@demo.local';
 const OPS = 'ops@demo.local';
 const PARTNER = { name: 'Paul Partner', email: 'paul@partner.example' };
 const METRICS_TOKEN = 'scraper-token-of-the-approvals-test';
-
-/** A match source that can be switched off, like a CRM that is down. */
-class SwitchableSource implements MatchSource {
-  down = false;
-  constructor(private readonly inner: MatchSource) {}
-  find(matchId: string) {
-    if (this.down) return Promise.reject(new MatchSourceUnavailableError('CRM down'));
-    return this.inner.find(matchId);
-  }
-}
-
-/** The body text of a DOCX with a paragraph added at its start: an edit in the editor. */
-function edited(docx: Uint8Array, text: string): Buffer {
-  const zip = new PizZip(docx);
-  const xml = zip.file('word/document.xml')?.asText() ?? '';
-  zip.file('word/document.xml', xml.replace('<w:body>', `<w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`));
-  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
 
 describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
   let db: Db;
@@ -346,7 +328,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
         headers: { ...as(BERATER), 'content-type': DOCX_MIME_TYPE, 'if-match': `"${version}"` },
         payload: content,
       });
-    const saved = await save(edited(original.rawPayload, 'Sonderregel: Reisekosten pauschal.'), 1);
+    const saved = await save(editedDocx(original.rawPayload, 'Sonderregel: Reisekosten pauschal.'), 1);
     expect(saved.statusCode, saved.body).toBe(200);
     const after = await view(id);
     expect(after.approval).toMatchObject({
@@ -372,7 +354,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
       url: `/backend/documents/${documentId}/file`,
       headers: as(BERATER),
     });
-    expect((await save(edited(version2.rawPayload, 'Noch eine Regel.'), 2)).statusCode).toBe(200);
+    expect((await save(editedDocx(version2.rawPayload, 'Noch eine Regel.'), 2)).statusCode).toBe(200);
     const voided = await approve(request.id, LEITUNG);
     expect(voided.statusCode).toBe(409);
     expect((await view(id)).approval?.request?.status).toBe('void');
@@ -525,7 +507,7 @@ describe.each(testDatabases())('Freigabe (approvals) on $name', (database) => {
       method: 'PUT',
       url: `/backend/documents/${documentId}`,
       headers: { ...as(BERATER), 'content-type': DOCX_MIME_TYPE, 'if-match': '"1"' },
-      payload: edited(original.rawPayload, 'Nach der Freigabe eingefügt.'),
+      payload: editedDocx(original.rawPayload, 'Nach der Freigabe eingefügt.'),
     });
     expect(saved.statusCode, saved.body).toBe(200);
     source.down = false;

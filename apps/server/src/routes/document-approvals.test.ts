@@ -1,10 +1,10 @@
 import type { ApprovalRequest, DocumentApproval, ResolvedMatch } from '@vertragsgenerator/domain';
-import PizZip from 'pizzip';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { demoDataList, demoMatch } from '../test/demo-order.js';
+import { editedDocx } from '../test/docx-fixture.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 /** Remote (1000 − 700) ÷ 1000 = 30 %: no margin reason. */
@@ -19,14 +19,6 @@ const LEITUNG = 'leitung@demo.local';
 const LEITUNG2 = 'elif.engel@demo.local';
 const LEGAL = 'legal@demo.local';
 const EDITED = ['Text nach der Erstellung geändert'];
-
-/** The DOCX with a paragraph added at the start of its body: an edit in the editor. */
-function edited(docx: Uint8Array, text: string): Buffer {
-  const zip = new PizZip(docx);
-  const xml = zip.file('word/document.xml')?.asText() ?? '';
-  zip.file('word/document.xml', xml.replace('<w:body>', `<w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`));
-  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
 
 describe.each(testDatabases())('Freigabe of a downloaded document on $name', (database) => {
   let db: Db;
@@ -78,7 +70,7 @@ describe.each(testDatabases())('Freigabe of a downloaded document on $name', (da
         'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
         'if-match': `"${base}"`,
       },
-      payload: edited(latest.rawPayload, text),
+      payload: editedDocx(latest.rawPayload, text),
     });
     expect(saved.statusCode, saved.body).toBe(200);
     return base + 1;

@@ -17,6 +17,7 @@ import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { editedDocx } from '../test/docx-fixture.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -25,16 +26,6 @@ const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matche
 
 /** A customer framework contract: only legal staff (level 2) may generate, open and change it. */
 const KEY = 'docx-de-wm-rv';
-
-/** The generated DOCX with one more paragraph, as the editor would save it. */
-function edited(docx: Buffer, text: string, extraPart?: Buffer): Buffer {
-  const zip = new PizZip(docx);
-  const xml = zip.file('word/document.xml')?.asText();
-  if (xml === undefined) throw new Error('no word/document.xml');
-  zip.file('word/document.xml', xml.replace('<w:body>', `<w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`));
-  if (extraPart) zip.file('word/media/scan.bin', extraPart);
-  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
-}
 
 describe.each(testDatabases())('stored documents on $name', (database) => {
   let db: Db;
@@ -127,7 +118,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
 
   it('saves an edit as the next version and keeps every version downloadable', async () => {
     const { id, docx } = await generate();
-    const second = edited(docx, 'Von Legal ergänzt.');
+    const second = editedDocx(docx, 'Von Legal ergänzt.');
     const response = await save(id, second, '"1"');
     expect(response.statusCode, response.body).toBe(200);
     const document: StoredDocument = response.json();
@@ -150,7 +141,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
     expect(docxText(v1.rawPayload)).not.toContain('Von Legal ergänzt.');
 
     // A bare version number is as good as the quoted entity tag.
-    const third = await save(id, edited(second, 'Noch einmal.'), '2', carla);
+    const third = await save(id, editedDocx(second, 'Noch einmal.'), '2', carla);
     expect(third.statusCode, third.body).toBe(200);
     expect((third.json() as StoredDocument).versions[0]).toMatchObject({
       version: 3,
@@ -160,7 +151,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
 
   it('takes edits beyond the global body limit of 1 MB', async () => {
     const { id, docx } = await generate();
-    const large = edited(docx, 'Mit Scan.', randomBytes(3 * 1024 * 1024));
+    const large = editedDocx(docx, 'Mit Scan.', randomBytes(3 * 1024 * 1024));
     const response = await save(id, large, '"1"');
     expect(response.statusCode, response.body).toBe(200);
     expect((await file(id)).rawPayload.equals(large)).toBe(true);
@@ -168,11 +159,11 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
 
   it('refuses an edit of an outdated version, naming who saved the newer one and when', async () => {
     const { id, docx } = await generate();
-    expect((await save(id, edited(docx, 'Carlas Stand.'), '"1"', carla)).statusCode).toBe(200);
+    expect((await save(id, editedDocx(docx, 'Carlas Stand.'), '"1"', carla)).statusCode).toBe(200);
     const [newest] = await versionsOf(id);
     if (!newest) throw new Error('no versions');
 
-    const response = await save(id, edited(docx, 'Lenas Stand.'), '"1"');
+    const response = await save(id, editedDocx(docx, 'Lenas Stand.'), '"1"');
     expect(response.statusCode).toBe(409);
     expect(response.json()).toEqual({
       error: VERSION_CONFLICT,
@@ -182,7 +173,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
     });
 
     // A version that does not exist yet is no newer save of someone else's.
-    const ahead = await save(id, edited(docx, 'Lenas Stand.'), '"7"');
+    const ahead = await save(id, editedDocx(docx, 'Lenas Stand.'), '"7"');
     expect(ahead.statusCode).toBe(409);
     expect(ahead.json()).toMatchObject({
       error: VERSION_CONFLICT,
@@ -194,7 +185,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
   it('lets exactly one of two simultaneous edits of the same version win', async () => {
     const { id, docx } = await generate();
     for (let base = 1; base <= 3; base++) {
-      const edits = [edited(docx, `A${base}`), edited(docx, `B${base}`)];
+      const edits = [editedDocx(docx, `A${base}`), editedDocx(docx, `B${base}`)];
       const responses = await Promise.all([
         save(id, edits[0] as Buffer, `"${base}"`),
         save(id, edits[1] as Buffer, `"${base}"`, carla),
@@ -212,7 +203,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
   it('asks for the edited version when If-Match is missing or names none (428)', async () => {
     const { id, docx } = await generate();
     for (const ifMatch of [undefined, '', '*', 'W/"1"', '"0"', '"abc"', '"1', '99999999999']) {
-      const response = await save(id, edited(docx, 'Ohne Version.'), ifMatch);
+      const response = await save(id, editedDocx(docx, 'Ohne Version.'), ifMatch);
       expect(response.statusCode, String(ifMatch)).toBe(428);
       expect(response.json()).toEqual({
         error: 'precondition_required',
@@ -301,7 +292,7 @@ describe.each(testDatabases())('stored documents on $name', (database) => {
         method: 'PUT',
         url: `/backend/documents/${documentId}`,
         headers: { ...headers, 'content-type': DOCX_MIME_TYPE, 'if-match': '"1"' },
-        payload: edited(docx, 'Unbefugt.'),
+        payload: editedDocx(docx, 'Unbefugt.'),
       }),
     ];
 

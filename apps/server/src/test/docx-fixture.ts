@@ -65,3 +65,16 @@ export function templatesFolder(files: Record<string, Buffer>): string {
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   return dir;
 }
+
+/**
+ * `docx` with a paragraph of `text` added at the start of its body, as an edit in the editor makes a
+ * new version; `extraPart` adds a binary part as a pasted scan would.
+ */
+export function editedDocx(docx: Uint8Array, text: string, extraPart?: Buffer): Buffer {
+  const zip = new PizZip(docx);
+  const xml = zip.file('word/document.xml')?.asText();
+  if (xml === undefined) throw new Error('no word/document.xml');
+  zip.file('word/document.xml', xml.replace('<w:body>', `<w:body><w:p><w:r><w:t>${text}</w:t></w:r></w:p>`));
+  if (extraPart) zip.file('word/media/scan.bin', extraPart);
+  return zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' });
+}
