@@ -18,6 +18,7 @@ import type { Db } from '../db/database.js';
 import type { ApprovalDecisionsTable, ApprovalRequestsTable } from '../db/schema.js';
 import { forbidden, notFound } from '../shared/http-error.js';
 import { SEND_UNCERTAIN_MESSAGE } from '../signature/docusign/docusign-approved-sender.js';
+import type { Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { type DocumentFollowingDeps, followDocument } from './approval-document-version.js';
 import type { ApprovalRulesStore } from './approval-rules-store.js';
@@ -318,4 +319,23 @@ export function requestSummary(view: ApprovalRequest): ApprovalRequestSummary {
     send,
     maySendAgain,
   };
+}
+
+/**
+ * A request of the envelope that still waits (open, or approved and not yet sent), other than `exceptId`:
+ * while one does, the envelope is asked for or sent by no other.
+ */
+export function waitingRequestOf(executor: Executor, envelopeId: string, exceptId?: string) {
+  let query = executor
+    .selectFrom('approval_requests')
+    .select('id')
+    .where('envelope_id', '=', envelopeId)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'open'),
+        eb.and([eb('status', '=', 'approved'), eb('send_state', '=', 'pending')]),
+      ]),
+    );
+  if (exceptId) query = query.where('id', '<>', exceptId);
+  return query.executeTakeFirst();
 }

@@ -29,7 +29,7 @@ import {
 } from './approval-escalation.js';
 import { matchUnknown, newRequestColumns } from './approval-evaluation.js';
 import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
-import { ApprovalQueries, type ApprovalQueriesDeps } from './approval-queries.js';
+import { ApprovalQueries, type ApprovalQueriesDeps, waitingRequestOf } from './approval-queries.js';
 
 export interface ApprovalRequestsDeps extends ApprovalQueriesDeps, ApprovalEscalationDeps {
   /** Where a document's approval is reported (webhooks); an envelope's goes with its history entry. */
@@ -144,18 +144,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
           'Das Dokument wurde gerade geändert. Bitte lade die Seite neu und versuche es noch einmal.',
         );
       }
-      const waiting = await trx
-        .selectFrom('approval_requests')
-        .select('id')
-        .where('envelope_id', '=', envelopeId)
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'open'),
-            eb.and([eb('status', '=', 'approved'), eb('send_state', '=', 'pending')]),
-          ]),
-        )
-        .executeTakeFirst();
-      if (waiting) {
+      if (await waitingRequestOf(trx, envelopeId)) {
         throw new HttpError(
           409,
           'approval_pending',

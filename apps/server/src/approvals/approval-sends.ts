@@ -10,6 +10,7 @@ import type { Executor } from '../signature/envelopes-repository.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { approvalSendFailedMail } from './approval-mails.js';
+import { waitingRequestOf } from './approval-queries.js';
 
 /** The requester, or an administrator, may send an uncertain send again; anyone else gets a 403. */
 export function assertMaySendAgain(
@@ -117,19 +118,7 @@ export class ApprovalSends {
         throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wurde bereits versendet oder beendet.');
       }
       if (envelope.provider_status !== SEND_STARTED) throw notUncertain;
-      const waiting = await trx
-        .selectFrom('approval_requests')
-        .select('id')
-        .where('envelope_id', '=', request.envelope_id)
-        .where('id', '<>', id)
-        .where((eb) =>
-          eb.or([
-            eb('status', '=', 'open'),
-            eb.and([eb('status', '=', 'approved'), eb('send_state', '=', 'pending')]),
-          ]),
-        )
-        .executeTakeFirst();
-      if (waiting) {
+      if (await waitingRequestOf(trx, request.envelope_id, id)) {
         throw new HttpError(
           409,
           'approval_pending',

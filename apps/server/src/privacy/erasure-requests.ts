@@ -6,7 +6,26 @@ import { RETENTION_ACTOR } from './document-deletion.js';
 import { replaceInApprovals } from './erase-approvals.js';
 import { anonymiseRecipients, type ErasedRecipient } from './erase-recipients.js';
 import { replaceSender } from './erase-sender.js';
-import type { ErasedPerson, PendingErase, PersonErasure } from './person-erase.js';
+
+/** Whom to erase: by e-mail address, or by full name for a person known here by name only. */
+export type ErasedPerson = { email: string } | { name: string };
+
+/** What an erase left to a duty and the deletion run applies it to once the duty ends. */
+export interface PendingErase {
+  /** Signers of completed contracts: anonymised once the contract's files are deleted by their rule. */
+  recipients: string[];
+  /** Matches under a legal hold: erased there once the hold is lifted. */
+  holds: string[];
+  /** Completed contracts naming them as sender or in an approval: replaced once their files are deleted. */
+  contracts: string[];
+  /** What names them there: the address or name and the names it goes by. */
+  terms: string[];
+}
+
+/** The erase the follow-up applies again, within what a duty no longer holds (`PersonErasure`). */
+export interface ScopedErase {
+  eraseWithin(actor: string, person: ErasedPerson, scope: ReadonlySet<string>): Promise<PendingErase>;
+}
 
 interface ErasureRow {
   id: string;
@@ -38,7 +57,7 @@ export async function recordErasure(
 export class ErasureFollowUp {
   constructor(
     private readonly db: Db,
-    private readonly erasure: PersonErasure,
+    private readonly erasure: ScopedErase,
     private readonly now: () => Date = () => new Date(),
   ) {}
 

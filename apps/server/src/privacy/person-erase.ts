@@ -25,7 +25,7 @@ import {
   retainedRecipients,
 } from './erase-recipients.js';
 import { eraseSender } from './erase-sender.js';
-import { recordErasure } from './erasure-requests.js';
+import { type ErasedPerson, type PendingErase, recordErasure } from './erasure-requests.js';
 import { normalized, pseudonymiseMatches } from './match-person.js';
 import { deleteExportsOf } from './person-export.js';
 import { type PersonSearch, REQUEST_LIMIT } from './person-search.js';
@@ -43,21 +43,6 @@ export interface PersonErasureDeps {
   /** Matches come from an external CRM (CRM_URL, Salesforce): its records are not ours to change. */
   externalCrm?: boolean;
   now?: () => Date;
-}
-
-/** Whom to erase: by e-mail address, or by full name for a person known here by name only. */
-export type ErasedPerson = { email: string } | { name: string };
-
-/** What an erase left to a duty and the deletion run applies it to once the duty ends. */
-export interface PendingErase {
-  /** Signers of completed contracts: anonymised once the contract's files are deleted by their rule. */
-  recipients: string[];
-  /** Matches under a legal hold: erased there once the hold is lifted. */
-  holds: string[];
-  /** Completed contracts naming them as sender or in an approval: replaced once their files are deleted. */
-  contracts: string[];
-  /** What names them there: the address or name and the names it goes by. */
-  terms: string[];
 }
 
 /**
