@@ -339,3 +339,15 @@ export function waitingRequestOf(executor: Executor, envelopeId: string, exceptI
   if (exceptId) query = query.where('id', '<>', exceptId);
   return query.executeTakeFirst();
 }
+
+/** The request, locked for the rest of the transaction (a decision or a send again); 404 when unknown. */
+export async function lockedRequest(executor: Executor, id: string): Promise<RequestRow> {
+  const request = await executor
+    .selectFrom('approval_requests')
+    .selectAll()
+    .where('id', '=', id)
+    .forUpdate()
+    .executeTakeFirst();
+  if (!request) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+  return request;
+}

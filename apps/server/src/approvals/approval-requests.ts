@@ -29,7 +29,12 @@ import {
 } from './approval-escalation.js';
 import { matchUnknown, newRequestColumns } from './approval-evaluation.js';
 import { approvalDecidedMail, approvalRequestedMail } from './approval-mails.js';
-import { ApprovalQueries, type ApprovalQueriesDeps, waitingRequestOf } from './approval-queries.js';
+import {
+  ApprovalQueries,
+  type ApprovalQueriesDeps,
+  lockedRequest,
+  waitingRequestOf,
+} from './approval-queries.js';
 
 export interface ApprovalRequestsDeps extends ApprovalQueriesDeps, ApprovalEscalationDeps {
   /** Where a document's approval is reported (webhooks); an envelope's goes with its history entry. */
@@ -212,13 +217,7 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
   ): Promise<void> {
     let conflict: HttpError | undefined;
     await this.deps.db.transaction().execute(async (trx) => {
-      const request = await trx
-        .selectFrom('approval_requests')
-        .selectAll()
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!request) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      const request = await lockedRequest(trx, id);
       if (request.requested_by.toLowerCase() === user.email.toLowerCase()) throw forbidden(FOUR_EYES);
       if (!this.queries.mayDecide(user, request)) {
         throw forbidden('Diese Anfrage darfst du nach den Freigabe-Regeln nicht entscheiden.');

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { MailOutbox } from '../mail/mail-outbox.js';
-import { forbidden, HttpError, notFound } from '../shared/http-error.js';
+import { forbidden, HttpError } from '../shared/http-error.js';
 import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
 import { ApprovalRequiredProblem, type ApprovedSender } from '../signature/approval-gate.js';
 import { SEND_STARTED } from '../signature/docusign/docusign-approved-sender.js';
@@ -10,7 +10,7 @@ import type { Executor } from '../signature/envelopes-repository.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { approvalSendFailedMail } from './approval-mails.js';
-import { waitingRequestOf } from './approval-queries.js';
+import { lockedRequest, waitingRequestOf } from './approval-queries.js';
 
 /** The requester, or an administrator, may send an uncertain send again; anyone else gets a 403. */
 export function assertMaySendAgain(
@@ -92,13 +92,7 @@ export class ApprovalSends {
    */
   async sendAgain(id: string, user: Pick<StaffMember, 'email' | 'administrator'>): Promise<void> {
     await this.deps.db.transaction().execute(async (trx) => {
-      const request = await trx
-        .selectFrom('approval_requests')
-        .selectAll()
-        .where('id', '=', id)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!request) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      const request = await lockedRequest(trx, id);
       assertMaySendAgain(request, user);
       const notUncertain = new HttpError(
         409,
