@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { newKeyAndRequest } from './openssl-args.js';
 import { type TsaBehaviour, timestampReplies } from './test-tsa.js';
 
 export type { TsaBehaviour };
@@ -146,19 +147,7 @@ export async function startTestPki(port = 0): Promise<TestPki> {
   );
   writeFileSync(file('index.txt'), '');
   const issue = (name: string, subject: string, extensions: string, days = 365) => {
-    openssl(
-      'req',
-      '-new',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      file(`${name}.key`),
-      '-out',
-      file(`${name}.csr`),
-      '-subj',
-      subject,
-    );
+    openssl(...newKeyAndRequest(file(`${name}.key`), file(`${name}.csr`), subject));
     openssl(
       'x509',
       '-req',

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { ContentInfo, PKIStatus, PKIStatusInfo, SignedData, TimeStampReq, TimeStampResp } from 'pkijs';
+import { newKeyAndRequest } from './openssl-args.js';
 
 const run = promisify(execFile);
 
@@ -93,19 +94,7 @@ export function timestampReplies({ dir, file, issue, openssl }: TsaWorkshop): {
         '',
       ].join('\n'),
     );
-    openssl(
-      'req',
-      '-new',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      file(`${name}.key`),
-      '-out',
-      file(`${name}.csr`),
-      '-subj',
-      subject,
-    );
+    openssl(...newKeyAndRequest(file(`${name}.key`), file(`${name}.csr`), subject));
     openssl(
       'ca',
       '-batch',

@@ -16,6 +16,7 @@ import { MailOutbox } from '../../mail/mail-outbox.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { pgliteTestDatabase } from '../../test/databases.js';
+import { newKeyAndRequest } from '../../test/openssl-args.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { contractPdf, openssl as opensslIn, pdfsig } from '../../test/pdf-tools.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -84,19 +85,7 @@ function tlsCa(dir: string, name: string) {
     'keyUsage=critical,keyCertSign,cRLSign',
   );
   const issue = (who: string, subject: string, extensions: 'server' | 'client') => {
-    openssl(
-      'req',
-      '-new',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      file(`${who}.key`),
-      '-out',
-      file(`${who}.csr`),
-      '-subj',
-      `/CN=${subject}`,
-    );
+    openssl(...newKeyAndRequest(file(`${who}.key`), file(`${who}.csr`), `/CN=${subject}`));
     openssl(
       'x509',
       '-req',
