@@ -204,8 +204,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const user = currentUser(request);
-      const id = isUuid(request.params.id) ? request.params.id : '';
-      if (!id) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      const id = requestIdOf(request.params.id);
       await requests.assertMayDecide(id, user);
       const { comment } = parseInput(approveBodySchema, request.body ?? {});
       await requests.approve(id, user, requestActor(request), comment || null);
@@ -239,8 +238,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const user = currentUser(request);
-      const id = isUuid(request.params.id) ? request.params.id : '';
-      if (!id) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      const id = requestIdOf(request.params.id);
       await requests.assertMayDecide(id, user);
       const { reason } = parseInput(declineBodySchema, request.body ?? {});
       await requests.decline(id, user, requestActor(request), reason);
@@ -277,8 +275,7 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
     async (request) => {
       const user = currentUser(request);
-      const id = isUuid(request.params.id) ? request.params.id : '';
-      if (!id) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+      const id = requestIdOf(request.params.id);
       // Who may, before what they sent is read: 404, then 403; the send checks it again under its lock.
       const found = await queries.find(id);
       if (!found) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
@@ -337,3 +334,9 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
     },
   );
 };
+
+/** The approval request's id from the path; 404 for what cannot be one, before any query. */
+function requestIdOf(id: string): string {
+  if (!isUuid(id)) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
+  return id;
+}
