@@ -8,6 +8,7 @@ import { drawWithFinger, PHONE, sendContract, tapWithFinger } from './phone-supp
 import { shot } from './screenshots-support.js';
 import {
   allowContractsWithoutCountersignature,
+  COUNTERSIGNATORY,
   chooseCountersignatory,
   completionMailPdf,
   drawSignature,
@@ -39,7 +40,7 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await senderView.setViewportSize({ width: 1280, height: 1700 });
   await expect(senderView.getByLabel('Name', { exact: true })).toHaveCount(3);
   await senderView.getByLabel('Nachricht').fill('Hallo zusammen, bitte bis Freitag unterschreiben. Danke!');
-  await chooseCountersignatory(senderView);
+  await chooseCountersignatory(senderView, COUNTERSIGNATORY.name);
   await documentRendered(senderView);
   await senderView.waitForTimeout(1500);
   await senderView.evaluate(() => {
@@ -82,6 +83,8 @@ test('built-in signing: sender view, signing page, history and certificate', asy
   await expect(page.getByText('Teilweise unterschrieben').first()).toBeVisible();
   await page.screenshot({ path: shot('signaturen') });
   await signAs(browser, 'karl@kunde.example', 'Karl Zweit', false, sent);
+  // The company's signatory countersigns last.
+  await signAs(browser, COUNTERSIGNATORY.email, COUNTERSIGNATORY.name, false, sent);
 
   await senderView.reload();
   await expect(senderView.getByText('Abgeschlossen').first()).toBeVisible();
