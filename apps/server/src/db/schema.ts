@@ -438,6 +438,8 @@ export interface WebhookDeliveriesTable {
   delivered_at: Date | null;
   last_error: string | null;
   created_at: Generated<Date>;
+  /** The lease of the attempt under way (migration 0026); „Erneut senden“ takes it away. */
+  lease: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One attempt at a webhook delivery and the receiver's answer (migration 0019). */

@@ -22,12 +22,12 @@ export async function startWebhookReceiver({ port: wanted = 0 }: { port?: number
   const verified: VerifiedWebhook[] = [];
   const refused: string[] = [];
   const requests: string[] = [];
-  let answer: (payload: VerifiedWebhook | undefined) => Answer = () => ({ status: 204 });
+  let answer: (payload: VerifiedWebhook | undefined) => Answer | Promise<Answer> = () => ({ status: 204 });
   const stalled: ServerResponse[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
+    request.on('end', async () => {
       requests.push(request.url ?? '');
       const body = Buffer.concat(chunks).toString('utf8');
       let payload: VerifiedWebhook | undefined;
@@ -41,7 +41,7 @@ export async function startWebhookReceiver({ port: wanted = 0 }: { port?: number
       } catch (error) {
         refused.push(String((error as Error).message));
       }
-      const reply = answer(payload);
+      const reply = await answer(payload);
       if (reply === 'stall') {
         response.writeHead(200, { 'content-type': 'text/plain' });
         response.write('partial');
@@ -76,7 +76,8 @@ export async function startWebhookReceiver({ port: wanted = 0 }: { port?: number
     useSecret(value: string) {
       secret = value;
     },
-    answerWith(next: (payload: VerifiedWebhook | undefined) => Answer) {
+    /** How to answer from now on; a promise holds the answer back until it settles. */
+    answerWith(next: (payload: VerifiedWebhook | undefined) => Answer | Promise<Answer>) {
       answer = next;
     },
     async close() {

@@ -24,6 +24,7 @@ import * as m0022 from './0022_crm_writeback.js';
 import * as m0023 from './0023_document_approvals.js';
 import * as m0024 from './0024_countersignature_order.js';
 import * as m0025 from './0025_person_erasures.js';
+import * as m0026 from './0026_webhook_delivery_lease.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -55,6 +56,7 @@ const migrations: Record<string, Migration> = {
   '0023_document_approvals': m0023,
   '0024_countersignature_order': m0024,
   '0025_person_erasures': m0025,
+  '0026_webhook_delivery_lease': m0026,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -190,7 +190,7 @@ export class WebhookEndpoints {
     await this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('webhook_deliveries')
-        .set({ status: 'pending', attempts: 0, first_attempt_at: null, next_attempt_at: now })
+        .set({ status: 'pending', attempts: 0, first_attempt_at: null, next_attempt_at: now, lease: null })
         .where('id', '=', deliveryId)
         // The CRM's write-backs share the table; they are no endpoint's to send again.
         .where('target', '=', 'endpoint')

@@ -241,6 +241,27 @@ describe.each(testDatabases())('webhook deliveries on $name', (database) => {
     expect(audit.filter((e) => e.action === 'webhook.resend')).toHaveLength(2);
   });
 
+  it('delivers again when „Erneut senden“ comes while the receiver is still answering the attempt before', async () => {
+    await publish(2);
+    const at = seconds(new Date(), 1);
+    const [delivery] = await endpoints.deliveries(endpointId);
+    if (!delivery) throw new Error('no delivery recorded');
+    let resent = false;
+    receiver.answerWith(async () => {
+      // The first answer waits until the administrator's resend is committed.
+      if (!resent) {
+        resent = true;
+        await endpoints.resend(ADMIN, delivery.id, at);
+      }
+      return { status: 204 };
+    });
+    expect(await outbox().deliverDue(at)).toBe(1);
+    expect(receiver.requests).toHaveLength(2);
+    const [after] = await endpoints.deliveries(endpointId);
+    expect(after?.status).toBe('delivered');
+    expect(after?.attempts.map((a) => a.statusCode)).toEqual([204, 204]);
+  });
+
   it('delivers each event once with two replicas delivering at once', async () => {
     for (let version = 2; version < 8; version++) await publish(version);
     const at = seconds(new Date(), 1);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
@@ -77,6 +78,7 @@ export class WebhookOutbox {
         attempts: sql`attempts + 1`,
         next_attempt_at: sql<Date>`${at} + make_interval(secs => ${LEASE_SECONDS})`,
         first_attempt_at: sql<Date>`coalesce(first_attempt_at, ${at})`,
+        lease: randomUUID(),
       })
       .where('id', '=', (qb) =>
         qb
@@ -156,6 +158,16 @@ export class WebhookOutbox {
           duration_ms: durationMs,
         })
         .execute();
+      // Sent again while the receiver was answering („Erneut senden“ took the lease): the answer stays
+      // in the history, and the delivery is left pending for the attempt that resend asked for.
+      const stillLeased = await trx
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('id', '=', delivery.id)
+        .where('lease', '=', delivery.lease)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!stillLeased) return false;
       if (outcome.error === null) {
         await trx
           .updateTable('webhook_deliveries')
