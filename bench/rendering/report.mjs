@@ -305,11 +305,11 @@ export function report({ results, concurrency, machine, threads, settings, match
       `${settings.warmupRounds} warm-up rounds; a family gets up to ${settings.maxRounds} rounds, fewer ` +
       `(at least ${settings.minRounds}) when its ${settings.seconds} s are up. A time is wall-clock from ` +
       'the call to the finished DOCX bytes in memory. *Ours (pool)* is `createRendererPool` from ' +
-      'apps/server/dist, warm as in production (the template version’s bytes handed over with every ' +
-      'document, parsed once per version and kept in the worker, every document a new render of it), so ' +
-      'it includes the hand-off to the worker thread and ' +
-      'the copy of the result back; *in-process* calls the same worker function in the main thread, ' +
-      'with its own cache. *Carbone* runs in the main thread (no thread hop: its best case) on a Carbone-syntax ' +
+      'apps/server/dist, warm as in production (the template version named by its SHA-256, its bytes ' +
+      'handed over only to a thread that does not hold it yet, parsed once per version and kept in the ' +
+      'worker, every document a new render of it), so it includes the hand-off to the worker thread and ' +
+      'the transfer of the result back; *in-process* calls the same render function in the main thread ' +
+      '(`renderDocument`), with its own cache. *Carbone* runs in the main thread (no thread hop: its best case) on a Carbone-syntax ' +
       'copy of the same template, made at bench time by rendering our template with docxtemplater where ' +
       'each text field’s value is its Carbone tag `{d.field}` and each section condition has its real ' +
       'value for the key. The sections are thus pre-resolved exactly as ours resolves them, and Carbone ' +

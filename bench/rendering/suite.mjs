@@ -64,7 +64,7 @@ export default {
     const { loadCompanyData } = await importServer('templates/companies.js');
     const { richestDemoMatch, sampleTemplateData } = await importServer('templates/samples.js');
     const docxZip = await importServer('templates/docx-zip.js');
-    const { default: renderInThisThread } = await importServer('templates/render-worker.js');
+    const { renderDocument: renderInThisThread } = await importServer('templates/render-worker.js');
     const PizZip = serverRequire('pizzip');
 
     const templatesDir = join(root, 'templates');
@@ -99,7 +99,7 @@ export default {
 
         // What production answers: the reference every other engine must reproduce.
         const production = (await pool.render(template, data)).content;
-        const inThisThread = await renderInThisThread(task);
+        const inThisThread = renderInThisThread(task);
         if (!inThisThread.ok) throw new Error(`${family.key}: ${JSON.stringify(inThisThread.problems)}`);
         const expected = documentText(PizZip, production);
 

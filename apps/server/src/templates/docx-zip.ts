@@ -128,7 +128,8 @@ export function writeDocx(parts: RenderedPart[]): Uint8Array {
   const records = parts.map(record);
   const dataLength = records.reduce((sum, r) => sum + 30 + r.name.length + r.compressed.length, 0);
   const directoryLength = records.reduce((sum, r) => sum + 46 + r.name.length, 0);
-  const output = Buffer.allocUnsafe(dataLength + directoryLength + 22);
+  // A buffer of its own, never a slice of Node's shared pool: the render thread transfers it to the caller.
+  const output = Buffer.allocUnsafeSlow(dataLength + directoryLength + 22);
   const offsets: number[] = [];
   let at = 0;
   for (const r of records) {

@@ -1,12 +1,18 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
+import { move, transferableSymbol, valueSymbol } from 'piscina';
+import { sha256Hex } from '../shared/sha256.js';
 import { type ParsedTemplate, parseTemplate, renderParsed } from './docx-template.js';
 import { type TemplateProblem, templateProblems } from './template-problems.js';
 
 /** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
 
 export interface RenderTask {
-  /** One template version: its bytes, and their SHA-256 as the key of the parsed form. */
-  template: { sha256: string; content: Uint8Array };
+  /**
+   * One template version: the SHA-256 of its bytes, the key of the parsed form each thread keeps, and
+   * the bytes themselves only when the thread has answered that it does not hold that version
+   * (`templateNeeded`). A thread holds the few versions in use, so most documents carry no template.
+   */
+  template: { sha256: string; content?: Uint8Array };
   data: TemplateData;
 }
 
@@ -14,7 +20,11 @@ export interface RenderTask {
  * Template errors come back as a value, not as a thrown error: what crosses the thread boundary as
  * an exception loses its properties, and a rejected task means the pool itself failed.
  */
-export type RenderOutcome = { ok: true; content: Uint8Array } | { ok: false; problems: TemplateProblem[] };
+export type RenderOutcome =
+  | { ok: true; content: Uint8Array }
+  | { ok: false; problems: TemplateProblem[] }
+  /** The thread does not hold the version and was not given its bytes: ask again with them. */
+  | { ok: false; templateNeeded: true };
 
 /**
  * Parsed templates by SHA-256, kept between documents: a version never changes, so nothing goes stale,
@@ -24,15 +34,28 @@ export type RenderOutcome = { ok: true; content: Uint8Array } | { ok: false; pro
 const PARSED_TEMPLATES_KEPT = 32;
 const parsedTemplates = new Map<string, ParsedTemplate>();
 
-export default async function render({ template, data }: RenderTask): Promise<RenderOutcome> {
+/**
+ * The piscina task: a rendered document's bytes are transferred to the calling thread, not copied
+ * (the thread gives up its own buffer, which it does not need any more).
+ */
+export default async function render(task: RenderTask): Promise<RenderOutcome> {
+  const outcome = renderDocument(task);
+  if (!outcome.ok || !ownsItsBuffer(outcome.content)) return outcome;
+  // piscina's protocol for a result with something to transfer: the value to answer and the list of
+  // what to transfer with it. The calling thread receives the plain outcome.
+  return move({ [transferableSymbol]: outcome.content.buffer, [valueSymbol]: outcome } as never) as never;
+}
+
+/** A document rendered in this thread (the piscina task without the transfer; the benchmark's in-process case). */
+export function renderDocument({ template, data }: RenderTask): RenderOutcome {
   try {
     let parsed = parsedTemplates.get(template.sha256);
     if (!parsed) {
+      if (!template.content) return { ok: false, templateNeeded: true };
       parsed = parseTemplate(template.content);
-      parsedTemplates.set(template.sha256, parsed);
-      if (parsedTemplates.size > PARSED_TEMPLATES_KEPT) {
-        parsedTemplates.delete(parsedTemplates.keys().next().value as string);
-      }
+      // Kept under the SHA-256 of the bytes as received, not as claimed: bytes that do not match their
+      // claimed SHA-256 can never be served for another version, only rendered this once.
+      remember(sha256Hex(template.content), parsed);
     }
     return { ok: true, content: renderParsed(parsed, xmlSafe(data)) };
   } catch (error) {
@@ -41,6 +64,19 @@ export default async function render({ template, data }: RenderTask): Promise<Re
     return { ok: false, problems: templateProblems(error) };
   }
 }
+
+function remember(sha256: string, parsed: ParsedTemplate): void {
+  parsedTemplates.set(sha256, parsed);
+  if (parsedTemplates.size > PARSED_TEMPLATES_KEPT) {
+    parsedTemplates.delete(parsedTemplates.keys().next().value as string);
+  }
+}
+
+/** Only a buffer that holds nothing but the document may be given away (not a slice of a shared pool). */
+const ownsItsBuffer = (content: Uint8Array) =>
+  content.byteOffset === 0 &&
+  content.byteLength === content.buffer.byteLength &&
+  !(content.buffer instanceof SharedArrayBuffer);
 
 // Characters XML 1.0 cannot carry (control characters other than tab and newline, lone surrogates,
 // U+FFFE, U+FFFF) and the C1 controls Word shows as boxes. A CRM export may hold any of them; Word

@@ -109,20 +109,27 @@ export function createRendererPool({
         maxThreads: threads,
         idleTimeout: THREAD_IDLE_TIMEOUT_MS,
       });
+      const threadPool = pool;
       let outcome: RenderOutcome;
       unfinished++;
       try {
         // A worker that crashes rejects its task and is replaced by the pool; one that hangs is
-        // ended by the abort. Either way only this document fails. The template's bytes go along
-        // (a structured copy of tens of kilobytes); each thread keeps the parsed form by SHA-256.
-        outcome = await pool.run(
-          { template: { sha256: template.sha256, content: template.content }, data },
-          { signal: AbortSignal.timeout(taskTimeoutMs) },
-        );
+        // ended by the abort. Either way only this document fails. The task names the template
+        // version by its SHA-256 only: each thread keeps the parsed form of the versions it rendered,
+        // and a thread that does not hold this one answers so, and is asked again with its bytes.
+        const signal = AbortSignal.timeout(taskTimeoutMs);
+        const run = (content?: Uint8Array) =>
+          threadPool.run({ template: { sha256: template.sha256, content }, data }, { signal });
+        outcome = await run();
+        if (!outcome.ok && 'templateNeeded' in outcome) outcome = await run(template.content);
       } catch (error) {
         throw new RendererUnavailableError(`render pool: ${(error as Error).message}`, { cause: error });
       } finally {
         unfinished--;
+      }
+      if (!outcome.ok && 'templateNeeded' in outcome) {
+        // A thread given the bytes always takes them; this would be a worker module that does not.
+        throw new RendererUnavailableError('render pool: the thread did not take the template it was given');
       }
       if (!outcome.ok) throw new TemplateError(template.name, outcome.problems, template.sha256);
       const { content } = outcome;

@@ -1,0 +1,58 @@
+import type { TemplateData } from '@vertragsgenerator/domain';
+import { transferableSymbol, valueSymbol } from 'piscina';
+import PizZip from 'pizzip';
+import { describe, expect, it } from 'vitest';
+import { sha256Hex } from '../shared/sha256.js';
+import { docxFixture, paragraph } from '../test/docx-fixture.js';
+import render, { type RenderOutcome, renderDocument } from './render-worker.js';
+
+const data = { firmaName: 'WM' } as unknown as TemplateData;
+const documentXml = (outcome: RenderOutcome) =>
+  outcome.ok ? (new PizZip(outcome.content).file('word/document.xml')?.asText() ?? '') : '';
+/** A template version no other test of this file renders: each test starts with a thread that lacks it. */
+const version = (text: string) => {
+  const content = docxFixture({ body: [paragraph(`${text} {firmaName}`)] });
+  return { sha256: sha256Hex(content), content };
+};
+
+describe('the render thread', () => {
+  it('asks for the bytes of a version it does not hold, and keeps the version once given them', () => {
+    const template = version('Fassung A');
+    expect(renderDocument({ template: { sha256: template.sha256 }, data })).toEqual({
+      ok: false,
+      templateNeeded: true,
+    });
+    expect(documentXml(renderDocument({ template, data }))).toContain('Fassung A WM');
+    expect(documentXml(renderDocument({ template: { sha256: template.sha256 }, data }))).toContain(
+      'Fassung A WM',
+    );
+  });
+
+  it('never serves bytes under a SHA-256 they do not have', () => {
+    const claimed = version('Fassung B');
+    const other = version('Fassung C');
+    // Given other bytes than the SHA-256 names, it renders the bytes it was given ...
+    const given = renderDocument({ template: { sha256: claimed.sha256, content: other.content }, data });
+    expect(documentXml(given)).toContain('Fassung C WM');
+    // ... and does not answer the next document of the named version from them.
+    expect(renderDocument({ template: { sha256: claimed.sha256 }, data })).toEqual({
+      ok: false,
+      templateNeeded: true,
+    });
+    expect(documentXml(renderDocument({ template: { sha256: other.sha256 }, data }))).toContain(
+      'Fassung C WM',
+    );
+  });
+
+  it('hands a rendered document to piscina to transfer, not to copy', async () => {
+    const moved = (await render({ template: version('Fassung D'), data })) as unknown as Record<
+      symbol,
+      unknown
+    >;
+    const outcome = moved[valueSymbol] as RenderOutcome;
+    expect(documentXml(outcome)).toContain('Fassung D WM');
+    // The document's own buffer, given up by the thread (piscina passes it in the transfer list).
+    expect(outcome.ok && moved[transferableSymbol]).toBe(outcome.ok && outcome.content.buffer);
+    expect(outcome.ok && outcome.content.byteLength).toBe(outcome.ok && outcome.content.buffer.byteLength);
+  });
+});
