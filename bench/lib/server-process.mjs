@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -16,6 +16,22 @@ export const START_ENVIRONMENT = Object.fromEntries(
     ),
   ].map(([, name, value]) => [name, value]),
 );
+
+let bundleChecked = false;
+
+/**
+ * `npm start` builds, and so runs the server from its bundle (apps/server/src/server-bundle.ts). After
+ * a build of the modules alone (`tsc -b apps/server`) the bundle is outdated and the server would run
+ * the modules: the bundle is made again first, as `npm run build` would.
+ */
+async function ensureCurrentBundle() {
+  if (bundleChecked) return;
+  bundleChecked = true;
+  const { bundleState } = await importServer('server-bundle.js');
+  if (bundleState() === 'current') return;
+  console.log('(the server bundle is older than its modules: bundling it again, as npm run build does)');
+  execFileSync(process.execPath, [join(root, 'scripts/bundle-server.mjs')], { stdio: 'inherit' });
+}
 
 /**
  * Starts the built server as its own process, as `npm start` does after building, on 127.0.0.1 and a
@@ -36,6 +52,7 @@ export async function startServerProcess({
   ipc = false,
   timeoutMs = 60_000,
 }) {
+  await ensureCurrentBundle();
   const { CONFIG_VARIABLES } = await importServer('config/config.js');
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

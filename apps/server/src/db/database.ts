@@ -2,12 +2,11 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, Kysely, Migrator, PostgresDialect, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { migrationProvider } from './migrations/index.js';
-import { openPGlite } from './pglite.js';
 import { startPGliteThread } from './pglite-thread.js';
 import type { Database } from './schema.js';
 
@@ -34,6 +33,8 @@ export async function openDatabase(
   { thread = true }: { thread?: boolean } = {},
 ): Promise<Db> {
   if (target.kind === 'postgres') {
+    // Loaded for PostgreSQL only: on PGlite the server's thread needs none of node-postgres.
+    const { default: pg } = await import('pg');
     const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize });
     // A client that loses its server must not crash the process: the request answers 503 instead. The
     // pool listens on idle clients only; one a request holds between two statements reports the loss
@@ -50,18 +51,42 @@ export async function openDatabase(
   }
   // The dialect needs only `query` and `close`, and its connection lock keeps a transaction's
   // statements together whichever thread runs them.
-  const pglite = thread ? await startPGliteThread(target.dataDir) : await openPGlite(target.dataDir);
+  const pglite = thread
+    ? await startPGliteThread(target.dataDir)
+    : await (await import('./pglite.js')).openPGlite(target.dataDir);
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
 }
 
 /** Applies pending migrations; Kysely's migration lock makes this safe with several replicas. */
 export async function migrate(db: Db): Promise<void> {
+  if (await allMigrationsApplied(db)) return;
   const migrator = new Migrator({ db, provider: migrationProvider });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
     throw new Error(`database migration ${failed?.migrationName ?? ''} failed`, { cause: error });
   }
+}
+
+/**
+ * Whether the database has exactly the migrations this version knows: then a start has nothing to do.
+ * One query instead of the Migrator's, which looks the schema up (twice, 330 rows each) and takes its
+ * lock before it reads the same list. Anything else (a new database, a pending or an unknown migration)
+ * is left to the Migrator.
+ */
+async function allMigrationsApplied(db: Db): Promise<boolean> {
+  const known = Object.keys(await migrationProvider.getMigrations());
+  let applied: string[];
+  try {
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from ${sql.table(DEFAULT_MIGRATION_TABLE)}`.execute(db);
+    applied = rows.map((row) => row.name);
+  } catch {
+    // No migration table yet: a new database.
+    return false;
+  }
+  return applied.length === known.length && known.every((name) => applied.includes(name));
 }
 
 export class DatabaseInUseError extends Error {

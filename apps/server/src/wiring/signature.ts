@@ -1,4 +1,6 @@
 import type { CountersignatureSettings } from '../admin/countersignature-settings.js';
+import type { Config } from '../config/config.js';
+import type { Db } from '../db/database.js';
 import { createPdfRenditions } from '../documents/pdf-rendition.js';
 import { docusignConnectRoutes } from '../routes/docusign-connect.js';
 import { generateEnvelopeRoutes } from '../routes/generate-envelope.js';
@@ -9,7 +11,7 @@ import { signingRoutes } from '../routes/signing.js';
 import { HOUSEKEEPING_INTERVAL_MS, OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
 import type { ApprovalGate, ApprovedSender, EnvelopeApprovalSource } from '../signature/approval-gate.js';
 import { BuiltinSigning } from '../signature/builtin-signing.js';
-import { renderCertificate } from '../signature/certificate.js';
+import type { CertificateInput } from '../signature/certificate.js';
 import { Countersignature } from '../signature/countersignature.js';
 import { EnvelopeCreation } from '../signature/create-envelope.js';
 import { DocusignApprovedSender } from '../signature/docusign/docusign-approved-sender.js';
@@ -18,9 +20,8 @@ import { EnvelopeOverviewQuery } from '../signature/overview/envelope-overview.j
 import { LinkExpiries } from '../signature/reminders/link-expiries.js';
 import { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { EnvelopeSealer } from '../signature/seal/envelope-sealer.js';
+import type { SealCertificate } from '../signature/seal/seal-certificate.js';
 import { SealRenewal } from '../signature/seal/seal-renewal.js';
-import { loadSeal } from '../signature/seal/seal-store.js';
-import { sealedEnvelopePdf } from '../signature/seal/sealed-envelope-pdf.js';
 import { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
 import { TimestampAuthorities } from '../signature/seal/timestamp-authority.js';
 import { loadSigningLinkKey, SigningLinks } from '../signature/signing-links.js';
@@ -39,10 +40,7 @@ export async function registerSignature(
   const { app, deps, guards, outbox, documents, generation, signInRateLimit } = context;
   const { config, db } = deps;
   const envelopes = new EnvelopesRepository(db, context.events);
-  const seal = await loadSeal(db, {
-    configured: config.seal.certificate,
-    commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
-  });
+  const seal = await serverSeal(db, config);
   const timestamping = config.seal.timestamps && {
     authorities: new TimestampAuthorities(config.seal.timestamps),
     renewDaysBefore: config.seal.renewDaysBefore,
@@ -59,8 +57,18 @@ export async function registerSignature(
     renderContract: (docx) => pdfRenditions.render(docx),
     seal:
       deps.sealEnvelope ??
-      ((envelope, sealedAt) =>
-        sealedEnvelopePdf(envelope, { seal, publicUrl: config.publicUrl, sealedAt, timestamping })),
+      (async (envelope, sealedAt) => {
+        const [{ sealedEnvelopePdf }, certificate] = await Promise.all([
+          import('../signature/seal/sealed-envelope-pdf.js'),
+          seal.certificate(),
+        ]);
+        return sealedEnvelopePdf(envelope, {
+          seal: certificate,
+          publicUrl: config.publicUrl,
+          sealedAt,
+          timestamping,
+        });
+      }),
   });
   const countersignature = new Countersignature({
     companyData: deps.companyData,
@@ -82,7 +90,9 @@ export async function registerSignature(
     outbox,
     publicUrl: config.publicUrl,
     links,
-    renderCertificate,
+    // pdf-lib and the fonts load with the first certificate, not at start.
+    renderCertificate: async (input: CertificateInput) =>
+      (await import('../signature/certificate.js')).renderCertificate(input),
     sealer,
     signerCode: config.signature.kind === 'builtin' ? config.signature.signerCode : 'off',
     codeKey: signingLinkKey,
@@ -160,5 +170,42 @@ export async function registerSignature(
     ],
     // The sealer first: a seal it finishes queues mail, which the outbox may still take.
     stop: [() => sealer.stop(), () => sealRenewal.stop(), () => reminders.stop(), () => linkExpiries.stop()],
+  };
+}
+
+/**
+ * The seal's fingerprint at start, its certificate once an envelope is sealed. A company certificate
+ * (SEAL_P12_FILE) is read and checked at start: a wrong password or an expired certificate stops the
+ * start. The self-signed seal in the database was checked when it was made, for ten years; reading it
+ * (node-forge, the PKCS#12 key derivation) took a tenth of a restart, and its fingerprint, all the
+ * start needs, is stored beside it. On the first start it is made and read at once.
+ */
+async function serverSeal(
+  db: Db,
+  config: Config,
+): Promise<{ fingerprint: string; certificate: () => Promise<SealCertificate> }> {
+  const load = async () =>
+    (await import('../signature/seal/seal-store.js')).loadSeal(db, {
+      configured: config.seal.certificate,
+      commonName: `Vertragsgenerator-Siegel ${new URL(config.publicUrl).host}`,
+    });
+  const stored = config.seal.certificate
+    ? undefined
+    : await db.selectFrom('seal_certificate').select('fingerprint').where('id', '=', 1).executeTakeFirst();
+  if (!stored) {
+    const seal = await load();
+    return { fingerprint: seal.fingerprint, certificate: async () => seal };
+  }
+  let loading: Promise<SealCertificate> | undefined;
+  return {
+    fingerprint: stored.fingerprint,
+    certificate: () => {
+      loading ??= load().catch((error: unknown) => {
+        // The database was not reachable: the next sealing reads it again.
+        loading = undefined;
+        throw error;
+      });
+      return loading;
+    },
   };
 }

@@ -3,6 +3,9 @@ import { promisify } from 'node:util';
 import forge from 'node-forge';
 import { sha256Hex } from '../../shared/sha256.js';
 import { randomPositiveInteger } from './random-integer.js';
+import { SealCertificateError } from './seal-certificate-error.js';
+
+export { SealCertificateError };
 
 /**
  * The server's seal: the certificate and key with which it signs every completed envelope's PDF
@@ -27,11 +30,6 @@ export interface SealCertificate {
 }
 
 const generateRsaKeyPair = promisify(generateKeyPair);
-
-/** A seal that cannot be used: wrong password, no key, expired. The message says what to fix. */
-export class SealCertificateError extends Error {
-  override name = 'SealCertificateError';
-}
 
 /**
  * Reads and checks a PKCS#12 file's bytes: the password opens it, it holds a private key and the
