@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { cleanup, screen, waitFor } from '@testing-library/react';
 import { createRef } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { docxWithParagraphs } from '@/test/docx';
@@ -8,10 +8,14 @@ import { SuperdocFrame } from './superdoc-frame';
 const NOTICE = 'Vorschau – der Editor wird geladen …';
 const FIRST_VIEW = `Dokument: ${NOTICE}`;
 
-async function renderFrame(ready: boolean) {
+async function renderFrame(
+  ready: boolean,
+  file: Blob | Promise<Blob> = docxWithParagraphs(['Rahmenvertrag', 'zwischen der Kundin AG']),
+) {
   const container = createRef<HTMLDivElement>();
   const onShown = vi.fn();
-  let docx = await docxWithParagraphs(['Rahmenvertrag', 'zwischen der Kundin AG']);
+  const onFirstViewDone = vi.fn();
+  let docx = await file;
   const frame = (isReady: boolean) => (
     <SuperdocFrame
       containerRef={container}
@@ -22,12 +26,14 @@ async function renderFrame(ready: boolean) {
       loader={<p>Wird geladen</p>}
       firstViewNotice={NOTICE}
       onShown={onShown}
+      onFirstViewDone={onFirstViewDone}
     />
   );
   const view = renderWithProviders(frame(ready));
   return {
     container,
     onShown,
+    onFirstViewDone,
     setReady: (isReady: boolean) => view.rerender(frame(isReady)),
     /** Another file in the same frame, as a viewer shows the next document while superdoc opens it. */
     openAnother: (another: Blob) => {
@@ -53,6 +59,20 @@ describe('SuperdocFrame', () => {
     expect(screen.getByRole('document', { name: 'Dokument' })).toBe(container.current);
     expect(container.current).not.toHaveAttribute('inert');
     expect(onShown).toHaveBeenCalledTimes(1);
+  });
+
+  it('tells superdoc when the first view has shown the document, and when it cannot', async () => {
+    const { onFirstViewDone } = await renderFrame(false);
+    await screen.findByRole('document', { name: FIRST_VIEW });
+    expect(onFirstViewDone).toHaveBeenCalledTimes(1);
+    cleanup();
+
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const broken = await renderFrame(false, new Blob(['kein DOCX']));
+    await waitFor(() => expect(broken.onFirstViewDone).toHaveBeenCalledTimes(1));
+    // Nothing shows until superdoc decides about the file.
+    expect(broken.onShown).not.toHaveBeenCalled();
+    expect(screen.getByText('Wird geladen')).toBeInTheDocument();
   });
 
   it('reports another file in the same frame shown anew', async () => {

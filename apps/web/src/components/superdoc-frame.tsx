@@ -18,6 +18,11 @@ export interface SuperdocFrameProps {
   firstViewNotice: string;
   /** Called once, when the document first shows: in the first view or, if that is slower, in superdoc. */
   onShown: () => void;
+  /**
+   * Called once per file when the first view has shown it or cannot: superdoc's opening, one long task on
+   * the same thread, waits for it, so that the reader sees the document first.
+   */
+  onFirstViewDone?: () => void;
 }
 
 /**
@@ -50,6 +55,7 @@ export function SuperdocFrame({
   loader,
   firstViewNotice,
   onShown,
+  onFirstViewDone,
 }: SuperdocFrameProps) {
   const frame = useRef<HTMLDivElement>(null);
   const opening = useRef<Opening>(newOpening(docx));
@@ -103,7 +109,14 @@ export function SuperdocFrame({
             label={label}
             notice={firstViewNotice}
             loader={loader}
-            onShown={showOnce}
+            onShown={() => {
+              showOnce();
+              onFirstViewDone?.();
+            }}
+            onFailed={() => {
+              console.warn('The first view of the DOCX failed; waiting for superdoc');
+              onFirstViewDone?.();
+            }}
             onScroll={(share) => {
               opening.current.firstViewScrolled = share;
             }}

@@ -20,6 +20,12 @@ export interface DocxEditorFrameProps {
 const EDITOR_HEIGHT = '70vh';
 
 /**
+ * How long superdoc waits for the first view at most: a first view that never finishes (a renderer chunk
+ * that does not arrive) must not keep the document from being edited.
+ */
+export const FIRST_VIEW_WAIT_MS = 2_000;
+
+/**
  * superdoc's editing surface with its formatting toolbar. A new `docx` or `readOnly` opens the editor
  * afresh; its owner keys this frame per opened version.
  */
@@ -27,13 +33,23 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
   const container = useRef<HTMLDivElement>(null);
   const toolbarId = useId();
   const [ready, setReady] = useState(false);
+  // superdoc opens the file in one long task of the same thread as the first view: it waits until the first
+  // view has shown the file (about a tenth of superdoc's opening), so that the reader sees it first.
+  const [firstViewDoneFor, setFirstViewDoneFor] = useState<Blob | null>(null);
+  const firstViewDone = firstViewDoneFor === docx;
   // The callbacks change with every render of the page; the editor must not reopen for that.
   const callbacks = useRef({ onEditor, onChange, onFailed });
   callbacks.current = { onEditor, onChange, onFailed };
 
   useEffect(() => {
+    if (firstViewDone) return;
+    const giveUp = setTimeout(() => setFirstViewDoneFor(docx), FIRST_VIEW_WAIT_MS);
+    return () => clearTimeout(giveUp);
+  }, [docx, firstViewDone]);
+
+  useEffect(() => {
     const element = container.current;
-    if (!element) return;
+    if (!element || !firstViewDone) return;
     let unmounted = false;
     let editor: DocxEditor | undefined;
     setReady(false);
@@ -64,7 +80,7 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
       callbacks.current.onEditor(null);
       editor.destroy();
     };
-  }, [docx, readOnly, toolbarId]);
+  }, [docx, readOnly, toolbarId, firstViewDone]);
 
   useEffect(() => {
     if (ready) markDocumentEditable();
@@ -87,6 +103,7 @@ export function DocxEditorFrame({ docx, readOnly, onEditor, onChange, onFailed }
         loader={<EditorLoader />}
         firstViewNotice={texts.editor.firstView}
         onShown={markDocumentShown}
+        onFirstViewDone={() => setFirstViewDoneFor(docx)}
       />
     </Stack>
   );

@@ -48,10 +48,12 @@ vi.mock('./docx-editor', () => ({
   },
 }));
 
-// The first view has tests of its own (components/docx-first-view); here it never gets to show, so
-// that superdoc's fake decides what the page shows.
+// The first view has tests of its own (components/docx-first-view); here it cannot render the file, so
+// that superdoc's fake decides what the page shows (and opens at once, as after a first view).
 vi.mock('@/components/docx-first-view/load-first-view', () => ({
-  loadFirstViewRenderer: async () => ({ renderFirstView: () => new Promise(() => {}) }),
+  loadFirstViewRenderer: async () => ({
+    renderFirstView: () => Promise.reject(new Error('no first view in this test')),
+  }),
 }));
 
 const DOCUMENT = 'GET /backend/documents/doc-1';
