@@ -103,6 +103,35 @@ describe('joinUncorrupt', () => {
       true,
       ['<w:tc>', new Uint8Array([60, 119]), '</w:tc>', '</w:tbl>', new Uint8Array(2), 'x'],
     ],
+    [
+      'a cell filled in a row it then keeps',
+      true,
+      ['<w:tbl>', '<w:tr>', '<w:tc>', '</w:tc>', '</w:tr>', '</w:tbl>'],
+    ],
+    [
+      'a row whose cells were all dropped',
+      true,
+      [
+        '<w:tbl>',
+        '<w:tr>',
+        'x',
+        '</w:tr>',
+        '<w:tr>',
+        '<w:tc>',
+        '<w:p>',
+        '</w:p>',
+        '</w:tc>',
+        '</w:tr>',
+        '</w:tbl>',
+        '<w:tbl >',
+        '</w:tbl>',
+      ],
+    ],
+    [
+      'names that only begin like an element',
+      true,
+      ['<w:tcPr>', '<w:tc', '<w:tc\n>', '</w:tc >', '<w:tc>', '<w:trPr/>', '</w:tc>', '<w:tbl/>'],
+    ],
     ['an element never closed', false, ['<w:sdtContent>', 'frei', '<w:tc>', '</w:tc>', '<w:tr>']],
   ] satisfies [string, boolean, Parts][])('does as docxtemplater’s does with %s', (_case, changes, parts) => {
     const { ours: joined, original: expected } = both(parts, word);

@@ -33,13 +33,20 @@ interface Element {
   /** ... followed by `>`, ` ` or `/`. */
   next: number;
   end: string;
+  /** The start's fourth character (`c` of `<w:tc`), compared before the whole start; -1 if shorter. */
+  probe: number;
 }
 
 const elements = new Map<string, Element>();
 function element(name: string): Element {
   let known = elements.get(name);
   if (!known) {
-    known = { start: `<${name}`, next: name.length + 1, end: `</${name}>` };
+    known = {
+      start: `<${name}`,
+      next: name.length + 1,
+      end: `</${name}>`,
+      probe: name.length > 2 ? name.charCodeAt(2) : -1,
+    };
     elements.set(name, known);
   }
   return known;
@@ -50,8 +57,11 @@ const SPACE = ' ';
 const SLASH = '/';
 const LESS_THAN = 60;
 
-function isStarting(part: Part, { start, next }: Element): boolean {
-  if (typeof part !== 'string' || !part.startsWith(start)) return false;
+function isStarting(part: Part, { start, next, probe }: Element): boolean {
+  // Most tags differ from the element in their fourth character (`<w:r>`, `<w:p>` from `<w:tc`).
+  if (typeof part !== 'string' || (probe !== -1 && part.charCodeAt(3) !== probe) || !part.startsWith(start)) {
+    return false;
+  }
   const after = part[next];
   return after === GREATER || after === SPACE || after === SLASH;
 }
