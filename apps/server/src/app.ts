@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { RuntimeConfig } from '@vertragsgenerator/domain';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { AuditLog } from './admin/audit-log.js';
 import { CountersignatureSettings } from './admin/countersignature-settings.js';
 import { ApprovalRulesStore } from './approvals/approval-rules-store.js';
@@ -21,7 +21,6 @@ import { deleteExpiredPayloads } from './idp/payload-adapter.js';
 import { MailOutbox } from './mail/mail-outbox.js';
 import { reportsToCrmObserver } from './matches/crm/crm-client.js';
 import { RecentMatchesRepository } from './matches/recent-matches.js';
-import { Metrics } from './operations/metrics.js';
 import { ServerLifecycle } from './operations/readiness.js';
 import { authRoutes } from './routes/auth.js';
 import { documentRoutes } from './routes/documents.js';
@@ -68,6 +67,21 @@ export function loggerOptions(config: Config) {
   return { level: config.logLevel, redact: { paths: LOG_REDACTIONS, censor: '[redacted]' } };
 }
 
+type CompilersFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>;
+
+/**
+ * The routes' schemas describe the API and validate nothing (useSchemasAsDescription in
+ * http/openapi.ts): Fastify's own compilers, ajv and fast-json-stringify, are never used, and with
+ * these factories not even loaded at start. Their types are ajv's, whose functions these stand in for.
+ */
+const DESCRIPTION_ONLY_COMPILERS: CompilersFactory = {
+  buildValidator: (() => () => () => true) as unknown as CompilersFactory['buildValidator'],
+  buildSerializer: (() => () => (data: unknown) =>
+    JSON.stringify(data)) as CompilersFactory['buildSerializer'],
+};
+
 /** Builds the HTTP server from given dependencies; main.ts and the tests are its only callers. */
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
   const { config, db } = deps;
@@ -78,12 +92,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     routerOptions: { maxParamLength: 500 },
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    schemaController: { compilersFactory: DESCRIPTION_ONLY_COMPILERS },
   });
   installErrorHandler(app);
-  // Only with a scraper to read them: otherwise nothing is counted.
+  // Only with a scraper to read them: otherwise nothing is counted, and prom-client is not loaded.
   const { metricsToken } = config.operations;
   const metrics = metricsToken
-    ? new Metrics({
+    ? new (await import('./operations/metrics.js')).Metrics({
         db,
         renderQueueDepth: () => deps.renderer.pending(),
         databasePoolInUse: () => databasePoolInUse(db),

@@ -14,8 +14,7 @@ import type { Config } from './config/config.js';
 import type { BackupSchedule } from './config/operations.js';
 import type { Db } from './db/database.js';
 import { IdpAccounts } from './idp/accounts.js';
-import { createFileMailer } from './mail/file-mailer.js';
-import { createSmtpMailer } from './mail/smtp-mailer.js';
+import type { Mailer } from './mail/mailer.js';
 import { DatabaseMatchSource } from './matches/database-match-source.js';
 import { seedDemoMatches } from './matches/demo.js';
 import { MatchStore } from './matches/match-store.js';
@@ -66,9 +65,12 @@ export async function composeApp(
     keys: idp?.keys ?? remoteIssuerKeys(discoverIssuer),
     emailClaim: config.oidc.emailClaim,
   });
-  const mailer = config.mail.smtpUrl
-    ? createSmtpMailer(config.mail.smtpUrl, config.mail.from)
-    : createFileMailer(config.mail.directory, config.mail.from);
+  const { smtpUrl, directory, from } = config.mail;
+  const mailer = mailerOnFirstSend(async () =>
+    smtpUrl
+      ? (await import('./mail/smtp-mailer.js')).createSmtpMailer(smtpUrl, from)
+      : (await import('./mail/file-mailer.js')).createFileMailer(directory, from),
+  );
   const matches = config.crm
     ? await (await import('./matches/crm/crm-match-source.js')).createCrmMatchSource(config.crm, db)
     : new DatabaseMatchSource(db);
@@ -105,6 +107,17 @@ export async function composeApp(
     });
   }
   return app;
+}
+
+/** nodemailer (half a megabyte of code) loads with the first mail sent, not at start. */
+function mailerOnFirstSend(create: () => Promise<Mailer>): Mailer {
+  let mailer: Promise<Mailer> | undefined;
+  return {
+    async send(message) {
+      mailer ??= create();
+      return (await mailer).send(message);
+    },
+  };
 }
 
 /** The embedded database is this process's alone: its command-line tools hand their work to it. */

@@ -1,7 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyPluginAsync } from 'fastify';
 import { createLocalJWKSet, type JWTVerifyGetKey } from 'jose';
-import Provider, { type Configuration, type KoaContextWithOIDC, errors as oidcErrors } from 'oidc-provider';
+import type Provider from 'oidc-provider';
+import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { DRIVE_SCOPES } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import type { IdpAccounts } from './accounts.js';
@@ -106,11 +107,22 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
     },
   };
 
-  const provider = new Provider(issuer, configuration);
-  provider.proxy = options.trustProxy;
-  const handleProviderRequest = provider.callback();
+  // oidc-provider (with koa, a megabyte of code) loads once the server listens, or with the first
+  // request to the provider if that comes sooner: a restart does not wait for it.
+  let loading: Promise<LoadedProvider> | undefined;
+  const loaded = () => {
+    loading ??= import('oidc-provider').then(({ default: Provider, errors }) => {
+      const provider = new Provider(issuer, configuration);
+      provider.proxy = options.trustProxy;
+      return { provider, handleRequest: provider.callback(), SessionNotFound: errors.SessionNotFound };
+    });
+    return loading;
+  };
 
   const routes: FastifyPluginAsync = async (app) => {
+    app.addHook('onListen', async () => {
+      loaded().catch((error: unknown) => app.log.error({ err: error }, 'the identity provider did not load'));
+    });
     // Everything the provider answers itself (discovery, authorize, token, jwks, …). The body stays
     // unread so that the provider parses it; the URL is rewritten as a mounting framework would.
     await app.register(async (scope) => {
@@ -121,7 +133,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
         const raw = request.raw as IncomingMessage & { originalUrl?: string };
         raw.originalUrl = raw.url;
         raw.url = raw.url?.slice(mountPath.length) || '/';
-        await handleProviderRequest(raw, reply.raw);
+        await (await loaded()).handleRequest(raw, reply.raw);
       });
     });
 
@@ -145,6 +157,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
           if (!details) return reply.status(400).type('text/html').send(errorPage(INTERACTION_EXPIRED));
           if (details.prompt.name !== 'login') {
             // Consent is implied (loadExistingGrant); any other prompt finishes with what we know.
+            const { provider } = await loaded();
             const returnTo = await provider.interactionResult(
               request.raw,
               reply.raw,
@@ -177,6 +190,7 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
               .type('text/html')
               .send(loginPage({ action, email, error: WRONG_CREDENTIALS }));
           }
+          const { provider } = await loaded();
           const returnTo = await provider.interactionResult(
             request.raw,
             reply.raw,
@@ -191,19 +205,26 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
 
   async function interactionDetails(
     req: IncomingMessage,
-    res: Parameters<typeof provider.interactionDetails>[1],
+    res: Parameters<Provider['interactionDetails']>[1],
     uid: string,
   ) {
+    const { provider, SessionNotFound } = await loaded();
     try {
       const details = await provider.interactionDetails(req, res);
       return details.uid === uid ? details : undefined;
     } catch (error) {
-      if (error instanceof oidcErrors.SessionNotFound) return undefined;
+      if (error instanceof SessionNotFound) return undefined;
       throw error;
     }
   }
 
   return { keys: createLocalJWKSet(publicJwks(secrets.signingKeys)), routes };
+}
+
+interface LoadedProvider {
+  provider: Provider;
+  handleRequest: ReturnType<Provider['callback']>;
+  SessionNotFound: typeof import('oidc-provider').errors.SessionNotFound;
 }
 
 function describeProviderError(code: string): string {

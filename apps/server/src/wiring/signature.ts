@@ -23,7 +23,6 @@ import { EnvelopeSealer } from '../signature/seal/envelope-sealer.js';
 import type { SealCertificate } from '../signature/seal/seal-certificate.js';
 import { SealRenewal } from '../signature/seal/seal-renewal.js';
 import { SealedPdfCheck } from '../signature/seal/sealed-pdf-check.js';
-import { TimestampAuthorities } from '../signature/seal/timestamp-authority.js';
 import { loadSigningLinkKey, SigningLinks } from '../signature/signing-links.js';
 import type { AppContext, AreaRunning } from './app-context.js';
 
@@ -42,7 +41,9 @@ export async function registerSignature(
   const envelopes = new EnvelopesRepository(db, context.events);
   const seal = await serverSeal(db, config);
   const timestamping = config.seal.timestamps && {
-    authorities: new TimestampAuthorities(config.seal.timestamps),
+    authorities: new (await import('../signature/seal/timestamp-authority.js')).TimestampAuthorities(
+      config.seal.timestamps,
+    ),
     renewDaysBefore: config.seal.renewDaysBefore,
   };
   const sealRenewal = new SealRenewal({ db, timestamping, log: app.log });

@@ -9,7 +9,6 @@ import type { EnvelopesRepository } from '../envelopes-repository.js';
 import { completionMails } from './completion-mail.js';
 import type { SealedPdf } from './seal-pdf.js';
 import type { EnvelopeToSeal } from './sealed-envelope-pdf.js';
-import { signedContractPages } from './signed-contract-pages.js';
 
 /** Attempts at rendering the contract pages before an envelope is sealed without them. */
 const CONTRACT_ATTEMPTS = 3;
@@ -191,7 +190,10 @@ export class EnvelopeSealer {
     );
     try {
       const rendition = await this.deps.renderContract(docx);
-      return rendition ? await signedContractPages(rendition, marks) : null;
+      if (!rendition) return null;
+      // pdf-lib and pdf.js load with the first contract sealed, not at the server's start.
+      const { signedContractPages } = await import('./signed-contract-pages.js');
+      return await signedContractPages(rendition, marks);
     } catch (error) {
       if (attempt < CONTRACT_ATTEMPTS) throw error;
       this.log.warn({ err: error }, 'contract pages left out of the sealed PDF: they failed again');

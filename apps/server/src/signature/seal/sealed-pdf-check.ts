@@ -1,7 +1,6 @@
 import type { SealCheck, SealCheckVerdict } from '@vertragsgenerator/domain';
 import type { Db } from '../../db/database.js';
 import { sha256Hex } from '../../shared/sha256.js';
-import { readPdfSignature } from './seal-signature.js';
 
 /**
  * Prüfen: whether a PDF is an unchanged sealed document of ours. The file's SHA-256 finds
@@ -20,7 +19,8 @@ export class SealedPdfCheck {
   async check(pdf: Buffer): Promise<SealCheck> {
     const sha256 = sha256Hex(pdf);
     const [signature, envelope, ours] = await Promise.all([
-      readPdfSignature(pdf),
+      // The CMS code (pkijs) loads with the first check, not at the server's start.
+      import('./seal-signature.js').then(({ readPdfSignature }) => readPdfSignature(pdf)),
       this.envelopeSealedAs(sha256),
       this.knownSeals(),
     ]);
