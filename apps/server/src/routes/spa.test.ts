@@ -9,6 +9,8 @@ import { createTestApp, type TestApp } from '../test/test-app.js';
 
 const INDEX_HTML =
   '<!doctype html><title>Vertragsgenerator</title><script src="/assets/app-abc123.js"></script>';
+const SIGNING_HTML =
+  '<!doctype html><title>Vertragsgenerator</title><script src="/assets/signing-ghi789.js"></script>';
 const APP_JS = 'console.log("Vertragsgenerator");\n'.repeat(200);
 const SMALL_JS = 'export const a = 1;';
 
@@ -26,6 +28,7 @@ function compressedWebBuild(): string {
     if (encodings.includes('gz')) writeFileSync(join(dir, `${path}.gz`), gzipSync(text));
   };
   write('index.html', INDEX_HTML, ['br', 'gz']);
+  write('signing.html', SIGNING_HTML, ['br', 'gz']);
   write('assets/app-abc123.js', APP_JS, ['br', 'gz']);
   write('assets/small-def456.js', SMALL_JS, ['gz']);
   return dir;
@@ -105,11 +108,26 @@ describe('the built SPA, precompressed', () => {
     expect(plain.body).toBe(INDEX_HTML);
   });
 
+  it('answers the signing page of an e-mail link with its own entry, never cached', async () => {
+    for (const url of ['/unterschreiben', '/unterschreiben/']) {
+      const response = await get(url, BROWSER_ENCODINGS);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(response.rawPayload).toString(), url).toBe(SIGNING_HTML);
+    }
+    // Only that page: a path below or beside it is the app's.
+    for (const url of ['/unterschreiben/mehr', '/unterschreibenx']) {
+      expect((await get(url)).body, url).toBe(INDEX_HTML);
+    }
+  });
+
   it('answers HEAD as GET, without the body: navigations, assets and unknown API paths', async () => {
     for (const url of [
       '/',
       '/start',
       '/login',
+      '/unterschreiben',
       '/dokumente/4f1c',
       '/assets/app-abc123.js',
       '/backend/nichts',

@@ -6,9 +6,18 @@ import type { FastifyPluginAsync } from 'fastify';
 const API_PREFIXES = ['/backend', '/idp'];
 
 /**
+ * The signing page of an e-mail link (`/unterschreiben#<token>`) has an HTML entry of its own
+ * (apps/web/signing.html): a signer's phone loads only that page's code, with its files named for
+ * preloading in the HTML. The token is in the fragment, which reaches no server.
+ */
+const SIGNING_PATH = /^\/unterschreiben\/?$/;
+const SIGNING_HTML = 'signing.html';
+
+/**
  * The built SPA: hashed assets cached for a year, index.html for every other browser navigation
- * (history fallback), JSON 404 for unknown API paths. The build writes .br and .gz beside each file
- * (apps/web/vite.config.ts); they are sent as they are, in the encoding the browser accepts.
+ * (history fallback) but the signing page's, JSON 404 for unknown API paths. The build writes .br and
+ * .gz beside each file (apps/web/vite.config.ts); they are sent as they are, in the encoding the
+ * browser accepts.
  */
 export const spaRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app, { webDistDir }) => {
   const hasBuild = existsSync(join(webDistDir, 'index.html'));
@@ -37,7 +46,8 @@ export const spaRoutes: FastifyPluginAsync<{ webDistDir: string }> = async (app,
     // HEAD as GET, as Fastify answers it for its own routes: uptime probes and link checkers ask with it.
     const navigation = request.method === 'GET' || request.method === 'HEAD';
     if (hasBuild && navigation && !isApi && !/\.[a-z0-9]+$/i.test(path)) {
-      return reply.header('cache-control', 'no-cache').sendFile('index.html');
+      const page = SIGNING_PATH.test(path) ? SIGNING_HTML : 'index.html';
+      return reply.header('cache-control', 'no-cache').sendFile(page);
     }
     return reply.status(404).send({ error: 'not_found', message: 'Diese Adresse gibt es nicht.' });
   });

@@ -5,6 +5,7 @@ import {
   Navigate,
   type RouteObject,
   type ShouldRevalidateFunctionArgs,
+  useLocation,
   useRouteLoaderData,
 } from 'react-router';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
@@ -33,6 +34,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const formatPage = async () => ({ Component: (await import('@/features/format/format-page')).FormatPage });
   const senderViewPage = async () => ({ Component: (await import('@/features/signature')).SenderViewPage });
   // Public, outside the shell: it brings its own query cache and notifications (a failed download reports in one).
+  // The server answers /unterschreiben with the page's own entry (app/signing); this route shows
+  // it where the app's index.html is served instead (an address the app navigates to itself).
   const signingPage = async () => {
     const [{ SigningPage }, { PageProviders }] = await Promise.all([
       // Not the feature's index, which brings the sender's view and its forms too.
@@ -42,7 +45,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
     return {
       Component: () => (
         <PageProviders>
-          <SigningPage />
+          <SigningPage token={useLocation().hash.replace(/^#/, '')} />
         </PageProviders>
       ),
     };

@@ -64,12 +64,19 @@ export async function apiFetch(path: string, options: ApiRequestOptions = {}): P
     init.body = JSON.stringify(options.body);
   }
   if (options.signal) init.signal = options.signal;
+  return checkedAnswer(fetch(path, init), options.signal);
+}
 
+/**
+ * The answer to a request as `apiFetch` resolves it, also for a request sent before the client had loaded
+ * (a page's early start, app/signing): a failure as an `ApiRequestError`.
+ */
+export async function checkedAnswer(request: Promise<Response>, signal?: AbortSignal): Promise<Response> {
   let response: Response;
   try {
-    response = await fetch(path, init);
+    response = await request;
   } catch (cause) {
-    if (options.signal?.aborted) throw cause;
+    if (signal?.aborted) throw cause;
     throw new ApiRequestError(0, 'network_error', texts.api.network, { cause });
   }
   if (!response.ok) throw await toApiRequestError(response);

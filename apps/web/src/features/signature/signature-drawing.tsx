@@ -25,9 +25,10 @@ export function SignatureDrawing({ onChange }: SignatureDrawingProps) {
     let fittedWidth = -1;
     // The canvas draws at the device's pixel density, or the signature comes out blurred on high-DPI
     // screens. Resizing a canvas erases it, so a drawing is lost when the canvas's width changes (a
-    // rotated phone); height changes of the window alone (a mobile address bar) keep it.
-    const fit = () => {
-      const width = canvas.offsetWidth;
+    // rotated phone); height changes of the window alone (a mobile address bar) keep it. The width comes
+    // from the observer, which is told it once the page is laid out anyway: reading it from the canvas
+    // as the page opens would lay the page out an extra time, which a phone feels.
+    const fit = (width: number) => {
       if (width === fittedWidth) return;
       fittedWidth = width;
       const ratio = Math.max(window.devicePixelRatio || 1, 1);
@@ -39,12 +40,15 @@ export function SignatureDrawing({ onChange }: SignatureDrawingProps) {
         onChangeRef.current(undefined);
       }
     };
-    fit();
     const pad = new SignaturePad(canvas);
     padRef.current = pad;
     const report = () => onChangeRef.current(pad.isEmpty() ? undefined : pad.toDataURL('image/png'));
     pad.addEventListener('endStroke', report);
-    const resizes = new ResizeObserver(fit);
+    const resizes = new ResizeObserver(([entry]) => {
+      // The border box, as `offsetWidth` gives it.
+      const width = entry?.borderBoxSize[0]?.inlineSize;
+      if (width !== undefined) fit(Math.round(width));
+    });
     resizes.observe(canvas);
     return () => {
       resizes.disconnect();

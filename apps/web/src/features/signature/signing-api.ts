@@ -7,7 +7,7 @@ import {
   type SigningView,
   signingViewSchema,
 } from '@vertragsgenerator/domain';
-import { ApiRequestError, type ApiRequestOptions, apiFetch, parseJsonAnswer } from '@/lib/api';
+import { ApiRequestError, type ApiRequestOptions, apiFetch, checkedAnswer, parseJsonAnswer } from '@/lib/api';
 import { downloadFile } from '@/lib/download';
 
 /**
@@ -41,6 +41,14 @@ export function signingQueryOptions(token: string) {
     // a refetch after signing would only hear that the link is used up.
     staleTime: Number.POSITIVE_INFINITY,
   });
+}
+
+/**
+ * The view in the answer to a `GET /backend/signing` that the page's entry sent before this code had
+ * loaded (app/signing/early-view.ts): it fails as the page's own request would.
+ */
+export async function signingViewOf(earlyAnswer: Promise<Response>): Promise<SigningView> {
+  return parseJsonAnswer(await checkedAnswer(earlyAnswer), signingViewSchema);
 }
 
 /** The name the page's reader knows the document by: its version, so that a page never shows an older one. */

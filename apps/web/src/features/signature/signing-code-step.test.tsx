@@ -7,7 +7,7 @@ import { SigningPage } from './signing-page';
 import { signingView, unverifiedView } from './test-fixtures';
 
 // jsdom lays out neither the DOCX (the signing page's reader stands in as a text) nor signature_pad's canvas.
-vi.mock('@/components/document-viewer', () => ({ DocumentReader: () => 'Dokumentansicht' }));
+vi.mock('@/components/document-viewer/document-reader', () => ({ DocumentReader: () => 'Dokumentansicht' }));
 vi.mock('signature_pad', () => ({
   default: class {
     addEventListener() {}
@@ -39,7 +39,10 @@ afterEach(() => {
 });
 
 function renderSigning() {
-  return renderRoutes([{ path: '/unterschreiben', element: <SigningPage /> }], `/unterschreiben#${TOKEN}`);
+  return renderRoutes(
+    [{ path: '/unterschreiben', element: <SigningPage token={TOKEN} /> }],
+    `/unterschreiben#${TOKEN}`,
+  );
 }
 
 const codeInput = () => screen.getByRole('textbox', { name: 'Code aus der E-Mail (6 Ziffern)' });

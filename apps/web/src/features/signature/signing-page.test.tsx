@@ -3,7 +3,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/app/providers';
-import type { DocumentReaderProps } from '@/components/document-viewer';
+import type { DocumentReaderProps } from '@/components/document-viewer/document-reader';
 import { captureDownloads } from '@/test/downloads';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SigningPage } from './signing-page';
@@ -12,7 +12,7 @@ import { signingView } from './test-fixtures';
 
 const viewer = vi.hoisted(() => ({ props: null as DocumentReaderProps | null }));
 // jsdom lays nothing out; the reader has its own tests, and e2e/signing-phone.spec.ts checks it in the browser.
-vi.mock('@/components/document-viewer', () => ({
+vi.mock('@/components/document-viewer/document-reader', () => ({
   DocumentReader: (props: DocumentReaderProps) => {
     viewer.props = props;
     return 'Dokumentansicht';
@@ -67,7 +67,7 @@ afterEach(() => {
 
 function renderSigning(hash = `#${TOKEN}`, queryClient?: QueryClient) {
   return renderRoutes(
-    [{ path: '/unterschreiben', element: <SigningPage /> }],
+    [{ path: '/unterschreiben', element: <SigningPage token={hash.replace(/^#/, '')} /> }],
     `/unterschreiben${hash}`,
     undefined,
     queryClient,

@@ -21,9 +21,9 @@ import {
   type SigningView,
   signEnvelopeSchema,
 } from '@vertragsgenerator/domain';
-import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
-import { useLocation } from 'react-router';
-import { DocumentReader } from '@/components/document-viewer';
+import { type FormEvent, type ReactNode, useCallback, useDeferredValue, useState } from 'react';
+// The reader's own module: the package's index brings the sender's viewer and superdoc's frame along.
+import { DocumentReader } from '@/components/document-viewer/document-reader';
 import { runDownload } from '@/components/download-button';
 import { useFirstInvalidFocus } from '@/components/form';
 import { SectionLoader } from '@/components/section-loader';
@@ -45,10 +45,10 @@ import { DocumentFingerprint, SigningCodeStep } from './signing-code-step';
 
 /**
  * The public page behind a signer's e-mail link (`/unterschreiben#<token>`): no sign-in and no app
- * shell. The token stays in the fragment, which the browser never sends to a server.
+ * shell. The token stays in the fragment, which the browser never sends to a server; the page's own
+ * entry (app/signing) reads it from there.
  */
-export function SigningPage() {
-  const token = useLocation().hash.replace(/^#/, '');
+export function SigningPage({ token }: { token: string }) {
   return (
     <Container size="md" py="xl">
       <Stack>
@@ -65,6 +65,9 @@ function Signing({ token }: { token: string }) {
   const queryClient = useQueryClient();
   const options = signingQueryOptions(token);
   const view = useQuery(options);
+  // The page the view brings is built in slices (a transition), not in one piece as the query's answer
+  // would have it: on a phone, one piece holds up everything else for a good part of a second.
+  const data = useDeferredValue(view.data);
   // A link can stop working while the page is open (the sender voids the envelope); the sign and
   // decline answers then say so, and the page shows it as it would on opening the link.
   const [closedLink, setClosedLink] = useState<ApiRequestError | null>(null);
@@ -78,24 +81,22 @@ function Signing({ token }: { token: string }) {
 
   const linkError = closedLink ?? (isLinkError(view.error) ? view.error : null);
   if (linkError) return <LinkProblem message={linkError.message} />;
-  if (view.data === undefined) {
+  if (data === undefined) {
     if (view.isError)
       return <LoadProblem message={errorMessage(view.error)} onRetry={() => view.refetch()} />;
     return <SectionLoader />;
   }
-  if (view.data.state === 'signed')
+  if (data.state === 'signed')
     return <Outcome title={texts.signing.signedTitle} text={texts.signing.signed} />;
-  if (view.data.state === 'declined') {
-    return (
-      <Outcome title={texts.signing.declinedTitle} text={texts.signing.declined(view.data.sender.name)} />
-    );
+  if (data.state === 'declined') {
+    return <Outcome title={texts.signing.declinedTitle} text={texts.signing.declined(data.sender.name)} />;
   }
-  const { verification } = view.data;
+  const { verification } = data;
   if (verification.required && !verification.verified) {
     return (
       <SigningCodeStep
         token={token}
-        view={view.data}
+        view={data}
         onAnswered={answered}
         onRefresh={refresh}
         onLinkClosed={setClosedLink}
@@ -105,7 +106,7 @@ function Signing({ token }: { token: string }) {
   return (
     <SigningForm
       token={token}
-      view={view.data}
+      view={data}
       onAnswered={answered}
       onCodeNeeded={refresh}
       onLinkClosed={setClosedLink}

@@ -1,19 +1,25 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { viewedDocumentQueryOptions } from '@/components/document-viewer/api';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
-import { loadSigningDocument, signingDocumentKey, signingQueryOptions } from './signing-api';
+import { loadSigningDocument, signingDocumentKey, signingQueryOptions, signingViewOf } from './signing-api';
 
 /**
  * A signing link is often a customer's first visit, on a phone, with nothing cached: the page's view is
- * asked for at once, beside the runtime configuration and the page's own code instead of after them, and
- * as soon as it says the document is open for signing, the renderer of the document and the document
- * itself. The page then finds them in the query cache; a failed answer is asked for again when the page
- * shows. No superdoc: the page shows the document as text (components/document-viewer/document-reader.tsx).
+ * asked for before the page renders, or taken from the answer its entry asked for while this code loaded
+ * (`earlyView`, app/signing), and as soon as it says the document is open for signing, the
+ * renderer of the document and the document itself. The page then finds them in the query cache; a failed
+ * answer is asked for again when the page shows. No superdoc: the page shows the document as text
+ * (components/document-viewer/document-reader.tsx).
  */
-export function preloadSigningPage(queryClient: QueryClient, token: string): void {
+export function preloadSigningPage(
+  queryClient: QueryClient,
+  token: string,
+  earlyView?: Promise<Response>,
+): void {
   if (!token) return;
   const options = signingQueryOptions(token);
-  void queryClient.prefetchQuery(options).then(() => {
+  const prefetch = earlyView ? { ...options, queryFn: () => signingViewOf(earlyView) } : options;
+  void queryClient.prefetchQuery(prefetch).then(() => {
     const view = queryClient.getQueryData(options.queryKey);
     // A failure shows where the page opens the document; a used link shows no document.
     if (view?.state !== 'open') return;

@@ -1,0 +1,28 @@
+import './signing-styles.css';
+// Imported, not in signing-styles.css: page-providers.tsx, in the page's code, imports the same module,
+// which then comes with this entry's style sheet instead of one of its own that would load after the code.
+import '@mantine/notifications/styles.css';
+import { askForSigningView } from './early-view';
+import { linkToken } from './link-token';
+
+/**
+ * The signing page's entry: a few hundred bytes that ask for the signer's view at once, while the page's
+ * code (React, Mantine, the page), which signing.html names for preloading, is still on its way.
+ */
+// As main.tsx of the app: zod, which comes with the page's code, would otherwise probe for `new Function`,
+// which the server's CSP forbids, and report a violation.
+Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
+
+const token = linkToken();
+const earlyView = token ? askForSigningView(token) : undefined;
+// A lost answer is the page's to report, once its code has loaded (signing-api.ts signingViewOf).
+earlyView?.catch(() => {});
+
+import('./signing-app').then(
+  ({ showSigningPage }) => showSigningPage(earlyView),
+  (error: unknown) => {
+    console.error('Loading the signing page failed', error);
+    const root = document.getElementById('root');
+    if (root) root.textContent = 'Die Seite konnte nicht geladen werden. Bitte lade sie neu.';
+  },
+);

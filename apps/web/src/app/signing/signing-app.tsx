@@ -1,0 +1,42 @@
+import { MantineProvider } from '@mantine/core';
+import { StrictMode, startTransition, useSyncExternalStore } from 'react';
+import { createRoot } from 'react-dom/client';
+import { cssVariablesResolver, theme } from '@/app/theme';
+import { appQueryClient, PageProviders } from '@/components/page-providers';
+import { SigningPage } from '@/features/signature/signing-page';
+import { preloadSigningPage } from '@/features/signature/signing-preload';
+import { linkToken, onLinkTokenChange } from './link-token';
+
+/**
+ * Shows the signing page in signing.html's #root, with the view its entry asked for early if any.
+ * The page is an app of its own: the theme, the query cache and notifications, and nothing of the
+ * signed-in app (its router, the sign-in, its runtime configuration), which a signer's phone would only
+ * load and run before the contract shows.
+ */
+export function showSigningPage(earlyView: Promise<Response> | undefined): void {
+  const container = document.getElementById('root');
+  if (!container) throw new Error('signing.html lacks the #root element');
+  preloadSigningPage(appQueryClient, linkToken(), earlyView);
+  const root = createRoot(container);
+  // As a transition, React builds the page in slices of a few milliseconds: on a phone, building it at
+  // once would hold up everything else on the page, a tap included, for a good part of a second.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <SigningApp />
+      </StrictMode>,
+    ),
+  );
+}
+
+export function SigningApp() {
+  const token = useSyncExternalStore(onLinkTokenChange, linkToken);
+  return (
+    <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
+      <PageProviders>
+        {/* Another link is another signer's page: nothing typed for the first stays. */}
+        <SigningPage key={token} token={token} />
+      </PageProviders>
+    </MantineProvider>
+  );
+}
