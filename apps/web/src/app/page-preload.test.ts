@@ -5,15 +5,10 @@ import { jsonResponse, stubApi } from '@/test/utils';
 import { preloadForPage } from './page-preload';
 import { createQueryClient } from './providers';
 
-const { loadFirstView, loadSuperdoc, loadEditor } = vi.hoisted(() => ({
-  loadFirstView: vi.fn(),
-  loadSuperdoc: vi.fn(),
-  loadEditor: vi.fn(),
-}));
-// Each stands for `import()` of a renderer's chunks, which vitest would load for real.
+const { loadFirstView, loadSuperdoc } = vi.hoisted(() => ({ loadFirstView: vi.fn(), loadSuperdoc: vi.fn() }));
+// Both stand for `import()` of a renderer's chunks, which vitest would load for real.
 vi.mock('@/components/docx-first-view/load-first-view', () => ({ preloadFirstViewRenderer: loadFirstView }));
 vi.mock('@/components/document-viewer/load-renderer', () => ({ loadDocxRenderer: loadSuperdoc }));
-vi.mock('@/features/editor/load-docx-editor', () => ({ preloadDocxEditor: loadEditor }));
 
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';
@@ -23,7 +18,6 @@ const docxView = { ...signingView, pdfAvailable: false };
 beforeEach(() => {
   loadFirstView.mockReset().mockResolvedValue({});
   loadSuperdoc.mockReset().mockResolvedValue({});
-  loadEditor.mockReset();
 });
 
 afterEach(() => {
@@ -37,12 +31,11 @@ async function settled(queryClient: ReturnType<typeof createQueryClient>) {
 }
 
 describe('preloadForPage', () => {
-  it('starts the first view and the editor with superdoc for the editor tab of a document, and asks the server nothing', () => {
+  it('starts the first view for the editor tab of a document, and asks the server nothing', () => {
     const api = stubApi({});
     preloadForPage({ pathname: '/dokumente/3f2a', hash: '' }, createQueryClient());
     expect(loadFirstView).toHaveBeenCalledTimes(1);
-    // The browser parses superdoc beside the shell; its opening waits for the first view (docx-editor-frame.tsx).
-    expect(loadEditor).toHaveBeenCalledTimes(1);
+    // superdoc, cached in that browser, would hold up the first view while it compiles.
     expect(loadSuperdoc).not.toHaveBeenCalled();
     expect(api.fetchMock).not.toHaveBeenCalled();
   });
@@ -54,7 +47,6 @@ describe('preloadForPage', () => {
       preloadForPage({ pathname, hash: `#${TOKEN}` }, createQueryClient());
       expect(loadFirstView).not.toHaveBeenCalled();
       expect(loadSuperdoc).not.toHaveBeenCalled();
-      expect(loadEditor).not.toHaveBeenCalled();
       expect(api.fetchMock).not.toHaveBeenCalled();
     },
   );

@@ -1,7 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
-import { preloadDocxEditor } from '@/features/editor/load-docx-editor';
 import { preloadSigningPage } from '@/features/signature/signing-preload';
 import { PATHS } from '@/lib/paths';
 
@@ -15,8 +14,6 @@ export function preloadForPage(
   { pathname, hash }: Pick<Location, 'pathname' | 'hash'>,
   queryClient: QueryClient,
 ) {
-  if (matchPath(PATHS.document, pathname)) {
-    preloadFirstViewRenderer();
-    preloadDocxEditor();
-  } else if (matchPath(PATHS.signing, pathname)) preloadSigningPage(queryClient, hash.replace(/^#/, ''));
+  if (matchPath(PATHS.document, pathname)) preloadFirstViewRenderer();
+  else if (matchPath(PATHS.signing, pathname)) preloadSigningPage(queryClient, hash.replace(/^#/, ''));
 }
