@@ -22,7 +22,10 @@ async function isZip(file: Blob): Promise<boolean> {
 }
 
 /** What the viewer and the editor choose themselves; the rest is the same for both. */
-export type SuperdocOptions = Pick<Config, 'documentMode' | 'role' | 'toolbar' | 'modules'>;
+export type SuperdocOptions = Pick<
+  Config,
+  'documentMode' | 'role' | 'toolbar' | 'modules' | 'layoutEngineOptions'
+>;
 
 /**
  * Opens a DOCX with superdoc, the one engine that shows, signs and edits documents in the SPA, so that

@@ -33,6 +33,13 @@ const EXCLUDED_TOOLBAR_ITEMS = [
 ];
 
 /**
+ * The pages superdoc draws at first: the frame shows about one page, so two around it and one beyond
+ * suffice, and superdoc draws the rest as they are scrolled to. Its default of five and one made its
+ * opening of a contract about a sixth slower (bench/browser, superdoc:opening).
+ */
+const LAYOUT = { virtualization: { window: 2, overscan: 1 } };
+
+/**
  * Opens the DOCX in `container`, for editing with superdoc's toolbar in the element `toolbarId`, or
  * read-only. Resolves once the document shows; rejects if superdoc cannot open it.
  */
@@ -45,12 +52,13 @@ export async function openDocxEditor(
     container,
     docx,
     readOnly
-      ? { documentMode: 'viewing', role: 'viewer' }
+      ? { documentMode: 'viewing', role: 'viewer', layoutEngineOptions: LAYOUT }
       : {
           documentMode: 'editing',
           role: 'editor',
           toolbar: toolbarId,
           modules: { toolbar: { texts: texts.editor.toolbar, excludeItems: EXCLUDED_TOOLBAR_ITEMS } },
+          layoutEngineOptions: LAYOUT,
         },
   );
   // Only from now on: while it opens the file, superdoc reports its own import as an update.
