@@ -80,6 +80,7 @@ export default {
               `TBT ${Math.round(result.tbtMs)} ms, ${kib(result.bytes)} KiB, LCP element ${result.lcpElement}` +
               (result.editorChunks.length > 0 ? `, editor chunks: ${result.editorChunks.join(', ')}` : ''),
           );
+          for (const [name, value] of Object.entries(result.diagnostics)) log(`  ${name}: ${value}`);
         }
         pages.push({ ...page, runs });
       }
@@ -110,7 +111,41 @@ async function audit(url, port) {
       .map((request) => new URL(request.url).pathname.split('/').pop())
       .filter((file) => EDITOR_CHUNK.test(file)),
     lcpElement: lcpElementOf(lhr),
+    diagnostics: diagnosticsOf(lhr),
     chromeVersion: lhr.environment.hostUserAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? '',
+  };
+}
+
+/**
+ * Where a run's time went, as Lighthouse tells it: FCP, the LCP's phases, the longest chain of requests
+ * the page waited on one after the other, and the main thread's work (simulated on the slowed CPU).
+ */
+function diagnosticsOf(lhr) {
+  const ms = (value) => `${Math.round(value ?? 0)} ms`;
+  const [, phases] = lhr.audits['largest-contentful-paint-element']?.details?.items ?? [];
+  const chain = lhr.audits['critical-request-chains']?.details?.longestChain;
+  const longTasks = lhr.audits['long-tasks']?.details?.items ?? [];
+  const work = lhr.audits['mainthread-work-breakdown']?.details?.items ?? [];
+  const scripts = lhr.audits['bootup-time']?.details?.items ?? [];
+  const fileOf = (url) => (URL.canParse(url) ? new URL(url).pathname.split('/').pop() || '/' : url);
+  return {
+    fcp: ms(lhr.audits['first-contentful-paint'].numericValue),
+    lcpPhases: (phases?.items ?? []).map((phase) => `${phase.phase} ${ms(phase.timing)}`).join(', '),
+    chain: chain ? `${chain.length} requests, ${ms(chain.duration)}, ${kib(chain.transferSize)} KiB` : '',
+    longTasks:
+      `${longTasks.length}: ` +
+      longTasks
+        .slice(0, 4)
+        .map((task) => `${fileOf(task.url)} ${ms(task.duration)}`)
+        .join(', '),
+    mainThread: work
+      .slice(0, 4)
+      .map((group) => `${group.groupLabel} ${ms(group.duration)}`)
+      .join(', '),
+    scripts: scripts
+      .slice(0, 4)
+      .map((script) => `${fileOf(script.url)} ${ms(script.total)}`)
+      .join(', '),
   };
 }
 
@@ -122,6 +157,12 @@ function lcpElementOf(lhr) {
 }
 
 const kib = (bytes) => Math.round(bytes / 1024).toLocaleString('en');
+
+/** The run whose score is the median (the lower middle one of an even count). */
+function medianRun(page) {
+  const sorted = [...page.runs].sort((a, b) => a.score - b.score);
+  return sorted[Math.floor((sorted.length - 1) / 2)];
+}
 
 function report(pages, machine, chromeVersion, settings) {
   const median = (page, key) => summarize(page.runs.map((run) => run[key])).median;
@@ -149,6 +190,24 @@ function report(pages, machine, chromeVersion, settings) {
     table(
       ['page', 'performance', 'LCP', 'TBT', 'transferred', 'scores of the runs', 'editor chunks loaded'],
       rows,
+    ),
+    '',
+    'Where the time went in the run of each page with the median score (simulated):',
+    '',
+    table(
+      ['page', 'FCP', 'LCP phases', 'longest request chain', 'long tasks', 'main thread', 'scripts'],
+      pages.map((page) => {
+        const { diagnostics } = medianRun(page);
+        return [
+          page.label,
+          diagnostics.fcp,
+          diagnostics.lcpPhases,
+          diagnostics.chain,
+          diagnostics.longTasks,
+          diagnostics.mainThread,
+          diagnostics.scripts,
+        ];
+      }),
     ),
     '',
     `**Budget: the signing link scores ≥ ${BUDGET.signing.score}, LCP ≤ ${BUDGET.signing.lcpMs / 1000} s, ` +
