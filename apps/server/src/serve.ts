@@ -14,7 +14,7 @@ export async function serve({ bundle }: { bundle: BundleState }): Promise<void> 
   // first connection to PostgreSQL) and the app's modules load meanwhile: a restart waits for the
   // longer of the two, not for both. The modules are imported only now, so that nothing of them is
   // compiled before the database thread has started.
-  const opening = openDatabase(config.database);
+  const opening = openDatabase(config.database, { createMigrated: true });
   // A loading that fails while the database opens is reported once the opening is awaited.
   opening.catch(() => {});
   const composing = import('./compose.js');

@@ -7,6 +7,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { migrationProvider } from './migrations/index.js';
+import type { PGliteQueries } from './pglite.js';
 import { startPGliteThread } from './pglite-thread.js';
 import type { Database } from './schema.js';
 
@@ -26,11 +27,13 @@ export function databasePoolInUse(db: Db): number | undefined {
  * DATABASE_URL is set. `pglite` without a data directory gives an in-memory database (tests).
  *
  * PGlite runs in a worker thread of its own unless `thread` is false: tests open hundreds of small
- * databases, where starting a thread for each costs more than it saves.
+ * databases, where starting a thread for each costs more than it saves. With `createMigrated`, new
+ * PGlite files are created with the migrations applied, by the process that creates them
+ * (pglite-create.ts); a restore creates them empty.
  */
 export async function openDatabase(
   target: Config['database'] | { kind: 'pglite'; dataDir: undefined },
-  { thread = true }: { thread?: boolean } = {},
+  { thread = true, createMigrated = false }: { thread?: boolean; createMigrated?: boolean } = {},
 ): Promise<Db> {
   if (target.kind === 'postgres') {
     // Loaded for PostgreSQL only: on PGlite the server's thread needs none of node-postgres.
@@ -49,11 +52,17 @@ export async function openDatabase(
     await mkdir(target.dataDir, { recursive: true });
     claimDataDir(target.dataDir);
   }
-  // The dialect needs only `query` and `close`, and its connection lock keeps a transaction's
-  // statements together whichever thread runs them.
   const pglite = thread
-    ? await startPGliteThread(target.dataDir)
+    ? await startPGliteThread(target.dataDir, { createMigrated })
     : await (await import('./pglite.js')).openPGlite(target.dataDir);
+  return pgliteDatabase(pglite);
+}
+
+/**
+ * Kysely over the embedded database, in this thread or in its own. The dialect needs only `query` and
+ * `close`, and its connection lock keeps a transaction's statements together whichever thread runs them.
+ */
+export function pgliteDatabase(pglite: PGliteQueries): Db {
   return new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
 }
 

@@ -10,6 +10,9 @@ import type { DatabaseOutcome, DatabaseTask, DatabaseThreadData } from './pglite
 
 const runProcess = promisify(execFile);
 
+/** pglite-create.ts' flag: apply the migrations to the new database. */
+export const MIGRATED = '--migrated';
+
 /**
  * PGlite in a worker thread of its own. On the server's thread each query runs synchronously in
  * WebAssembly, and while documents were generated that took half of the thread's time: the event
@@ -24,22 +27,30 @@ const runProcess = promisify(execFile);
  */
 export async function startPGliteThread(
   dataDir: string | undefined,
-  { worker = siblingWorkerModule(import.meta.url, 'pglite-worker') }: { worker?: URL } = {},
+  {
+    worker = siblingWorkerModule(import.meta.url, 'pglite-worker'),
+    createMigrated = false,
+  }: { worker?: URL; createMigrated?: boolean } = {},
 ): Promise<PGliteQueries> {
   if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
     // Creating the database files (PostgreSQL's initdb) grows PGlite's WebAssembly memory by about
-    // 500 MB, which WebAssembly never gives back: a process of its own creates them and ends, and the
-    // server's thread opens the files afresh, as after a restart.
-    await createInOwnProcess(dataDir);
+    // 500 MB, which WebAssembly never gives back: a process of its own creates them (and applies the
+    // migrations, for the server) and ends, and the thread opens the files afresh, as after a restart.
+    await createInOwnProcess(dataDir, createMigrated);
   }
   return openThread(dataDir, worker);
 }
 
-async function createInOwnProcess(dataDir: string): Promise<void> {
+async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<void> {
   const module = siblingWorkerModule(import.meta.url, 'pglite-create');
   const { filename, execArgv = [] } = workerStartOptions(module);
   try {
-    await runProcess(process.execPath, [...execArgv, fileURLToPath(filename), dataDir]);
+    await runProcess(process.execPath, [
+      ...execArgv,
+      fileURLToPath(filename),
+      dataDir,
+      ...(migrated ? [MIGRATED] : []),
+    ]);
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     throw new Error(
