@@ -269,8 +269,9 @@ function report({
     'What keeps it there (apps/server/src/db/pglite.ts, pglite-thread.ts, pglite-create.ts, ' +
       'apps/server/src/templates/renderer.ts, apps/server/src/shared/worker-module.ts; ' +
       'package.json): ' +
-      'a fresh DATA_DIR is created by a process of its own that then ends (creating the files grows PGlite’s ' +
-      'WebAssembly memory by about 500 MB, which WebAssembly never gives back); PGlite runs with ' +
+      'a fresh DATA_DIR is created, with its migrations applied, by a process of its own that then ends (creating ' +
+      'the files grows PGlite’s WebAssembly memory by about 500 MB, which WebAssembly never gives back, and what ' +
+      'PGlite compiles and allocates for the migrations stays with that process); PGlite runs with ' +
       '`shared_buffers` of 16 MB instead of PostgreSQL’s 128 MB and `max_connections` of 10 (PostgreSQL ' +
       'touches both tables when it starts); render threads start as documents wait for one and end after ' +
       'a minute without one; fontkit (1.4 MB of JavaScript) loads with the first signing certificate; ' +
@@ -281,7 +282,10 @@ function report({
     '',
     '### Where the time goes',
     '',
-    'One further start of each kind on the embedded database under `node --cpu-prof` (slower than the ' +
+    'The server runs from its bundle (`npm run build` makes it: scripts/bundle-server.mjs; ' +
+      'apps/server/src/server-bundle.ts), a few files instead of some 2,000 modules; what no first request needs ' +
+      '(oidc-provider, nodemailer, the PDF and seal code, prom-client, ajv) loads later or never. ' +
+      'One further start of each kind on the embedded database under `node --cpu-prof` (slower than the ' +
       'timed ones: the profiler costs time), stopped once healthy. "Busy" is the main thread’s CPU time by ' +
       'where the code comes from; "waiting" is the share of the profile in which it was idle (files, the ' +
       'database, libuv’s threads).',
