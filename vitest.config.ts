@@ -10,6 +10,7 @@ const ssr = { resolve: { conditions: ['source', ...defaultServerConditions] } };
 export const WEB_FILES_WITH_MOCKS = [
   'src/app/page-preload.test.ts',
   'src/features/approvals/approvals-page.test.tsx',
+  'src/features/editor/docx-editor-frame.test.tsx',
   'src/features/editor/editor-page.test.tsx',
   'src/features/editor/load-docx-editor.test.tsx',
   'src/features/forms/preload-editor.test.tsx',
@@ -19,6 +20,7 @@ export const WEB_FILES_WITH_MOCKS = [
   'src/features/signature/sender-view-page.test.tsx',
   'src/features/signature/signing-code-step.test.tsx',
   'src/features/signature/signing-page.test.tsx',
+  'src/features/signature/signing-preload.test.ts',
 ];
 
 function webProject(options: { name: string; isolate: boolean; include?: string[]; exclude?: string[] }) {

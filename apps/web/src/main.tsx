@@ -19,13 +19,10 @@ import { loadRuntimeConfig } from './lib/runtime-config';
 // for `z.config` would add about 4 kB gzip of it to /login (bench/size).
 Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
 
-// The pages people reach from outside and then wait on a document start loading it at once
-// (page-preload.ts); that code, with the query cache, the signing page's API and schemas, stays out of
-// every other page's first load.
-if ([PATHS.document, PATHS.signing].some((path) => matchPath(path, window.location.pathname))) {
-  void Promise.all([import('./app/page-preload'), import('@/components/page-providers')]).then(
-    ([{ preloadForPage }, { appQueryClient }]) => preloadForPage(window.location, appQueryClient),
-  );
+// The tab opened on a document starts loading its first view at once (page-preload.ts); that code
+// stays out of every other page's first load.
+if (matchPath(PATHS.document, window.location.pathname)) {
+  void import('./app/page-preload').then(({ preloadForPage }) => preloadForPage(window.location.pathname));
 }
 
 const container = document.getElementById('root');

@@ -5,7 +5,6 @@ import {
   Navigate,
   type RouteObject,
   type ShouldRevalidateFunctionArgs,
-  useLocation,
   useRouteLoaderData,
 } from 'react-router';
 import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-first-view';
@@ -33,24 +32,6 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const startPage = async () => ({ Component: (await import('@/features/match/start-page')).StartPage });
   const formatPage = async () => ({ Component: (await import('@/features/format/format-page')).FormatPage });
   const senderViewPage = async () => ({ Component: (await import('@/features/signature')).SenderViewPage });
-  // Public, outside the shell: it brings its own query cache and notifications (a failed download reports in one).
-  // The server answers /unterschreiben with the page's own entry (app/signing); this route shows
-  // it where the app's index.html is served instead (an address the app navigates to itself).
-  const signingPage = async () => {
-    const [{ SigningPage }, { PageProviders }] = await Promise.all([
-      // Not the feature's index, which brings the sender's view and its forms too.
-      import('@/features/signature/signing-page'),
-      import('@/components/page-providers'),
-    ]);
-    return {
-      Component: () => (
-        <PageProviders>
-          <SigningPage token={useLocation().hash.replace(/^#/, '')} />
-        </PageProviders>
-      ),
-    };
-  };
-
   // The document's first view starts loading beside the page's code, as in a tab opened on a document
   // (page-preload.ts), not only once the file is there; the page's loader asks for the document and its
   // file beside the session check. The query client comes with the page, not with /login's first chunk.
@@ -98,8 +79,6 @@ export function appRoutes(auth: AuthService): RouteObject[] {
         { path: PATHS.root, element: <Navigate to={PATHS.login} replace /> },
         { path: PATHS.login, Component: LoginPage },
         { path: PATHS.authCallback, Component: AuthCallbackPage },
-        // Public: a signer has no account; the link token is the only credential.
-        { path: PATHS.signing, lazy: signingPage, HydrateFallback: FullPageLoader },
         {
           // The signed-in user, for the pages that show more to some levels (useRouteLoaderData).
           id: SESSION_ROUTE,

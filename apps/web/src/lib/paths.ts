@@ -22,8 +22,6 @@ export const PATHS = {
   approvals: '/freigaben',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
-  /** Public: a signer opens it from their e-mail with the link token after the `#`. */
-  signing: '/unterschreiben',
 } as const;
 
 /** The id of the route whose loader answers who is signed in (`useRouteLoaderData(SESSION_ROUTE)`). */
