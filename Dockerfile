@@ -14,6 +14,8 @@ COPY tsconfig.base.json ./
 COPY packages/domain packages/domain
 COPY apps/server apps/server
 COPY apps/web apps/web
+# The build bundles the compiled server for a faster start (apps/server/src/server-bundle.ts).
+COPY scripts/bundle-server.mjs scripts/
 RUN npm run build
 
 FROM node:22-bookworm-slim AS runtime
