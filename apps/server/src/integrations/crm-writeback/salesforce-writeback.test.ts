@@ -140,7 +140,9 @@ describe.each(testDatabases())('Salesforce write-back on $name', (database) => {
     expect(await crm.deliverDue()).toBe(1);
     stub.down = true;
     await envelope.complete(PDF);
-    const start = new Date();
+    // A second ahead: the database stamps a due delivery in microseconds and this clock counts
+    // milliseconds, so a delivery made in the same millisecond would not be due yet.
+    const start = seconds(new Date(), 1);
     expect(await crm.deliverDue(start)).toBe(0);
     expect(await crm.deliverDue(seconds(start, 31))).toBe(0);
     expect(await envelope.crmHistory()).toEqual([
@@ -169,7 +171,7 @@ describe.each(testDatabases())('Salesforce write-back on $name', (database) => {
     await envelope.complete(PDF);
     // The upload arrives, the PATCH after it does not: the delivery stays pending.
     stub.failPatches = 1;
-    const start = new Date();
+    const start = seconds(new Date(), 1);
     expect(await crm.deliverDue(start)).toBe(0);
     expect(stub.files).toHaveLength(1);
     // As if the process had died before keeping the file's id.
