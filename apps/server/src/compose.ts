@@ -19,6 +19,7 @@ import { DatabaseMatchSource } from './matches/database-match-source.js';
 import { seedDemoMatches } from './matches/demo.js';
 import { MatchStore } from './matches/match-store.js';
 import { seedDemoUsers } from './seed.js';
+import { loadOnce } from './shared/load-once.js';
 import { loadCompanyData } from './templates/companies.js';
 import { createRendererPool } from './templates/renderer.js';
 import { UsersRepository } from './users/users-repository.js';
@@ -111,13 +112,8 @@ export async function composeApp(
 
 /** nodemailer (half a megabyte of code) loads with the first mail sent, not at start. */
 function mailerOnFirstSend(create: () => Promise<Mailer>): Mailer {
-  let mailer: Promise<Mailer> | undefined;
-  return {
-    async send(message) {
-      mailer ??= create();
-      return (await mailer).send(message);
-    },
-  };
+  const mailer = loadOnce(create);
+  return { send: async (message) => (await mailer()).send(message) };
 }
 
 /** The embedded database is this process's alone: its command-line tools hand their work to it. */

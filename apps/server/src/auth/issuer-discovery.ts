@@ -1,3 +1,5 @@
+import { loadOnce } from '../shared/load-once.js';
+
 /** What this server needs of an external issuer's OpenID Connect discovery document. */
 export interface IssuerMetadata {
   jwksUri: string;
@@ -9,7 +11,6 @@ export interface IssuerMetadata {
  * next caller tries again, so an issuer that was briefly unreachable at start does not stay broken.
  */
 export function issuerDiscovery(issuer: string): () => Promise<IssuerMetadata> {
-  let metadata: Promise<IssuerMetadata> | undefined;
   const discover = async (): Promise<IssuerMetadata> => {
     const response = await fetch(`${issuer.replace(/\/+$/, '')}/.well-known/openid-configuration`, {
       signal: AbortSignal.timeout(5000),
@@ -22,11 +23,5 @@ export function issuerDiscovery(issuer: string): () => Promise<IssuerMetadata> {
       tokenEndpoint: typeof document.token_endpoint === 'string' ? document.token_endpoint : undefined,
     };
   };
-  return () => {
-    metadata ??= discover().catch((error) => {
-      metadata = undefined;
-      throw error;
-    });
-    return metadata;
-  };
+  return loadOnce(discover);
 }

@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider';
 import type { Configuration, KoaContextWithOIDC } from 'oidc-provider';
 import { DRIVE_SCOPES } from '../config/config.js';
 import type { Db } from '../db/database.js';
+import { loadOnce } from '../shared/load-once.js';
 import type { IdpAccounts } from './accounts.js';
 import { errorPage, IDP_PAGE_CSP, loginPage } from './pages.js';
 import { payloadAdapterFactory } from './payload-adapter.js';
@@ -109,15 +110,12 @@ export async function createEmbeddedIdp(options: EmbeddedIdpOptions): Promise<Em
 
   // oidc-provider (with koa, a megabyte of code) loads once the server listens, or with the first
   // request to the provider if that comes sooner: a restart does not wait for it.
-  let loading: Promise<LoadedProvider> | undefined;
-  const loaded = () => {
-    loading ??= import('oidc-provider').then(({ default: Provider, errors }) => {
-      const provider = new Provider(issuer, configuration);
-      provider.proxy = options.trustProxy;
-      return { provider, handleRequest: provider.callback(), SessionNotFound: errors.SessionNotFound };
-    });
-    return loading;
-  };
+  const loaded = loadOnce(async (): Promise<LoadedProvider> => {
+    const { default: Provider, errors } = await import('oidc-provider');
+    const provider = new Provider(issuer, configuration);
+    provider.proxy = options.trustProxy;
+    return { provider, handleRequest: provider.callback(), SessionNotFound: errors.SessionNotFound };
+  });
 
   const routes: FastifyPluginAsync = async (app) => {
     app.addHook('onListen', async () => {

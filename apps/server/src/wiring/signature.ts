@@ -9,6 +9,7 @@ import { signatureRoutes } from '../routes/signature.js';
 import { signatureOverviewRoutes } from '../routes/signature-overview.js';
 import { signingRoutes } from '../routes/signing.js';
 import { HOUSEKEEPING_INTERVAL_MS, OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
+import { loadOnce } from '../shared/load-once.js';
 import type { ApprovalGate, ApprovedSender, EnvelopeApprovalSource } from '../signature/approval-gate.js';
 import { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { CertificateInput } from '../signature/certificate.js';
@@ -197,16 +198,6 @@ async function serverSeal(
     const seal = await load();
     return { fingerprint: seal.fingerprint, certificate: async () => seal };
   }
-  let loading: Promise<SealCertificate> | undefined;
-  return {
-    fingerprint: stored.fingerprint,
-    certificate: () => {
-      loading ??= load().catch((error: unknown) => {
-        // The database was not reachable: the next sealing reads it again.
-        loading = undefined;
-        throw error;
-      });
-      return loading;
-    },
-  };
+  // A database that was not reachable is read again at the next sealing.
+  return { fingerprint: stored.fingerprint, certificate: loadOnce(load) };
 }
