@@ -86,8 +86,9 @@ async function signInAcross(a: ServerProcess, b: ServerProcess, publicUrl: strin
     redirect_uri: redirectUri,
     response_type: 'code',
     scope: 'openid email profile',
-    state: 'state-1',
-    nonce: 'nonce-1',
+    // Fresh as the SPA's: two sign-ins in one second must not get the same token (a logout ended its session).
+    state: randomBytes(8).toString('hex'),
+    nonce: randomBytes(8).toString('hex'),
     code_challenge: createHash('sha256').update(verifier).digest('base64url'),
     code_challenge_method: 'S256',
   });

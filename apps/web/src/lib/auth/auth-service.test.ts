@@ -60,6 +60,7 @@ describe('freshIdToken', () => {
     const auth = createAuthService(client, () => NOW_MS);
 
     expect(await auth.freshIdToken()).toEqual({ idToken: 'new', renewed: true });
+    expect(client.signinSilent).toHaveBeenCalledWith({ nonce: expect.stringMatching(/^[0-9a-f-]{36}$/) });
   });
 
   it('renews silently when the token has expired', async () => {
@@ -122,7 +123,19 @@ describe('signInWithPopup', () => {
   it('asks oidc-client-ts to abort when the user closes the popup', async () => {
     const client = fakeClient();
     await createAuthService(client).signInWithPopup();
-    expect(client.signinPopup).toHaveBeenCalledWith({ popupAbortOnClose: true });
+    expect(client.signinPopup).toHaveBeenCalledWith(expect.objectContaining({ popupAbortOnClose: true }));
+  });
+
+  it('asks with a new nonce each time, so that two sign-ins in one second get two tokens', async () => {
+    const client = fakeClient();
+    const auth = createAuthService(client);
+    await auth.signInWithPopup();
+    await auth.signInWithPopup();
+    const nonces = client.signinPopup.mock.calls.map(([args]) => args?.nonce);
+    expect(nonces).toHaveLength(2);
+    expect(nonces[0]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(nonces[1]).toMatch(/^[0-9a-f-]{36}$/);
+    expect(nonces[0]).not.toBe(nonces[1]);
   });
 
   it('asks the provider for credentials again after an explicit logout, once', async () => {
@@ -130,9 +143,11 @@ describe('signInWithPopup', () => {
     const auth = createAuthService(client);
     markSignedOut();
     await auth.signInWithPopup();
-    expect(client.signinPopup).toHaveBeenLastCalledWith({ popupAbortOnClose: true, prompt: 'login' });
+    expect(client.signinPopup).toHaveBeenLastCalledWith(
+      expect.objectContaining({ popupAbortOnClose: true, prompt: 'login' }),
+    );
     await auth.signInWithPopup();
-    expect(client.signinPopup).toHaveBeenLastCalledWith({ popupAbortOnClose: true });
+    expect(client.signinPopup.mock.lastCall?.[0]).not.toHaveProperty('prompt');
   });
 
   it('recognises the popup-closed error of oidc-client-ts', () => {

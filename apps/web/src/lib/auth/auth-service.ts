@@ -102,7 +102,7 @@ export function createAuthService(
 
   async function renewedUser(): Promise<User | null> {
     try {
-      return remember(await client.signinSilent());
+      return remember(await client.signinSilent({ nonce: crypto.randomUUID() }));
     } catch (error) {
       console.warn('Silent token renewal failed', error);
       return null;
@@ -113,8 +113,15 @@ export function createAuthService(
     async signInWithPopup() {
       // Without abort-on-close the promise would never settle when the user closes the window. After an
       // explicit logout the provider must ask again, or the same person would be signed straight back in.
+      // A fresh nonce makes every sign-in's ID token unique: the server keys a session by its token, and
+      // two sign-ins of one person in one second (sign out, sign in again) would otherwise get the same
+      // token, whose session the logout had ended. oidc-client-ts checks the nonce on the way back.
       remember(
-        await client.signinPopup({ popupAbortOnClose: true, ...(wasSignedOut() ? { prompt: 'login' } : {}) }),
+        await client.signinPopup({
+          popupAbortOnClose: true,
+          nonce: crypto.randomUUID(),
+          ...(wasSignedOut() ? { prompt: 'login' } : {}),
+        }),
       );
       localStorage.removeItem(LOCAL_STORAGE_KEYS.signedOut);
     },
