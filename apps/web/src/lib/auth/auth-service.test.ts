@@ -131,7 +131,7 @@ describe('signInWithPopup', () => {
     const auth = createAuthService(client);
     await auth.signInWithPopup();
     await auth.signInWithPopup();
-    const nonces = client.signinPopup.mock.calls.map(([args]) => args?.nonce);
+    const nonces = vi.mocked(client.signinPopup).mock.calls.map(([args]) => args?.nonce);
     expect(nonces).toHaveLength(2);
     expect(nonces[0]).toMatch(/^[0-9a-f-]{36}$/);
     expect(nonces[1]).toMatch(/^[0-9a-f-]{36}$/);
@@ -147,7 +147,7 @@ describe('signInWithPopup', () => {
       expect.objectContaining({ popupAbortOnClose: true, prompt: 'login' }),
     );
     await auth.signInWithPopup();
-    expect(client.signinPopup.mock.lastCall?.[0]).not.toHaveProperty('prompt');
+    expect(vi.mocked(client.signinPopup).mock.lastCall?.[0]).not.toHaveProperty('prompt');
   });
 
   it('recognises the popup-closed error of oidc-client-ts', () => {
