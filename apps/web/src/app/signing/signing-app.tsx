@@ -13,10 +13,13 @@ import { linkToken, onLinkTokenChange } from './link-token';
  * signed-in app (its router, the sign-in, its runtime configuration), which a signer's phone would only
  * load and run before the contract shows.
  */
-export function showSigningPage(earlyView: Promise<Response> | undefined): void {
+export async function showSigningPage(earlyView: Promise<Response> | undefined): Promise<void> {
   const container = document.getElementById('root');
   if (!container) throw new Error('signing.html lacks the #root element');
-  preloadSigningPage(appQueryClient, linkToken(), earlyView);
+  const viewKnown = preloadSigningPage(appQueryClient, linkToken(), earlyView);
+  // The entry waited for its early answer: the view is a moment away, and the page's first render shows it
+  // where the entry's heading is (early-heading.ts), not a loader in its place for that moment.
+  if (earlyView) await viewKnown;
   const root = createRoot(container);
   // As a transition, React builds the page in slices of a few milliseconds: on a phone, building it at
   // once would hold up everything else on the page, a tap included, for a good part of a second.

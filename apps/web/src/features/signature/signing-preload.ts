@@ -9,17 +9,17 @@ import { loadSigningDocument, signingDocumentKey, signingQueryOptions, signingVi
  * (`earlyView`, app/signing), and as soon as it says the document is open for signing, the
  * renderer of the document and the document itself. The page then finds them in the query cache; a failed
  * answer is asked for again when the page shows. No superdoc: the page shows the document as text
- * (components/document-viewer/document-reader.tsx).
+ * (components/document-viewer/document-reader.tsx). Settles once the view is in the cache (or failed).
  */
 export function preloadSigningPage(
   queryClient: QueryClient,
   token: string,
   earlyView?: Promise<Response>,
-): void {
-  if (!token) return;
+): Promise<void> {
+  if (!token) return Promise.resolve();
   const options = signingQueryOptions(token);
   const prefetch = earlyView ? { ...options, queryFn: () => signingViewOf(earlyView) } : options;
-  void queryClient.prefetchQuery(prefetch).then(() => {
+  return queryClient.prefetchQuery(prefetch).then(() => {
     const view = queryClient.getQueryData(options.queryKey);
     // A failure shows where the page opens the document; a used link shows no document.
     if (view?.state !== 'open') return;

@@ -1,0 +1,59 @@
+/**
+ * What of the signer's view the page's top needs, read without the page's code (its schemas come with zod,
+ * which this entry leaves out): anything unexpected shows nothing here, and the page's code, which checks
+ * the whole view, says what is wrong.
+ */
+interface ViewTop {
+  state?: unknown;
+  subject?: unknown;
+  fileName?: unknown;
+  verification?: { required?: unknown; verified?: unknown };
+}
+
+/**
+ * The heading the signing form opens with (features/signature/signing-page.tsx: the subject, or else the
+ * file's name), or none where the page shows something else first: a used link, or the code step.
+ */
+export function signingHeadingOf(view: unknown): string | undefined {
+  if (typeof view !== 'object' || view === null) return undefined;
+  const { state, subject, fileName, verification } = view as ViewTop;
+  if (state !== 'open' || typeof verification !== 'object' || verification === null) return undefined;
+  if (verification.required !== false && verification.verified !== true) return undefined;
+  const heading = (typeof subject === 'string' && subject) || (typeof fileName === 'string' && fileName);
+  return heading || undefined;
+}
+
+/**
+ * Shows the heading of the signer's view under signing.html's top (.signing-skeleton) as soon as the
+ * entry's early answer is there, and settles once the browser has painted it. On a phone's slow
+ * connection the page's code (React, Mantine, the page) arrives a good second later; the page then
+ * renders the same heading in the same place (signing-styles.css holds the two alike). A failed or
+ * unexpected answer shows nothing: the page's code reports it.
+ */
+export async function showEarlyHeading(earlyView: Promise<Response>): Promise<void> {
+  const skeleton = document.querySelector('.signing-skeleton');
+  const answer = await earlyView.catch(() => undefined);
+  if (!skeleton || !answer?.ok) return;
+  // A copy: the page's code reads the answer itself.
+  const heading = signingHeadingOf(
+    await answer
+      .clone()
+      .json()
+      .catch(() => undefined),
+  );
+  if (heading === undefined) return;
+  const title = document.createElement('h1');
+  title.className = 'signing-skeleton-title';
+  title.textContent = heading;
+  skeleton.append(title);
+  await painted();
+}
+
+/**
+ * The next frame has been painted: the page's code, which runs for a good while at first, would otherwise
+ * run before it. A hidden tab paints no frame; its page goes on at once.
+ */
+function painted(): Promise<void> {
+  if (document.visibilityState !== 'visible') return Promise.resolve();
+  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
+}
