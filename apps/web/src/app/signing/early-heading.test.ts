@@ -15,22 +15,16 @@ afterEach(() => {
 });
 
 describe('signingHeadingOf', () => {
-  it('names the document as the signing form does: its subject, or else its file name', () => {
+  it('names the document as the signing form and the code step do: its subject, or else its file name', () => {
     expect(signingHeadingOf(signingView)).toBe('Rahmenvertrag zur Unterschrift');
+    expect(signingHeadingOf(unverifiedView)).toBe('Rahmenvertrag zur Unterschrift');
     expect(signingHeadingOf({ ...signingView, subject: '' })).toBe('Rahmenvertrag PL-12345.docx');
-    expect(
-      signingHeadingOf({
-        ...signingView,
-        verification: { ...signingView.verification, required: false, verified: false },
-      }),
-    ).toBe('Rahmenvertrag zur Unterschrift');
   });
 
   it.each([
-    ['the code step comes first', unverifiedView],
-    ['the link is used', { ...signingView, state: 'signed' }],
+    ['the link is signed', { ...signingView, state: 'signed' }],
+    ['the link is declined', { ...signingView, state: 'declined' }],
     ['the answer is no view', { error: 'link_expired' }],
-    ['the answer lacks the verification', { ...signingView, verification: undefined }],
     ['nothing names the document', { ...signingView, subject: '', fileName: 7 }],
     ['the answer is no object', 'open'],
   ])('shows no heading where %s', (_case, view) => {
@@ -54,7 +48,7 @@ describe('showEarlyHeading', () => {
     ['a refused link', () => Promise.resolve(jsonResponse(410, { error: 'link_expired' }))],
     ['a lost answer', () => Promise.reject(new TypeError('Failed to fetch'))],
     ['an answer that is no JSON', () => Promise.resolve(new Response('<html>', { status: 200 }))],
-    ['the code step', () => Promise.resolve(jsonResponse(200, unverifiedView))],
+    ['a used link', () => Promise.resolve(jsonResponse(200, { ...signingView, state: 'signed' }))],
   ])('shows nothing more for %s', async (_case, earlyView) => {
     const top = skeleton();
     await showEarlyHeading(earlyView());

@@ -7,18 +7,17 @@ interface ViewTop {
   state?: unknown;
   subject?: unknown;
   fileName?: unknown;
-  verification?: { required?: unknown; verified?: unknown };
 }
 
 /**
- * The heading the signing form opens with (features/signature/signing-page.tsx: the subject, or else the
- * file's name), or none where the page shows something else first: a used link, or the code step.
+ * The heading an open link's page opens with, the code step's as the signing form's
+ * (features/signature/signing-page.tsx, signing-code-step.tsx: the subject, or else the file's name), or
+ * none where the page shows something else: a used link.
  */
 export function signingHeadingOf(view: unknown): string | undefined {
   if (typeof view !== 'object' || view === null) return undefined;
-  const { state, subject, fileName, verification } = view as ViewTop;
-  if (state !== 'open' || typeof verification !== 'object' || verification === null) return undefined;
-  if (verification.required !== false && verification.verified !== true) return undefined;
+  const { state, subject, fileName } = view as ViewTop;
+  if (state !== 'open') return undefined;
   const heading = (typeof subject === 'string' && subject) || (typeof fileName === 'string' && fileName);
   return heading || undefined;
 }

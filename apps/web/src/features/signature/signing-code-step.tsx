@@ -116,7 +116,11 @@ export function SigningCodeStep({ token, view, onAnswered, onRefresh, onLinkClos
 
   return (
     <Stack>
-      <Title order={1}>{view.subject || view.fileName}</Title>
+      {/* As the signing form's heading (signing-page.tsx), which takes its place once the code is confirmed,
+          and signing.html's early one (app/signing/early-heading.ts), which it takes the place of. */}
+      <Title order={1} fz={{ base: 'h3', sm: 'h1' }}>
+        {view.subject || view.fileName}
+      </Title>
       <Paper withBorder p="md">
         <form onSubmit={handleConfirm} noValidate>
           <Stack>
