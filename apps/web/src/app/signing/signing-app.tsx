@@ -1,8 +1,10 @@
 import { MantineProvider } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, startTransition, useSyncExternalStore } from 'react';
 import { createRoot } from 'react-dom/client';
 import { cssVariablesResolver, theme } from '@/app/theme';
-import { appQueryClient, PageProviders } from '@/components/page-providers';
+import { appQueryClient } from '@/components/page-providers';
 import { SigningPage } from '@/features/signature/signing-page';
 import { preloadSigningPage } from '@/features/signature/signing-preload';
 import { linkToken, onLinkTokenChange } from './link-token';
@@ -36,10 +38,14 @@ export function SigningApp() {
   const token = useSyncExternalStore(onLinkTokenChange, linkToken);
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
-      <PageProviders>
+      {/* The query cache and notifications of the app's PageProviders, without the dialogs that plain
+          functions open, which this page has none of: their provider brings Mantine's Modal into the
+          page's first load (the decline dialog loads it when a signer asks to decline). */}
+      <QueryClientProvider client={appQueryClient}>
+        <Notifications position="top-right" />
         {/* Another link is another signer's page: nothing typed for the first stays. */}
         <SigningPage key={token} token={token} />
-      </PageProviders>
+      </QueryClientProvider>
     </MantineProvider>
   );
 }

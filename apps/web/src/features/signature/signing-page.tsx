@@ -4,11 +4,9 @@ import {
   Checkbox,
   Container,
   Group,
-  Modal,
   Paper,
   Stack,
   Text,
-  Textarea,
   TextInput,
   Title,
 } from '@mantine/core';
@@ -16,12 +14,19 @@ import { useDisclosure } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   COUNTERSIGNER_ROLE,
-  declineEnvelopeSchema,
   type SignEnvelopeRequest,
   type SigningView,
   signEnvelopeSchema,
 } from '@vertragsgenerator/domain';
-import { type FormEvent, type ReactNode, useCallback, useDeferredValue, useState } from 'react';
+import {
+  type FormEvent,
+  lazy,
+  type ReactNode,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useState,
+} from 'react';
 // The reader's own module: the package's index brings the sender's viewer and superdoc's frame along.
 import { DocumentReader } from '@/components/document-viewer/document-reader';
 import { runDownload } from '@/components/download-button';
@@ -30,10 +35,10 @@ import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
+import { announced } from './announced';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { SignatureDrawing } from './signature-drawing';
 import {
-  declineEnvelope,
   downloadSigningDocument,
   isLinkError,
   loadSigningDocument,
@@ -42,6 +47,10 @@ import {
   signingQueryOptions,
 } from './signing-api';
 import { DocumentFingerprint, SigningCodeStep } from './signing-code-step';
+
+// Loaded when the signer first asks to decline: the dialog (Mantine's Modal, its focus trap and scroll
+// lock) is code that a phone would otherwise load and run before the contract shows, for the few who decline.
+const DeclineDialog = lazy(async () => ({ default: (await import('./decline-dialog')).DeclineDialog }));
 
 /**
  * The public page behind a signer's e-mail link (`/unterschreiben#<token>`): no sign-in and no app
@@ -130,6 +139,12 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
   const [drawnSignature, setDrawnSignature] = useState<string | undefined>();
   const [clientErrors, setClientErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
   const [declineOpened, decline] = useDisclosure(false);
+  // The dialog stays once opened: its closing transition plays, and it keeps what the signer typed.
+  const [declineAsked, setDeclineAsked] = useState(false);
+  const askToDecline = () => {
+    setDeclineAsked(true);
+    decline.open();
+  };
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
   const sign = useSingleMutation({
     mutationFn: (request: SignEnvelopeRequest) => signEnvelope(token, request),
@@ -238,91 +253,26 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
             <Button type="submit" disabled={!ready} loading={sign.isPending}>
               {texts.signing.sign}
             </Button>
-            <Button variant="default" color="red" onClick={decline.open} disabled={sign.isPending}>
+            <Button variant="default" color="red" onClick={askToDecline} disabled={sign.isPending}>
               {texts.signing.decline}
             </Button>
           </Group>
         </Stack>
       </form>
-      <DeclineDialog
-        token={token}
-        senderName={view.sender.name}
-        opened={declineOpened}
-        onClose={decline.close}
-        onDeclined={onAnswered}
-        onLinkClosed={onLinkClosed}
-      />
+      {declineAsked && (
+        <Suspense fallback={null}>
+          <DeclineDialog
+            token={token}
+            senderName={view.sender.name}
+            opened={declineOpened}
+            onClose={decline.close}
+            onDeclined={onAnswered}
+            onLinkClosed={onLinkClosed}
+          />
+        </Suspense>
+      )}
     </Stack>
   );
-}
-
-interface DeclineDialogProps {
-  token: string;
-  senderName: string;
-  opened: boolean;
-  onClose: () => void;
-  onDeclined: (view: SigningView) => void;
-  onLinkClosed: (error: ApiRequestError) => void;
-}
-
-function DeclineDialog({ token, senderName, opened, onClose, onDeclined, onLinkClosed }: DeclineDialogProps) {
-  const [reason, setReason] = useState('');
-  const [reasonError, setReasonError] = useState<string | undefined>();
-  const declining = useSingleMutation({
-    mutationFn: (text: string) => declineEnvelope(token, text),
-    onSuccess: onDeclined,
-    onError: (error) => {
-      if (isLinkError(error)) onLinkClosed(error);
-    },
-  });
-  const serverError =
-    declining.error instanceof ApiRequestError ? declining.error.fields.reason?.[0] : undefined;
-
-  function handleSubmit(event: FormEvent) {
-    event.preventDefault();
-    const request = declineEnvelopeSchema.safeParse({ reason });
-    if (!request.success) {
-      setReasonError(errorAt('reason', fieldErrorsOf(request.error)));
-      return;
-    }
-    setReasonError(undefined);
-    declining.mutate(request.data.reason);
-  }
-
-  return (
-    <Modal opened={opened} onClose={onClose} title={texts.signing.declineTitle}>
-      <form onSubmit={handleSubmit} noValidate>
-        <Stack>
-          <Text size="sm">{texts.signing.declineText(senderName)}</Text>
-          <Textarea
-            label={texts.signing.declineReason}
-            required
-            rows={3}
-            value={reason}
-            onChange={(event) => setReason(event.currentTarget.value)}
-            error={announced(reasonError ?? serverError)}
-            data-autofocus
-          />
-          {declining.isError && !serverError && !isLinkError(declining.error) && (
-            <Alert color="red">{errorMessage(declining.error)}</Alert>
-          )}
-          <Group justify="flex-end">
-            <Button variant="default" onClick={onClose}>
-              {texts.signing.cancel}
-            </Button>
-            <Button type="submit" color="red" loading={declining.isPending}>
-              {texts.signing.decline}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
-  );
-}
-
-/** A field's error, read out by screen readers as soon as it appears. */
-function announced(message: string | undefined): ReactNode {
-  return message && <span role="alert">{message}</span>;
 }
 
 function LinkProblem({ message }: { message: string }) {
