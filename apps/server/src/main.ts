@@ -1,4 +1,7 @@
+import { limitHeapGrowth } from './heap-growth.js';
 import { BUNDLE_ENTRY, bundleState } from './server-bundle.js';
+
+limitHeapGrowth();
 
 /** Entry point: the server from its bundle while that is current, else from the compiled modules. */
 const bundle = bundleState();
