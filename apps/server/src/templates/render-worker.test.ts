@@ -4,7 +4,7 @@ import PizZip from 'pizzip';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../shared/sha256.js';
 import { docxFixture, paragraph } from '../test/docx-fixture.js';
-import render, { type RenderOutcome, renderDocument } from './render-worker.js';
+import render, { PARSED_TEMPLATES_KEPT, type RenderOutcome, renderDocument } from './render-worker.js';
 
 const data = { firmaName: 'WM' } as unknown as TemplateData;
 const documentXml = (outcome: RenderOutcome) =>
@@ -42,6 +42,27 @@ describe('the render thread', () => {
     expect(documentXml(renderDocument({ template: { sha256: other.sha256 }, data }))).toContain(
       'Fassung C WM',
     );
+  });
+
+  it('keeps the versions used last, and lets go of the one used longest ago', () => {
+    const inUse = version('Fassung E');
+    const others = Array.from({ length: PARSED_TEMPLATES_KEPT }, (_, index) => version(`Fassung F${index}`));
+    renderDocument({ template: inUse, data });
+    for (const other of others) {
+      renderDocument({ template: other, data });
+      // The version in use is asked for between the others, as a current template is: it stays.
+      expect(documentXml(renderDocument({ template: { sha256: inUse.sha256 }, data }))).toContain(
+        'Fassung E WM',
+      );
+    }
+    // One version too many: the first of the others, used longest ago, had to go; the last one stays.
+    expect(renderDocument({ template: { sha256: others[0]?.sha256 ?? '' }, data })).toEqual({
+      ok: false,
+      templateNeeded: true,
+    });
+    expect(
+      documentXml(renderDocument({ template: { sha256: others.at(-1)?.sha256 ?? '' }, data })),
+    ).toContain(`Fassung F${PARSED_TEMPLATES_KEPT - 1} WM`);
   });
 
   it('hands a rendered document to piscina to transfer, not to copy', async () => {
