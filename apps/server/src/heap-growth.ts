@@ -5,7 +5,7 @@ import { setFlagsFromString } from 'node:v8';
  * Left to itself, V8 grows a busy heap to up to four times that: in the soak the main thread's heap
  * swung between 60 and 200 MiB, holding the buffers of documents long answered, and the C allocator
  * kept the room they had taken. At 1.3 times the server stays near 270 MiB instead of 450 MiB on
- * PostgreSQL, with the same flows done and a few per cent more CPU (docs/performance.md, Soak; the
+ * PostgreSQL, with the same flows done for about a tenth more CPU (docs/performance.md, Soak; the
  * measurement in docs/decisions.md). The flag applies to every thread of the process: the main thread,
  * PGlite's and the render threads.
  */
