@@ -48,6 +48,18 @@ vi.mock('signature_pad', () => ({
   },
 }));
 
+/** `lost`: the decline dialog's code does not arrive, as on a phone whose connection dropped. */
+const declineChunk = vi.hoisted(() => ({ lost: false }));
+vi.mock('./decline-dialog', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./decline-dialog')>();
+  return {
+    get DeclineDialog() {
+      if (declineChunk.lost) throw new TypeError('Failed to fetch dynamically imported module');
+      return actual.DeclineDialog;
+    },
+  };
+});
+
 const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
 const VIEW = 'GET /backend/signing';
 const DOCUMENT = 'GET /backend/signing/document';
@@ -58,6 +70,7 @@ const CONSENT =
 
 beforeEach(() => {
   viewer.props = null;
+  declineChunk.lost = false;
   vi.spyOn(HTMLCanvasElement.prototype, 'getContext').mockReturnValue(null);
 });
 
@@ -273,6 +286,25 @@ describe('SigningPage: signing', () => {
 });
 
 describe('SigningPage: declining', () => {
+  it('keeps the page and says so when the decline dialog’s code does not arrive, and opens it on a second try', async () => {
+    stubApi({ [VIEW]: jsonResponse(200, signingView) });
+    renderSigning();
+    await screen.findByText('Dokumentansicht');
+
+    declineChunk.lost = true;
+    await userEvent.click(screen.getByRole('button', { name: 'Ablehnen' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(
+      'Der Server ist nicht erreichbar. Bitte versuche es erneut.',
+    );
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Unterschreiben' })).toBeInTheDocument();
+
+    declineChunk.lost = false;
+    await userEvent.click(screen.getByRole('button', { name: 'Ablehnen' }));
+    expect(await screen.findByRole('dialog', { name: 'Unterschrift ablehnen' })).toBeInTheDocument();
+    expect(screen.queryByText('Der Server ist nicht erreichbar. Bitte versuche es erneut.')).toBeNull();
+  });
+
   it('asks for a reason of at least 3 characters, then tells the signer the sender knows', async () => {
     const api = stubApi({
       [VIEW]: jsonResponse(200, signingView),

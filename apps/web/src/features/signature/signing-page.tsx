@@ -18,15 +18,7 @@ import {
   type SigningView,
   signEnvelopeSchema,
 } from '@vertragsgenerator/domain';
-import {
-  type FormEvent,
-  lazy,
-  type ReactNode,
-  Suspense,
-  useCallback,
-  useDeferredValue,
-  useState,
-} from 'react';
+import { type FormEvent, type ReactNode, useCallback, useDeferredValue, useState } from 'react';
 // The reader's own module: the package's index brings the sender's viewer and superdoc's frame along.
 import { DocumentReader } from '@/components/document-viewer/document-reader';
 import { runDownload } from '@/components/download-button';
@@ -50,7 +42,8 @@ import { DocumentFingerprint, SigningCodeStep } from './signing-code-step';
 
 // Loaded when the signer first asks to decline: the dialog (Mantine's Modal, its focus trap and scroll
 // lock) is code that a phone would otherwise load and run before the contract shows, for the few who decline.
-const DeclineDialog = lazy(async () => ({ default: (await import('./decline-dialog')).DeclineDialog }));
+const loadDeclineDialog = async () => (await import('./decline-dialog')).DeclineDialog;
+type DeclineDialogComponent = Awaited<ReturnType<typeof loadDeclineDialog>>;
 
 /**
  * The public page behind a signer's e-mail link (`/unterschreiben#<token>`): no sign-in and no app
@@ -139,11 +132,19 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
   const [drawnSignature, setDrawnSignature] = useState<string | undefined>();
   const [clientErrors, setClientErrors] = useState<FieldErrors>(NO_FIELD_ERRORS);
   const [declineOpened, decline] = useDisclosure(false);
-  // The dialog stays once opened: its closing transition plays, and it keeps what the signer typed.
-  const [declineAsked, setDeclineAsked] = useState(false);
+  // Once loaded, the dialog stays: its closing transition plays, and it keeps what the signer typed.
+  const [DeclineDialog, setDeclineDialog] = useState<DeclineDialogComponent>();
+  // Its code did not arrive (a phone's connection dropped): the page stays, and says so.
+  const [declineUnavailable, setDeclineUnavailable] = useState(false);
   const askToDecline = () => {
-    setDeclineAsked(true);
-    decline.open();
+    setDeclineUnavailable(false);
+    loadDeclineDialog().then(
+      (loaded) => {
+        setDeclineDialog(() => loaded);
+        decline.open();
+      },
+      () => setDeclineUnavailable(true),
+    );
   };
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
   const sign = useSingleMutation({
@@ -249,6 +250,7 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
           {sign.isError && !fieldError && !isLinkError(sign.error) && (
             <Alert color="red">{errorMessage(sign.error)}</Alert>
           )}
+          {declineUnavailable && <Alert color="red">{texts.api.network}</Alert>}
           <Group>
             <Button type="submit" disabled={!ready} loading={sign.isPending}>
               {texts.signing.sign}
@@ -259,17 +261,15 @@ function SigningForm({ token, view, onAnswered, onCodeNeeded, onLinkClosed }: Si
           </Group>
         </Stack>
       </form>
-      {declineAsked && (
-        <Suspense fallback={null}>
-          <DeclineDialog
-            token={token}
-            senderName={view.sender.name}
-            opened={declineOpened}
-            onClose={decline.close}
-            onDeclined={onAnswered}
-            onLinkClosed={onLinkClosed}
-          />
-        </Suspense>
+      {DeclineDialog && (
+        <DeclineDialog
+          token={token}
+          senderName={view.sender.name}
+          opened={declineOpened}
+          onClose={decline.close}
+          onDeclined={onAnswered}
+          onLinkClosed={onLinkClosed}
+        />
       )}
     </Stack>
   );
