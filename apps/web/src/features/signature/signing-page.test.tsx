@@ -316,6 +316,8 @@ describe('SigningPage: declining', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ablehnen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Unterschrift ablehnen' });
     const reason = within(dialog).getByRole('textbox', { name: 'Grund der Ablehnung' });
+    // The dialog, whose code loads on this first click, opens with the keyboard in its reason.
+    await waitFor(() => expect(reason).toHaveFocus());
     await userEvent.type(reason, ' no ');
     await userEvent.click(within(dialog).getByRole('button', { name: 'Ablehnen' }));
     expect(within(dialog).getByRole('alert')).toHaveTextContent(
