@@ -13,6 +13,8 @@ export interface BackedUpTable {
   name: string;
   /** The primary key: the order rows are read in, stable within the backup's snapshot. */
   orderBy: string[];
+  /** The SQL types of those columns, as PostgreSQL names them: a key read as text is cast back to them. */
+  keyTypes: string[];
 }
 
 /** Kysely's own bookkeeping: recreated by migrating to the backup's schema, not copied. */
@@ -33,19 +35,22 @@ export async function backedUpTables(db: AnyDb): Promise<BackedUpTable[]> {
   const names = tables.map((t) => t.name).filter((name) => !MIGRATION_TABLES.includes(name));
   const ordered = parentsFirst(names, references);
   const result: BackedUpTable[] = [];
-  for (const name of ordered) result.push({ name, orderBy: await primaryKey(db, name) });
+  for (const name of ordered) {
+    const key = await primaryKey(db, name);
+    result.push({ name, orderBy: key.map((k) => k.column), keyTypes: key.map((k) => k.type) });
+  }
   return result;
 }
 
-async function primaryKey(db: AnyDb, table: string): Promise<string[]> {
-  const { rows } = await sql<{ column: string }>`
-    select a.attname as column
+async function primaryKey(db: AnyDb, table: string): Promise<{ column: string; type: string }[]> {
+  const { rows } = await sql<{ column: string; type: string }>`
+    select a.attname as column, format_type(a.atttypid, a.atttypmod) as type
     from pg_index i
     join pg_attribute a on a.attrelid = i.indrelid and a.attnum = any(i.indkey)
     where i.indrelid = ${table}::regclass and i.indisprimary
     order by array_position(i.indkey, a.attnum)`.execute(db);
   if (rows.length === 0) throw new Error(`table ${table} has no primary key: its rows have no stable order`);
-  return rows.map((row) => row.column);
+  return rows;
 }
 
 /** Depth-first: a table comes after every table it references; a self-reference is no dependency. */
