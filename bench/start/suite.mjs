@@ -275,8 +275,8 @@ function report({
       '`shared_buffers` of 16 MB instead of PostgreSQL’s 128 MB and `max_connections` of 10 (PostgreSQL ' +
       'touches both tables when it starts); render threads start as documents wait for one and end after ' +
       'a minute without one; fontkit (1.4 MB of JavaScript) loads with the first signing certificate; ' +
-      'worker threads have a young generation of at most 8 MB and the main thread semi-spaces of 4 MB ' +
-      '(`NODE_OPTIONS=--max-semi-space-size=4`); and `npm start` sets `MALLOC_MMAP_THRESHOLD_=4194304`, so that the C allocator gives blocks ' +
+      'worker threads have a young generation of at most 8 MB and the main thread semi-spaces of 2 MB ' +
+      '(`NODE_OPTIONS=--max-semi-space-size=2`); and `npm start` sets `MALLOC_MMAP_THRESHOLD_=4194304`, so that the C allocator gives blocks ' +
       'of 4 MiB and more back once freed (password hashing with scrypt takes 16 MB on each of libuv’s threads, and ' +
       'glibc otherwise keeps such blocks after the first one).',
     '',
