@@ -1,3 +1,4 @@
+import './lib/zod-jitless';
 import '@mantine/core/styles.css';
 import './app/focus.css';
 import { MantineProvider } from '@mantine/core';
@@ -12,12 +13,6 @@ import { createAppRouter } from './app/router';
 import { setIdTokenSource } from './lib/id-token';
 import { PATHS } from './lib/paths';
 import { loadRuntimeConfig } from './lib/runtime-config';
-
-// Under the server's CSP (no 'unsafe-eval') zod's probe for `new Function` would raise a CSP violation
-// report. Set before any schema is made, as zod reads it when it makes one; the schemas come with later
-// chunks. Through the global that zod's `config` writes to (zod/v4/core/core.js), because importing zod
-// for `z.config` would add about 4 kB gzip of it to /login (bench/size).
-Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
 
 // The tab opened on a document starts loading its first view at once (page-preload.ts); that code
 // stays out of every other page's first load.

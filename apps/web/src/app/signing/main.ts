@@ -1,3 +1,4 @@
+import '@/lib/zod-jitless';
 import './signing-styles.css';
 // Imported, not in signing-styles.css: page-providers.tsx, in the page's code, imports the same module,
 // which then comes with this entry's style sheet instead of one of its own that would load after the code.
@@ -11,9 +12,6 @@ import { linkToken } from './link-token';
  * code (React, Mantine, the page), which signing.html names for preloading, is still on its way, and show
  * its heading as soon as it is there.
  */
-// As main.tsx of the app: zod, which comes with the page's code, would otherwise probe for `new Function`,
-// which the server's CSP forbids, and report a violation.
-Object.assign(globalThis, { __zod_globalConfig: { jitless: true } });
 
 const token = linkToken();
 const earlyView = token ? askForSigningView(token) : undefined;
