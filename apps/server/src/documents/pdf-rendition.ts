@@ -4,6 +4,7 @@ import { access, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LRUCache } from 'lru-cache';
 import { sha256Hex } from '../shared/sha256.js';
 
 /**
@@ -38,7 +39,7 @@ export function createPdfRenditions(options: PdfRenditionOptions = {}): PdfRendi
     return binary;
   };
   // Pending conversions are cached too: signers opening the same document at once share one run.
-  const cache = new LruCache<Promise<Uint8Array>>(CACHE_ENTRIES);
+  const cache = new LRUCache<string, Promise<Uint8Array>>({ max: CACHE_ENTRIES });
   const serialise = queue();
 
   return {
@@ -149,31 +150,4 @@ function run(binary: string, args: string[], timeoutMs: number): Promise<string>
       } else resolve(output);
     });
   });
-}
-
-/** A Map remembers insertion order: re-inserting on use keeps the least recently used entry first. */
-class LruCache<V> {
-  private readonly entries = new Map<string, V>();
-
-  constructor(private readonly capacity: number) {}
-
-  get(key: string): V | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: V): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    const oldest = this.entries.keys().next();
-    if (this.entries.size > this.capacity && !oldest.done) this.entries.delete(oldest.value);
-  }
-
-  delete(key: string): void {
-    this.entries.delete(key);
-  }
 }
