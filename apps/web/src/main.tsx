@@ -4,21 +4,17 @@ import './app/focus.css';
 import { MantineProvider } from '@mantine/core';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { matchPath } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { createAuthService, createUserManager } from '@/lib/auth/auth-service';
 import { CoreProviders } from './app/core-providers';
+import { preloadForPage } from './app/page-preload';
 import { StartupErrorPage } from './app/pages';
 import { createAppRouter } from './app/router';
 import { setIdTokenSource } from './lib/id-token';
-import { PATHS } from './lib/paths';
 import { loadRuntimeConfig } from './lib/runtime-config';
 
-// The tab opened on a document starts loading its first view at once (page-preload.ts); that code
-// stays out of every other page's first load.
-if (matchPath(PATHS.document, window.location.pathname)) {
-  void import('./app/page-preload').then(({ preloadForPage }) => preloadForPage(window.location.pathname));
-}
+// The tab opened on a document starts loading its first view at once (page-preload.ts).
+preloadForPage(window.location.pathname);
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html lacks the #root element');

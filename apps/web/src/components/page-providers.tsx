@@ -11,7 +11,7 @@ export function createQueryClient(): QueryClient {
   });
 }
 
-/** The app's one query cache, which a page's early start fills before the page shows (app/page-preload.ts). */
+/** The app's one query cache, which a page's early start fills before the page shows (app/signing/signing-app.tsx). */
 export const appQueryClient = createQueryClient();
 
 const Provided = createContext(false);
