@@ -12,7 +12,7 @@ import { bearer, createTestApp } from '../test/test-app.js';
 import { BackupRefusedError, LineDigest, readBackup } from './backup-file.js';
 import { backedUpTables } from './database-tables.js';
 import { restoreBackup } from './restore-backup.js';
-import { writeBackup } from './write-backup.js';
+import { nextLimit, writeBackup } from './write-backup.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'vg-backup-test-'));
 let fileCount = 0;
@@ -106,6 +106,16 @@ describe.each(testDatabases())('backup and restore on $name', { timeout: 60_000 
     expect(multiBatch.length).toBeGreaterThan(3);
     expect(multiBatch.some((table) => table.orderBy.length > 1)).toBe(true);
     expect(dataLines(batched)).toEqual(dataLines(backup));
+
+    // Cut by size: a row at a time once the last batch's rows averaged more than the bytes allowed.
+    const oneByOne = newFile();
+    await writeBackup(
+      source,
+      oneByOne,
+      { productVersion: '0.0.0-test', database: 'pglite' },
+      { rowsPerQuery: 100, bytesPerQuery: 1 },
+    );
+    expect(dataLines(oneByOne)).toEqual(dataLines(backup));
   });
 
   it.each(testDatabases().map((kind) => [kind.name, kind] as const))(
@@ -224,5 +234,25 @@ describe.each(testDatabases())('backup and restore on $name', { timeout: 60_000 
     expect(readFileSync(file).equals(previous)).toBe(true);
     expect(existsSync(`${file}.partial`)).toBe(false);
     expect((await readBackup(file)).rows.documents).toBe(3);
+    // The transaction ended with the failure, its next batch answered first: the database still serves.
+    const { rows } = await sql<{ documents: string }>`select count(*) as documents from documents`.execute(
+      source,
+    );
+    expect(Number(rows[0]?.documents)).toBe(3);
+  });
+});
+
+describe('the rows a backup reads per query', () => {
+  const rows = (count: number, length: number) =>
+    Array.from({ length: count }, () => ({ row: 'x'.repeat(length) }));
+
+  it('takes as many as make about the bytes allowed, judged by the rows just read', () => {
+    expect(nextLimit(rows(100, 1_000), { rowsPerQuery: 100, bytesPerQuery: 40_000 })).toBe(40);
+    expect(nextLimit(rows(3, 150_000), { rowsPerQuery: 100, bytesPerQuery: 4_000_000 })).toBe(26);
+  });
+
+  it('takes at most the rows allowed and at least one, however small or large they are', () => {
+    expect(nextLimit(rows(100, 10), { rowsPerQuery: 100, bytesPerQuery: 4_000_000 })).toBe(100);
+    expect(nextLimit(rows(1, 9_000_000), { rowsPerQuery: 100, bytesPerQuery: 4_000_000 })).toBe(1);
   });
 });
