@@ -1,5 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from 'vite';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { docxPreviewReadsWithFflate } from './apps/web/vite-docx-zip.js';
 
 // Workspace packages are consumed from their TypeScript sources in tests ("source" export condition),
 // so no build step is needed before `vitest`.
@@ -25,6 +26,7 @@ export const WEB_FILES_WITH_MOCKS = [
 
 function webProject(options: { name: string; isolate: boolean; include?: string[]; exclude?: string[] }) {
   return {
+    plugins: [docxPreviewReadsWithFflate()],
     resolve: { ...resolve, alias: { '@': `${import.meta.dirname}/apps/web/src` } },
     ssr,
     test: {
@@ -37,6 +39,8 @@ function webProject(options: { name: string; isolate: boolean; include?: string[
       ...(options.exclude ? { exclude: [...configDefaults.exclude, ...options.exclude] } : {}),
       // A form test types and clicks through a whole form: 2–3 s alone, twice that beside three others.
       testTimeout: 20_000,
+      // Through Vite, so that docx-preview reads DOCX files as in the build (docxPreviewReadsWithFflate).
+      server: { deps: { inline: ['docx-preview'] } },
     },
   };
 }

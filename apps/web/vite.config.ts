@@ -2,11 +2,13 @@ import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { docxPreviewReadsWithFflate } from './vite-docx-zip';
 
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
+    docxPreviewReadsWithFflate(),
     signingPageInDevelopment(),
     preloadOfSigningPageCode(),
     // .gz and .br beside every asset, which the server sends as they are (routes/spa.ts). Brotli at

@@ -1,3 +1,4 @@
+import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import JSZip from 'jszip';
 
 const W = 'http://schemas.openxmlformats.org/wordprocessingml/2006/main';
@@ -28,5 +29,7 @@ export async function docxWithParagraphs(paragraphs: string[]): Promise<Blob> {
     'word/document.xml',
     `<?xml version="1.0" encoding="UTF-8"?><w:document xmlns:w="${W}"><w:body>${body.join('')}</w:body></w:document>`,
   );
-  return zip.generateAsync({ type: 'blob' });
+  // A File, which is a Blob: jsdom's Blob lacks arrayBuffer(), which the first view reads the file with
+  // and which every browser has; its File has it (setup.ts).
+  return new File([await zip.generateAsync({ type: 'blob' })], 'dokument.docx', { type: DOCX_MIME_TYPE });
 }
