@@ -46,6 +46,7 @@ export function DocumentReader({ documentKey, load, onDownload }: DocumentReader
         docx={document.data}
         label={texts.documentViewer.title}
         reflow
+        inSteps
         loader={loader}
         onShown={markViewerShown}
         onFailed={() => setRenderFailed(true)}

@@ -10,6 +10,8 @@ export interface DocxFirstViewProps {
   notice?: string;
   /** On a screen narrower than the document's pages, the text flows in the screen's width instead. */
   reflow?: boolean;
+  /** Reads the file a part at a time, each in a task of its own, where no superdoc follows (DocxReadInSteps). */
+  inSteps?: boolean;
   /** Covers the view until it shows the document, and stays if it cannot. */
   loader: ReactNode;
   /** Called once the document shows. */
@@ -33,6 +35,7 @@ export function DocxFirstView({
   label,
   notice,
   reflow = false,
+  inSteps = false,
   loader,
   onShown,
   onScroll,
@@ -63,7 +66,7 @@ export function DocxFirstView({
     if (!element) return;
     let unmounted = false;
     loadFirstViewRenderer()
-      .then(({ renderFirstView }) => renderFirstView(element, docx))
+      .then(({ renderFirstView }) => renderFirstView(element, docx, { inSteps }))
       .then(
         () => {
           if (unmounted) return;

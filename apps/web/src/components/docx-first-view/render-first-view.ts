@@ -1,4 +1,5 @@
 import { type Options, parseAsync, renderDocument } from 'docx-preview';
+import { DocxReadInSteps } from './docx-zip';
 import { withFallbackFont, withFallbackFonts } from './font-fallback';
 import './first-view.css';
 
@@ -23,13 +24,18 @@ const OPTIONS: Partial<Options> = {
  * read while superdoc still loads. Kept in its own module because the first view imports it on demand.
  *
  * Reading the file, making the pages and putting them into the page each take a task of their own: at
- * once, on a phone, they would hold up the page, and a tap on it, for a good part of a second.
+ * once, on a phone, they would hold up the page, and a tap on it, for a good part of a second. With
+ * `inSteps`, each part of the file is read in a task of its own as well (DocxReadInSteps says when).
  *
  * Rejects if the file cannot be read as a DOCX.
  */
-export async function renderFirstView(container: HTMLElement, docx: Blob): Promise<void> {
+export async function renderFirstView(
+  container: HTMLElement,
+  docx: Blob,
+  { inSteps }: { inSteps: boolean },
+): Promise<void> {
   const started = performance.now();
-  const document = await parseAsync(docx, OPTIONS);
+  const document = await parseAsync(inSteps ? new DocxReadInSteps(docx) : docx, OPTIONS);
   await nextTask();
   const pages = window.document.createDocumentFragment();
   pages.append(...(await renderDocument(document, OPTIONS)));
