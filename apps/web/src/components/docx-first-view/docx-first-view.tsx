@@ -83,7 +83,7 @@ export function DocxFirstView({
       unmounted = true;
       element.replaceChildren();
     };
-  }, [docx]);
+  }, [docx, inSteps]);
 
   return (
     <Box h="100%" pos="relative">
