@@ -4,6 +4,9 @@ import { expect, type Page } from '@playwright/test';
 /** The WCAG 2.2 A and AA rules (and those of 2.0 and 2.1 they build on). */
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
+/** How long a page must have had no running animation before axe looks at it: several frames. */
+const CALM_FOR_MS = 150;
+
 /** superdoc's font-size control under the German name we give it. */
 const SUPERDOC_KNOWN_GAPS = ['[aria-label="Schriftgröße"]'];
 
@@ -23,18 +26,30 @@ export async function expectAccessible(
   if (exceptSuperdoc) {
     for (const selector of SUPERDOC_KNOWN_GAPS) builder = builder.exclude(selector);
   }
-  // A page in the middle of a transition (a dialog fading in, a pressed button easing back) blends its
-  // colours with what is behind it: axe then measures a contrast nobody reads. Wait until every finite
-  // animation has ended; loaders spin for ever and are left out.
-  await page.waitForFunction(() =>
-    document
+  // A page in the middle of a transition (a dialog fading in, a pressed button easing back, a
+  // notification) blends its colours with what is behind it: axe then measures a contrast nobody reads.
+  // Wait until every finite animation has ended; loaders spin for ever and are left out. And until it has
+  // stayed so for a moment: a Mantine notification is first drawn invisible and starts its transition
+  // only after that (react-transition-group), and a page between the two has no animation yet.
+  await page.evaluate(() => {
+    (window as { axeCalmSince?: number }).axeCalmSince = undefined;
+  });
+  await page.waitForFunction((calmForMs) => {
+    const state = window as { axeCalmSince?: number };
+    const calm = document
       .getAnimations()
       .every(
         (animation) =>
           animation.playState !== 'running' ||
           animation.effect?.getComputedTiming().iterations === Number.POSITIVE_INFINITY,
-      ),
-  );
+      );
+    if (!calm) {
+      state.axeCalmSince = undefined;
+      return false;
+    }
+    state.axeCalmSince ??= performance.now();
+    return performance.now() - state.axeCalmSince >= calmForMs;
+  }, CALM_FOR_MS);
   if (exceptSuperdoc) {
     // superdoc builds its toolbar anew when it shows it (and on resize), and names each control a moment
     // after drawing it (a label, or the value it shows, as the font's name): an axe run in that moment
