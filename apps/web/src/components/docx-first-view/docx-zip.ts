@@ -3,12 +3,11 @@ import { unzipSync } from 'fflate';
 /**
  * The part of JSZip's API with which docx-preview reads a DOCX (`JSZip.loadAsync`, the archive's `files`
  * and each file's `async`), on fflate. The build hands docx-preview this module for `jszip`
- * (vite.config.ts); superdoc keeps JSZip, with which it also writes DOCX files.
+ * (apps/web/vite-docx-zip.ts); superdoc keeps JSZip, with which it also writes DOCX files.
  *
- * Why: JSZip inflates a part in small steps, each in a task of its own that it starts by posting a
- * message to the window, and decodes UTF-8 in JavaScript. In the tab that opens a new document that was
- * most of the first view's rendering, on the same thread the page itself starts on. fflate inflates a
- * part in one go and the browser decodes it; its unzip is also some 90 kB smaller than JSZip.
+ * Why: JSZip's code was half of the first view's chunk, which the signing link and the editor tab load.
+ * It also inflated a part in small steps, each in a task it started by posting a message to the window,
+ * and decoded UTF-8 in JavaScript; fflate inflates a part in one go and the browser decodes it.
  */
 
 type OutputType = 'string' | 'text' | 'uint8array' | 'arraybuffer' | 'blob';
