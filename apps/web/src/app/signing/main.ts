@@ -12,7 +12,6 @@ import { linkToken } from './link-token';
  * code (React, Mantine, the page), which signing.html names for preloading, is still on its way, and show
  * its heading as soon as it is there.
  */
-
 const token = linkToken();
 const earlyView = token ? askForSigningView(token) : undefined;
 // A lost answer is the page's to report, once its code has loaded (signing-api.ts signingViewOf).

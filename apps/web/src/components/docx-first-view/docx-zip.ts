@@ -1,4 +1,5 @@
 import { unzipSync } from 'fflate';
+import { nextTask } from './next-task';
 
 /**
  * The part of JSZip's API with which docx-preview reads a DOCX (`JSZip.loadAsync`, the archive's `files`
@@ -60,23 +61,12 @@ function entry(archive: Uint8Array, name: string, inSteps: boolean): DocxZipEntr
       bytes ??= inflated(archive, name);
       if (type === 'string' || type === 'text') return utf8.decode(bytes) as never;
       if (type === 'uint8array') return bytes as never;
+      // A Blob copies the bytes it is made of; fflate inflates into plain (not shared) buffers.
+      if (type === 'blob') return new Blob([bytes as Uint8Array<ArrayBuffer>]) as never;
       // A copy of exactly its bytes: `bytes` may be a view into a larger buffer.
-      const copy = bytes.slice();
-      return (type === 'arraybuffer' ? copy.buffer : new Blob([copy])) as never;
+      return bytes.slice().buffer as never;
     },
   };
-}
-
-/** A new task at once: setTimeout waits at least 4 ms once nested, a message does not. */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 async function loadAsync(given: DocxReadInSteps | Blob | ArrayBuffer | Uint8Array): Promise<DocxZip> {

@@ -1,6 +1,7 @@
 import { type Options, parseAsync, renderDocument } from 'docx-preview';
 import { DocxReadInSteps } from './docx-zip';
 import { withFallbackFont, withFallbackFonts } from './font-fallback';
+import { nextTask } from './next-task';
 import './first-view.css';
 
 /** The performance measure of rendering the first view, read by the browser benchmark (bench/browser). */
@@ -48,8 +49,4 @@ export async function renderFirstView(
   await nextTask();
   container.replaceChildren(pages);
   performance.measure(FIRST_VIEW_RENDERING, { start: started });
-}
-
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve));
 }
