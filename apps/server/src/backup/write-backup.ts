@@ -115,19 +115,16 @@ async function copyRows(
   addLine: (line: string) => Promise<void>,
 ): Promise<number> {
   let copied = 0;
-  let batch = await readBatch(trx, table, undefined, batchSize.rowsPerQuery);
+  let limit = batchSize.rowsPerQuery;
+  let rows = await readBatch(trx, table, undefined, limit);
   for (;;) {
-    const { rows, limit } = batch;
     const final = rows.at(-1);
-    const more = rows.length === limit && final !== undefined;
-    const next = more
-      ? readBatch(
-          trx,
-          table,
-          table.orderBy.map((_, index) => final[`k${index}`] ?? ''),
-          nextLimit(rows, batchSize),
-        )
-      : undefined;
+    let next: Promise<KeyedRow[]> | undefined;
+    if (rows.length === limit && final !== undefined) {
+      limit = nextLimit(rows, batchSize);
+      const last = table.orderBy.map((_, index) => final[`k${index}`] ?? '');
+      next = readBatch(trx, table, last, limit);
+    }
     try {
       for (const { row } of rows) await addLine(`{"r":${row}}`);
     } catch (error) {
@@ -137,7 +134,7 @@ async function copyRows(
     }
     copied += rows.length;
     if (!next) return copied;
-    batch = await next;
+    rows = await next;
   }
 }
 
@@ -148,7 +145,7 @@ async function readBatch(
   table: BackedUpTable,
   last: string[] | undefined,
   limit: number,
-): Promise<{ rows: KeyedRow[]; limit: number }> {
+): Promise<KeyedRow[]> {
   const columns = table.orderBy.map((column) => sql.ref(`t.${column}`));
   const order = sql.join(columns);
   // The last key as text, cast back to the column's type: a timestamp keeps its microseconds, which a
@@ -163,7 +160,7 @@ async function readBatch(
   const { rows } = await sql<KeyedRow>`
     select row_to_json(t)::text as row, ${keys} from ${sql.table(table.name)} as t
     ${after} order by ${order} limit ${limit}`.execute(trx);
-  return { rows, limit };
+  return rows;
 }
 
 /**
