@@ -10,9 +10,29 @@ import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const docxKey = 'docx-de-wm-rv';
 
-/** Matches whose task description makes the test worker crash or hang. */
-const crashing: ResolvedMatch = { ...match, matchId: 'PL-90001', aufgabenbeschreibung: CRASH_MARKER };
-const hanging: ResolvedMatch = { ...match, matchId: 'PL-90002', aufgabenbeschreibung: HANG_MARKER };
+/**
+ * Matches whose task description makes the test worker crash or hang. Each has lines no other match
+ * has, so that its data is of a shape the renderer has not laid out yet and goes to a worker thread;
+ * after each, another new shape shows that the pool's fresh thread lays it out.
+ */
+const crashing: ResolvedMatch = {
+  ...match,
+  matchId: 'PL-90001',
+  aufgabenbeschreibung: `${CRASH_MARKER}\nzweite Zeile`,
+};
+const hanging: ResolvedMatch = {
+  ...match,
+  matchId: 'PL-90002',
+  aufgabenbeschreibung: `${HANG_MARKER}\nzweite Zeile\ndritte Zeile`,
+};
+const afterCrash: ResolvedMatch = { ...match, matchId: 'PL-90003', aufgabenbeschreibung: 'a\n\nb' };
+const afterHang: ResolvedMatch = { ...match, matchId: 'PL-90004', aufgabenbeschreibung: 'a\n\n\nb' };
+/** The crash marker in data of the shape the first document laid out: filled without a worker thread. */
+const crashingTextOfKnownShape: ResolvedMatch = {
+  ...match,
+  matchId: 'PL-90005',
+  aufgabenbeschreibung: `${CRASH_MARKER} in einer Zeile`,
+};
 // Generous: a fresh worker thread that loads the sources through tsx takes seconds on a busy machine,
 // and the deadline counts from submission.
 const TASK_TIMEOUT_MS = 5_000;
@@ -28,7 +48,14 @@ describe('a render worker that crashes or hangs', () => {
 
   beforeAll(async () => {
     db = await pgliteTestDatabase.open();
-    await new MatchStore(db).upsertMany([match, crashing, hanging]);
+    await new MatchStore(db).upsertMany([
+      match,
+      crashing,
+      hanging,
+      afterCrash,
+      afterHang,
+      crashingTextOfKnownShape,
+    ]);
     const renderer = createRendererPool({
       threads: 1,
       taskTimeoutMs: TASK_TIMEOUT_MS,
@@ -59,10 +86,16 @@ describe('a render worker that crashes or hangs', () => {
     expect((await generate(match.matchId)).statusCode).toBe(200);
   });
 
+  it('fills a document of a shape laid out before in the server, without a worker thread', async () => {
+    const filled = await generate(crashingTextOfKnownShape.matchId);
+    expect(filled.statusCode, filled.body).toBe(200);
+    expect(await statusOf(crashingTextOfKnownShape.matchId)).toEqual(['ready']);
+  });
+
   it.each([
-    ['crashes', crashing],
-    ['hangs', hanging],
-  ])('answers 503 when the worker %s, and the next document renders', async (_fault, faulty) => {
+    ['crashes', crashing, afterCrash],
+    ['hangs', hanging, afterHang],
+  ])('answers 503 when the worker %s, and the next document renders', async (_fault, faulty, next) => {
     const started = Date.now();
     const failed = await generate(faulty.matchId);
     expect(failed.statusCode).toBe(503);
@@ -75,8 +108,8 @@ describe('a render worker that crashes or hangs', () => {
     // What the user submitted is on record, marked failed, never half stored.
     expect(await statusOf(faulty.matchId)).toEqual(['failed']);
 
-    const next = await generate(match.matchId);
-    expect(next.statusCode, next.body).toBe(200);
-    expect(next.headers['content-type']).toContain('wordprocessingml');
+    const rendered = await generate(next.matchId);
+    expect(rendered.statusCode, rendered.body).toBe(200);
+    expect(rendered.headers['content-type']).toContain('wordprocessingml');
   });
 });

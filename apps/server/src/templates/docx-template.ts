@@ -3,6 +3,7 @@ import { constants, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { BLANK_LINE } from '@vertragsgenerator/domain';
 import Docxtemplater, { type DXT } from 'docxtemplater';
 import PizZip from 'pizzip';
+import { type DocumentLayout, holdsMarkCharacter, holesOf, type LayoutPart } from './document-layout.js';
 import { joinUncorruptFor } from './docx-join-uncorrupt.js';
 import {
   type RenderedPart,
@@ -64,6 +65,8 @@ export interface ParsedTemplate {
    * (`partsAsInTemplate`), and the zip copies them from the template.
    */
   asInTemplate: Set<string>;
+  /** Whether a part docxtemplater fills holds a layout mark's character: no layout can be made of it. */
+  holdsMarkCharacter: boolean;
 }
 
 export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
@@ -78,12 +81,42 @@ export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
       .filter(([, part]) => part.postparsed.every((piece) => piece.type !== 'placeholder'))
       .map(([name]) => name),
   );
-  return { doc, entries: readTemplateZip(bytes), loaded, withoutPlaceholders, asInTemplate };
+  const holdsMark = Object.keys(compiled).some((name) => holdsMarkCharacter(zip.files[name]?.asText() ?? ''));
+  return {
+    doc,
+    entries: readTemplateZip(bytes),
+    loaded,
+    withoutPlaceholders,
+    asInTemplate,
+    holdsMarkCharacter: holdsMark,
+  };
 }
 
 /** A document from an already parsed template: the template filled (`fillParsed`), then zipped. */
 export function renderParsed(parsed: ParsedTemplate, data: object): Uint8Array {
-  return zipRendered(parsed, fillParsed(parsed, data));
+  const parts = renderedParts(parsed, fillParsed(parsed, data));
+  return parts ? writeDocx(parts) : parsed.doc.toUint8Array();
+}
+
+/**
+ * The layout of a shape (document-layout.ts): the parsed template filled with the shape's marked data,
+ * each changed part cut at its marks. `undefined` when the template's zip is one this writer leaves to
+ * pizzip or its text holds a mark's character: its documents are rendered whole.
+ */
+export function layoutParsed(parsed: ParsedTemplate, marked: object): DocumentLayout | undefined {
+  if (parsed.holdsMarkCharacter) return undefined;
+  const parts = renderedParts(parsed, fillParsed(parsed, marked));
+  if (!parts) return undefined;
+  return {
+    parts: parts.map(({ name, content, unchanged }): LayoutPart => {
+      if (unchanged) return { name, kind: 'as-in-template' };
+      if (content === null) return { name, kind: 'folder' };
+      return holesOf(
+        name,
+        Buffer.from(content.buffer, content.byteOffset, content.byteLength).toString('utf8'),
+      );
+    }),
+  };
 }
 
 /**
@@ -100,24 +133,23 @@ export function fillParsed({ doc }: ParsedTemplate, data: object): PizZip {
   return doc.render(data).getZip();
 }
 
-function zipRendered(parsed: ParsedTemplate, zip: PizZip): Uint8Array {
-  const { doc, entries, loaded, withoutPlaceholders, asInTemplate } = parsed;
-  if (!entries) return doc.toUint8Array();
-  return writeDocx(
-    inZipOrder(Object.values(zip.files)).map((file): RenderedPart => {
-      const template = entries.get(file.name);
-      if (file.dir) return { name: file.name, content: null, date: file.date };
-      // docxtemplater reads parts without changing them (relationships, settings): pizzip keeps the
-      // object it loaded, and only a part written again is a new object.
-      if (template && (loaded.get(file.name) === file || asInTemplate.has(file.name))) {
-        return { name: file.name, content: null, date: file.date, unchanged: template };
-      }
-      const content = file.asUint8Array();
-      if (!template || !sameContent(content, template)) return { name: file.name, content, date: file.date };
-      if (withoutPlaceholders.has(file.name)) asInTemplate.add(file.name);
-      return { name: file.name, content, date: file.date, unchanged: template };
-    }),
-  );
+/** The filled zip's parts for writing; `undefined` when its template's zip is left to pizzip. */
+function renderedParts(parsed: ParsedTemplate, zip: PizZip): RenderedPart[] | undefined {
+  const { entries, loaded, withoutPlaceholders, asInTemplate } = parsed;
+  if (!entries) return undefined;
+  return inZipOrder(Object.values(zip.files)).map((file): RenderedPart => {
+    const template = entries.get(file.name);
+    if (file.dir) return { name: file.name, content: null, date: file.date };
+    // docxtemplater reads parts without changing them (relationships, settings): pizzip keeps the
+    // object it loaded, and only a part written again is a new object.
+    if (template && (loaded.get(file.name) === file || asInTemplate.has(file.name))) {
+      return { name: file.name, content: null, date: file.date, unchanged: template };
+    }
+    const content = file.asUint8Array();
+    if (!template || !sameContent(content, template)) return { name: file.name, content, date: file.date };
+    if (withoutPlaceholders.has(file.name)) asInTemplate.add(file.name);
+    return { name: file.name, content, date: file.date, unchanged: template };
+  });
 }
 
 /**

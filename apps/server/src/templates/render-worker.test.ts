@@ -4,11 +4,21 @@ import PizZip from 'pizzip';
 import { describe, expect, it } from 'vitest';
 import { sha256Hex } from '../shared/sha256.js';
 import { docxFixture, paragraph } from '../test/docx-fixture.js';
+import { shapeOf } from './document-layout.js';
 import render, { PARSED_TEMPLATES_KEPT, type RenderOutcome, renderDocument } from './render-worker.js';
 
 const data = { firmaName: 'WM' } as unknown as TemplateData;
-const documentXml = (outcome: RenderOutcome) =>
-  outcome.ok ? (new PizZip(outcome.content).file('word/document.xml')?.asText() ?? '') : '';
+/** The text of the outcome's document: the document itself, or its layout with the data's lines put in. */
+function documentXml(outcome: RenderOutcome): string {
+  if (!outcome.ok) return '';
+  if ('content' in outcome) return new PizZip(outcome.content).file('word/document.xml')?.asText() ?? '';
+  const part = outcome.layout.parts.find(({ name }) => name === 'word/document.xml');
+  if (part?.kind !== 'filled') return '';
+  const { lines } = shapeOf(data);
+  return part.texts
+    .map((text, i) => (i === 0 ? text : `${lines[part.holes[i - 1] as number]}${text}`))
+    .join('');
+}
 /** A template version no other test of this file renders: each test starts with a thread that lacks it. */
 const version = (text: string) => {
   const content = docxFixture({ body: [paragraph(`${text} {firmaName}`)] });
@@ -65,15 +75,24 @@ describe('the render thread', () => {
     ).toContain(`Fassung F${PARSED_TEMPLATES_KEPT - 1} WM`);
   });
 
-  it('hands a rendered document to piscina to transfer, not to copy', async () => {
-    const moved = (await render({ template: version('Fassung D'), data })) as unknown as Record<
+  it('answers a layout of the data, which holds none of its text', async () => {
+    const outcome = await render({ template: version('Fassung D'), data });
+    expect(outcome.ok && 'layout' in outcome).toBe(true);
+    expect(JSON.stringify(outcome)).not.toContain('WM');
+    expect(documentXml(outcome)).toContain('Fassung D WM');
+  });
+
+  it('renders a template no layout can be made of whole, and hands the document to piscina to transfer, not to copy', async () => {
+    // A C1 control in the template's own text: a layout mark could not be told from it.
+    const moved = (await render({ template: version('Fassung \u0080 G'), data })) as unknown as Record<
       symbol,
       unknown
     >;
     const outcome = moved[valueSymbol] as RenderOutcome;
-    expect(documentXml(outcome)).toContain('Fassung D WM');
+    expect(documentXml(outcome)).toContain('Fassung \u0080 G WM');
     // The document's own buffer, given up by the thread (piscina passes it in the transfer list).
-    expect(outcome.ok && moved[transferableSymbol]).toBe(outcome.ok && outcome.content.buffer);
-    expect(outcome.ok && outcome.content.byteLength).toBe(outcome.ok && outcome.content.buffer.byteLength);
+    const content = outcome.ok && 'content' in outcome ? outcome.content : undefined;
+    expect(moved[transferableSymbol]).toBe(content?.buffer);
+    expect(content?.byteLength).toBe(content?.buffer.byteLength);
   });
 });

@@ -1,7 +1,8 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { move, transferableSymbol, valueSymbol } from 'piscina';
 import { sha256Hex } from '../shared/sha256.js';
-import { type ParsedTemplate, parseTemplate, renderParsed } from './docx-template.js';
+import { type DocumentLayout, shapeOf, xmlSafe } from './document-layout.js';
+import { layoutParsed, type ParsedTemplate, parseTemplate, renderParsed } from './docx-template.js';
 import { type TemplateProblem, templateProblems } from './template-problems.js';
 
 /** Runs in a piscina worker thread: rendering is CPU work that must not block the event loop. */
@@ -21,6 +22,9 @@ export interface RenderTask {
  * an exception loses its properties, and a rejected task means the pool itself failed.
  */
 export type RenderOutcome =
+  /** The layout of the data's shape, which the calling thread fills with the data (document-layout.ts). */
+  | { ok: true; layout: DocumentLayout }
+  /** The document itself, from a template no layout can be made of. */
   | { ok: true; content: Uint8Array }
   | { ok: false; problems: TemplateProblem[] }
   /** The thread does not hold the version and was not given its bytes: ask again with them. */
@@ -43,13 +47,13 @@ const parsedTemplates = new Map<string, ParsedTemplate>();
  */
 export default async function render(task: RenderTask): Promise<RenderOutcome> {
   const outcome = renderDocument(task);
-  if (!outcome.ok || !ownsItsBuffer(outcome.content)) return outcome;
+  if (!outcome.ok || !('content' in outcome) || !ownsItsBuffer(outcome.content)) return outcome;
   // piscina's protocol for a result with something to transfer: the value to answer and the list of
   // what to transfer with it. The calling thread receives the plain outcome.
   return move({ [transferableSymbol]: outcome.content.buffer, [valueSymbol]: outcome } as never) as never;
 }
 
-/** A document rendered in this thread (the piscina task without the transfer; the benchmark's in-process case). */
+/** The task done in this thread (the piscina task without the transfer; the benchmark's in-process case). */
 export function renderDocument({ template, data }: RenderTask): RenderOutcome {
   try {
     let parsed = parsedTemplates.get(template.sha256);
@@ -63,7 +67,9 @@ export function renderDocument({ template, data }: RenderTask): RenderOutcome {
       // claimed SHA-256 can never be served for another version, only rendered this once.
       remember(sha256Hex(template.content), parsed);
     }
-    return { ok: true, content: renderParsed(parsed, xmlSafe(data)) };
+    const safe = xmlSafe(data);
+    const layout = layoutParsed(parsed, shapeOf(safe).marked as object);
+    return layout ? { ok: true, layout } : { ok: true, content: renderParsed(parsed, safe) };
   } catch (error) {
     // Dropped after an error so that no broken state is reused.
     parsedTemplates.delete(template.sha256);
@@ -83,20 +89,3 @@ const ownsItsBuffer = (content: Uint8Array) =>
   content.byteOffset === 0 &&
   content.byteLength === content.buffer.byteLength &&
   !(content.buffer instanceof SharedArrayBuffer);
-
-// Characters XML 1.0 cannot carry (control characters other than tab and newline, lone surrogates,
-// U+FFFE, U+FFFF) and the C1 controls Word shows as boxes. A CRM export may hold any of them; Word
-// refuses a file that contains one.
-const NOT_IN_XML = /(?![\t\n])\p{Cc}|[\uFFFE\uFFFF]|\p{Surrogate}/gu;
-
-/** Every text value as Word can show it: line breaks as `\n` (docxtemplater turns them into breaks). */
-function xmlSafe<T>(value: T): T {
-  if (typeof value === 'string') {
-    return value.replace(/\r\n?/g, '\n').replace(NOT_IN_XML, '') as T;
-  }
-  if (Array.isArray(value)) return value.map(xmlSafe) as T;
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, xmlSafe(item)])) as T;
-  }
-  return value;
-}

@@ -66,6 +66,16 @@ describe('the renderer pool', () => {
     );
   });
 
+  it('writes each document with its own text when documents of one shape follow each other', async () => {
+    const shape = { mitKunde: true, startdatum: '01.02.2027' };
+    const first = await renderer.render('brief.docx', data({ ...shape, partnerName: 'Erste GmbH' }));
+    const second = await renderer.render('brief.docx', data({ ...shape, partnerName: 'Zweite & Co. <KG>' }));
+    expect(documentXml(first.content)).toContain('Erste GmbH');
+    expect(documentXml(second.content)).toContain('Zweite &amp; Co. &lt;KG&gt;');
+    expect(documentXml(second.content)).not.toContain('Erste GmbH');
+    expect(documentXml(second.content)).toContain('Nur für Kunden');
+  });
+
   it('reads a file of the folder again after it changed', async () => {
     const changing = templatesFolder({
       'a.docx': docxFixture({ body: [paragraph('Fassung 1 {firmaName}')] }),
@@ -125,8 +135,11 @@ describe('the renderer pool', () => {
 
   const brief = folder.current('brief.docx');
   it('refuses work beyond its queue with RendererUnavailableError instead of waiting for minutes', async () => {
+    // Each document of a shape of its own (its number of lines), so that every one needs a thread.
     const results = await Promise.allSettled(
-      Array.from({ length: 80 }, async () => pool.render(await brief, data({}))),
+      Array.from({ length: 80 }, async (_, index) =>
+        pool.render(await brief, data({ aufgabenbeschreibung: 'Zeile\n'.repeat(index + 1) })),
+      ),
     );
     const refused = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
     expect(refused.length).toBeGreaterThan(0);

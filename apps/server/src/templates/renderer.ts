@@ -1,6 +1,16 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
+import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
 import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
+import {
+  fillLayout,
+  layoutBytes,
+  type PreparedLayout,
+  prepareLayout,
+  shapeOf,
+  xmlSafe,
+} from './document-layout.js';
+import { readTemplateZip } from './docx-zip.js';
 import type { RenderOutcome, RenderTask } from './render-worker.js';
 import { formatProblem, type TemplateProblem } from './template-problems.js';
 
@@ -82,8 +92,16 @@ const DEFAULT_TASK_TIMEOUT_MS = 20_000;
 const THREAD_IDLE_TIMEOUT_MS = 60_000;
 
 /**
- * Renders in a piscina pool of worker threads. The pool starts with the first document, so processes
- * that never render (CLIs, most tests) start no threads.
+ * The layouts kept, by the bytes of their text: a contract's is about 100 kB, so a few hundred shapes
+ * of the catalogue's templates. The one used longest ago goes first.
+ */
+const LAYOUT_CACHE_BYTES = 24 * 1024 * 1024;
+
+/**
+ * Renders in a piscina pool of worker threads and fills the layouts they make (document-layout.ts):
+ * a document of a shape seen before is filled and zipped in the calling thread, without a thread hop,
+ * in about a millisecond. The pool starts with the first new shape, so processes that never render
+ * (CLIs, most tests) start no threads.
  */
 export function createRendererPool({
   threads,
@@ -96,10 +114,24 @@ export function createRendererPool({
   // queue of their own, which maxQueue does not limit.
   let unfinished = 0;
   const capacity = threads * (1 + QUEUED_TASKS_PER_THREAD);
+  const layouts = new LRUCache<string, PreparedLayout>({
+    maxSize: LAYOUT_CACHE_BYTES,
+    sizeCalculation: layoutBytes,
+  });
+  const rendered = (template: TemplateSource, content: Uint8Array): RenderedDocument => ({
+    content: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
+    templateSha256: template.sha256,
+    templateVersion: template.version,
+  });
 
   return {
     async render(template, data) {
       if (closed) throw new RendererUnavailableError('the renderer has been closed');
+      const shape = shapeOf(xmlSafe(data));
+      // The template's bytes are named by their SHA-256, so a layout never goes stale.
+      const layoutKey = `${template.sha256}\n${shape.key}`;
+      const known = layouts.get(layoutKey);
+      if (known) return rendered(template, fillLayout(known, shape.lines));
       if (unfinished >= capacity) throw new RendererUnavailableError('render queue is full');
       pool ??= new Piscina({
         ...workerStartOptions(worker),
@@ -132,12 +164,14 @@ export function createRendererPool({
         throw new RendererUnavailableError('render pool: the thread did not take the template it was given');
       }
       if (!outcome.ok) throw new TemplateError(template.name, outcome.problems, template.sha256);
-      const { content } = outcome;
-      return {
-        content: Buffer.from(content.buffer, content.byteOffset, content.byteLength),
-        templateSha256: template.sha256,
-        templateVersion: template.version,
-      };
+      if ('content' in outcome) return rendered(template, outcome.content);
+      const entries = readTemplateZip(template.content);
+      // The thread made a layout of the same bytes, whose zip it read the same way.
+      if (!entries)
+        throw new RendererUnavailableError('render pool: a layout of a template whose zip is unreadable');
+      const layout = prepareLayout(outcome.layout, entries);
+      layouts.set(layoutKey, layout);
+      return rendered(template, fillLayout(layout, shape.lines));
     },
     pending: () => unfinished,
     closed: () => closed,
