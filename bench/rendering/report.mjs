@@ -6,7 +6,7 @@ import { carboneVersion } from './carbone.mjs';
 
 export const ENGINES = {
   pool: 'ours: worker pool (production)',
-  inProcess: 'ours: in-process, no pool',
+  newShape: 'ours: a new shape, in-process (layout + fill)',
   carbone: `Carbone ${carboneVersion}`,
   changedFloor: 'floor: changed parts only',
   floor: 'floor: unzip + rezip',
@@ -30,28 +30,28 @@ function whereTheTimeGoes(results) {
   const lines = [
     '### Where the time goes',
     '',
-    'The renderer keeps the parsed template per version (by SHA-256) in its worker and fills it again for ' +
-      'every document (`renderParsed`); the parts without a placeholder that render as the template has ' +
-      'them are rendered for a version’s first document only, docxtemplater’s `joinUncorrupt` is replaced ' +
-      'by an equivalent that takes a fraction of its time, its parts are encoded to UTF-8 by Node, and the zip is ' +
-      'written with every part the rendering left unchanged copied compressed as it is from the template, ' +
-      'only the changed ones deflated (apps/server/src/templates/docx-template.ts, docx-zip.ts). ' +
-      '"Pool overhead" is ours (pool) minus ours (in-process); "thread hop" is the round trip of a piscina ' +
-      'task that does nothing but take the same data and answer as many bytes as the document has ' +
-      '(bench/rendering/hop-worker.mjs); "docxtemplater" fills the parsed template without zipping ' +
-      '(`fillParsed`), and "zip" is in-process minus that. "Budget" is the slowest median ours may have: ' +
-      `Carbone ÷ ${CARBONE_BUDGET} and the changed-parts floor × ${FLOOR_BUDGET}, whichever is lower.`,
+    'The renderer fills a layout per template version and shape of the data (apps/server/src/templates/' +
+      'document-layout.ts): a render thread lays out a new shape once — docxtemplater fills its parsed ' +
+      'template with marks in place of the text, and the parts are cut at the marks —, and every document ' +
+      'of a shape seen before is that layout with the data’s text put in, escaped, and zipped in the ' +
+      'calling thread, with every part the rendering left unchanged copied compressed as it is from the ' +
+      'template and only the changed ones deflated (docx-zip.ts). Ours (pool) is such a document, each with ' +
+      'other names than the last. "Filling" is `fillLayout` alone on a prepared layout; "a new shape" is ' +
+      'the render thread’s work for a shape it has not seen (`renderDocument`) in this thread, then the ' +
+      'filling, and "docxtemplater" its part of that (`fillParsed`); "thread hop" is the round trip of a ' +
+      'piscina task that does nothing but take the same data and answer as many bytes as the document has ' +
+      '(bench/rendering/hop-worker.mjs), which a new shape pays on top. "Budget" is the slowest median ours ' +
+      `may have: Carbone ÷ ${CARBONE_BUDGET} and the changed-parts floor × ${FLOOR_BUDGET}, whichever is lower.`,
     '',
     table(
       [
         'family',
         'ours (pool)',
         'budget',
-        'pool overhead',
+        'filling',
+        'a new shape',
+        'of it docxtemplater',
         'thread hop',
-        'in-process',
-        'docxtemplater',
-        'zip',
         'floor: changed parts',
         'floor: unzip + rezip',
       ],
@@ -59,11 +59,10 @@ function whereTheTimeGoes(results) {
         family.title,
         `${ms(timing.pool.median)} ms`,
         `${ms(budgetOf(timing))} ms`,
-        `${ms(timing.pool.median - timing.inProcess.median)} ms`,
-        `${ms(timing.hop.median)} ms`,
-        `${ms(timing.inProcess.median)} ms`,
+        `${ms(timing.fillLayout.median)} ms`,
+        `${ms(timing.newShape.median)} ms`,
         `${ms(timing.fill.median)} ms`,
-        `${ms(timing.inProcess.median - timing.fill.median)} ms`,
+        `${ms(timing.hop.median)} ms`,
         `${ms(timing.changedFloor.median)} ms`,
         `${ms(timing.floor.median)} ms`,
       ]),
@@ -76,8 +75,8 @@ function whereTheTimeGoes(results) {
       [
         'family',
         'ours (pool)',
-        'in-process',
-        'docxtemplater',
+        'filling',
+        'a new shape',
         'Carbone',
         'floor: changed parts',
         'floor: unzip + rezip',
@@ -87,8 +86,8 @@ function whereTheTimeGoes(results) {
       results.map(({ family, cpuTime }) => [
         family.title,
         `${ms(cpuTime.pool.median)} ms`,
-        `${ms(cpuTime.inProcess.median)} ms`,
-        `${ms(cpuTime.fill.median)} ms`,
+        `${ms(cpuTime.fillLayout.median)} ms`,
+        `${ms(cpuTime.newShape.median)} ms`,
         `${ms(cpuTime.carbone.median)} ms`,
         `${ms(cpuTime.changedFloor.median)} ms`,
         `${ms(cpuTime.floor.median)} ms`,
@@ -116,20 +115,15 @@ function whereTheTimeGoes(results) {
   }
   for (const { family, timing } of missed) {
     const budget = budgetOf(timing);
-    const overhead = timing.pool.median - timing.inProcess.median;
     const cause =
       timing.changedFloor.median >= budget
         ? `the changed-parts floor alone takes ${ms(timing.changedFloor.median)} ms`
-        : timing.fill.median + timing.changedFloor.median > budget
-          ? `docxtemplater filling the parsed template takes ${ms(timing.fill.median)} ms, which with the ` +
-            `${ms(timing.changedFloor.median)} ms of the zip work alone exceeds it: no renderer that fills ` +
-            'with docxtemplater can meet it, in-process or not'
-          : timing.inProcess.median <= budget
-            ? `in-process it would (${ms(timing.inProcess.median)} ms): the pool’s ${ms(overhead)} ms ` +
-              `(the bare thread hop ${ms(timing.hop.median)} ms) is what tips it over`
-            : `in-process it takes ${ms(timing.inProcess.median)} ms too, ${ms(timing.fill.median)} ms of ` +
-              `it docxtemplater filling the template, against ${ms(timing.changedFloor.median)} ms for the ` +
-              'zip work alone';
+        : timing.fillLayout.median > budget
+          ? `filling the layout alone takes ${ms(timing.fillLayout.median)} ms against ` +
+            `${ms(timing.changedFloor.median)} ms for the floor's zip work`
+          : `filling the layout takes ${ms(timing.fillLayout.median)} ms; the other ` +
+            `${ms(timing.pool.median - timing.fillLayout.median)} ms are the renderer's own steps around it ` +
+            '(the shape of the data, the layout looked up)';
     lines.push(
       `- ${family.title} misses: ours ${ms(timing.pool.median)} ms against a budget of ${ms(budget)} ms ` +
         `(Carbone ÷ ours ${factor(timing.carbone.median, timing.pool.median)}, ours ÷ floor ` +
@@ -182,8 +176,8 @@ function concurrencySection({ family, rows }, threads, settings) {
       ]),
     ),
     '',
-    `Ours renders in the worker pool's ${threads} thread(s), off the main thread; requests beyond that ` +
-      `wait in the pool's queue. ${change('ours', one.pool, most.pool, most.concurrency)} Carbone renders ` +
+    'Ours fills the layout of a known shape in the calling thread and lays out new shapes in the worker ' +
+      `pool's ${threads} thread(s). ${change('ours', one.pool, most.pool, most.concurrency)} Carbone renders ` +
       'in the main thread: parallel calls only interleave at its awaits (file reads, callbacks) on one ' +
       'event loop, never on more than one core, and that thread serves nothing else while it works. ' +
       `${change('Carbone', one.carbone, most.carbone, most.concurrency)} Before timing, ` +
@@ -307,19 +301,19 @@ export function report({ results, concurrency, machine, threads, settings, match
       `${settings.warmupRounds} warm-up rounds; a family gets up to ${settings.maxRounds} rounds, fewer ` +
       `(at least ${settings.minRounds}) when its ${settings.seconds} s are up. A time is wall-clock from ` +
       'the call to the finished DOCX bytes in memory. *Ours (pool)* is `createRendererPool` from ' +
-      'apps/server/dist, warm as in production (the template version named by its SHA-256, its bytes ' +
-      'handed over only to a thread that does not hold it yet, parsed once per version and kept in the ' +
-      'worker, every document a new render of it), so it includes the hand-off to the worker thread and ' +
-      'the transfer of the result back; *in-process* calls the same render function in the main thread ' +
-      '(`renderDocument`), with its own cache. *Carbone* runs in the main thread (no thread hop: its best case) on a Carbone-syntax ' +
+      'apps/server/dist, warm as in production (the template version named by its SHA-256 and its data’s ' +
+      'shape laid out once by a render thread, each document filled from that layout with other names ' +
+      'than the last); *a new shape* is the render thread’s function (`renderDocument`: the parsed template, ' +
+      'kept per version, filled with marks and cut) called in the main thread, then the filling, without ' +
+      'the hop to the thread and back. *Carbone* runs in the main thread (no thread hop: its best case) on a Carbone-syntax ' +
       'copy of the same template, made at bench time by rendering our template with docxtemplater where ' +
       'each text field’s value is its Carbone tag `{d.field}` and each section condition has its real ' +
       'value for the key. The sections are thus pre-resolved exactly as ours resolves them, and Carbone ' +
       'does less template logic than we do (no conditions); it still reads and unzips the template, ' +
       'finds and fills every tag with XML escaping, repeats the signature blocks itself ' +
       '(`[i]`/`[i+1]` loop) and zips. Before timing, Carbone’s output must have the same text as ours, ' +
-      'paragraph for paragraph, in body, header and footer. *Docxtemplater* fills the same parsed template ' +
-      'in the main thread without zipping it (`fillParsed`), the part of ours no zip writer can change. ' +
+      'paragraph for paragraph, in body, header and footer, and so must the new shape’s. *Docxtemplater* fills ' +
+      'the same parsed template with the data in the main thread without zipping it (`fillParsed`). ' +
       '*Floor: changed parts only* writes the ' +
       'template’s zip with every entry the rendering leaves unchanged copied compressed as it is, and deflates ' +
       'only `word/document.xml` and the parts whose bytes differ from the template’s (taken from a finished ' +

@@ -64,6 +64,7 @@ export default {
     const { loadCompanyData } = await importServer('templates/companies.js');
     const { richestDemoMatch, sampleTemplateData } = await importServer('templates/samples.js');
     const docxZip = await importServer('templates/docx-zip.js');
+    const layouts = await importServer('templates/document-layout.js');
     const { renderDocument: renderInThisThread } = await importServer('templates/render-worker.js');
     const PizZip = serverRequire('pizzip');
 
@@ -83,7 +84,7 @@ export default {
     });
     const scratch = await mkdtemp(join(tmpdir(), 'bench-carbone-'));
 
-    const prepared = [];
+    const measured = [];
     const results = [];
     let concurrency;
     let othersLoad = Number.NaN;
@@ -99,9 +100,31 @@ export default {
 
         // What production answers: the reference every other engine must reproduce.
         const production = (await pool.render(template, data)).content;
-        const inThisThread = renderInThisThread(task);
-        if (!inThisThread.ok) throw new Error(`${family.key}: ${JSON.stringify(inThisThread.problems)}`);
         const expected = documentText(PizZip, production);
+        // A new shape in this thread: the render thread's layout, then filled as the pool fills it.
+        const { lines } = layouts.shapeOf(layouts.xmlSafe(data));
+        const entries = docxZip.readTemplateZip(bytes);
+        const newShape = () => {
+          const outcome = renderInThisThread(task);
+          if (!outcome.ok || !outcome.layout)
+            throw new Error(`${family.key}: no layout (${JSON.stringify(outcome)})`);
+          return layouts.fillLayout(layouts.prepareLayout(outcome.layout, entries), lines);
+        };
+        const inThisThread = newShape();
+        const differs = firstDifference(expected, documentText(PizZip, inThisThread));
+        if (differs)
+          throw new Error(`${family.key}: a new shape in this thread writes other text: ${differs}`);
+        // Every document of ours has other text than the last: the same shape, names that differ.
+        const sameShape = [data, otherNames(data, 'B'), otherNames(data, 'C')];
+        for (const other of sameShape) {
+          if (layouts.shapeOf(layouts.xmlSafe(other)).key !== layouts.shapeOf(layouts.xmlSafe(data)).key) {
+            throw new Error(`${family.key}: the renamed data is of another shape`);
+          }
+        }
+        let next = 0;
+        // The filling alone, the part of ours after the shape is known: a prepared layout filled and zipped.
+        const prepared = layouts.prepareLayout(renderInThisThread(task).layout, entries);
+        const fillLayout = () => layouts.fillLayout(prepared, lines);
 
         const carbone = await carboneCopy({
           family,
@@ -124,18 +147,26 @@ export default {
 
         const engines = {
           pool: () => pool.render(template, data),
-          inProcess: () => renderInThisThread(task),
+          newShape,
           carbone: () => renderWithCarbone(carbone.file, data),
           changedFloor: changedFloor.run,
           floor: floor.run,
         };
         const cpu = new Map();
-        prepared.push({
+        measured.push({
           family,
           entry,
           expected,
           engines,
-          cases: Object.entries({ ...engines, hop, fill }).map(([id, run]) => ({
+          // Timed, every document of ours has other text than the last; the checks in parallel and the
+          // memory figures take the one data whose text is known.
+          cases: Object.entries({
+            ...engines,
+            pool: () => pool.render(template, sameShape[next++ % sameShape.length]),
+            hop,
+            fill,
+            fillLayout,
+          }).map(([id, run]) => ({
             id,
             run: withCpu(id, run, cpu),
           })),
@@ -156,7 +187,7 @@ export default {
       // Passes over all families, so that a busy minute of the machine does not land on one family only.
       const cpuAtStart = cpuSnapshot();
       for (let pass = 1; pass <= settings.passes; pass++) {
-        for (const family of prepared) {
+        for (const family of measured) {
           const samples = await interleaved(family.cases, {
             warmupRounds: settings.warmupRounds,
             minRounds: Math.ceil(settings.minRounds / settings.passes),
@@ -175,7 +206,7 @@ export default {
       }
       othersLoad = othersShare(cpuAtStart, cpuSnapshot());
 
-      for (const { family, entry, engines, samples, cpu, carboneMode, floors } of prepared) {
+      for (const { family, entry, engines, samples, cpu, carboneMode, floors } of measured) {
         const timing = Object.fromEntries([...samples].map(([id, values]) => [id, summarize(values)]));
         const cpuTime = Object.fromEntries([...cpu].map(([id, { measured }]) => [id, summarize(measured)]));
         const memory = {};
@@ -191,7 +222,7 @@ export default {
         );
       }
 
-      concurrency = await underConcurrency(prepared[0], { settings, PizZip, log });
+      concurrency = await underConcurrency(measured[0], { settings, PizZip, log });
     } finally {
       await pool.close();
       await hopPool.destroy();
@@ -201,6 +232,16 @@ export default {
     return { markdown: report({ results, concurrency, machine, threads, settings, match, othersLoad }) };
   },
 };
+
+/** The data with the parties' names changed: other text of the same shape. */
+function otherNames(data, suffix) {
+  const renamed = { ...data };
+  for (const [field, value] of Object.entries(data)) {
+    if (/name/i.test(field) && typeof value === 'string' && value.trim())
+      renamed[field] = `${value} ${suffix}`;
+  }
+  return renamed;
+}
 
 /**
  * A case's run that also records the CPU time the whole process (worker threads too) used during each
