@@ -54,7 +54,7 @@ export class Metrics implements GenerationObserver, CrmObserver {
 
   private readonly renderDuration = new Histogram({
     name: 'document_render_seconds',
-    help: 'Time a document spent in the render threads, waiting included',
+    help: 'Time to render a document: filled from a known layout, or laid out in a render thread first, waiting included',
     labelNames: ['family'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 20],
     registers: [this.registry],
@@ -79,7 +79,7 @@ export class Metrics implements GenerationObserver, CrmObserver {
 
     new Gauge({
       name: 'render_queue_depth',
-      help: 'Documents in the render threads: waiting and rendering',
+      help: 'Documents of new shapes in the render threads: waiting and being laid out',
       registers: [this.registry],
       collect() {
         this.set(sources.renderQueueDepth());
