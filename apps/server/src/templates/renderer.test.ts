@@ -76,6 +76,19 @@ describe('the renderer pool', () => {
     expect(documentXml(second.content)).toContain('Nur für Kunden');
   });
 
+  it('never fills a document of a version from the layout of bytes that only claimed its SHA-256', async () => {
+    const version = (text: string) => {
+      const content = docxFixture({ body: [paragraph(`${text} {firmaName}`)] });
+      return { name: 'a.docx', version: 1, sha256: sha256Hex(content), content };
+    };
+    const claimed = version('Fassung echt');
+    const other = version('Fassung falsch');
+    const mislabelled = await pool.render({ ...claimed, content: other.content }, data({ firmaName: 'WM' }));
+    expect(documentXml(mislabelled.content)).toContain('Fassung falsch WM');
+    const genuine = await pool.render(claimed, data({ firmaName: 'WM' }));
+    expect(documentXml(genuine.content)).toContain('Fassung echt WM');
+  });
+
   it('reads a file of the folder again after it changed', async () => {
     const changing = templatesFolder({
       'a.docx': docxFixture({ body: [paragraph('Fassung 1 {firmaName}')] }),

@@ -1,6 +1,7 @@
 import type { TemplateData } from '@vertragsgenerator/domain';
 import { LRUCache } from 'lru-cache';
 import { Piscina } from 'piscina';
+import { sha256Hex } from '../shared/sha256.js';
 import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
 import {
   fillLayout,
@@ -170,7 +171,9 @@ export function createRendererPool({
       if (!entries)
         throw new RendererUnavailableError('render pool: a layout of a template whose zip is unreadable');
       const layout = prepareLayout(outcome.layout, entries);
-      layouts.set(layoutKey, layout);
+      // Kept only under the SHA-256 of the bytes it was made of, as the threads keep parsed templates:
+      // bytes that do not match their name are filled this once and never serve another document.
+      if (sha256Hex(template.content) === template.sha256) layouts.set(layoutKey, layout);
       return rendered(template, fillLayout(layout, shape.lines));
     },
     pending: () => unfinished,
