@@ -1,17 +1,12 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CATALOGUE, resolveMatch, type TemplateData } from '@vertragsgenerator/domain';
+import type { TemplateData } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { describe, expect, it } from 'vitest';
-import { parseMatchFile } from '../matches/import.js';
+import { catalogueSamples, templateFile } from '../test/catalogue-samples.js';
 import { docxFixture, paragraph } from '../test/docx-fixture.js';
-import { loadCompanyData } from './companies.js';
 import { fillLayout, prepareLayout, shapeOf, xmlSafe } from './document-layout.js';
 import { compileTemplate, layoutParsed, parseTemplate } from './docx-template.js';
 import { readTemplateZip } from './docx-zip.js';
 import { sampleTemplateData } from './samples.js';
-
-const repository = new URL('../../../../', import.meta.url).pathname;
 
 /**
  * Every entry of a DOCX in the archive's order, a part with its text, read with every checksum checked;
@@ -102,17 +97,11 @@ describe('a layout filled with other data of its shape', () => {
   it('is the document docxtemplater renders, part for part, for every template of the catalogue', {
     timeout: 60_000,
   }, async () => {
-    const companyData = await loadCompanyData(join(repository, 'config'));
-    const { valid } = parseMatchFile(readFileSync(join(repository, 'config', 'demo-matches.json'), 'utf8'));
-    const matches = valid.slice(0, 4).map(resolveMatch);
-    const entries = [...CATALOGUE.values()];
-    const firstOfTemplate = entries.filter(
-      (entry, index) => entries.findIndex((e) => e.template === entry.template) === index,
-    );
+    const { companyData, matches, firstOfTemplate } = await catalogueSamples();
     expect(firstOfTemplate.length).toBeGreaterThan(1);
     let compared = 0;
     for (const entry of firstOfTemplate) {
-      const bytes = readFileSync(join(repository, 'templates', entry.template));
+      const bytes = templateFile(entry.template);
       for (const match of matches) {
         const data: TemplateData = {
           ...sampleTemplateData(entry, match, companyData, new Date(2026, 10, 21)),

@@ -1,14 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { CATALOGUE, resolveMatch } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
 import { describe, expect, it } from 'vitest';
-import { parseMatchFile } from '../matches/import.js';
-import { loadCompanyData } from './companies.js';
+import { catalogueSamples, templateFile } from '../test/catalogue-samples.js';
 import { compileTemplate, parseTemplate, renderParsed } from './docx-template.js';
 import { sampleTemplateData } from './samples.js';
-
-const repository = new URL('../../../../', import.meta.url).pathname;
 
 /**
  * Every entry of a DOCX in the archive's order, a part with its text, read with every checksum
@@ -26,13 +20,8 @@ describe('reusing a parsed template (renderParsed)', () => {
   it('gives the same parts as a fresh parse zipped by pizzip, for every key, and for each template with several matches in turn', {
     timeout: 60_000,
   }, async () => {
-    const companyData = await loadCompanyData(join(repository, 'config'));
-    const { valid } = parseMatchFile(readFileSync(join(repository, 'config', 'demo-matches.json'), 'utf8'));
-    const [first, ...others] = valid.slice(0, 4).map(resolveMatch);
-    const entries = [...CATALOGUE.values()];
-    const firstOfTemplate = entries.filter(
-      (entry, index) => entries.findIndex((e) => e.template === entry.template) === index,
-    );
+    const { companyData, matches, entries, firstOfTemplate } = await catalogueSamples();
+    const [first, ...others] = matches;
     const cases = [
       ...entries.map((entry) => ({ entry, match: first })),
       ...others.flatMap((match) => firstOfTemplate.map((entry) => ({ entry, match }))),
@@ -42,7 +31,7 @@ describe('reusing a parsed template (renderParsed)', () => {
     const today = new Date(2026, 10, 21);
     for (const { entry, match } of cases) {
       if (!match) throw new Error('config/demo-matches.json has fewer than four valid matches');
-      const bytes = readFileSync(join(repository, 'templates', entry.template));
+      const bytes = templateFile(entry.template);
       const data = sampleTemplateData(entry, match, companyData, today);
       const fresh = compileTemplate(bytes).render(data).toUint8Array();
       let reused = parsed.get(entry.template);
@@ -55,7 +44,7 @@ describe('reusing a parsed template (renderParsed)', () => {
   });
 
   it('writes zips that read back unchanged with Node zlib as deflate', () => {
-    const bytes = readFileSync(join(repository, 'templates', 'angebot-de.docx'));
+    const bytes = templateFile('angebot-de.docx');
     const zip = new PizZip(bytes);
     zip.file('probe.txt', 'Grüße & <Test> '.repeat(200));
     const written = zip.generate({ type: 'uint8array', compression: 'DEFLATE' });
