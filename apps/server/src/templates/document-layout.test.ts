@@ -151,8 +151,16 @@ describe('a layout filled with other data of its shape', () => {
     expect(text).not.toMatch(/[\u0080-\u009f]/);
   });
 
-  it('makes no layout of a template whose text holds a mark character', () => {
-    const bytes = docxFixture({ body: [paragraph('Preis \u00800\u0081 {firmaName}')] });
-    expect(layoutParsed(parseTemplate(bytes), shapeOf({ firmaName: 'WM' }).marked as object)).toBeUndefined();
+  it.each([
+    ['whose text holds a mark character', [paragraph('Preis \u00800\u0081 {firmaName}')]],
+    [
+      'with a raw XML tag, in a section too',
+      [paragraph('{#mitKunde}'), paragraph('{@firmaName}'), paragraph('{/mitKunde}')],
+    ],
+  ])('makes no layout of a template %s', (_case, body) => {
+    const data = { firmaName: 'WM', mitKunde: true };
+    expect(
+      layoutParsed(parseTemplate(docxFixture({ body })), shapeOf(data).marked as object),
+    ).toBeUndefined();
   });
 });

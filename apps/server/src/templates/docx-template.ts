@@ -65,8 +65,11 @@ export interface ParsedTemplate {
    * (`partsAsInTemplate`), and the zip copies them from the template.
    */
   asInTemplate: Set<string>;
-  /** Whether a part docxtemplater fills holds a layout mark's character: no layout can be made of it. */
-  holdsMarkCharacter: boolean;
+  /**
+   * Whether layouts can be made of it (document-layout.ts): not when a part docxtemplater fills holds a
+   * layout mark's character, or a tag puts its value in as raw XML (`{@…}`), which no escaping repeats.
+   */
+  layoutable: boolean;
 }
 
 export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
@@ -74,22 +77,30 @@ export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
   const loaded = new Map(Object.entries(zip.files));
   const asInTemplate = new Set<string>();
   const doc = compileZip(zip, [fasterJoinUncorrupt(), utf8Output(), partsAsInTemplate(asInTemplate)]);
-  const compiled = (doc as unknown as { compiled: Record<string, { postparsed: { type: string }[] }> })
-    .compiled;
+  const compiled = (doc as unknown as { compiled: Record<string, { postparsed: DXT.Part[] }> }).compiled;
   const withoutPlaceholders = new Set(
     Object.entries(compiled)
       .filter(([, part]) => part.postparsed.every((piece) => piece.type !== 'placeholder'))
       .map(([name]) => name),
   );
-  const holdsMark = Object.keys(compiled).some((name) => holdsMarkCharacter(zip.files[name]?.asText() ?? ''));
+  const layoutable = Object.entries(compiled).every(
+    ([name, part]) => !holdsMarkCharacter(zip.files[name]?.asText() ?? '') && !hasRawXmlTag(part.postparsed),
+  );
   return {
     doc,
     entries: readTemplateZip(bytes),
     loaded,
     withoutPlaceholders,
     asInTemplate,
-    holdsMarkCharacter: holdsMark,
+    layoutable,
   };
+}
+
+/** Whether a tag of the parts, in a section too, is a raw XML tag. */
+function hasRawXmlTag(parts: DXT.Part[]): boolean {
+  return parts.some(
+    (part) => part.module === 'rawxml' || (part.subparsed ? hasRawXmlTag(part.subparsed) : false),
+  );
 }
 
 /** A document from an already parsed template: the template filled (`fillParsed`), then zipped. */
@@ -101,10 +112,10 @@ export function renderParsed(parsed: ParsedTemplate, data: object): Uint8Array {
 /**
  * The layout of a shape (document-layout.ts): the parsed template filled with the shape's marked data,
  * each changed part cut at its marks. `undefined` when the template's zip is one this writer leaves to
- * pizzip or its text holds a mark's character: its documents are rendered whole.
+ * pizzip or it is not `layoutable`: its documents are rendered whole.
  */
 export function layoutParsed(parsed: ParsedTemplate, marked: object): DocumentLayout | undefined {
-  if (parsed.holdsMarkCharacter) return undefined;
+  if (!parsed.layoutable) return undefined;
   const parts = renderedParts(parsed, fillParsed(parsed, marked));
   if (!parts) return undefined;
   return {
