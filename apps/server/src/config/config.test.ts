@@ -52,11 +52,11 @@ describe('loadConfig', () => {
     expect(loadConfig({ EDITOR: '/usr/bin/nano', DOCUMENT_EDITOR: 'download' }, '1').editor).toBe('download');
   });
 
-  it('renders with the repository templates in a thread per core, at least three, unless told otherwise', () => {
+  it('renders with the repository templates in a thread per two cores, at least one, unless told otherwise', () => {
     const embedded = loadConfig({}, '1');
     expect(embedded.templatesDir).toMatch(/\/templates$/);
     expect(embedded.renderThreads).toBe(defaultRenderThreads(availableParallelism()));
-    expect([1, 2, 3, 4, 16].map(defaultRenderThreads)).toEqual([3, 3, 3, 4, 16]);
+    expect([1, 2, 3, 4, 16].map(defaultRenderThreads)).toEqual([1, 1, 1, 2, 8]);
     const configured = loadConfig({ TEMPLATES_DIR: '/srv/vorlagen', RENDER_THREADS: '2' }, '1');
     expect(configured).toMatchObject({ templatesDir: '/srv/vorlagen', renderThreads: 2 });
   });

@@ -125,14 +125,14 @@ export const EMBEDDED_IDP_PATH = '/idp';
 const EMBEDDED_CLIENT_ID = 'vertragsgenerator';
 
 /**
- * One thread per core, and at least three. The event loop mostly waits (database, network) while
- * documents render, so it needs no core of its own; and with only one or two render threads, every
- * queued document waits whenever the operating system pauses one of them: on 2 cores, DOCX generation
- * at 10 connections had a p99 of 440–540 ms with one thread, 100–115 ms with two, 89–95 ms with three
- * (PostgreSQL; docs/performance.md).
+ * One thread per two cores, at least one. The threads only lay out shapes of data not seen before
+ * (templates/document-layout.ts); every other document is filled in the server's thread, so the
+ * threads rest most of a day, and each one started holds 25–35 MiB. (When every document was rendered
+ * in a thread, three were needed on 2 cores for a DOCX p99 under 100 ms at 10 connections.) A burst of
+ * new shapes, as after a template is published, waits a few milliseconds per shape for one thread.
  */
 export function defaultRenderThreads(cores: number): number {
-  return Math.max(3, cores);
+  return Math.max(1, Math.floor(cores / 2));
 }
 
 /** The configuration of this process: its environment, and the product version from package.json. */
