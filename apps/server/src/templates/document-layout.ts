@@ -11,9 +11,9 @@ import { type RenderedPart, type TemplateEntry, writeDocx } from './docx-zip.js'
  * The shape is everything of the data that decides what docxtemplater renders besides the text
  * itself: which values are there, which are empty (a section over an empty text is left out), how
  * many items a list has, the booleans, and which lines of each text are empty (a line break becomes a
- * break in the run, an empty line an empty text element). docxtemplater treats a non-empty text only as "true" or as text to print, so two
- * data of one shape render the same but for the printed text. A layout holds no personal data: the
- * values are marks when it is made.
+ * break in the run, an empty line an empty text element). docxtemplater treats a non-empty text only
+ * as "true" or as text to print, so two data of one shape render the same but for the printed text. A
+ * layout holds no personal data: the values are marks when it is made.
  */
 
 // Characters XML 1.0 cannot carry (control characters other than tab and newline, lone surrogates,
