@@ -83,9 +83,7 @@ export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
       .filter(([, part]) => part.postparsed.every((piece) => piece.type !== 'placeholder'))
       .map(([name]) => name),
   );
-  const layoutable = Object.entries(compiled).every(
-    ([name, part]) => !holdsMarkCharacter(zip.files[name]?.asText() ?? '') && !hasRawXmlTag(part.postparsed),
-  );
+  const layoutable = Object.values(compiled).every((part) => layoutableParts(part.postparsed));
   return {
     doc,
     entries: readTemplateZip(bytes),
@@ -96,10 +94,17 @@ export function parseTemplate(bytes: Uint8Array): ParsedTemplate {
   };
 }
 
-/** Whether a tag of the parts, in a section too, is a raw XML tag. */
-function hasRawXmlTag(parts: DXT.Part[]): boolean {
-  return parts.some(
-    (part) => part.module === 'rawxml' || (part.subparsed ? hasRawXmlTag(part.subparsed) : false),
+/**
+ * Whether none of the parsed pieces, in a section too, is a raw XML tag or holds a mark's character in
+ * the template's own text: docxtemplater has the text in its pieces already, none is inflated again.
+ */
+function layoutableParts(parts: DXT.Part[]): boolean {
+  return parts.every(
+    (part) =>
+      part.module !== 'rawxml' &&
+      !holdsMarkCharacter(part.value ?? '') &&
+      layoutableParts(part.subparsed ?? []) &&
+      layoutableParts(part.expanded ?? []),
   );
 }
 
