@@ -116,10 +116,9 @@ export default {
           throw new Error(`${family.key}: a new shape in this thread writes other text: ${differs}`);
         // Every document of ours has other text than the last: the same shape, names that differ.
         const sameShape = [data, otherNames(data, 'B'), otherNames(data, 'C')];
-        for (const other of sameShape) {
-          if (layouts.shapeOf(layouts.xmlSafe(other)).key !== layouts.shapeOf(layouts.xmlSafe(data)).key) {
-            throw new Error(`${family.key}: the renamed data is of another shape`);
-          }
+        const shapeKey = (of) => layouts.shapeOf(layouts.xmlSafe(of)).key;
+        if (sameShape.some((other) => shapeKey(other) !== shapeKey(data))) {
+          throw new Error(`${family.key}: the renamed data is of another shape`);
         }
         let next = 0;
         // The filling alone, the part of ours after the shape is known: a prepared layout filled and zipped.
