@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { migratedPGliteDump, pgliteTestDatabase, pgliteThreadTestDatabase } from '../test/databases.js';
 import { type Db, openDatabase } from './database.js';
+import type { PGliteQueries } from './pglite.js';
 import { startPGliteThread } from './pglite-thread.js';
 
 describe('PGlite in a worker thread', () => {
@@ -137,5 +138,78 @@ describe('PGlite thread on disk and when it stops', () => {
     const dataDir = freshDir();
     writeFileSync(join(dataDir, 'PG_VERSION'), '9\n');
     await expect(openDatabase({ kind: 'pglite', dataDir })).rejects.toThrow(/initialize/);
+  });
+});
+
+describe('PGlite thread replaced after a busy spell', () => {
+  const dataDirs: string[] = [];
+  afterAll(() => {
+    for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
+  });
+  const replacement = { afterIdleMs: 100, afterStatements: 5 };
+  /** Longer than `afterIdleMs`: a timer set later fires later, so the replacement has begun by then. */
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  /** Set anew each time PostgreSQL starts, so it tells a new thread from the old one. */
+  const started = async (database: PGliteQueries) =>
+    ((await database.query('select pg_postmaster_start_time()::text as at')).rows[0] as { at: string }).at;
+  const open = async (onDisk = true) => {
+    const dataDir = onDisk ? mkdtempSync(join(tmpdir(), 'vg-pglite-replace-')) : undefined;
+    if (dataDir) dataDirs.push(dataDir);
+    const database = await startPGliteThread(dataDir, { replacement });
+    await database.query('create table orders (match_id text primary key)');
+    return database;
+  };
+  const insertOrders = async (database: PGliteQueries, ids: string[]) => {
+    for (const id of ids) await database.query('insert into orders values ($1)', [id]);
+  };
+  const orders = async (database: PGliteQueries) =>
+    (await database.query('select match_id from orders order by match_id')).rows;
+
+  it('opens the same files in a new thread once it has been idle, with everything committed', async () => {
+    const database = await open();
+    try {
+      const before = await started(database);
+      await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
+      await idle();
+      expect(await started(database)).not.toBe(before);
+      expect(await orders(database)).toHaveLength(5);
+      await insertOrders(database, ['PL-6']);
+      expect(await orders(database)).toHaveLength(6);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('keeps the thread of an open transaction, and of a thread that has done little', async () => {
+    const database = await open();
+    try {
+      const before = await started(database);
+      await idle();
+      expect(await started(database)).toBe(before);
+
+      await database.query('begin');
+      await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
+      await idle();
+      expect(await started(database)).toBe(before);
+      await database.query('commit');
+      await idle();
+      expect(await started(database)).not.toBe(before);
+      expect(await orders(database)).toHaveLength(5);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('never replaces the thread of an in-memory database, which holds its only copy', async () => {
+    const database = await open(false);
+    try {
+      const before = await started(database);
+      await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
+      await idle();
+      expect(await started(database)).toBe(before);
+      expect(await orders(database)).toHaveLength(5);
+    } finally {
+      await database.close();
+    }
   });
 });

@@ -30,7 +30,8 @@ export async function startPGliteThread(
   {
     worker = siblingWorkerModule(import.meta.url, 'pglite-worker'),
     createMigrated = false,
-  }: { worker?: URL; createMigrated?: boolean } = {},
+    replacement = THREAD_REPLACEMENT,
+  }: { worker?: URL; createMigrated?: boolean; replacement?: ThreadReplacement } = {},
 ): Promise<PGliteQueries> {
   if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
     // Creating the database files (PostgreSQL's initdb) grows PGlite's WebAssembly memory by about
@@ -38,7 +39,7 @@ export async function startPGliteThread(
     // migrations, for the server) and ends, and the thread opens the files afresh, as after a restart.
     await createInOwnProcess(dataDir, createMigrated);
   }
-  return openThread(dataDir, worker);
+  return openThread(dataDir, worker, replacement);
 }
 
 async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<void> {
@@ -62,22 +63,49 @@ async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<v
   }
 }
 
-async function openThread(dataDir: string | undefined, worker: URL): Promise<PGliteQueries> {
-  const pool = new Piscina<DatabaseTask, DatabaseOutcome>({
-    ...workerStartOptions(worker),
-    workerData: { dataDir } satisfies DatabaseThreadData,
-    minThreads: 1,
-    maxThreads: 1,
-    // Kysely's PGlite driver sends one statement at a time; the queue holds what waits for its lock.
-    concurrentTasksPerWorker: 1,
-    // The thread waits for its next task on its event loop, not blocked in Atomics.wait.
-    atomics: 'disabled',
-    idleTimeout: Number.POSITIVE_INFINITY,
-  });
-  let closed = false;
+/**
+ * When the embedded database's thread is replaced by a fresh one. PGlite's WebAssembly memory never
+ * shrinks, and as a thread works through a busy spell more and more of it becomes resident: in the
+ * soak the database's share of the server grew by about 75 MiB and stayed there (docs/performance.md,
+ * Soak). A thread that has run `afterStatements` statements since it opened and then had nothing to do
+ * for `afterIdleMs` is closed cleanly and a new one opens the same files, as at a start; the server goes
+ * back to its size after start. The busy thread is never interrupted: a statement that comes while the
+ * new thread opens (about half a second) waits for it. Never inside a transaction, and never for an
+ * in-memory database, whose data lives only in its thread.
+ */
+export interface ThreadReplacement {
+  afterIdleMs: number;
+  afterStatements: number;
+}
 
-  const run = async (task: DatabaseTask): Promise<QueryResult> => {
-    if (closed) throw connectionLost('the embedded database has been closed');
+const THREAD_REPLACEMENT: ThreadReplacement = { afterIdleMs: 60_000, afterStatements: 1_000 };
+
+async function openThread(
+  dataDir: string | undefined,
+  worker: URL,
+  replacement: ThreadReplacement,
+): Promise<PGliteQueries> {
+  const newPool = () =>
+    new Piscina<DatabaseTask, DatabaseOutcome>({
+      ...workerStartOptions(worker),
+      workerData: { dataDir } satisfies DatabaseThreadData,
+      minThreads: 1,
+      maxThreads: 1,
+      // Kysely's PGlite driver sends one statement at a time; the queue holds what waits for its lock.
+      concurrentTasksPerWorker: 1,
+      // The thread waits for its next task on its event loop, not blocked in Atomics.wait.
+      atomics: 'disabled',
+      idleTimeout: Number.POSITIVE_INFINITY,
+    });
+  let pool = newPool();
+  let closed = false;
+  let running = 0;
+  let statements = 0;
+  let transactionOpen = false;
+  let idleTimer: NodeJS.Timeout | undefined;
+  let replacing: Promise<void> | undefined;
+
+  const submit = async (task: DatabaseTask): Promise<Extract<DatabaseOutcome, { ok: true }>> => {
     let outcome: DatabaseOutcome;
     try {
       outcome = await pool.run(task);
@@ -89,6 +117,46 @@ async function openThread(dataDir: string | undefined, worker: URL): Promise<PGl
     return outcome;
   };
 
+  const replaceThread = async () => {
+    const old = pool;
+    // A close that fails leaves the files as a crash would, which the new thread's PostgreSQL recovers.
+    await submit({ kind: 'close' }).catch(() => {});
+    await old.destroy();
+    pool = newPool();
+    statements = 0;
+    // A new thread that cannot open the files fails the next statement with the reason.
+    await submit({ kind: 'open' }).catch(() => {});
+  };
+
+  const replaceWhenIdle = () => {
+    const worthReplacing = dataDir !== undefined && statements >= replacement.afterStatements;
+    if (!worthReplacing || closed || transactionOpen) return;
+    idleTimer = setTimeout(() => {
+      if (running > 0 || closed || replacing) return;
+      replacing = replaceThread().finally(() => {
+        replacing = undefined;
+      });
+    }, replacement.afterIdleMs);
+    // An idle server may stop without waiting for this.
+    idleTimer.unref();
+  };
+
+  const run = async (task: DatabaseTask): Promise<QueryResult> => {
+    while (replacing) await replacing;
+    if (closed) throw connectionLost('the embedded database has been closed');
+    clearTimeout(idleTimer);
+    running++;
+    try {
+      const outcome = await submit(task);
+      statements++;
+      transactionOpen = outcome.transactionOpen;
+      return outcome;
+    } finally {
+      running--;
+      if (running === 0) replaceWhenIdle();
+    }
+  };
+
   try {
     await run({ kind: 'open' });
   } catch (error) {
@@ -98,9 +166,11 @@ async function openThread(dataDir: string | undefined, worker: URL): Promise<PGl
   return {
     query: (sql, parameters = []) => run({ kind: 'query', sql, parameters }),
     async close() {
+      while (replacing) await replacing;
       if (closed) return;
+      clearTimeout(idleTimer);
       try {
-        await run({ kind: 'close' });
+        await submit({ kind: 'close' });
       } finally {
         closed = true;
         await pool.destroy();

@@ -16,7 +16,7 @@ export type DatabaseTask =
  * properties, and the SQLSTATE `code` and PostgreSQL's other error fields are what the server reads.
  */
 export type DatabaseOutcome =
-  | { ok: true; rows: unknown[]; affectedRows?: number }
+  | { ok: true; rows: unknown[]; affectedRows?: number; transactionOpen: boolean }
   | { ok: false; error: Record<string, unknown> };
 
 export interface DatabaseThreadData {
@@ -28,18 +28,22 @@ let database: Promise<PGliteQueries> | undefined;
 
 export default async function run(task: DatabaseTask): Promise<DatabaseOutcome> {
   try {
-    database ??= openPGlite((workerData as DatabaseThreadData).dataDir);
+    // A failed opening is tried again with the next task.
+    database ??= openPGlite((workerData as DatabaseThreadData).dataDir).catch((error: unknown) => {
+      database = undefined;
+      throw error;
+    });
     const pglite = await database;
     switch (task.kind) {
       case 'open':
-        return { ok: true, rows: [] };
+        return { ok: true, rows: [], transactionOpen: false };
       case 'query': {
-        const { rows, affectedRows } = await pglite.query(task.sql, task.parameters);
-        return { ok: true, rows, affectedRows };
+        const { rows, affectedRows, transactionOpen } = await pglite.query(task.sql, task.parameters);
+        return { ok: true, rows, affectedRows, transactionOpen };
       }
       case 'close':
         await pglite.close();
-        return { ok: true, rows: [] };
+        return { ok: true, rows: [], transactionOpen: false };
     }
   } catch (error) {
     return { ok: false, error: plainError(error) };

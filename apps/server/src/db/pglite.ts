@@ -10,6 +10,8 @@ export interface PGliteQueries {
 export interface QueryResult {
   rows: unknown[];
   affectedRows?: number;
+  /** Whether the session is inside a transaction after the statement (PostgreSQL's ReadyForQuery). */
+  transactionOpen: boolean;
 }
 
 /**
@@ -140,6 +142,7 @@ function readResult(answer: messages.BackendMessage[], parsers: PGlite['parsers'
   let columns: messages.Field[] = [];
   const rows: Record<string, unknown>[] = [];
   let affectedRows: number | undefined;
+  let transactionOpen = false;
   for (const message of answer) {
     if (message.name === 'rowDescription') {
       columns = (message as messages.RowDescriptionMessage).fields;
@@ -152,9 +155,12 @@ function readResult(answer: messages.BackendMessage[], parsers: PGlite['parsers'
       rows.push(row);
     } else if (message.name === 'commandComplete') {
       affectedRows = affectedRowCount((message as messages.CommandCompleteMessage).text);
+    } else if (message.name === 'readyForQuery') {
+      // 'I' outside a transaction, 'T' inside one, 'E' inside a failed one.
+      transactionOpen = (message as messages.ReadyForQueryMessage).status !== 'I';
     }
   }
-  return { rows, affectedRows };
+  return { rows, affectedRows, transactionOpen };
 }
 
 /** The count in a command tag: `INSERT 0 3`, `UPDATE 2`, `DELETE 1`; none for `SELECT 4`. */
