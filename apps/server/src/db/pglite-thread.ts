@@ -66,19 +66,24 @@ async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<v
 /**
  * When the embedded database's thread is replaced by a fresh one. PGlite's WebAssembly memory never
  * shrinks, and as a thread works through a busy spell more and more of it becomes resident: in the
- * soak the database's share of the server grew by about 75 MiB and stayed there (docs/performance.md,
- * Soak). A thread that has run `afterStatements` statements since it opened and then had nothing to do
- * for `afterIdleMs` is closed cleanly and a new one opens the same files, as at a start; the server goes
- * back to its size after start. The busy thread is never interrupted: a statement that comes while the
- * new thread opens (about half a second) waits for it. Never inside a transaction, and never for an
- * in-memory database, whose data lives only in its thread.
+ * soak the server on PGlite ended 100 MiB above its size after start (docs/performance.md, Soak). A
+ * thread that has run `afterStatements` statements since it opened and then had nothing to do for
+ * `afterIdleMs` is closed cleanly and a new one opens the same files, as at a start. The busy thread is
+ * never interrupted: a statement that comes while the new thread opens (about half a second) waits for
+ * it. Never inside a transaction, and never for an in-memory database, whose data lives only in its
+ * thread.
  */
 export interface ThreadReplacement {
   afterIdleMs: number;
   afterStatements: number;
 }
 
-const THREAD_REPLACEMENT: ThreadReplacement = { afterIdleMs: 60_000, afterStatements: 1_000 };
+/**
+ * Shorter than the 30 s between the background jobs' looks at the outbox (shared/background-jobs.ts),
+ * which would otherwise keep every thread busy for ever; a few thousand statements are an hour of
+ * office work, so a replacement comes at most that often and its half second rarely meets a request.
+ */
+const THREAD_REPLACEMENT: ThreadReplacement = { afterIdleMs: 20_000, afterStatements: 5_000 };
 
 async function openThread(
   dataDir: string | undefined,
