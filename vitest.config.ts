@@ -20,6 +20,7 @@ export const WEB_FILES_WITH_MOCKS = [
   'src/features/signature/envelope-draft-signer-code.test.tsx',
   'src/features/signature/sender-view-page.test.tsx',
   'src/features/signature/signing-code-step.test.tsx',
+  'src/features/signature/signing-page-broken-link.test.tsx',
   'src/features/signature/signing-page.test.tsx',
   'src/features/signature/signing-preload.test.ts',
 ];

@@ -2,9 +2,9 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { SigningView } from '@vertragsgenerator/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
-import { SigningPage } from './signing-page';
-import { signingView, unverifiedView } from './test-fixtures';
+import { jsonResponse, stubApi } from '@/test/utils';
+import { renderSigning, VIEW } from './signing-test-page';
+import { LINK_TOKEN, signingView, unverifiedView } from './test-fixtures';
 
 // jsdom lays out neither the DOCX (the signing page's reader stands in as a text) nor signature_pad's canvas.
 vi.mock('@/components/document-viewer/document-reader', () => ({ DocumentReader: () => 'Dokumentansicht' }));
@@ -20,8 +20,6 @@ vi.mock('signature_pad', () => ({
   },
 }));
 
-const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
-const VIEW = 'GET /backend/signing';
 const CODE = 'POST /backend/signing/code';
 const VERIFY = 'POST /backend/signing/verify';
 
@@ -37,13 +35,6 @@ beforeEach(() => {
 afterEach(() => {
   vi.useRealTimers();
 });
-
-function renderSigning() {
-  return renderRoutes(
-    [{ path: '/unterschreiben', element: <SigningPage token={TOKEN} /> }],
-    `/unterschreiben#${TOKEN}`,
-  );
-}
 
 const codeInput = () => screen.getByRole('textbox', { name: 'Code aus der E-Mail (6 Ziffern)' });
 const confirmButton = () => screen.getByRole('button', { name: 'Bestätigen' });
@@ -63,7 +54,7 @@ describe('SigningPage: the code step', () => {
       ),
     );
     expect(api.callsTo(CODE)).toHaveLength(1);
-    for (const headers of api.headersOf(CODE)) expect(headers.get('x-signing-token')).toBe(TOKEN);
+    for (const headers of api.headersOf(CODE)) expect(headers.get('x-signing-token')).toBe(LINK_TOKEN);
     expect(screen.queryByText('Dokumentansicht')).not.toBeInTheDocument();
     expect(screen.queryByRole('button', { name: 'Unterschreiben' })).not.toBeInTheDocument();
     expect(screen.getByText('a'.repeat(64))).toBeInTheDocument();

@@ -1,14 +1,13 @@
-import type { QueryClient } from '@tanstack/react-query';
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createQueryClient } from '@/app/providers';
 import type { DocumentReaderProps } from '@/components/document-viewer/document-reader';
 import { captureDownloads } from '@/test/downloads';
-import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
-import { SigningPage } from './signing-page';
+import { jsonResponse, stubApi } from '@/test/utils';
 import { preloadSigningPage } from './signing-preload';
-import { signingView } from './test-fixtures';
+import { CONSENT, expectSignerRequests, renderSigning, SIGN, signButton, VIEW } from './signing-test-page';
+import { LINK_TOKEN, signingView } from './test-fixtures';
 
 const viewer = vi.hoisted(() => ({ props: null as DocumentReaderProps | null }));
 // jsdom lays nothing out; the reader has its own tests, and e2e/signing-phone.spec.ts checks it in the browser.
@@ -60,13 +59,8 @@ vi.mock('./decline-dialog', async (importOriginal) => {
   };
 });
 
-const TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
-const VIEW = 'GET /backend/signing';
 const DOCUMENT = 'GET /backend/signing/document';
-const SIGN = 'POST /backend/signing/sign';
 const DECLINE = 'POST /backend/signing/decline';
-const CONSENT =
-  'Ich stimme zu, dieses Dokument elektronisch zu unterschreiben. Meine elektronische Unterschrift ist so verbindlich wie eine handschriftliche.';
 
 beforeEach(() => {
   viewer.props = null;
@@ -78,29 +72,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-function renderSigning(hash = `#${TOKEN}`, queryClient?: QueryClient) {
-  return renderRoutes(
-    [{ path: '/unterschreiben', element: <SigningPage token={hash.replace(/^#/, '')} /> }],
-    `/unterschreiben${hash}`,
-    undefined,
-    queryClient,
-  );
-}
-
-const signButton = () => screen.getByRole('button', { name: 'Unterschreiben' });
 const nameInput = () => screen.getByRole('textbox', { name: 'Dein vollständiger Name' });
-
-/** Every request carried the link token in its header, never in the URL, and no staff credentials. */
-function expectSignerRequests(fetchMock: ReturnType<typeof stubApi>['fetchMock']) {
-  expect(fetchMock).toHaveBeenCalled();
-  for (const [url, init] of fetchMock.mock.calls) {
-    const headers = new Headers(init?.headers);
-    expect(headers.get('x-signing-token')).toBe(TOKEN);
-    expect(headers.has('Authorization')).toBe(false);
-    expect(init?.credentials).toBe('omit');
-    expect(String(url)).not.toContain(TOKEN);
-  }
-}
 
 describe('SigningPage: the document', () => {
   it('shows who sent what, the document and the signing form, without the app shell', async () => {
@@ -171,9 +143,9 @@ describe('SigningPage: the document', () => {
   it('shows the view the link asked for before the page was there, without asking again', async () => {
     const api = stubApi({ [VIEW]: jsonResponse(200, signingView), [DOCUMENT]: new Response('DOCX') });
     const queryClient = createQueryClient();
-    preloadSigningPage(queryClient, TOKEN);
+    preloadSigningPage(queryClient, LINK_TOKEN);
     await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
-    renderSigning(`#${TOKEN}`, queryClient);
+    renderSigning(`#${LINK_TOKEN}`, queryClient);
 
     expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(
       'Rahmenvertrag zur Unterschrift',
@@ -337,74 +309,5 @@ describe('SigningPage: declining', () => {
       { url: '/backend/signing/decline', body: { reason: 'Der Stundensatz stimmt nicht.' } },
     ]);
     expectSignerRequests(api.fetchMock);
-  });
-});
-
-describe('SigningPage: a link that does not work', () => {
-  it.each([
-    [
-      404,
-      'link_invalid',
-      'Dieser Link ist ungültig. Bitte prüfe, ob du ihn vollständig aus der E-Mail übernommen hast.',
-    ],
-    [
-      410,
-      'link_expired',
-      'Dieser Link ist abgelaufen. Bitte Lena Legal (legal@demo.local) um einen neuen Link.',
-    ],
-    [409, 'envelope_closed', 'Der Absender hat dieses Dokument zurückgezogen.'],
-  ])('%i %s: shows the message on its own page, without a form', async (status, error, message) => {
-    stubApi({ [VIEW]: jsonResponse(status, { error, message }) });
-    renderSigning();
-
-    expect(
-      await screen.findByRole('heading', { name: 'Dieser Link funktioniert nicht' }),
-    ).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent(message);
-    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Unterschreiben' })).not.toBeInTheDocument();
-    expect(screen.queryByText('Dokumentansicht')).not.toBeInTheDocument();
-  });
-
-  it('says so when the link stops working while the page is open', async () => {
-    const message = 'Der Absender hat dieses Dokument zurückgezogen.';
-    stubApi({
-      [VIEW]: jsonResponse(200, signingView),
-      [SIGN]: jsonResponse(409, { error: 'envelope_closed', message }),
-    });
-    renderSigning();
-    await screen.findByText('Dokumentansicht');
-    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
-    await userEvent.click(signButton());
-
-    expect(
-      await screen.findByRole('heading', { name: 'Dieser Link funktioniert nicht' }),
-    ).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent(message);
-    expect(screen.queryByRole('checkbox')).not.toBeInTheDocument();
-  });
-
-  it('asks for the link from the e-mail when the token is missing, and loads nothing', () => {
-    const api = stubApi({ [VIEW]: jsonResponse(200, signingView) });
-    renderSigning('');
-    expect(screen.getByRole('heading', { name: 'Dieser Link funktioniert nicht' })).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'Der Link ist unvollständig. Bitte öffne ihn direkt aus deiner E-Mail.',
-    );
-    expect(api.fetchMock).not.toHaveBeenCalled();
-  });
-
-  it('offers to try again when the server is not reachable', async () => {
-    stubApi({ [VIEW]: [new TypeError('Failed to fetch'), jsonResponse(200, signingView)] });
-    renderSigning();
-
-    expect(
-      await screen.findByRole('heading', { name: 'Die Seite konnte nicht geladen werden' }),
-    ).toBeInTheDocument();
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'Der Server ist nicht erreichbar. Bitte versuche es erneut.',
-    );
-    await userEvent.click(screen.getByRole('button', { name: 'Erneut versuchen' }));
-    expect(await screen.findByText('Dokumentansicht')).toBeInTheDocument();
   });
 });

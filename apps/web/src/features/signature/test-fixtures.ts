@@ -1,5 +1,8 @@
 import type { SigningView } from '@vertragsgenerator/domain';
 
+/** A signing link's token, as the mail's link carries it after `#`. */
+export const LINK_TOKEN = 'Zk9vYmFyLXRva2VuLTEyMzQ1Njc4OTA';
+
 /** A link whose signer confirmed the code mailed to them: the document is open for signing. */
 export const signingView: SigningView = {
   subject: 'Rahmenvertrag zur Unterschrift',
