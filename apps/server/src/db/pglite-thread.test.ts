@@ -146,18 +146,27 @@ describe('PGlite thread replaced after a busy spell', () => {
   afterAll(() => {
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
-  const replacement = { afterIdleMs: 100, afterStatements: 5 };
-  /** Longer than `afterIdleMs`: a timer set later fires later, so the replacement has begun by then. */
-  const idle = () => new Promise((resolve) => setTimeout(resolve, 300));
+  const replacement = { afterStatements: 5, quietMs: 100, quietStatements: 0 };
+  /** Several looks at the database: time enough for a replacement that is due to have begun. */
+  const looks = () => new Promise((resolve) => setTimeout(resolve, 5 * replacement.quietMs));
   /** Set anew each time PostgreSQL starts, so it tells a new thread from the old one. */
   const started = async (database: PGliteQueries) =>
     ((await database.query('select pg_postmaster_start_time()::text as at')).rows[0] as { at: string }).at;
   const open = async (onDisk = true) => {
     const dataDir = onDisk ? mkdtempSync(join(tmpdir(), 'vg-pglite-replace-')) : undefined;
     if (dataDir) dataDirs.push(dataDir);
-    const database = await startPGliteThread(dataDir, { replacement });
+    const replacements: number[] = [];
+    let replaced = () => {};
+    const database = await startPGliteThread(dataDir, {
+      replacement,
+      onReplaced: () => {
+        replacements.push(Date.now());
+        replaced();
+      },
+    });
     await database.query('create table orders (match_id text primary key)');
-    return database;
+    const nextReplacement = () => new Promise<void>((resolve) => (replaced = resolve));
+    return { database, replacements, nextReplacement };
   };
   const insertOrders = async (database: PGliteQueries, ids: string[]) => {
     for (const id of ids) await database.query('insert into orders values ($1)', [id]);
@@ -165,12 +174,13 @@ describe('PGlite thread replaced after a busy spell', () => {
   const orders = async (database: PGliteQueries) =>
     (await database.query('select match_id from orders order by match_id')).rows;
 
-  it('opens the same files in a new thread once it has been idle, with everything committed', async () => {
-    const database = await open();
+  it('opens the same files in a new thread once it is quiet, with everything committed', async () => {
+    const { database, nextReplacement } = await open();
     try {
       const before = await started(database);
+      const replaced = nextReplacement();
       await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
-      await idle();
+      await replaced;
       expect(await started(database)).not.toBe(before);
       expect(await orders(database)).toHaveLength(5);
       await insertOrders(database, ['PL-6']);
@@ -180,19 +190,41 @@ describe('PGlite thread replaced after a busy spell', () => {
     }
   });
 
-  it('keeps the thread of an open transaction, and of a thread that has done little', async () => {
-    const database = await open();
+  it('keeps the thread while statements keep coming, and replaces it once they stop', async () => {
+    const { database, replacements, nextReplacement } = await open();
     try {
       const before = await started(database);
-      await idle();
+      // A statement every 10 ms, each one done before the next: the thread is mostly waiting, as a
+      // server's is between requests, but never quiet.
+      const busyUntil = Date.now() + 5 * replacement.quietMs;
+      for (let i = 0; Date.now() < busyUntil; i++) {
+        await insertOrders(database, [`PL-${i}`]);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(replacements).toEqual([]);
       expect(await started(database)).toBe(before);
+      await nextReplacement();
+      expect(await started(database)).not.toBe(before);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('keeps the thread of an open transaction, and of a thread that has done little', async () => {
+    const { database, replacements, nextReplacement } = await open();
+    try {
+      const before = await started(database);
+      await looks();
+      expect(replacements).toEqual([]);
 
       await database.query('begin');
       await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
-      await idle();
+      await looks();
+      expect(replacements).toEqual([]);
       expect(await started(database)).toBe(before);
+      const replaced = nextReplacement();
       await database.query('commit');
-      await idle();
+      await replaced;
       expect(await started(database)).not.toBe(before);
       expect(await orders(database)).toHaveLength(5);
     } finally {
@@ -201,11 +233,12 @@ describe('PGlite thread replaced after a busy spell', () => {
   });
 
   it('never replaces the thread of an in-memory database, which holds its only copy', async () => {
-    const database = await open(false);
+    const { database, replacements } = await open(false);
     try {
       const before = await started(database);
       await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
-      await idle();
+      await looks();
+      expect(replacements).toEqual([]);
       expect(await started(database)).toBe(before);
       expect(await orders(database)).toHaveLength(5);
     } finally {

@@ -31,7 +31,14 @@ export async function startPGliteThread(
     worker = siblingWorkerModule(import.meta.url, 'pglite-worker'),
     createMigrated = false,
     replacement = THREAD_REPLACEMENT,
-  }: { worker?: URL; createMigrated?: boolean; replacement?: ThreadReplacement } = {},
+    onReplaced = () => {},
+  }: {
+    worker?: URL;
+    createMigrated?: boolean;
+    replacement?: ThreadReplacement;
+    /** Told each time a new thread has opened the files in place of the old one. */
+    onReplaced?: () => void;
+  } = {},
 ): Promise<PGliteQueries> {
   if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) {
     // Creating the database files (PostgreSQL's initdb) grows PGlite's WebAssembly memory by about
@@ -39,7 +46,7 @@ export async function startPGliteThread(
     // migrations, for the server) and ends, and the thread opens the files afresh, as after a restart.
     await createInOwnProcess(dataDir, createMigrated);
   }
-  return openThread(dataDir, worker, replacement);
+  return openThread(dataDir, worker, replacement, onReplaced);
 }
 
 async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<void> {
@@ -67,28 +74,35 @@ async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<v
  * When the embedded database's thread is replaced by a fresh one. PGlite's WebAssembly memory never
  * shrinks, and as a thread works through a busy spell more and more of it becomes resident: in the
  * soak the server on PGlite ended 100 MiB above its size after start (docs/performance.md, Soak). A
- * thread that has run `afterStatements` statements since it opened and then had nothing to do for
- * `afterIdleMs` is closed cleanly and a new one opens the same files, as at a start. The busy thread is
- * never interrupted: a statement that comes while the new thread opens (about half a second) waits for
- * it. Never inside a transaction, and never for an in-memory database, whose data lives only in its
- * thread.
+ * thread that has run `afterStatements` statements since it opened is closed cleanly once the database
+ * is quiet, and a new one opens the same files, as at a start. Quiet is at most `quietStatements` in
+ * `quietMs` and none running: the background jobs look at their queues every 10 and 30 s
+ * (wiring/integrations.ts, shared/background-jobs.ts), so the database is never idle for long, but
+ * under load it runs hundreds of statements a second. The busy thread is never interrupted: a
+ * statement that comes while the new thread opens (about half a second) waits for it. Never inside a
+ * transaction, and never for an in-memory database, whose data lives only in its thread.
  */
 export interface ThreadReplacement {
-  afterIdleMs: number;
   afterStatements: number;
+  quietMs: number;
+  quietStatements: number;
 }
 
 /**
- * Shorter than the 30 s between the background jobs' looks at the outbox (shared/background-jobs.ts),
- * which would otherwise keep every thread busy for ever; a few thousand statements are an hour of
- * office work, so a replacement comes at most that often and its half second rarely meets a request.
+ * A few thousand statements are an hour of office work, so a replacement comes at most that often and
+ * its half second rarely meets a request; a person clicking through a form is still quiet.
  */
-const THREAD_REPLACEMENT: ThreadReplacement = { afterIdleMs: 20_000, afterStatements: 5_000 };
+const THREAD_REPLACEMENT: ThreadReplacement = {
+  afterStatements: 5_000,
+  quietMs: 20_000,
+  quietStatements: 60,
+};
 
 async function openThread(
   dataDir: string | undefined,
   worker: URL,
   replacement: ThreadReplacement,
+  onReplaced: () => void,
 ): Promise<PGliteQueries> {
   const newPool = () =>
     new Piscina<DatabaseTask, DatabaseOutcome>({
@@ -106,8 +120,8 @@ async function openThread(
   let closed = false;
   let running = 0;
   let statements = 0;
+  let statementsAtLastLook = 0;
   let transactionOpen = false;
-  let idleTimer: NodeJS.Timeout | undefined;
   let replacing: Promise<void> | undefined;
 
   const submit = async (task: DatabaseTask): Promise<Extract<DatabaseOutcome, { ok: true }>> => {
@@ -129,27 +143,30 @@ async function openThread(
     await old.destroy();
     pool = newPool();
     statements = 0;
+    statementsAtLastLook = 0;
     // A new thread that cannot open the files fails the next statement with the reason.
     await submit({ kind: 'open' }).catch(() => {});
   };
 
-  const replaceWhenIdle = () => {
-    const worthReplacing = dataDir !== undefined && statements >= replacement.afterStatements;
-    if (!worthReplacing || closed || transactionOpen) return;
-    idleTimer = setTimeout(() => {
-      if (running > 0 || closed || replacing) return;
-      replacing = replaceThread().finally(() => {
+  const replaceWhenQuiet = () => {
+    const recent = statements - statementsAtLastLook;
+    statementsAtLastLook = statements;
+    const quiet = recent <= replacement.quietStatements && running === 0 && !transactionOpen;
+    if (statements < replacement.afterStatements || !quiet || closed || replacing) return;
+    replacing = replaceThread()
+      .then(onReplaced)
+      .finally(() => {
         replacing = undefined;
       });
-    }, replacement.afterIdleMs);
-    // An idle server may stop without waiting for this.
-    idleTimer.unref();
   };
+  // An in-memory database has its only copy in its thread.
+  const quietLooks = dataDir === undefined ? undefined : setInterval(replaceWhenQuiet, replacement.quietMs);
+  // An idle server may stop without waiting for the next look.
+  quietLooks?.unref();
 
   const run = async (task: DatabaseTask): Promise<QueryResult> => {
     while (replacing) await replacing;
     if (closed) throw connectionLost('the embedded database has been closed');
-    clearTimeout(idleTimer);
     running++;
     try {
       const outcome = await submit(task);
@@ -158,13 +175,13 @@ async function openThread(
       return outcome;
     } finally {
       running--;
-      if (running === 0) replaceWhenIdle();
     }
   };
 
   try {
     await run({ kind: 'open' });
   } catch (error) {
+    clearInterval(quietLooks);
     await pool.destroy();
     throw error;
   }
@@ -173,7 +190,7 @@ async function openThread(
     async close() {
       while (replacing) await replacing;
       if (closed) return;
-      clearTimeout(idleTimer);
+      clearInterval(quietLooks);
       try {
         await submit({ kind: 'close' });
       } finally {
