@@ -112,7 +112,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
         ].map(([label, reading]) => [
           DATABASE_NAMES[f.database],
           label,
-          ...threadColumns(reading, f.idle.threads),
+          ...threadColumns(reading),
         ]),
       ),
     ),
@@ -169,14 +169,20 @@ function overTimeColumns({ samples, stoppedAt }, settings) {
   return columns;
 }
 
-function threadColumns(reading, idleReading) {
+/**
+ * PGlite's thread is the one that holds its WebAssembly memory (128 MiB at the least) outside its heap;
+ * a render thread holds a few MiB there. Not by thread ID: the server replaces the database's thread
+ * once it is quiet after a busy spell (apps/server/src/db/pglite-thread.ts).
+ */
+const DATABASE_THREAD_EXTERNAL_MIB = 64;
+
+function threadColumns(reading) {
   const size = (t) => t.heap + t.external;
-  // The database thread answers when idle; the render threads (if any are started) do not.
-  const databaseIds = new Set(idleReading.threads.filter((t) => !t.main).map((t) => t.threadId));
   const sum = (list) => list.reduce((n, t) => n + size(t), 0);
+  const isDatabase = (t) => !t.main && t.external >= DATABASE_THREAD_EXTERNAL_MIB;
   const main = reading.threads.filter((t) => t.main);
-  const database = reading.threads.filter((t) => databaseIds.has(t.threadId));
-  const render = reading.threads.filter((t) => !t.main && !databaseIds.has(t.threadId));
+  const database = reading.threads.filter(isDatabase);
+  const render = reading.threads.filter((t) => !t.main && !isDatabase(t));
   const rest = reading.vmRss - sum(reading.threads);
   const m = (value) => `${value.toFixed(0)} MiB`;
   return [
