@@ -59,8 +59,19 @@ const result = await build({
     reportCompressedSize: false,
     copyPublicDir: false,
     rollupOptions: {
-      // All files in one folder: the relative paths above hold for each of them.
-      output: { format: 'esm', entryFileNames: 'serve.js', chunkFileNames: '[name]-[hash].js' },
+      output: {
+        format: 'esm',
+        // All files in one folder: the relative paths above hold for each of them.
+        entryFileNames: 'serve.js',
+        chunkFileNames: '[name]-[hash].js',
+        // V8 keeps each loaded file's source as a string for as long as the process runs, with two bytes
+        // per character once a single one is beyond Latin-1 (a German quotation mark in a message, an
+        // author's name in a package's comment). Escaped to ASCII and without the packages' JSDoc, the
+        // sources V8 would hold are 13.1 MB instead of 26.5 MB (14.4 MB of files before, 12.9 MB now).
+        // License comments stay.
+        charset: 'ascii',
+        comments: { legal: true, annotation: false, jsdoc: false },
+      },
       onwarn(warning, warn) {
         // depd and others call eval; that code is as the packages ship it.
         if (warning.code !== 'EVAL') warn(warning);
