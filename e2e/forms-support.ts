@@ -46,7 +46,17 @@ export async function loadMatch(page: Page, matchId: string): Promise<void> {
   // A page sent elsewhere (to /login: signed out) fails here with its address, not at the test's timeout.
   await expect(page).toHaveURL(/\/start$/);
   await page.getByLabel('Match-ID').fill(matchId);
-  await page.getByRole('button', { name: 'Bestätigen' }).click();
+  // /start looks up the match confirmed last again by itself: its table, of an earlier answer, must not
+  // pass for this lookup's. Bestätigen is enabled once that lookup has ended.
+  const confirm = page.getByRole('button', { name: 'Bestätigen' });
+  await expect(confirm).toBeEnabled();
+  const answered = page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' &&
+      new URL(response.url()).pathname === `/backend/match/${encodeURIComponent(matchId)}`,
+  );
+  await confirm.click();
+  await answered;
   await expect(page.getByRole('table', { name: `Match ${matchId}` })).toBeVisible();
 }
 
