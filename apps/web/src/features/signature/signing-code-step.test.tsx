@@ -8,17 +8,7 @@ import { LINK_TOKEN, signingView, unverifiedView } from './test-fixtures';
 
 // jsdom lays out neither the DOCX (the signing page's reader stands in as a text) nor signature_pad's canvas.
 vi.mock('@/components/document-viewer/document-reader', () => ({ DocumentReader: () => 'Dokumentansicht' }));
-vi.mock('signature_pad', () => ({
-  default: class {
-    addEventListener() {}
-    removeEventListener() {}
-    off() {}
-    clear() {}
-    isEmpty() {
-      return true;
-    }
-  },
-}));
+vi.mock('signature_pad', () => import('@/test/untouched-signature-pad'));
 
 const CODE = 'POST /backend/signing/code';
 const VERIFY = 'POST /backend/signing/verify';
