@@ -109,11 +109,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
           ['idle after start', f.idle.threads],
           ['end of load', f.endOfLoad.threads],
           [`${settings.afterSeconds} s after`, f.after.threads],
-        ].map(([label, reading]) => [
-          DATABASE_NAMES[f.database],
-          label,
-          ...threadColumns(reading),
-        ]),
+        ].map(([label, reading]) => [DATABASE_NAMES[f.database], label, ...threadColumns(reading)]),
       ),
     ),
     '',
