@@ -140,7 +140,7 @@ async function openThread(
     const old = pool;
     // A close that fails leaves the files as a crash would, which the new thread's PostgreSQL recovers.
     await submit({ kind: 'close' }).catch(() => {});
-    await old.destroy();
+    await old.destroy().catch(() => {});
     pool = newPool();
     statements = 0;
     statementsAtLastLook = 0;
@@ -153,11 +153,11 @@ async function openThread(
     statementsAtLastLook = statements;
     const quiet = recent <= replacement.quietStatements && running === 0 && !transactionOpen;
     if (statements < replacement.afterStatements || !quiet || closed || replacing) return;
-    replacing = replaceThread()
-      .then(onReplaced)
-      .finally(() => {
-        replacing = undefined;
-      });
+    // Never rejects: the statements waiting for it must not fail because of a replacement.
+    replacing = replaceThread().finally(() => {
+      replacing = undefined;
+    });
+    replacing.then(onReplaced);
   };
   // An in-memory database has its only copy in its thread.
   const quietLooks = dataDir === undefined ? undefined : setInterval(replaceWhenQuiet, replacement.quietMs);
