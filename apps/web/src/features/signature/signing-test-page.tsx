@@ -1,12 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
 import { expect } from 'vitest';
-import type { stubApi } from '@/test/utils';
-import { renderRoutes } from '@/test/utils';
+import { renderRoutes, type stubApi } from '@/test/utils';
 import { SigningPage } from './signing-page';
 import { LINK_TOKEN } from './test-fixtures';
 
-/** The signing page's tests: the page as a signer opens it from the link in their mail. */
+// What the signing page's tests share: the page as a signer opens it from the link in their mail.
 
 export const VIEW = 'GET /backend/signing';
 export const SIGN = 'POST /backend/signing/sign';
