@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { CompiledQuery, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { isDatabaseUnavailable } from '../db/database.js';
 import { migratedPGliteDump, pgliteTestDatabase, pgliteThreadTestDatabase } from '../test/databases.js';
 import { type Db, openDatabase } from './database.js';
@@ -164,6 +164,7 @@ describe('PGlite thread replaced after a busy spell', () => {
         replaced();
       },
     });
+    onTestFinished(() => database.close());
     await database.query('create table orders (match_id text primary key)');
     const nextReplacement = () => new Promise<void>((resolve) => (replaced = resolve));
     return { database, replacements, nextReplacement };
@@ -176,73 +177,57 @@ describe('PGlite thread replaced after a busy spell', () => {
 
   it('opens the same files in a new thread once it is quiet, with everything committed', async () => {
     const { database, nextReplacement } = await open();
-    try {
-      const before = await started(database);
-      const replaced = nextReplacement();
-      await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
-      await replaced;
-      expect(await started(database)).not.toBe(before);
-      expect(await orders(database)).toHaveLength(5);
-      await insertOrders(database, ['PL-6']);
-      expect(await orders(database)).toHaveLength(6);
-    } finally {
-      await database.close();
-    }
+    const before = await started(database);
+    const replaced = nextReplacement();
+    await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
+    await replaced;
+    expect(await started(database)).not.toBe(before);
+    expect(await orders(database)).toHaveLength(5);
+    await insertOrders(database, ['PL-6']);
+    expect(await orders(database)).toHaveLength(6);
   });
 
   it('keeps the thread while statements keep coming, and replaces it once they stop', async () => {
     const { database, replacements, nextReplacement } = await open();
-    try {
-      const before = await started(database);
-      // A statement every 10 ms, each one done before the next: the thread is mostly waiting, as a
-      // server's is between requests, but never quiet.
-      const busyUntil = Date.now() + 5 * replacement.quietMs;
-      for (let i = 0; Date.now() < busyUntil; i++) {
-        await insertOrders(database, [`PL-${i}`]);
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
-      expect(replacements).toEqual([]);
-      expect(await started(database)).toBe(before);
-      await nextReplacement();
-      expect(await started(database)).not.toBe(before);
-    } finally {
-      await database.close();
+    const before = await started(database);
+    // A statement every 10 ms, each one done before the next: the thread is mostly waiting, as a
+    // server's is between requests, but never quiet.
+    const busyUntil = Date.now() + 5 * replacement.quietMs;
+    for (let i = 0; Date.now() < busyUntil; i++) {
+      await insertOrders(database, [`PL-${i}`]);
+      await new Promise((resolve) => setTimeout(resolve, 10));
     }
+    expect(replacements).toEqual([]);
+    expect(await started(database)).toBe(before);
+    await nextReplacement();
+    expect(await started(database)).not.toBe(before);
   });
 
   it('keeps the thread of an open transaction, and of a thread that has done little', async () => {
     const { database, replacements, nextReplacement } = await open();
-    try {
-      const before = await started(database);
-      await looks();
-      expect(replacements).toEqual([]);
+    const before = await started(database);
+    await looks();
+    expect(replacements).toEqual([]);
 
-      await database.query('begin');
-      await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
-      await looks();
-      expect(replacements).toEqual([]);
-      expect(await started(database)).toBe(before);
-      const replaced = nextReplacement();
-      await database.query('commit');
-      await replaced;
-      expect(await started(database)).not.toBe(before);
-      expect(await orders(database)).toHaveLength(5);
-    } finally {
-      await database.close();
-    }
+    await database.query('begin');
+    await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
+    await looks();
+    expect(replacements).toEqual([]);
+    expect(await started(database)).toBe(before);
+    const replaced = nextReplacement();
+    await database.query('commit');
+    await replaced;
+    expect(await started(database)).not.toBe(before);
+    expect(await orders(database)).toHaveLength(5);
   });
 
   it('never replaces the thread of an in-memory database, which holds its only copy', async () => {
     const { database, replacements } = await open(false);
-    try {
-      const before = await started(database);
-      await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
-      await looks();
-      expect(replacements).toEqual([]);
-      expect(await started(database)).toBe(before);
-      expect(await orders(database)).toHaveLength(5);
-    } finally {
-      await database.close();
-    }
+    const before = await started(database);
+    await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
+    await looks();
+    expect(replacements).toEqual([]);
+    expect(await started(database)).toBe(before);
+    expect(await orders(database)).toHaveLength(5);
   });
 });
