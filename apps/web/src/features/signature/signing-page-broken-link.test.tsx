@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { jsonResponse, stubApi } from '@/test/utils';
-import { CONSENT, renderSigning, SIGN, signButton, VIEW } from './signing-test-page';
+import { renderSigning, signAnsweredWith, VIEW } from './signing-test-page';
 import { signingView } from './test-fixtures';
 
 // jsdom lays out neither the DOCX (the signing page's reader stands in as a text) nor signature_pad's canvas.
@@ -41,14 +41,7 @@ describe('SigningPage: a link that does not work', () => {
 
   it('says so when the link stops working while the page is open', async () => {
     const message = 'Der Absender hat dieses Dokument zurückgezogen.';
-    stubApi({
-      [VIEW]: jsonResponse(200, signingView),
-      [SIGN]: jsonResponse(409, { error: 'envelope_closed', message }),
-    });
-    renderSigning();
-    await screen.findByText('Dokumentansicht');
-    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
-    await userEvent.click(signButton());
+    await signAnsweredWith(jsonResponse(409, { error: 'envelope_closed', message }));
 
     expect(
       await screen.findByRole('heading', { name: 'Dieser Link funktioniert nicht' }),

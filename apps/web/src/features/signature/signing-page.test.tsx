@@ -6,7 +6,15 @@ import type { DocumentReaderProps } from '@/components/document-viewer/document-
 import { captureDownloads } from '@/test/downloads';
 import { jsonResponse, stubApi } from '@/test/utils';
 import { preloadSigningPage } from './signing-preload';
-import { CONSENT, expectSignerRequests, renderSigning, SIGN, signButton, VIEW } from './signing-test-page';
+import {
+  CONSENT,
+  expectSignerRequests,
+  renderSigning,
+  SIGN,
+  signAnsweredWith,
+  signButton,
+  VIEW,
+} from './signing-test-page';
 import { LINK_TOKEN, signingView } from './test-fixtures';
 
 const viewer = vi.hoisted(() => ({ props: null as DocumentReaderProps | null }));
@@ -243,14 +251,7 @@ describe('SigningPage: signing', () => {
 
   it("shows another failure in the server's words and keeps the form", async () => {
     const message = 'Die Unterschrift konnte nicht gespeichert werden. Bitte versuche es erneut.';
-    stubApi({
-      [VIEW]: jsonResponse(200, signingView),
-      [SIGN]: jsonResponse(500, { error: 'internal', message }),
-    });
-    renderSigning();
-    await screen.findByText('Dokumentansicht');
-    await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
-    await userEvent.click(signButton());
+    await signAnsweredWith(jsonResponse(500, { error: 'internal', message }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent(message);
     expect(signButton()).toBeEnabled();

@@ -1,9 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { expect } from 'vitest';
-import { renderRoutes, type stubApi } from '@/test/utils';
+import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import { SigningPage } from './signing-page';
-import { LINK_TOKEN } from './test-fixtures';
+import { LINK_TOKEN, signingView } from './test-fixtures';
 
 // What the signing page's tests share: the page as a signer opens it from the link in their mail.
 
@@ -33,4 +34,13 @@ export function expectSignerRequests(fetchMock: ReturnType<typeof stubApi>['fetc
     expect(init?.credentials).toBe('omit');
     expect(String(url)).not.toContain(LINK_TOKEN);
   }
+}
+
+/** Opens the page, consents and presses Unterschreiben, which the server answers with `answer`. */
+export async function signAnsweredWith(answer: Response) {
+  stubApi({ [VIEW]: jsonResponse(200, signingView), [SIGN]: answer });
+  renderSigning();
+  await screen.findByText('Dokumentansicht');
+  await userEvent.click(screen.getByRole('checkbox', { name: CONSENT }));
+  await userEvent.click(signButton());
 }
