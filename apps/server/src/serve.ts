@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadProcessConfig } from './config/config.js';
 import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
 import type { BundleState } from './server-bundle.js';
@@ -14,7 +15,12 @@ export async function serve({ bundle }: { bundle: BundleState }): Promise<void> 
   // first connection to PostgreSQL) and the app's modules load meanwhile: a restart waits for the
   // longer of the two, not for both. The modules are imported only now, so that nothing of them is
   // compiled before the database thread has started.
-  const opening = openDatabase(config.database, { createMigrated: true });
+  // The app's logger comes after the database, and a replacement of its thread only after hours of work.
+  let log: FastifyBaseLogger | undefined;
+  const opening = openDatabase(config.database, {
+    createMigrated: true,
+    onThreadReplaced: (replaced) => log?.info(replaced, 'the embedded database moved to a fresh thread'),
+  });
   // A loading that fails while the database opens is reported once the opening is awaited.
   opening.catch(() => {});
   const composing = import('./compose.js');
@@ -23,6 +29,7 @@ export async function serve({ bundle }: { bundle: BundleState }): Promise<void> 
   await migrate(db);
   const { composeApp } = await composing;
   const app = await composeApp(config, db);
+  log = app.log;
   if (bundle === 'outdated') {
     app.log.warn('the server bundle is older than the compiled modules: running the modules (npm run build)');
   }

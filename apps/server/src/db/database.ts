@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { Config } from '../config/config.js';
 import { migrationProvider } from './migrations/index.js';
 import type { PGliteQueries } from './pglite.js';
-import { startPGliteThread } from './pglite-thread.js';
+import { startPGliteThread, type ThreadReplaced } from './pglite-thread.js';
 import type { Database } from './schema.js';
 
 export type Db = Kysely<Database>;
@@ -33,7 +33,16 @@ export function databasePoolInUse(db: Db): number | undefined {
  */
 export async function openDatabase(
   target: Config['database'] | { kind: 'pglite'; dataDir: undefined },
-  { thread = true, createMigrated = false }: { thread?: boolean; createMigrated?: boolean } = {},
+  {
+    thread = true,
+    createMigrated = false,
+    onThreadReplaced,
+  }: {
+    thread?: boolean;
+    createMigrated?: boolean;
+    /** PGlite in its thread: told when a fresh thread has taken over (pglite-thread.ts). */
+    onThreadReplaced?: (replaced: ThreadReplaced) => void;
+  } = {},
 ): Promise<Db> {
   if (target.kind === 'postgres') {
     // Loaded for PostgreSQL only: on PGlite the server's thread needs none of node-postgres.
@@ -53,7 +62,7 @@ export async function openDatabase(
     claimDataDir(target.dataDir);
   }
   const pglite = thread
-    ? await startPGliteThread(target.dataDir, { createMigrated })
+    ? await startPGliteThread(target.dataDir, { createMigrated, onReplaced: onThreadReplaced })
     : await (await import('./pglite.js')).openPGlite(target.dataDir);
   return pgliteDatabase(pglite);
 }
