@@ -78,40 +78,32 @@ async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<v
  * is quiet, and a new one opens the same files, as at a start. Quiet is at most `quietStatements` in
  * `quietMs` and none running: the background jobs look at their queues every 10 and 30 s
  * (wiring/integrations.ts, shared/background-jobs.ts), so the database is never idle for long, but
- * under load it runs hundreds of statements a second. A thread that is never quiet is replaced after
- * `whileBusyAfterStatements` as soon as no statement runs: under continuous load its memory grew by
- * 60 MiB in 25 minutes. A statement that comes while the new thread opens (about half a second)
- * waits for it. Never inside a transaction, and never for an in-memory database, whose data lives
- * only in its thread.
+ * under load it runs hundreds of statements a second. The busy thread is never interrupted: a
+ * statement that comes while the new thread opens (about half a second) waits for it. Never inside a
+ * transaction, and never for an in-memory database, whose data lives only in its thread.
  */
 export interface ThreadReplacement {
   afterStatements: number;
   quietMs: number;
   quietStatements: number;
-  whileBusyAfterStatements: number;
 }
 
 /** What the server logs of a replacement. */
 export interface ThreadReplaced {
   /** Statements the old thread ran. */
   statements: number;
-  /** Whether it was replaced under load rather than once quiet. */
-  whileBusy: boolean;
   /** From closing the old thread until the new one had opened the files: statements waited as long. */
   tookMs: number;
 }
 
 /**
  * A few thousand statements are an hour of office work, so a replacement comes at most that often and
- * its half second rarely meets a request; a person clicking through a form is still quiet. Under
- * continuous load (the soak's four clients: about 360 statements a second) the half second comes
- * every four to five minutes.
+ * its half second rarely meets a request; a person clicking through a form is still quiet.
  */
 const THREAD_REPLACEMENT: ThreadReplacement = {
   afterStatements: 5_000,
   quietMs: 20_000,
   quietStatements: 60,
-  whileBusyAfterStatements: 100_000,
 };
 
 async function openThread(
@@ -164,9 +156,12 @@ async function openThread(
     await submit({ kind: 'open' }).catch(() => {});
   };
 
-  const startReplacement = (whileBusy: boolean) => {
-    if (closed || replacing) return;
-    const replaced = { statements, whileBusy };
+  const replaceWhenQuiet = () => {
+    const recent = statements - statementsAtLastLook;
+    statementsAtLastLook = statements;
+    const quiet = recent <= replacement.quietStatements && running === 0 && !transactionOpen;
+    if (statements < replacement.afterStatements || !quiet || closed || replacing) return;
+    const replaced = { statements };
     const started = performance.now();
     // Never rejects: the statements waiting for it must not fail because of a replacement.
     replacing = replaceThread().finally(() => {
@@ -174,23 +169,10 @@ async function openThread(
     });
     replacing.then(() => onReplaced({ ...replaced, tookMs: Math.round(performance.now() - started) }));
   };
-
-  const replaceWhenQuiet = () => {
-    const recent = statements - statementsAtLastLook;
-    statementsAtLastLook = statements;
-    const quiet = recent <= replacement.quietStatements && running === 0 && !transactionOpen;
-    if (statements >= replacement.afterStatements && quiet) startReplacement(false);
-  };
   // An in-memory database has its only copy in its thread.
   const quietLooks = dataDir === undefined ? undefined : setInterval(replaceWhenQuiet, replacement.quietMs);
   // An idle server may stop without waiting for the next look.
   quietLooks?.unref();
-
-  /** Between two statements, outside a transaction: the moment a thread that is never quiet is replaced. */
-  const replaceWhileBusy = () => {
-    const due = dataDir !== undefined && statements >= replacement.whileBusyAfterStatements;
-    if (due && running === 0 && !transactionOpen) startReplacement(true);
-  };
 
   const run = async (task: DatabaseTask): Promise<QueryResult> => {
     while (replacing) await replacing;
@@ -203,7 +185,6 @@ async function openThread(
       return outcome;
     } finally {
       running--;
-      replaceWhileBusy();
     }
   };
 
