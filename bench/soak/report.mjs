@@ -2,7 +2,7 @@ import { LOAD_USER } from '../lib/api-requests.mjs';
 import { describeMachine } from '../lib/machine.mjs';
 import { table } from '../lib/markdown.mjs';
 import { summarize } from '../lib/stats.mjs';
-import { FLOWS } from './flows.mjs';
+import { BACKUP_FLOW, FLOWS } from './flows.mjs';
 
 /** Issue "Fast where people wait, round two": VmRSS through a day's mix, by database. */
 export const BUDGET_MIB = { embedded: 350, postgres: 250 };
@@ -100,6 +100,13 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
       ]),
     ),
     '',
+    ...figures.map(
+      (f) =>
+        `On ${DATABASE_NAMES[f.database]} the peak came ${(f.peak.at / 60).toFixed(1)} min into the load, ` +
+        `while ${f.peak.running?.length ? f.peak.running.join('; ') : 'no flow'} ran; the highest reading ` +
+        `while no backup ran was ${mib(f.peakWithoutBackup.rss)}.`,
+    ),
+    '',
     '### Where the memory goes',
     '',
     table(
@@ -142,13 +149,15 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
 
 function readings({ idle, samples, after, stoppedAt, flows }, settings) {
   const loaded = samples.filter((s) => s.at <= stoppedAt);
-  const peak = loaded.reduce((best, s) => (s.rss > best.rss ? s : best), { rss: 0 });
+  const highest = (list) => list.reduce((best, s) => (s.rss > best.rss ? s : best), { rss: 0 });
+  const peak = highest(loaded);
+  const peakWithoutBackup = highest(loaded.filter((s) => !s.running.includes(BACKUP_FLOW)));
   const window = loaded.filter((s) => s.at >= stoppedAt - settings.endWindowSeconds);
   const end = Object.fromEntries(
     ['rss', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers'].map((key) => [key, median(window, key)]),
   );
   const failed = Object.values(flows).reduce((n, f) => n + f.failed, 0);
-  return { idle, peak, end, after, failed };
+  return { idle, peak, peakWithoutBackup, end, after, failed };
 }
 
 /** VmRSS medians in six slices of the load and the reading after it. */

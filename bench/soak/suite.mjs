@@ -125,11 +125,15 @@ async function soakOn({ scratch, env, settings, log }) {
     const loadSeconds = settings.minutes * 60;
     const flows = Object.fromEntries(FLOWS.map((f) => [f.name, { done: 0, failed: 0, ms: [] }]));
     const failures = [];
+    /** Flows in flight by name: each sample records which ran when it was taken. */
+    const inFlight = new Map();
+    const running = () => [...inFlight].filter(([, n]) => n > 0).map(([name]) => name);
     const worker = async (index) => {
       for (let round = index; elapsed() < loadSeconds; round += WORKERS) {
         for (const flow of FLOWS) {
           if (round % flow.every !== 0 || elapsed() >= loadSeconds) continue;
           const at = performance.now();
+          inFlight.set(flow.name, (inFlight.get(flow.name) ?? 0) + 1);
           try {
             await flow.run(context);
             flows[flow.name].done++;
@@ -138,6 +142,8 @@ async function soakOn({ scratch, env, settings, log }) {
             flows[flow.name].failed++;
             if (failures.length < 5) failures.push(`${flow.name}: ${error.message}`);
             if (failures.length <= 5) log(`failed: ${flow.name}: ${error.message}`);
+          } finally {
+            inFlight.set(flow.name, inFlight.get(flow.name) - 1);
           }
         }
       }
@@ -150,7 +156,7 @@ async function soakOn({ scratch, env, settings, log }) {
     let lastLog = 0;
     while (loading) {
       await Promise.race([sleep(settings.sampleSeconds * 1000), load]);
-      samples.push({ at: elapsed(), loading, ...(await serverMemory(server)) });
+      samples.push({ at: elapsed(), loading, running: running(), ...(await serverMemory(server)) });
       if (elapsed() - lastLog >= 60 || !loading) {
         lastLog = elapsed();
         const done = Object.values(flows).reduce((n, f) => n + f.done, 0);
