@@ -15,7 +15,8 @@ export async function serve({ bundle }: { bundle: BundleState }): Promise<void> 
   // first connection to PostgreSQL) and the app's modules load meanwhile: a restart waits for the
   // longer of the two, not for both. The modules are imported only now, so that nothing of them is
   // compiled before the database thread has started.
-  // The app's logger comes after the database, and a replacement of its thread only after hours of work.
+  // The app's logger exists only once the database is open; a replacement of the database's thread
+  // comes thousands of statements later, when it does.
   let log: FastifyBaseLogger | undefined;
   const opening = openDatabase(config.database, {
     createMigrated: true,
