@@ -133,6 +133,7 @@ describe('route guard and shell', () => {
     ['answers 503', () => retryLater(503, 'unavailable')],
     ['answers 500', () => retryLater(500, 'internal')],
     ['answers 429', () => retryLater(429, 'too_many_requests')],
+    ['answers with a body that is not its JSON', () => new Response('<html>', { status: 200 })],
   ])('sends the user to /login but keeps the session when the server %s', async (_, answer) => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
     localStorage.setItem('userMail', 'legal@demo.local');

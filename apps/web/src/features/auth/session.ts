@@ -15,7 +15,10 @@ export type SessionCheck =
   | { state: 'unreachable' };
 
 /**
- * The route guard's check: a fresh ID token, then the server's word that its session is valid.
+ * The route guard's check: a fresh ID token, then the server's word that its session is valid. Only its
+ * refusal (401) ends the session. No answer, a server error, too many requests, or an answer that could
+ * not be read (a tab closed while it came) say nothing about it: signing out then would end every tab's
+ * sign-in, which share the stored user, because one request failed.
  */
 export async function verifySession(auth: AuthService): Promise<SessionCheck> {
   try {
@@ -27,18 +30,10 @@ export async function verifySession(auth: AuthService): Promise<SessionCheck> {
     return { state: 'valid', user };
   } catch (error) {
     console.warn('Session check failed', error);
-    return error instanceof ApiRequestError && answeredNothingAboutTheSession(error.status)
-      ? { state: 'unreachable' }
-      : { state: 'invalid' };
+    return error instanceof ApiRequestError && error.status === 401
+      ? { state: 'invalid' }
+      : { state: 'unreachable' };
   }
-}
-
-/**
- * No answer (0), a server error or too many requests: the server said nothing about the session. Signing
- * out then would end every tab's sign-in because the database was busy for a moment.
- */
-function answeredNothingAboutTheSession(status: number): boolean {
-  return status === 0 || status === 429 || status >= 500;
 }
 
 /**
