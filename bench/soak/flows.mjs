@@ -30,6 +30,9 @@ const ADMIN_READS = [
   '/backend/admin/countersignature',
 ];
 
+/** The flow that reads the whole database at once: the report tells the readings during it apart. */
+export const BACKUP_FLOW = 'backup (command-line tool)';
+
 /**
  * The acceptance flows of every page over the HTTP API, as the browser calls them: each flow is a
  * function of the soak's context that throws on any answer that is not a 2xx. `every` says how often
@@ -38,9 +41,6 @@ const ADMIN_READS = [
  * backup of everything about three times (a day has one scheduled backup and perhaps one by hand; one a
  * minute would measure the backup's garbage, not the day).
  */
-/** The flow that reads the whole database at once: the report tells the readings during it apart. */
-export const BACKUP_FLOW = 'backup (command-line tool)';
-
 export const FLOWS = [
   { name: 'generation of each family, read back, history', every: 1, run: generations },
   { name: 'envelope created, sent, signed through the signing link', every: 1, run: envelopeSigned },

@@ -103,7 +103,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
     ...figures.map(
       (f) =>
         `On ${DATABASE_NAMES[f.database]} the peak came ${(f.peak.at / 60).toFixed(1)} min into the load, ` +
-        `while ${f.peak.running?.length ? f.peak.running.join('; ') : 'no flow'} ran; the highest reading ` +
+        `while ${f.peak.running.length ? f.peak.running.join('; ') : 'no flow'} ran; the highest reading ` +
         `while no backup ran was ${mib(f.peakWithoutBackup.rss)}.`,
     ),
     '',

@@ -161,13 +161,15 @@ async function openThread(
     statementsAtLastLook = statements;
     const quiet = recent <= replacement.quietStatements && running === 0 && !transactionOpen;
     if (statements < replacement.afterStatements || !quiet || closed || replacing) return;
-    const replaced = { statements };
+    const ranStatements = statements;
     const started = performance.now();
     // Never rejects: the statements waiting for it must not fail because of a replacement.
     replacing = replaceThread().finally(() => {
       replacing = undefined;
     });
-    replacing.then(() => onReplaced({ ...replaced, tookMs: Math.round(performance.now() - started) }));
+    replacing.then(() =>
+      onReplaced({ statements: ranStatements, tookMs: Math.round(performance.now() - started) }),
+    );
   };
   // An in-memory database has its only copy in its thread.
   const quietLooks = dataDir === undefined ? undefined : setInterval(replaceWhenQuiet, replacement.quietMs);
