@@ -6,16 +6,16 @@ import {
   type SigningView,
 } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
-import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
+import type { MailOutbox } from '../mail/mail-outbox.js';
 import { HttpError } from '../shared/http-error.js';
 import type { ApprovalGate, ApprovedSender } from './approval-gate.js';
 import type { CertificateInput } from './certificate.js';
-import { certificateInput } from './certificate-input.js';
 import { type Countersignature, recipientsWith } from './countersignature.js';
+import { EnvelopeRouting } from './envelope-routing.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
-import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
+import type { SigningLinks } from './signing-links.js';
 import { declinedMails, invitationMail, voidedMail } from './signing-mails.js';
 import { EnvelopeStateProblem } from './signing-problems.js';
 import { decodePng, signingView } from './signing-view.js';
@@ -56,6 +56,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
   private readonly now: () => Date;
 
   private readonly links: SigningLinks;
+  private readonly routing: EnvelopeRouting;
   private readonly verification: SignerVerification;
   /** `Code senden` and `Bestätigen` on the signing page. */
   readonly codeStep: SigningCodeStep;
@@ -63,6 +64,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
   constructor(private readonly deps: BuiltinSigningDeps) {
     this.now = deps.now ?? (() => new Date());
     this.links = deps.links;
+    this.routing = new EnvelopeRouting({ ...deps, now: this.now });
     this.verification = new SignerVerification({ mode: deps.signerCode, key: deps.codeKey, now: this.now });
     this.codeStep = new SigningCodeStep({ ...deps, verification: this.verification });
   }
@@ -140,7 +142,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
         },
         trx,
       );
-      await this.inviteNextSigners(envelopeId, trx);
+      await this.routing.inviteNextSigners(envelopeId, trx);
       if (approved) await approved.onSent(trx);
     });
     this.deps.outbox.deliverSoon();
@@ -243,7 +245,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
   async linkDocument(token: string): Promise<{ fileName: string; content: Uint8Array }> {
     const { envelope, recipient } = await this.links.resolve(token, this.deps.db);
     await this.verification.assertVerified(envelope, recipient, this.deps.db);
-    const version = await this.documentVersion(envelope, this.deps.db);
+    const version = await this.routing.documentVersion(envelope, this.deps.db);
     return { fileName: envelope.file_name, content: version.content };
   }
 
@@ -278,9 +280,9 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
         },
         trx,
       );
-      const invitedAnyone = await this.inviteNextSigners(envelope.id, trx);
-      if (!invitedAnyone && (await this.allSigned(envelope.id, trx))) {
-        await this.complete(envelope, trx);
+      const invitedAnyone = await this.routing.inviteNextSigners(envelope.id, trx);
+      if (!invitedAnyone && (await this.routing.allSigned(envelope.id, trx))) {
+        await this.routing.complete(envelope, trx);
         completed = true;
       }
       return signingView(envelope, recipient, 'signed', verification);
@@ -331,78 +333,4 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
   private lockEnvelope(envelopeId: string, trx: Executor) {
     return this.deps.envelopes.withFileName(envelopeId, trx, { lock: true });
   }
-
-  /**
-   * Invites the signers of the lowest routing order that has not signed yet, if none of them is
-   * invited yet. Returns whether anyone was invited.
-   */
-  private async inviteNextSigners(envelopeId: string, trx: Executor): Promise<boolean> {
-    const recipients = await this.deps.envelopes.recipients(envelopeId, trx);
-    const pending = recipients.filter((r) => r.role !== 'CC' && r.status !== 'signed');
-    if (pending.length === 0) return false;
-    const order = Math.min(...pending.map((r) => r.routing_order));
-    const due = pending.filter((r) => r.routing_order === order && r.status === 'waiting');
-    if (due.length === 0) return false;
-    const envelope = await trx
-      .selectFrom('envelopes')
-      .select(['subject', 'message', 'sender_name', 'sender_email'])
-      .where('id', '=', envelopeId)
-      .executeTakeFirstOrThrow();
-    const mails: OutgoingMail[] = [];
-    for (const recipient of due) {
-      await trx
-        .updateTable('envelope_recipients')
-        .set({ status: 'sent' })
-        .where('id', '=', recipient.id)
-        .execute();
-      const { url, expiresAt } = await this.links.issue(recipient, trx);
-      mails.push(invitationMail({ ...envelope, id: envelopeId }, recipient, url, expiresAt));
-    }
-    await this.deps.outbox.enqueue(mails, trx);
-    return true;
-  }
-
-  private async allSigned(envelopeId: string, trx: Executor): Promise<boolean> {
-    const recipients = await this.deps.envelopes.recipients(envelopeId, trx);
-    return recipients.filter((r) => r.role !== 'CC').every((r) => r.status === 'signed');
-  }
-
-  /** Everyone signed: the certificate is made and stored, and the envelope is due for its seal. */
-  private async complete(envelope: LockedEnvelope, trx: Executor): Promise<void> {
-    const completedAt = this.now();
-    const [recipients, events, version] = await Promise.all([
-      this.deps.envelopes.recipients(envelope.id, trx),
-      trx
-        .selectFrom('envelope_events')
-        .selectAll()
-        .where('envelope_id', '=', envelope.id)
-        .orderBy('id')
-        .execute(),
-      this.documentVersion(envelope, trx),
-    ]);
-    const certificate = await this.deps.renderCertificate(
-      certificateInput(envelope, recipients, events, version.content.byteLength, completedAt),
-    );
-    // Due for sealing: the sealer makes the sealed PDF and only then mails everyone (seal/envelope-sealer.ts).
-    await trx
-      .updateTable('envelopes')
-      .set({ status: 'completed', completed_at: completedAt, certificate, seal_due_at: completedAt })
-      .where('id', '=', envelope.id)
-      .execute();
-    await this.deps.envelopes.addEvent(
-      { envelopeId: envelope.id, type: 'completed', actor: { email: '', ip: null, userAgent: null } },
-      trx,
-    );
-  }
-
-  private documentVersion(envelope: { document_id: string; document_version: number }, trx: Executor) {
-    return trx
-      .selectFrom('document_versions')
-      .select('content')
-      .where('document_id', '=', envelope.document_id)
-      .where('version', '=', envelope.document_version)
-      .executeTakeFirstOrThrow();
-  }
 }
-
-type LockedEnvelope = EnvelopeWithFileName;
