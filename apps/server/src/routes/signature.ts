@@ -2,7 +2,6 @@ import {
   apiErrorSchema,
   approvalRequiredErrorSchema,
   COUNTERSIGNER_ROLE,
-  DOCX_MIME_TYPE,
   type EnvelopeView,
   envelopeViewSchema,
   matchHistorySchema,
@@ -12,25 +11,28 @@ import {
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
-import type { DocumentsRepository } from '../documents/documents-repository.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
-import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
-import { isUuid } from '../http/path-values.js';
+import { BEARER, errorAnswers } from '../http/openapi.js';
 import { requestActor } from '../http/request-actor.js';
-import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
 import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
 import { ApprovalRequiredProblem, type EnvelopeApprovalSource } from '../signature/approval-gate.js';
 import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { Countersignature } from '../signature/countersignature.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
-import { sealedFileName } from '../signature/seal/completion-mail.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
+import {
+  deletedFiles,
+  type EnvelopeRequest,
+  envelopeErrors,
+  envelopeParams,
+  keptFileName,
+  readableEnvelope,
+} from './envelope-access.js';
 
 export interface SignatureRoutesDeps {
   guards: AuthGuards;
-  documents: DocumentsRepository;
   envelopes: EnvelopesRepository;
   /** Present when built-in signing is the provider: the sender view's actions and the signer links. */
   signing: BuiltinSigning | undefined;
@@ -43,28 +45,6 @@ export interface SignatureRoutesDeps {
   approvals?: EnvelopeApprovalSource | undefined;
 }
 
-type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
-
-const envelopeParams = z.object({ id: z.uuid().describe('The envelope id') });
-const envelopeErrors = {
-  403: 'The permission level may not see this envelope’s document',
-  404: 'Unknown envelope',
-};
-/** The files of an envelope whose document a retention rule deleted: the envelope stays, its files are gone. */
-const deletedFiles = { 410: 'A retention rule deleted the envelope’s document and files' };
-
-/** The envelope's file name while its document exists; 410 once a retention rule deleted it. */
-function keptFileName(envelope: { file_name: string | null }): string {
-  if (envelope.file_name === null) {
-    throw new HttpError(
-      410,
-      'document_deleted',
-      'Das Dokument dieses Umschlags wurde nach Ablauf seiner Aufbewahrungsfrist gelöscht.',
-    );
-  }
-  return envelope.file_name;
-}
-
 const changeErrors = {
   ...envelopeErrors,
   ...deletedFiles,
@@ -73,27 +53,16 @@ const changeErrors = {
 };
 
 /**
- * The sender view (`/signatur/:id`, staff) and the document history of a match; the signing pages'
- * routes are in signing.ts.
+ * The sender view (`/signatur/:id`, staff) and the document history of a match; the sender view's files
+ * are in envelope-files.ts, the signing pages' routes in signing.ts.
  */
 export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (app, deps) => {
   const { guards, envelopes } = deps;
   const staff = { preHandler: guards.session('staff') };
 
-  /** The envelope if the user may see it: someone who may read its document. */
-  async function readableEnvelope(request: EnvelopeRequest) {
-    const id = request.params.id;
-    const envelope = isUuid(id) ? await envelopes.summary(id) : undefined;
-    if (!envelope) throw notFound('Diesen Umschlag gibt es nicht.');
-    if (!mayReadDocument(currentUser(request), envelope.doc_key)) {
-      throw forbidden('Diesen Umschlag darfst du mit deiner Berechtigung nicht sehen.');
-    }
-    return envelope;
-  }
-
   /** The envelope if the user may change it and built-in signing handles it. */
   async function changeableEnvelope(request: EnvelopeRequest) {
-    const envelope = await readableEnvelope(request);
+    const envelope = await readableEnvelope(envelopes, request);
     if (!mayManageEnvelope(currentUser(request), envelope.created_by)) {
       throw forbidden('Nur wer den Umschlag erstellt hat (oder Legal) darf ihn versenden oder verwerfen.');
     }
@@ -154,126 +123,8 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
       },
     },
     async (request) => {
-      const envelope = await readableEnvelope(request);
+      const envelope = await readableEnvelope(envelopes, request);
       return envelopeView(envelope.id, request);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    '/backend/signature/envelopes/:id/document',
-    {
-      ...staff,
-      schema: {
-        tags: ['signature'],
-        summary: 'The document of an envelope as DOCX',
-        security: BEARER,
-        params: envelopeParams,
-        response: {
-          200: fileAnswer(DOCX_MIME_TYPE, 'The document version the envelope carries'),
-          ...errorAnswers([401, 403, 404, 410], { ...envelopeErrors, ...deletedFiles }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const envelope = await readableEnvelope(request);
-      const fileName = keptFileName(envelope);
-      const content = await envelopeDocument(deps.documents, envelope);
-      return sendFile(reply, content, fileName, DOCX_MIME_TYPE);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    '/backend/signature/envelopes/:id/document.pdf',
-    {
-      ...staff,
-      schema: {
-        tags: ['signature'],
-        summary: 'The document of an envelope as PDF',
-        security: BEARER,
-        params: envelopeParams,
-        response: {
-          200: fileAnswer(PDF_MIME, 'The PDF rendition, shown inline'),
-          ...errorAnswers([401, 403, 404, 410], {
-            ...envelopeErrors,
-            ...deletedFiles,
-            404: 'Unknown envelope, or no PDF rendition on this server',
-          }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const envelope = await readableEnvelope(request);
-      const fileName = keptFileName(envelope);
-      const content = await envelopeDocument(deps.documents, envelope);
-      return sendPdf(reply, request.log, deps.pdf, content, fileName);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    '/backend/signature/envelopes/:id/certificate',
-    {
-      ...staff,
-      schema: {
-        tags: ['signature'],
-        summary: 'The completion certificate of a completed envelope',
-        security: BEARER,
-        params: envelopeParams,
-        response: {
-          200: fileAnswer(PDF_MIME, 'The certificate'),
-          ...errorAnswers([401, 403, 404, 410], {
-            ...envelopeErrors,
-            ...deletedFiles,
-            404: 'Unknown envelope, or not everyone has signed yet',
-          }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const envelope = await readableEnvelope(request);
-      const fileName = keptFileName(envelope);
-      if (!envelope.certificate) {
-        throw notFound('Das Abschlusszertifikat gibt es erst, wenn alle unterschrieben haben.');
-      }
-      const name = `${fileName.replace(/\.docx$/i, '')} - Abschlusszertifikat.pdf`;
-      return sendFile(reply, envelope.certificate, name, PDF_MIME);
-    },
-  );
-
-  app.get<{ Params: { id: string } }>(
-    '/backend/signature/envelopes/:id/signed-pdf',
-    {
-      ...staff,
-      schema: {
-        tags: ['signature'],
-        summary: 'The sealed PDF of a completed envelope: certificate, signatures and the document inside',
-        security: BEARER,
-        params: envelopeParams,
-        response: {
-          200: fileAnswer(PDF_MIME, 'The PDF, sealed by the server (PAdES)'),
-          ...errorAnswers([401, 403, 404, 409, 410], {
-            ...envelopeErrors,
-            ...deletedFiles,
-            404: 'Unknown envelope, or not everyone has signed yet',
-            409: 'Completed, but not sealed yet: ask again shortly',
-          }),
-        },
-      },
-    },
-    async (request, reply) => {
-      const envelope = await readableEnvelope(request);
-      if (envelope.status !== 'completed') {
-        throw notFound('Das unterschriebene PDF gibt es erst, wenn alle unterschrieben haben.');
-      }
-      const fileName = keptFileName(envelope);
-      const sealed = await envelopes.sealedPdf(envelope.id);
-      if (!sealed) {
-        throw new HttpError(
-          409,
-          'not_sealed_yet',
-          'Das unterschriebene PDF wird gerade versiegelt. Bitte versuche es in einer Minute noch einmal.',
-        );
-      }
-      return sendFile(reply, sealed, sealedFileName(fileName), PDF_MIME);
     },
   );
 
@@ -419,14 +270,4 @@ async function stateChange(action: () => Promise<void>): Promise<void> {
     if (error instanceof EnvelopeStateProblem) throw new HttpError(409, 'envelope_closed', error.message);
     throw error;
   }
-}
-
-/** The document version the envelope carries; it is never deleted while the envelope exists. */
-async function envelopeDocument(
-  documents: DocumentsRepository,
-  envelope: { document_id: string; document_version: number },
-): Promise<Uint8Array> {
-  const content = await documents.versionContent(envelope.document_id, envelope.document_version);
-  if (!content) throw notFound('Das Dokument dieses Umschlags gibt es nicht mehr.');
-  return content;
 }

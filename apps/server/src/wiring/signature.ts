@@ -3,6 +3,7 @@ import type { Config } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { createPdfRenditions } from '../documents/pdf-rendition.js';
 import { docusignConnectRoutes } from '../routes/docusign-connect.js';
+import { envelopeFilesRoutes } from '../routes/envelope-files.js';
 import { generateEnvelopeRoutes } from '../routes/generate-envelope.js';
 import { sealCheckRoutes } from '../routes/seal-check.js';
 import { signatureRoutes } from '../routes/signature.js';
@@ -124,7 +125,6 @@ export async function registerSignature(
   });
   await app.register(signatureRoutes, {
     guards,
-    documents,
     envelopes,
     signing,
     reminders: signing && reminders,
@@ -132,6 +132,7 @@ export async function registerSignature(
     countersignature,
     approvals,
   });
+  await app.register(envelopeFilesRoutes, { guards, documents, envelopes, pdf: pdfRenditions });
   await app.register(sealCheckRoutes, {
     guards,
     check: new SealedPdfCheck({ db, currentSeal: seal.fingerprint }),
