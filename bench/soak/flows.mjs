@@ -2,8 +2,12 @@ import { execFile } from 'node:child_process';
 import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { catalogueEntry, resolveMatch } from '@vertragsgenerator/domain';
-import { MATCH_ID } from '../lib/api-requests.mjs';
+import {
+  approvalReasons,
+  catalogueEntry,
+  DEFAULT_APPROVAL_RULES,
+  resolveMatch,
+} from '@vertragsgenerator/domain';
 import { importServer, root } from '../lib/server.mjs';
 import { SERVER_ENTRY } from '../lib/server-process.mjs';
 
@@ -36,10 +40,11 @@ export const BACKUP_FLOW = 'backup (command-line tool)';
 /**
  * The acceptance flows of every page over the HTTP API, as the browser calls them: each flow is a
  * function of the soak's context that throws on any answer that is not a 2xx. `every` says how often
- * it comes in a day's mix: once in so many rounds of a worker. A soak of 30 minutes runs about 600
- * rounds: documents and envelopes by the thousand, a template published about fifteen times, and a
- * backup of everything about three times (a day has one scheduled backup and perhaps one by hand; one a
- * minute would measure the backup's garbage, not the day).
+ * it comes in a day's mix: once in so many rounds, which the workers take in turn. A soak of 30 minutes
+ * runs 2,000–2,800 rounds: documents and envelopes by the thousand, a template published about fifty
+ * times, and a backup of everything about a dozen times. That is more backups than a day has (one
+ * scheduled and perhaps one by hand), so that the data's largest readers are in the peak; one a minute
+ * would measure little but the backup's garbage.
  */
 export const FLOWS = [
   { name: 'generation of each family, read back, history', every: 1, run: generations },
@@ -51,22 +56,41 @@ export const FLOWS = [
 ];
 
 /**
- * What the flows send, from the server's own sample data for the demo match (as the API tests do).
- * @returns {Promise<Record<string, string>>} request bodies by catalogue key
+ * The demo matches, which the flows take in turn, each with what its forms send, from the server's own
+ * sample data (as the API tests do). A day's documents belong to many deals: on a single match the soak
+ * piled up thousands of documents, and the match's history, which the generation flow reads, grew to one
+ * answer of megabytes that every round built anew, a shape no deal has. Envelopes go out for the matches
+ * whose margin needs no approval under the default rules; the others would wait for a leader.
+ * @returns {Promise<{ nextMatch: () => FlowMatch, nextSendableMatch: () => FlowMatch }>}
+ * @typedef {{ matchId: string, bodies: Record<string, Record<string, string>> }} FlowMatch
+ *   request bodies by catalogue key
  */
-export async function flowBodies() {
+export async function flowMatches() {
   const { parseMatchFile } = await importServer('matches/import.js');
   const { sampleDataList } = await importServer('templates/samples.js');
   const { loadCompanyData } = await importServer('templates/companies.js');
   const { valid } = parseMatchFile(await readFile(join(root, 'config/demo-matches.json'), 'utf8'));
-  const match = resolveMatch(valid.find((m) => m.matchId === MATCH_ID));
   const { signatories } = await loadCompanyData(join(root, 'config'));
-  return Object.fromEntries(
-    [...GENERATIONS.map((g) => g.key), ENVELOPE_KEY].map((key) => [
-      key,
-      sampleDataList(catalogueEntry(key), match, signatories),
-    ]),
-  );
+  const keys = [...GENERATIONS.map((g) => g.key), ENVELOPE_KEY];
+  const matches = valid.map((record) => {
+    const match = resolveMatch(record);
+    return {
+      matchId: record.matchId,
+      bodies: Object.fromEntries(
+        keys.map((key) => [key, sampleDataList(catalogueEntry(key), match, signatories)]),
+      ),
+      sendable:
+        approvalReasons(DEFAULT_APPROVAL_RULES, { match, docKey: ENVELOPE_KEY, editedText: false }).length ===
+        0,
+    };
+  });
+  return { nextMatch: inTurn(matches), nextSendableMatch: inTurn(matches.filter((m) => m.sendable)) };
+}
+
+/** Each call the next of the list, round and round. */
+function inTurn(list) {
+  let turn = 0;
+  return () => list[turn++ % list.length];
 }
 
 /**
@@ -101,9 +125,10 @@ export function apiClient({ baseUrl, counts }) {
   };
 }
 
-async function generations({ call, tokens, bodies }) {
+async function generations({ call, tokens, nextMatch }) {
+  const { matchId, bodies } = nextMatch();
   for (const { route, key } of GENERATIONS) {
-    const { response } = await call('POST', `/backend/${route}/${key}/${MATCH_ID}`, {
+    const { response } = await call('POST', `/backend/${route}/${key}/${matchId}`, {
       token: tokens.legal,
       json: { dataList: bodies[key] },
       expect: 'bytes',
@@ -112,17 +137,18 @@ async function generations({ call, tokens, bodies }) {
     await call('GET', `/backend/documents/${id}`, { token: tokens.legal });
     await call('GET', `/backend/documents/${id}/file`, { token: tokens.legal, expect: 'bytes' });
   }
-  await call('GET', `/backend/matches/${MATCH_ID}/documents`, { token: tokens.legal });
+  await call('GET', `/backend/matches/${matchId}/documents`, { token: tokens.legal });
 }
 
-async function envelopeSigned({ call, tokens, bodies, mail, sequence }) {
+async function envelopeSigned({ call, tokens, nextSendableMatch, mail, sequence }) {
+  const { matchId, bodies } = nextSendableMatch();
   const partner = { name: 'Paula Partner', email: `partner-${process.pid}-${sequence()}@example.com` };
   const dataList = {
     ...bodies[ENVELOPE_KEY],
     Projektpartner_UserName: partner.name,
     Projektpartner_Email: partner.email,
   };
-  const created = await call('POST', `/backend/generateDocusign/${ENVELOPE_KEY}/${MATCH_ID}`, {
+  const created = await call('POST', `/backend/generateDocusign/${ENVELOPE_KEY}/${matchId}`, {
     token: tokens.legal,
     json: { dataList },
   });
@@ -159,10 +185,10 @@ async function envelopeSigned({ call, tokens, bodies, mail, sequence }) {
   await call('GET', `/backend/signature/envelopes/${id}`, { token: tokens.legal });
 }
 
-async function lists({ call, tokens }) {
+async function lists({ call, tokens, nextMatch }) {
   await call('GET', '/backend/signature/envelopes', { token: tokens.legal });
   await call('GET', '/backend/approvals', { token: tokens.lead });
-  await call('POST', `/backend/match/${MATCH_ID}`, { token: tokens.legal });
+  await call('POST', `/backend/match/${nextMatch().matchId}`, { token: tokens.legal });
   await call('GET', '/backend/users', { token: tokens.legal });
   await call('GET', '/backend/templates', { token: tokens.legal });
 }

@@ -136,7 +136,9 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
       'every round or every so many (in brackets): ' +
       FLOWS.map((f) => `${f.name}${f.every > 1 ? ` (${f.every})` : ''}`).join('; ') +
       `. Signed in through the embedded identity provider as ${LOAD_USER} (generation, envelopes, ` +
-      'templates), leitung@demo.local (approvals) and ops@demo.local (administration); every envelope ' +
+      'templates), leitung@demo.local (approvals) and ops@demo.local (administration). The flows take the ' +
+      'demo matches (config/demo-matches.json) in turn, envelopes those whose margin needs no approval ' +
+      'under the default rules; every envelope ' +
       'goes to a project partner with an address of its own, who opens the link from the mail folder, ' +
       'confirms the mailed code and signs. Every document, envelope and template version stays in the ' +
       `database, so the data grows through the soak. Every ${settings.sampleSeconds} s a sample reads ` +

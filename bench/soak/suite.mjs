@@ -9,7 +9,7 @@ import { MEMORY_PROBE, residentBytes, threadMemory } from '../lib/memory.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { startServerProcess } from '../lib/server-process.mjs';
 import { signInDemoAccount } from '../lib/sign-in.mjs';
-import { apiClient, FLOWS, flowBodies } from './flows.mjs';
+import { apiClient, FLOWS, flowMatches } from './flows.mjs';
 import { MailFolder } from './mail-folder.mjs';
 import { report } from './report.mjs';
 
@@ -112,7 +112,7 @@ async function soakOn({ scratch, env, settings, log }) {
     const context = {
       call,
       tokens,
-      bodies: await flowBodies(),
+      ...(await flowMatches()),
       mail: new MailFolder(join(dataDir, 'mail')),
       sequence: () => ++next,
       serverEnv: { ...env, DATA_DIR: dataDir },
