@@ -4,6 +4,7 @@ import { buildApp } from './app.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { createTokenVerifier, remoteIssuerKeys } from './auth/token-verifier.js';
 import { backupIfDue } from './backup/scheduled-backups.js';
+import { writeServedEmbeddedBackup } from './backup/served-embedded-backup.js';
 import { backupTool } from './cli/backup.js';
 import { type CommandServer, commandSocketPath, serveCommands } from './cli/command-socket.js';
 import { matchesImportTool } from './cli/matches-import.js';
@@ -94,7 +95,10 @@ export async function composeApp(
     logger,
   });
   if (config.database.kind === 'pglite' && config.operations.backups) {
-    scheduleBackups(app, db, config.operations.backups, config.version);
+    const { dataDir } = config.database;
+    scheduleBackups(app, config.operations.backups, (file) =>
+      writeServedEmbeddedBackup(db, dataDir, file, config.version),
+    );
   } else if (config.operations.backups) {
     app.log.warn('BACKUP_DIR is for the embedded database; back PostgreSQL up with its own tools');
   }
@@ -104,6 +108,7 @@ export async function composeApp(
       administrators: config.admin.administrators,
       productVersion: config.version,
       databaseKind: 'pglite',
+      servedDataDir: config.database.dataDir,
       configDir: config.configDir,
     });
   }
@@ -151,11 +156,15 @@ function serveCommandLineTools(
 const BACKUP_CHECK_INTERVAL_MS = 10 * 60_000;
 
 /** Scheduled backups of the embedded database (BACKUP_DIR): checked at start and every ten minutes. */
-function scheduleBackups(app: FastifyInstance, db: Db, schedule: BackupSchedule, productVersion: string) {
+function scheduleBackups(
+  app: FastifyInstance,
+  schedule: BackupSchedule,
+  write: (file: string) => Promise<unknown>,
+) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const check = () => {
-    running = backupIfDue(db, schedule, productVersion).then(
+    running = backupIfDue(write, schedule).then(
       (file) => file && app.log.info({ file }, 'scheduled backup written'),
       (error: unknown) =>
         app.log.error({ err: error }, 'scheduled backup failed; the previous ones are kept'),

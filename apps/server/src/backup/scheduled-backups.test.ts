@@ -6,6 +6,7 @@ import type { Db } from '../db/database.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { readBackup } from './backup-file.js';
 import { backupIfDue } from './scheduled-backups.js';
+import { writeBackup } from './write-backup.js';
 
 const HOUR = 3_600_000;
 
@@ -17,6 +18,7 @@ describe('scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP)', () =
   afterAll(async () => {
     await db.destroy();
   });
+  const write = (file: string) => writeBackup(db, file, { productVersion: '0.0.0-test', database: 'pglite' });
 
   it('writes one when the newest is older than the interval, and keeps only the newest ones', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vg-scheduled-'));
@@ -24,12 +26,12 @@ describe('scheduled backups (BACKUP_DIR, BACKUP_EVERY_HOURS, BACKUP_KEEP)', () =
     const schedule = { dir, everyHours: 24, keep: 3 };
     const start = Date.UTC(2026, 10, 1, 2, 0, 0);
 
-    const first = await backupIfDue(db, schedule, '0.0.0-test', new Date(start));
+    const first = await backupIfDue(write, schedule, new Date(start));
     expect(first && basename(first)).toBe('vertragsgenerator-20261101T020000Z.backup');
-    expect(await backupIfDue(db, schedule, '0.0.0-test', new Date(start + 23 * HOUR))).toBeUndefined();
+    expect(await backupIfDue(write, schedule, new Date(start + 23 * HOUR))).toBeUndefined();
     const written = [first];
     for (let day = 1; day <= 5; day++) {
-      written.push(await backupIfDue(db, schedule, '0.0.0-test', new Date(start + day * 24 * HOUR + 60_000)));
+      written.push(await backupIfDue(write, schedule, new Date(start + day * 24 * HOUR + 60_000)));
     }
     expect(written.every(Boolean)).toBe(true);
 

@@ -1,8 +1,6 @@
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { BackupSchedule } from '../config/operations.js';
-import type { Db } from '../db/database.js';
-import { writeBackup } from './write-backup.js';
 
 /** Only files of this pattern are counted and pruned: other files in the folder are left alone. */
 const NAME = /^vertragsgenerator-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z\.backup$/;
@@ -19,9 +17,8 @@ const fileName = (at: Date) =>
  * restarts daily still backs up daily. Returns the file written, if any.
  */
 export async function backupIfDue(
-  db: Db,
+  write: (file: string) => Promise<unknown>,
   schedule: BackupSchedule,
-  productVersion: string,
   now: Date = new Date(),
 ): Promise<string | undefined> {
   await mkdir(schedule.dir, { recursive: true });
@@ -29,7 +26,7 @@ export async function backupIfDue(
   const newest = existing.at(-1);
   if (newest && now.getTime() - newest.takenAt < schedule.everyHours * 3_600_000) return undefined;
   const file = join(schedule.dir, fileName(now));
-  await writeBackup(db, file, { productVersion, database: 'pglite' });
+  await write(file);
   const all = await scheduledBackups(schedule.dir);
   for (const old of all.slice(0, Math.max(0, all.length - schedule.keep))) {
     await rm(join(schedule.dir, old.name), { force: true });

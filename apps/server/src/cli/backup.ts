@@ -1,5 +1,6 @@
 import { formatByteSize } from '@vertragsgenerator/domain';
 import { describeRows } from '../backup/backup-file.js';
+import { writeServedEmbeddedBackup } from '../backup/served-embedded-backup.js';
 import { writeBackup } from '../backup/write-backup.js';
 import { runCommandLineTool } from './command-line.js';
 import { argsFromCallersFolder } from './run-tool.js';
@@ -16,14 +17,16 @@ npm run restore -- <datei>`;
 export const backupTool: CommandLineTool = {
   name: 'backup',
   files: () => [],
-  async run(args, { db, productVersion, databaseKind }, io: CliOutput) {
+  async run(args, { db, productVersion, databaseKind, servedDataDir }, io: CliOutput) {
     const [file, ...more] = args;
     if (!file || more.length > 0 || file.startsWith('-')) {
       io.err(USAGE);
       return 1;
     }
     try {
-      const written = await writeBackup(db, file, { productVersion, database: databaseKind });
+      const written = servedDataDir
+        ? await writeServedEmbeddedBackup(db, servedDataDir, file, productVersion)
+        : await writeBackup(db, file, { productVersion, database: databaseKind });
       io.out(
         `Sicherung geschrieben: ${written.file} (${formatByteSize(written.bytes)}, ` +
           `${describeRows(written.rows)}; Datenbankstand ${written.header.schema}).`,

@@ -17,6 +17,11 @@ export interface ToolContext {
   /** The product version and the kind of database: a backup records both. */
   productVersion: string;
   databaseKind: 'pglite' | 'postgres';
+  /**
+   * Inside a server running on the embedded database: its files, which a backup copies and reads in
+   * a process of its own rather than holding the server's one connection while it reads.
+   */
+  servedDataDir?: string;
   /** CONFIG_DIR: companies, signatories and demo matches, for tools that render documents. */
   configDir: string;
   /** Reads a file the caller named: from disk, or as the caller sent it to the running server. */

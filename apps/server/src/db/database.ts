@@ -115,8 +115,11 @@ export class DatabaseInUseError extends Error {
  * PGlite is one process's database: a second process on the same files would corrupt them. A pid file
  * refuses the second one (a running server while `npm run users` is called) with a clear message.
  */
+/** The file in the data directory that names the process using the embedded database. */
+export const DATA_DIR_LOCK = 'vertragsgenerator.pid';
+
 function claimDataDir(dataDir: string): void {
-  const lockFile = join(dataDir, 'vertragsgenerator.pid');
+  const lockFile = join(dataDir, DATA_DIR_LOCK);
   try {
     writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
   } catch (error) {
