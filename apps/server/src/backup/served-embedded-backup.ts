@@ -16,8 +16,8 @@ export const COPY_PREFIX = '-backup-copy-';
 
 /**
  * A backup of the embedded database while the server runs on it. Read through the server, the backup
- * held the database's one connection as long as it read: in the soak every request waited about 26
- * seconds per backup, and some over a minute once there were thousands of signed contracts. Here the
+ * held the database's one connection as long as it read, and every request waited for it to end: 26
+ * seconds at p50 in the soak, and over a minute once there were thousands of signed contracts. Here the
  * connection is held only while PostgreSQL writes its buffers out (CHECKPOINT) and the files are
  * copied, inside a transaction, so that nothing writes and the thread is not replaced meanwhile; a
  * process of its own then opens the copy and writes the backup from it, and the copy is deleted. The
