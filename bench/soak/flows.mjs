@@ -218,7 +218,10 @@ async function templatePublished({ call, tokens }) {
   });
 }
 
-/** `npm run backup` beside the running server: on PGlite the server writes it, on PostgreSQL the tool. */
+/**
+ * `npm run backup` beside the running server: on PGlite a process the server starts writes it from a
+ * copy of the database's files, on PostgreSQL the tool itself.
+ */
 async function backup({ serverEnv, scratch, sequence }) {
   const file = join(scratch, `backup-${sequence()}.json.gz`);
   await runProcess(process.execPath, [SERVER_ENTRY.replace(/main\.js$/, 'cli/backup.js'), file], {
