@@ -20,20 +20,11 @@ export const LOAD_USER = 'legal@demo.local';
  *   path: string, headers: Record<string, string>, body?: string }>>}
  */
 export async function apiRequests(token) {
-  const { parseMatchFile } = await importServer('matches/import.js');
-  const { sampleDataList } = await importServer('templates/samples.js');
-  const { loadCompanyData } = await importServer('templates/companies.js');
-
-  const { valid } = parseMatchFile(await readFile(join(root, 'config/demo-matches.json'), 'utf8'));
-  const record = valid.find((m) => m.matchId === MATCH_ID);
+  const { records, formData } = await demoMatchForms();
+  const record = records.find((m) => m.matchId === MATCH_ID);
   if (!record) throw new Error(`${MATCH_ID} is not in config/demo-matches.json`);
   const match = resolveMatch(record);
-  const { signatories } = await loadCompanyData(join(root, 'config'));
-  const dataList = (key) => {
-    const entry = catalogueEntry(key);
-    if (!entry) throw new Error(`${key} is not in the catalogue`);
-    return JSON.stringify({ dataList: sampleDataList(entry, match, signatories) });
-  };
+  const dataList = (key) => JSON.stringify({ dataList: formData(key, match) });
 
   const authorization = `Bearer ${token}`;
   const json = { authorization, 'content-type': 'application/json' };
@@ -84,4 +75,25 @@ export async function checkRequest(baseUrl, request) {
     );
   }
   return { response, body };
+}
+
+/**
+ * The demo matches (config/demo-matches.json) and what a key's form sends for one of them: the server's
+ * own `sampleDataList` with the company's signatories, as the API tests send it.
+ * @returns {Promise<{ records: Array<{ matchId: string }>, formData: (key: string, match: unknown) => Record<string, string> }>}
+ */
+export async function demoMatchForms() {
+  const { parseMatchFile } = await importServer('matches/import.js');
+  const { sampleDataList } = await importServer('templates/samples.js');
+  const { loadCompanyData } = await importServer('templates/companies.js');
+  const { valid } = parseMatchFile(await readFile(join(root, 'config/demo-matches.json'), 'utf8'));
+  const { signatories } = await loadCompanyData(join(root, 'config'));
+  return {
+    records: valid,
+    formData(key, match) {
+      const entry = catalogueEntry(key);
+      if (!entry) throw new Error(`${key} is not in the catalogue`);
+      return sampleDataList(entry, match, signatories);
+    },
+  };
 }

@@ -1,14 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import {
-  approvalReasons,
-  catalogueEntry,
-  DEFAULT_APPROVAL_RULES,
-  resolveMatch,
-} from '@vertragsgenerator/domain';
-import { importServer, root } from '../lib/server.mjs';
+import { approvalReasons, DEFAULT_APPROVAL_RULES, resolveMatch } from '@vertragsgenerator/domain';
+import { demoMatchForms } from '../lib/api-requests.mjs';
+import { root } from '../lib/server.mjs';
 import { SERVER_ENTRY } from '../lib/server-process.mjs';
 
 const runProcess = promisify(execFile);
@@ -66,19 +62,13 @@ export const FLOWS = [
  *   request bodies by catalogue key
  */
 export async function flowMatches() {
-  const { parseMatchFile } = await importServer('matches/import.js');
-  const { sampleDataList } = await importServer('templates/samples.js');
-  const { loadCompanyData } = await importServer('templates/companies.js');
-  const { valid } = parseMatchFile(await readFile(join(root, 'config/demo-matches.json'), 'utf8'));
-  const { signatories } = await loadCompanyData(join(root, 'config'));
+  const { records, formData } = await demoMatchForms();
   const keys = [...GENERATIONS.map((g) => g.key), ENVELOPE_KEY];
-  const matches = valid.map((record) => {
+  const matches = records.map((record) => {
     const match = resolveMatch(record);
     return {
       matchId: record.matchId,
-      bodies: Object.fromEntries(
-        keys.map((key) => [key, sampleDataList(catalogueEntry(key), match, signatories)]),
-      ),
+      bodies: Object.fromEntries(keys.map((key) => [key, formData(key, match)])),
       sendable:
         approvalReasons(DEFAULT_APPROVAL_RULES, { match, docKey: ENVELOPE_KEY, editedText: false }).length ===
         0,

@@ -1,6 +1,6 @@
 import { pgliteDatabase } from '../db/database.js';
 import { openPGlite } from '../db/pglite.js';
-import { writeBackup } from './write-backup.js';
+import { type WrittenBackup, writeBackup } from './write-backup.js';
 
 /**
  * Writes the backup of a copy of the embedded database's files and exits: started by
@@ -14,15 +14,16 @@ if (!copyDir || !file || !productVersion) {
   process.exit(2);
 }
 const pglite = await openPGlite(copyDir);
-let answer: string;
+let answer: { written: WrittenBackup } | { failed: { code?: string; message: string } };
 try {
-  const written = await writeBackup(pgliteDatabase(pglite), file, { productVersion, database: 'pglite' });
-  answer = JSON.stringify({ written });
+  answer = {
+    written: await writeBackup(pgliteDatabase(pglite), file, { productVersion, database: 'pglite' }),
+  };
 } catch (error) {
   const { code, message } = error as NodeJS.ErrnoException;
-  answer = JSON.stringify({ failed: { code, message } });
+  answer = { failed: { code, message } };
 }
 // Closed here, not through Kysely, as in pglite-create.ts: an open PGlite keeps the process alive.
 // The exit code is set after it: PGlite's shutdown sets one of its own.
 await pglite.close();
-process.stdout.write(answer, () => process.exit(answer.startsWith('{"written"') ? 0 : 1));
+process.stdout.write(JSON.stringify(answer), () => process.exit('written' in answer ? 0 : 1));

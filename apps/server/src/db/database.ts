@@ -111,13 +111,13 @@ export class DatabaseInUseError extends Error {
   override name = 'DatabaseInUseError';
 }
 
+/** The file in the data directory that names the process using the embedded database. */
+export const DATA_DIR_LOCK = 'vertragsgenerator.pid';
+
 /**
  * PGlite is one process's database: a second process on the same files would corrupt them. A pid file
  * refuses the second one (a running server while `npm run users` is called) with a clear message.
  */
-/** The file in the data directory that names the process using the embedded database. */
-export const DATA_DIR_LOCK = 'vertragsgenerator.pid';
-
 function claimDataDir(dataDir: string): void {
   const lockFile = join(dataDir, DATA_DIR_LOCK);
   try {
