@@ -246,16 +246,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   for (const stop of [...integrationArea.stop, ...crmWritebackArea.stop])
     app.addHook('onClose', async () => stop());
   app.addHook('onClose', () => outbox.stop());
-  scheduleBackgroundJobs(app, [
-    ...signature.jobs,
-    ...approvalArea.jobs,
-    ...privacy.jobs,
-    ...integrationArea.jobs,
-    ...crmWritebackArea.jobs,
-    { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
-    { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
-    { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },
-  ]);
+  if (deps.periodicJobs ?? true)
+    scheduleBackgroundJobs(app, [
+      ...signature.jobs,
+      ...approvalArea.jobs,
+      ...privacy.jobs,
+      ...integrationArea.jobs,
+      ...crmWritebackArea.jobs,
+      { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
+      { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
+      { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },
+    ]);
   return app;
 }
 

@@ -186,6 +186,7 @@ export async function createTestApp(
     sealEnvelope: options.sealEnvelope,
     discoverIssuer: options.discoverIssuer,
     logger,
+    periodicJobs: false,
   });
   await app.ready();
   if (options.contractsWithoutCountersignature ?? true) await allowContractsWithoutCountersignature(db);

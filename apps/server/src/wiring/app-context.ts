@@ -43,6 +43,12 @@ export interface AppDependencies {
   discoverIssuer?: () => Promise<IssuerMetadata>;
   /** Fastify logger options; default: pino at the configured level, credentials redacted. */
   logger?: FastifyServerOptions['logger'];
+  /**
+   * Default true: the areas' periodic work (mail, seals, reminders, deliveries) runs on timers. The
+   * test app turns them off: its tests run that work themselves, as another replica would, and a timer
+   * that fired between a test's setup and its own run would take the work from it.
+   */
+  periodicJobs?: boolean;
 }
 
 /** What every area of the app is wired with: the instance, its dependencies and the services they share. */

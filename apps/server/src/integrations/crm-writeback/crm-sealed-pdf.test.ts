@@ -45,7 +45,7 @@ describe.each(testDatabases())('the HTTP CRM fetches the sealed PDF on $name', (
     });
   /**
    * A completed envelope of PL-4711 with its sealed PDF, reported as the sealer reports it. Stored as
-   * sealed at once: the running app's own sealer must not take it first.
+   * sealed at once, so that no sealer of the app's takes it.
    */
   async function sealedEnvelope(pdf: Buffer): Promise<string> {
     const sink = crmEventSink();

@@ -63,8 +63,8 @@ describe.each(testDatabases())('reminding signers on $name', (database) => {
       /** Runs the due reminders and delivers their mail; answers how many were sent. */
       async run(): Promise<number> {
         const sent = await reminders.sendDue();
-        // The app's own outbox (its 30-second timer) may have taken a reminder first: wait until every
-        // reminder is out, whoever delivers it.
+        // The delivery that sending the reminders starts (deliverSoon) may hold a reminder's lease: wait
+        // until every reminder is out, whoever delivers it.
         for (let attempt = 0; attempt < 250; attempt++) {
           await outbox.deliverDue();
           const unsent = await db

@@ -102,8 +102,8 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     });
 
   /**
-   * A completed envelope the app could not seal, due again now with no attempt counted. The app's own
-   * sealing keeps failing, so that its periodic run cannot seal it before the test's sealers do.
+   * A completed envelope the app could not seal, due again now with no attempt counted, for the test's
+   * sealers: the run that the completion starts fails, and the test app runs no periodic sealing.
    */
   async function unsealedEnvelope(): Promise<string> {
     sealingFails = true;
@@ -166,7 +166,7 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(t.mailer.sent.filter((m) => m.subject.startsWith('Abgeschlossen:'))).toEqual([]);
 
-    // A later run seals it (the test's: the app's own keeps failing, so its timer cannot come first).
+    // A later run seals it (the test's own: the test app runs no periodic sealing).
     await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
     expect(await sealer().sealDue()).toBe(1);
     const sealed = await envelopeRow(id);
