@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { createPostgresDatabase } from '../test/databases.js';
 import { demoDataList, demoMatch as match } from '../test/demo-order.js';
+import { eventually } from '../test/eventually.js';
 import { confirmSigningCodeByMail, signingLinkInMailFolder } from '../test/mail-folder.js';
 import {
   runCliTool,
@@ -97,19 +98,18 @@ describe.skipIf(!postgresUrl)('the move from the embedded database to PostgreSQL
       });
       expect(sent.status).toBe(200);
       for (const recipient of ((await sent.json()) as { recipients: Recipient[] }).recipients) {
-        let link: string | undefined;
-        for (let i = 0; i < 300 && !link; i++) {
-          link = await signingLinkInMailFolder(join(dataDir, 'mail'), recipient.email, since);
-          if (!link) await new Promise((resolve) => setTimeout(resolve, 50));
-        }
-        expect(link, recipient.email).toBeDefined();
+        const link = await eventually(
+          `the signing link mailed to ${recipient.email}`,
+          () => signingLinkInMailFolder(join(dataDir, 'mail'), recipient.email, since),
+          { intervalMs: 50 },
+        );
         await confirmSigningCodeByMail(
           { url: embedded.url, mailDir: join(dataDir, 'mail') },
-          { token: link?.split('#')[1] ?? '', to: recipient.email },
+          { token: link.split('#')[1] ?? '', to: recipient.email },
         );
         const signature = await fetch(`${embedded.url}/backend/signing/sign`, {
           method: 'POST',
-          headers: { 'x-signing-token': link?.split('#')[1] ?? '', 'content-type': 'application/json' },
+          headers: { 'x-signing-token': link.split('#')[1] ?? '', 'content-type': 'application/json' },
           body: JSON.stringify({ consent: true, typedName: recipient.name }),
           signal: AbortSignal.timeout(30_000),
         });

@@ -9,6 +9,7 @@ import { createSmtpMailer } from '../mail/smtp-mailer.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { demoMatch as match } from '../test/demo-order.js';
+import { eventually } from '../test/eventually.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const SUPPORT_EMAIL = 'it-support@firma.example';
@@ -108,14 +109,11 @@ describe.each(testDatabases())('mail delivery failing on $name', (database) => {
       .execute();
 
   /** Waits (bounded) until the app's own immediate delivery attempt has been refused. */
-  async function firstAttemptRefused(reference: string) {
-    for (let i = 0; i < 250; i++) {
+  const firstAttemptRefused = (reference: string) =>
+    eventually(`a refused delivery attempt for ${reference}`, async () => {
       const rows = await queued(reference);
-      if (rows.length > 0 && rows.every((row) => row.last_error !== null)) return rows;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no refused delivery attempt for ${reference} within 5 s`);
-  }
+      return rows.length > 0 && rows.every((row) => row.last_error !== null) ? rows : undefined;
+    });
 
   /** Backoff pauses are minutes long: the test moves the outbox's clock instead of waiting. */
   const hoursLater = (hours: number) => new Date(Date.now() + hours * 3600_000);

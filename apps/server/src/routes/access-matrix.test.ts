@@ -23,6 +23,7 @@ import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { loadCompanyData } from '../templates/companies.js';
 import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { eventually } from '../test/eventually.js';
 import { confirmSigningCode } from '../test/partner-envelope.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 
@@ -1295,9 +1296,10 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     );
     expect(signed.statusCode, signed.body).toBe(200);
     // The sealer works after the answer: the matrix asks for the sealed PDF once it is there.
-    for (let i = 0; i < 250 && !(await new EnvelopesRepository(db).sealedPdf(completed.id)); i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(
+      'the sealed PDF',
+      async () => (await new EnvelopesRepository(db).sealedPdf(completed.id)) ?? undefined,
+    );
 
     const verify = await sentPartnerEnvelope('bestaetigen@partner.example');
     const codeAsked = await inject(t, signingCall('POST', '/code', verify.link), null);

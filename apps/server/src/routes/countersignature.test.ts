@@ -8,6 +8,7 @@ import type { PdfRenditions } from '../documents/pdf-rendition.js';
 import { MatchStore } from '../matches/match-store.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { eventually } from '../test/eventually.js';
 import { confirmSigningCode, signWithLink } from '../test/partner-envelope.js';
 import { pdfPages, pdfsig } from '../test/pdf-tools.js';
 import { png } from '../test/png-fixture.js';
@@ -121,19 +122,21 @@ describe.each(testDatabases())('countersigning by the company on $name', (databa
     });
 
   /** The sealed PDF, once the sealer made it after the last signature. */
-  async function sealedPdf(id: string): Promise<Buffer> {
-    for (let attempt = 0; attempt < 250; attempt++) {
-      const response = await t.app.inject({
-        method: 'GET',
-        url: `/backend/signature/envelopes/${id}/signed-pdf`,
-        headers: bearer(legal),
-      });
-      if (response.statusCode === 200) return response.rawPayload;
-      expect(response.statusCode, response.body).toBe(409);
-      await new Promise((resolve) => setTimeout(resolve, 40));
-    }
-    throw new Error(`envelope ${id} was not sealed`);
-  }
+  const sealedPdf = (id: string): Promise<Buffer> =>
+    eventually(
+      `the sealed PDF of envelope ${id}`,
+      async () => {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: `/backend/signature/envelopes/${id}/signed-pdf`,
+          headers: bearer(legal),
+        });
+        if (response.statusCode === 200) return response.rawPayload;
+        expect(response.statusCode, response.body).toBe(409);
+        return undefined;
+      },
+      { intervalMs: 40 },
+    );
 
   it('requires a countersignatory for contracts on a new database; the other families may go without', async () => {
     const listed = await t.app.inject({

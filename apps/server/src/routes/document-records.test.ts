@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { storeDocument, storeEnvelope } from '../privacy/fixtures.js';
 import { testDatabases } from '../test/databases.js';
+import { eventually } from '../test/eventually.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 describe.each(testDatabases())('the reads log on $name', (database) => {
@@ -26,15 +27,12 @@ describe.each(testDatabases())('the reads log on $name', (database) => {
   const get = (url: string, token: string) => t.app.inject({ method: 'GET', url, headers: bearer(token) });
 
   /** The reads are written in batches after the answers: this waits until `count` are there. */
-  async function readsOf(documentId: string, count: number) {
-    for (let i = 0; i < 250; i++) {
+  const readsOf = (documentId: string, count: number) =>
+    eventually(`${count} reads of ${documentId}`, async () => {
       const response = await get(`/backend/documents/${documentId}/reads`, legal);
       expect(response.statusCode, response.body).toBe(200);
-      if (response.json().length >= count) return response.json();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`fewer than ${count} reads of ${documentId}`);
-  }
+      return response.json().length >= count ? response.json() : undefined;
+    });
 
   it('records who opened and downloaded a document, a version and a sealed PDF, and shows them to legal staff', async () => {
     const documentId = await storeDocument(db, { matchId: 'PL-20', createdAt: new Date(), versions: 2 });

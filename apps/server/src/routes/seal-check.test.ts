@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { createSelfSignedSeal } from '../signature/seal/seal-certificate.js';
 import { sealPdf } from '../signature/seal/seal-pdf.js';
 import { loadSeal } from '../signature/seal/seal-store.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { eventually } from '../test/eventually.js';
 import { sentPartnerEnvelope, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -44,16 +46,11 @@ describe.each(testDatabases())('Prüfen (POST /backend/signature/check) on $name
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     envelopeId = id;
     await signWithLink(t, link, partner.name);
-    for (let i = 0; i < 250 && !sealed; i++) {
-      const row = await db
-        .selectFrom('envelopes')
-        .select('sealed_pdf')
-        .where('id', '=', id)
-        .executeTakeFirst();
-      if (row?.sealed_pdf) sealed = Buffer.from(row.sealed_pdf);
-      else await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    expect(sealed).toBeDefined();
+    const pdf = await eventually(
+      'the sealed PDF',
+      async () => (await new EnvelopesRepository(db).sealedPdf(id)) ?? undefined,
+    );
+    sealed = Buffer.from(pdf);
   });
   afterAll(async () => {
     await t.app.close();

@@ -14,6 +14,7 @@ import { sha256Hex } from '../shared/sha256.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { pgliteTestDatabase, testDatabases } from '../test/databases.js';
 import { docxText } from '../test/docx-text.js';
+import { eventually } from '../test/eventually.js';
 import { confirmSigningCode, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -127,14 +128,11 @@ describe.each(testDatabases())('e-signature with built-in signing on $name', (da
     });
 
   /** Waits for the outbox to mail `to` and returns those messages. */
-  async function mailsTo(to: string, count = 1): Promise<MailMessage[]> {
-    for (let i = 0; i < 200; i++) {
+  const mailsTo = (to: string, count = 1): Promise<MailMessage[]> =>
+    eventually(`${count} mails to ${to}`, () => {
       const found = t.mailer.sent.filter((m) => m.to === to);
-      if (found.length >= count) return found;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no mail to ${to}; sent: ${t.mailer.sent.map((m) => m.to).join(', ')}`);
-  }
+      return found.length >= count ? found : undefined;
+    });
 
   async function linkTokenFor(to: string): Promise<string> {
     const [mail] = await mailsTo(to);
@@ -537,14 +535,14 @@ describe('every e-signature key signs to completion', () => {
 
     // Each signer in turn: the invitation arrives only when it is their turn.
     for (const recipient of recipients) {
-      let token: string | undefined;
-      for (let i = 0; i < 200 && !token; i++) {
-        const mail = t.mailer.sent.find((m) => m.to === recipient.email);
-        token = mail?.text.match(/unterschreiben#([A-Za-z0-9_-]+)/)?.[1];
-        if (!token) await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      expect(token, recipient.email).toBeDefined();
-      await signWithLink(t, token as string, recipient.name);
+      const token = await eventually(
+        `the invitation to ${recipient.email}`,
+        () =>
+          t.mailer.sent
+            .find((m) => m.to === recipient.email)
+            ?.text.match(/unterschreiben#([A-Za-z0-9_-]+)/)?.[1],
+      );
+      await signWithLink(t, token, recipient.name);
     }
     const done: EnvelopeView = (
       await t.app.inject({ method: 'GET', url: `/backend/signature/envelopes/${id}`, headers: bearer(legal) })

@@ -6,6 +6,7 @@ import { DocumentsRepository } from '../documents/documents-repository.js';
 import { WebhookEventSink } from '../integrations/webhooks/webhook-events.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { testDatabases } from '../test/databases.js';
+import { eventually } from '../test/eventually.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../test/webhook-receiver.js';
 
@@ -265,12 +266,11 @@ describe.each(testDatabases())('webhook endpoints on /verwaltung on $name', (dat
           trx,
         ),
       );
-    const arrived = async (count: number) => {
-      for (let i = 0; i < 500 && receiver.verified.filter((v) => v.data.version === 9).length < count; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      return receiver.verified.filter((v) => v.data.version === 9);
-    };
+    const arrived = (count: number) =>
+      eventually(`${count} deliveries of the event`, () => {
+        const events = receiver.verified.filter((v) => v.data.version === 9);
+        return events.length >= count ? events : undefined;
+      });
     // Nothing starts a run for an event recorded outside the app: the resend route does.
     const [delivery] = (await call(t, ops, 'GET', `/backend/admin/webhooks/${created.id}/deliveries`)).json();
     const resent = await call(t, ops, 'POST', `/backend/admin/webhooks/deliveries/${delivery.id}/resend`);
@@ -280,14 +280,11 @@ describe.each(testDatabases())('webhook endpoints on /verwaltung on $name', (dat
     // what is sent again is a delivered event.
     const deliveryAfter = async () =>
       (await call(t, ops, 'GET', `/backend/admin/webhooks/${created.id}/deliveries`)).json()[0];
-    const recorded = async () => {
-      let after = await deliveryAfter();
-      for (let i = 0; i < 250 && after.status === 'pending'; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-        after = await deliveryAfter();
-      }
-      return after;
-    };
+    const recorded = () =>
+      eventually('the delivery recorded', async () => {
+        const after = await deliveryAfter();
+        return after.status === 'pending' ? undefined : after;
+      });
     expect((await recorded()).status).toBe('delivered');
     expect(
       (await call(t, ops, 'POST', `/backend/admin/webhooks/deliveries/${delivery.id}/resend`)).statusCode,

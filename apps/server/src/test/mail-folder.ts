@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { type ParsedMail, simpleParser } from 'mailparser';
+import { eventually } from './eventually.js';
 
 /**
  * The mail the embedded mailer wrote into `mailDir` (.eml files) to `to` since `since` (ms since the
@@ -64,12 +65,11 @@ export async function confirmSigningCodeByMail(
     });
   const asked = await call('/code');
   if (asked.status !== 200) throw new Error(`no code sent: ${asked.status} ${await asked.text()}`);
-  let code: string | undefined;
-  for (let attempt = 0; attempt < 300 && !code; attempt++) {
-    code = await signingCodeInMailFolder(mailDir, to, since);
-    if (!code) await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  if (!code) throw new Error(`no code mailed to ${to} in ${mailDir}`);
+  const code = await eventually(
+    `a code mailed to ${to} in ${mailDir}`,
+    () => signingCodeInMailFolder(mailDir, to, since),
+    { intervalMs: 50 },
+  );
   const confirmed = await call('/verify', { code });
   if (confirmed.status !== 200) {
     throw new Error(`code refused: ${confirmed.status} ${await confirmed.text()}`);

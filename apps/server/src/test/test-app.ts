@@ -20,6 +20,7 @@ import { type CompanyData, loadCompanyData } from '../templates/companies.js';
 import { createRendererPool, type Renderer } from '../templates/renderer.js';
 import { UsersRepository } from '../users/users-repository.js';
 import type { AppDependencies } from '../wiring/app-context.js';
+import { eventually } from './eventually.js';
 
 export const TEST_ISSUER = 'https://idp.test.invalid';
 export const TEST_AUDIENCE = 'vertragsgenerator-test';
@@ -64,15 +65,14 @@ export class RecordingMailer implements Mailer {
   }
 
   /** The link token of the signing invitation to `to`, once the outbox (which mails soon, not at once) sent it. */
-  async signingLink(to: string): Promise<string> {
-    for (let attempt = 0; attempt < 250; attempt++) {
-      for (const mail of this.sent) {
-        const token = mail.to === to ? mail.text.match(/\/unterschreiben#([A-Za-z0-9_-]+)/)?.[1] : undefined;
-        if (token) return token;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no signing link mailed to ${to}`);
+  signingLink(to: string): Promise<string> {
+    return eventually(`a signing link mailed to ${to}`, () =>
+      this.sent
+        .map((mail) =>
+          mail.to === to ? mail.text.match(/\/unterschreiben#([A-Za-z0-9_-]+)/)?.[1] : undefined,
+        )
+        .find((token) => token !== undefined),
+    );
   }
 
   /** The code mails sent so far to the addresses `to` accepts, oldest first. */
@@ -85,14 +85,14 @@ export class RecordingMailer implements Mailer {
    * The code of the newest code mail to `to`, once the outbox sent more than `after` of them (the
    * mail goes out soon after the answer, not with it).
    */
-  async signingCode(to: string | ((address: string) => boolean), after = 0): Promise<string> {
-    for (let attempt = 0; attempt < 250; attempt++) {
-      const mails = this.signingCodeMails(to);
-      const code = mails.length > after ? codeInMail(mails.at(-1)?.text ?? '') : undefined;
-      if (code) return code;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no signing code mailed to ${to}`);
+  signingCode(to: string | ((address: string) => boolean), after = 0): Promise<string> {
+    return eventually(
+      `a signing code mailed to ${typeof to === 'string' ? to : 'the addresses asked'}`,
+      () => {
+        const mails = this.signingCodeMails(to);
+        return mails.length > after ? codeInMail(mails.at(-1)?.text ?? '') : undefined;
+      },
+    );
   }
 }
 

@@ -7,6 +7,7 @@ import { MailOutbox } from '../../mail/mail-outbox.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { testDatabases } from '../../test/databases.js';
+import { eventually } from '../../test/eventually.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
 import { EnvelopesRepository } from '../envelopes-repository.js';
@@ -65,7 +66,7 @@ describe.each(testDatabases())('reminding signers on $name', (database) => {
         const sent = await reminders.sendDue();
         // The delivery that sending the reminders starts (deliverSoon) may hold a reminder's lease: wait
         // until every reminder is out, whoever delivers it.
-        for (let attempt = 0; attempt < 250; attempt++) {
+        await eventually('every reminder delivered', async () => {
           await outbox.deliverDue();
           const unsent = await db
             .selectFrom('outgoing_mail')
@@ -73,9 +74,8 @@ describe.each(testDatabases())('reminding signers on $name', (database) => {
             .where('sent_at', 'is', null)
             .where('subject', 'like', 'Erinnerung:%')
             .execute();
-          if (unsent.length === 0) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
+          return unsent.length === 0 ? true : undefined;
+        });
         return sent;
       },
       reminders,

@@ -13,6 +13,7 @@ import { MatchStore } from '../../matches/match-store.js';
 import { sha256Hex } from '../../shared/sha256.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { pgliteTestDatabase, testDatabases } from '../../test/databases.js';
+import { eventually } from '../../test/eventually.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { embeddedFiles, pdfPages, pdfsig } from '../../test/pdf-tools.js';
 import { createTestApp, type TestApp } from '../../test/test-app.js';
@@ -59,14 +60,11 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     await db.destroy();
   });
 
-  async function mailsTo(to: string, subject: RegExp): Promise<MailMessage[]> {
-    for (let i = 0; i < 250; i++) {
+  const mailsTo = (to: string, subject: RegExp): Promise<MailMessage[]> =>
+    eventually(`a mail to ${to} with ${subject}`, () => {
       const found = t.mailer.sent.filter((m) => m.to === to && subject.test(m.subject));
-      if (found.length > 0) return found;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`no mail to ${to} with ${subject}`);
-  }
+      return found.length > 0 ? found : undefined;
+    });
 
   /** A project partner contract sent by Berta and signed by the partner: completed. */
   async function completedEnvelope(): Promise<string> {
@@ -82,14 +80,11 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
 
-  async function sealingFailed(id: string) {
-    for (let i = 0; i < 250; i++) {
+  const sealingFailed = (id: string) =>
+    eventually(`a failed sealing of envelope ${id}`, async () => {
       const row = await envelopeRow(id);
-      if (row.seal_error) return row;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`envelope ${id}: no failed sealing recorded`);
-  }
+      return row.seal_error ? row : undefined;
+    });
 
   const sealer = (renderContract?: EnvelopeSealerDeps['renderContract']) =>
     new EnvelopeSealer({

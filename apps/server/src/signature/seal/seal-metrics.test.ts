@@ -7,6 +7,7 @@ import type { Db } from '../../db/database.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { testDatabases } from '../../test/databases.js';
+import { eventually } from '../../test/eventually.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
 
@@ -33,16 +34,14 @@ describe.each(testDatabases())('the seal’s metrics on $name', (database) => {
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     await signWithLink(t, link, partner.name);
     envelopeId = id;
-    for (let i = 0; i < 500; i++) {
+    await eventually('the completed envelope sealed', async () => {
       const row = await db
         .selectFrom('envelopes')
         .select('seal_level')
         .where('id', '=', id)
         .executeTakeFirstOrThrow();
-      if (row.seal_level) return;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error('the completed envelope was not sealed');
+      return row.seal_level ?? undefined;
+    });
   });
   afterAll(async () => {
     await t.app.close();

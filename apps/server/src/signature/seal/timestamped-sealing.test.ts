@@ -9,6 +9,7 @@ import { MailOutbox } from '../../mail/mail-outbox.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { pgliteTestDatabase } from '../../test/databases.js';
+import { eventually } from '../../test/eventually.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { pdfsig, timestampCertificateNotAfter } from '../../test/pdf-tools.js';
 import { bearer, createTestApp, type TestApp } from '../../test/test-app.js';
@@ -68,14 +69,6 @@ describe('sealing with a timestamp authority', () => {
       .select(['sealed_pdf', 'sealed_sha256', 'seal_level', 'seal_renew_at', 'seal_error'])
       .where('id', '=', id)
       .executeTakeFirstOrThrow();
-  async function until<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
-    for (let i = 0; i < 500; i++) {
-      const value = await read();
-      if (value !== undefined) return value;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`waited in vain for ${what}`);
-  }
   const metric = async (name: string) => {
     const text = (
       await t.app.inject({ method: 'GET', url: '/backend/metrics', headers: bearer(METRICS_TOKEN) })
@@ -97,7 +90,7 @@ describe('sealing with a timestamp authority', () => {
     pki.tsa('down');
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     await signWithLink(t, link, partner.name);
-    const failed = await until('the failed seal', async () => {
+    const failed = await eventually('the failed seal', async () => {
       const row = await envelopeRow(id);
       return row.seal_error ? row : undefined;
     });
@@ -125,7 +118,7 @@ describe('sealing with a timestamp authority', () => {
     expect(row.seal_renew_at?.getTime()).toBeGreaterThan(Date.now());
     const report = await pdfsig(row.sealed_pdf ?? fail());
     expect(report).toMatch(/Signature #2:[\s\S]*Test-TSA Vertragsgenerator[\s\S]*Total document signed/);
-    const mail = await until('the completion mail', async () =>
+    const mail = await eventually('the completion mail', async () =>
       t.mailer.sent.find(
         (m) => m.to === partner.email && m.attachments?.some((a) => a.filename.endsWith('.pdf')),
       ),

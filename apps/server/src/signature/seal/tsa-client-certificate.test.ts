@@ -16,6 +16,7 @@ import { MailOutbox } from '../../mail/mail-outbox.js';
 import { MatchStore } from '../../matches/match-store.js';
 import { richestDemoMatch } from '../../templates/samples.js';
 import { pgliteTestDatabase } from '../../test/databases.js';
+import { eventually } from '../../test/eventually.js';
 import { newKeyAndRequest } from '../../test/openssl-args.js';
 import { sentPartnerEnvelope, signWithLink } from '../../test/partner-envelope.js';
 import { contractPdf, openssl as opensslIn, pdfsig } from '../../test/pdf-tools.js';
@@ -298,11 +299,10 @@ describe('sealing an envelope through a TSA that wants a client certificate', ()
     const berater = await t.signIn('berater@demo.local');
     const { id, link } = await sentPartnerEnvelope(t, { token: berater, matchId: match.matchId, partner });
     await signWithLink(t, link, partner.name);
-    let failed = await row(id);
-    for (let i = 0; i < 500 && !failed.seal_error; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      failed = await row(id);
-    }
+    const failed = await eventually('the failed seal', async () => {
+      const found = await row(id);
+      return found.seal_error ? found : undefined;
+    });
     expect(failed).toMatchObject({ status: 'completed', sealed_pdf: null, seal_level: null });
     expect(failed.seal_error).toMatch(/Kein gültiger Zeitstempel/);
     const completionMails = () =>
