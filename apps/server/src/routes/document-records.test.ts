@@ -31,7 +31,8 @@ describe.each(testDatabases())('the reads log on $name', (database) => {
     eventually(`${count} reads of ${documentId}`, async () => {
       const response = await get(`/backend/documents/${documentId}/reads`, legal);
       expect(response.statusCode, response.body).toBe(200);
-      return response.json().length >= count ? response.json() : undefined;
+      const reads: { actor: string; kind: string; version: number | null }[] = response.json();
+      return reads.length >= count ? reads : undefined;
     });
 
   it('records who opened and downloaded a document, a version and a sealed PDF, and shows them to legal staff', async () => {
@@ -53,9 +54,7 @@ describe.each(testDatabases())('the reads log on $name', (database) => {
 
     const reads = await readsOf(documentId, 3);
     expect(reads).toHaveLength(3);
-    expect(
-      reads.map((r: { actor: string; kind: string; version: number | null }) => [r.actor, r.kind, r.version]),
-    ).toEqual(
+    expect(reads.map((r) => [r.actor, r.kind, r.version])).toEqual(
       expect.arrayContaining([
         ['berater@demo.local', 'document', 2],
         ['legal@demo.local', 'version', 1],
