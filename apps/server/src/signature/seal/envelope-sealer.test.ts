@@ -35,8 +35,14 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
   let t: TestApp;
   let berater: string;
   let seal: SealCertificate;
-  /** While true, the app's sealing fails as a broken seal would. */
-  let sealingFails = false;
+  /**
+   * How the app's own sealing (the run a completion starts) behaves: it seals, fails as a broken seal
+   * would, or holds the envelope it leased until the test ends, so that it leases nothing more while the
+   * test's sealers work.
+   */
+  let appSealing: 'seals' | 'fails' | 'holds' = 'seals';
+  /** The envelopes the app's sealing holds, each with what lets it go (failing). */
+  const held = new Map<string, () => void>();
   const sealWithServerSeal = (envelope: Parameters<typeof sealedEnvelopePdf>[0], sealedAt: Date) =>
     sealedEnvelopePdf(envelope, { seal, publicUrl: PUBLIC_URL, sealedAt });
 
@@ -47,7 +53,12 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
       env: { PUBLIC_URL },
       demoStaff: true,
       sealEnvelope: async (envelope, sealedAt) => {
-        if (sealingFails) throw new Error('Siegel nicht verfügbar');
+        if (appSealing === 'fails') throw new Error('Siegel nicht verfügbar');
+        if (appSealing === 'holds') {
+          await new Promise<void>((_, reject) => {
+            held.set(envelope.envelopeId, () => reject(new Error('Siegel nicht verfügbar')));
+          });
+        }
         return sealWithServerSeal(envelope, sealedAt);
       },
     });
@@ -56,6 +67,8 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     berater = await t.signIn('berater@demo.local');
   });
   afterAll(async () => {
+    // A held run must end before the app's stop, which waits for it.
+    for (const letGo of held.values()) letGo();
     await t.app.close();
     await db.destroy();
   });
@@ -97,13 +110,14 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     });
 
   /**
-   * A completed envelope the app could not seal, due again now with no attempt counted, for the test's
-   * sealers: the run that the completion starts fails, and the test app runs no periodic sealing.
+   * A completed envelope due for the test's sealers, with no attempt counted. The run its completion
+   * started holds it: a run that failed would go on to lease again, and could take the envelope back
+   * from the test once it is due. The test app runs no periodic sealing.
    */
   async function unsealedEnvelope(): Promise<string> {
-    sealingFails = true;
+    appSealing = 'holds';
     const id = await completedEnvelope();
-    await sealingFailed(id);
+    await eventually(`the app's sealing of ${id} held`, () => held.has(id) || undefined);
     await db
       .updateTable('envelopes')
       .set({ seal_due_at: sql<Date>`now()`, seal_attempts: 0 })
@@ -129,7 +143,7 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
   }
 
   it('seals the completed envelope and mails the sealed PDF, with the document inside, to everyone', async () => {
-    sealingFails = false;
+    appSealing = 'seals';
     const id = await completedEnvelope();
     for (const party of [partner.email, 'berater@demo.local']) {
       const [mail] = await mailsTo(party, /^Abgeschlossen:/);
@@ -150,7 +164,7 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
   });
 
   it('keeps a completed envelope whose seal fails, records why, mails nothing yet, and seals it later', async () => {
-    sealingFails = true;
+    appSealing = 'fails';
     const id = await completedEnvelope();
     const failed = await sealingFailed(id);
     expect(failed.status).toBe('completed');
@@ -161,10 +175,15 @@ describe.each(testDatabases())('sealing completed envelopes on $name', (database
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(t.mailer.sent.filter((m) => m.subject.startsWith('Abgeschlossen:'))).toEqual([]);
 
-    // A later run seals it (the test's own: the test app runs no periodic sealing).
+    // A later run seals it: the test's, or the app's failed run if it was still looking for work when
+    // the envelope came due (its sealing now works too). Either way, once.
+    appSealing = 'seals';
     await db.updateTable('envelopes').set({ seal_due_at: sql<Date>`now()` }).where('id', '=', id).execute();
-    expect(await sealer().sealDue()).toBe(1);
-    const sealed = await envelopeRow(id);
+    await sealer().sealDue();
+    const sealed = await eventually(`envelope ${id} sealed`, async () => {
+      const row = await envelopeRow(id);
+      return row.sealed_pdf ? row : undefined;
+    });
     expect(sealed.seal_error).toBeNull();
     expect(sealed.seal_due_at).toBeNull();
     const queued = await db
