@@ -1,5 +1,6 @@
-import { type RawBuilder, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import type { OutgoingMailTable } from '../db/schema.js';
 import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
 import type { Mailer, MailMessage } from './mailer.js';
 
@@ -18,6 +19,8 @@ export const DELIVERED_SECRET_BODY =
   'Diese Nachricht enthielt einen Einmal-Code; ihr Text wurde nach dem Versand gelöscht.';
 
 type Executor = Pick<Db, 'insertInto'>;
+/** A queued mail as its lease answers it. */
+type LeasedMail = Selectable<OutgoingMailTable>;
 
 /** Longer than the SMTP timeouts: a lease outlives any send attempt. */
 const LEASE_SECONDS = 5 * 60;
@@ -100,51 +103,54 @@ export class MailOutbox {
     return this.runs.stop();
   }
 
-  private async deliver(now?: Date): Promise<number> {
+  private deliver(now?: Date): Promise<number> {
     // The database's clock, not this process's: replicas and the insert's default agree on "due".
     const at = now ? sql<Date>`${now}::timestamptz` : sql<Date>`now()`;
-    let delivered = 0;
-    for (;;) {
-      if (this.runs.stopping) return delivered;
-      const mail = await this.lease(at);
-      if (!mail) return delivered;
-      try {
-        await this.mailer.send({
-          to: mail.recipient ?? this.supportEmail,
-          ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
-          subject: mail.subject,
-          text: mail.body,
-          attachments: mail.attachments.map((a) => ({
-            filename: a.filename,
-            contentType: a.contentType,
-            content: Buffer.from(a.content, 'base64'),
-          })),
-        });
-        await this.db
-          .updateTable('outgoing_mail')
-          .set({
-            sent_at: new Date(),
-            last_error: null,
-            ...(mail.secret ? { body: DELIVERED_SECRET_BODY } : {}),
-          })
-          .where('id', '=', mail.id)
-          .execute();
-        delivered++;
-      } catch (error) {
-        const backoff = retryBackoffSeconds(mail.attempts);
-        this.log.warn(
-          { err: error, mailId: mail.id, reference: mail.reference, attempts: mail.attempts },
-          'mail not delivered; retrying later',
-        );
-        await this.db
-          .updateTable('outgoing_mail')
-          .set({
-            last_error: String((error as Error).message ?? error).slice(0, 500),
-            next_attempt_at: sql<Date>`${at} + make_interval(secs => ${backoff})`,
-          })
-          .where('id', '=', mail.id)
-          .execute();
-      }
+    return this.runs.eachLeased(
+      () => this.lease(at),
+      (mail) => this.sendOrPostpone(mail, at),
+    );
+  }
+
+  /** Sends one leased mail; a failure is recorded, and the mail is tried again after a pause. */
+  private async sendOrPostpone(mail: LeasedMail, at: RawBuilder<Date>): Promise<boolean> {
+    try {
+      await this.mailer.send({
+        to: mail.recipient ?? this.supportEmail,
+        ...(mail.reply_to ? { replyTo: mail.reply_to } : {}),
+        subject: mail.subject,
+        text: mail.body,
+        attachments: mail.attachments.map((a) => ({
+          filename: a.filename,
+          contentType: a.contentType,
+          content: Buffer.from(a.content, 'base64'),
+        })),
+      });
+      await this.db
+        .updateTable('outgoing_mail')
+        .set({
+          sent_at: new Date(),
+          last_error: null,
+          ...(mail.secret ? { body: DELIVERED_SECRET_BODY } : {}),
+        })
+        .where('id', '=', mail.id)
+        .execute();
+      return true;
+    } catch (error) {
+      const backoff = retryBackoffSeconds(mail.attempts);
+      this.log.warn(
+        { err: error, mailId: mail.id, reference: mail.reference, attempts: mail.attempts },
+        'mail not delivered; retrying later',
+      );
+      await this.db
+        .updateTable('outgoing_mail')
+        .set({
+          last_error: String((error as Error).message ?? error).slice(0, 500),
+          next_attempt_at: sql<Date>`${at} + make_interval(secs => ${backoff})`,
+        })
+        .where('id', '=', mail.id)
+        .execute();
+      return false;
     }
   }
 

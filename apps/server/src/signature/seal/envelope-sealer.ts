@@ -60,30 +60,33 @@ export class EnvelopeSealer {
     return this.runs.stop();
   }
 
-  private async run(): Promise<number> {
-    let sealed = 0;
-    for (;;) {
-      if (this.runs.stopping) return sealed;
-      const leased = await this.lease();
-      if (!leased) return sealed;
-      try {
-        if (await this.sealOne(leased.id, leased.seal_attempts)) sealed++;
-      } catch (error) {
-        const backoff = retryBackoffSeconds(leased.seal_attempts);
-        this.log.warn(
-          { err: error, envelopeId: leased.id, attempts: leased.seal_attempts },
-          'envelope not sealed; retrying later',
-        );
-        await this.deps.db
-          .updateTable('envelopes')
-          .set({
-            seal_error: String((error as Error).message ?? error).slice(0, 500),
-            seal_due_at: sql<Date>`now() + make_interval(secs => ${backoff})`,
-          })
-          .where('id', '=', leased.id)
-          .where('sealed_pdf', 'is', null)
-          .execute();
-      }
+  private run(): Promise<number> {
+    return this.runs.eachLeased(
+      () => this.lease(),
+      (leased) => this.sealOrPostpone(leased),
+    );
+  }
+
+  /** Seals one leased envelope; a failure is recorded, and the envelope is tried again after a pause. */
+  private async sealOrPostpone(leased: { id: string; seal_attempts: number }): Promise<boolean> {
+    try {
+      return await this.sealOne(leased.id, leased.seal_attempts);
+    } catch (error) {
+      const backoff = retryBackoffSeconds(leased.seal_attempts);
+      this.log.warn(
+        { err: error, envelopeId: leased.id, attempts: leased.seal_attempts },
+        'envelope not sealed; retrying later',
+      );
+      await this.deps.db
+        .updateTable('envelopes')
+        .set({
+          seal_error: String((error as Error).message ?? error).slice(0, 500),
+          seal_due_at: sql<Date>`now() + make_interval(secs => ${backoff})`,
+        })
+        .where('id', '=', leased.id)
+        .where('sealed_pdf', 'is', null)
+        .execute();
+      return false;
     }
   }
 

@@ -45,28 +45,32 @@ export class SealRenewal {
     return this.runs.stop();
   }
 
-  private async run(timestamping: Timestamping): Promise<number> {
-    let renewed = 0;
-    for (;;) {
-      if (this.runs.stopping) return renewed;
-      const leased = await this.lease();
-      if (!leased) return renewed;
-      try {
-        if (await this.renew(leased.id, timestamping)) renewed++;
-        this.failures.delete(leased.id);
-      } catch (error) {
-        const attempts = (this.failures.get(leased.id) ?? 0) + 1;
-        this.failures.set(leased.id, attempts);
-        this.deps.log.warn(
-          { err: error, envelopeId: leased.id, attempts },
-          'archive timestamp not renewed; retrying later',
-        );
-        await this.deps.db
-          .updateTable('envelopes')
-          .set({ seal_renew_at: this.later(retryBackoffSeconds(attempts) * 1000) })
-          .where('id', '=', leased.id)
-          .execute();
-      }
+  private run(timestamping: Timestamping): Promise<number> {
+    return this.runs.eachLeased(
+      () => this.lease(),
+      (leased) => this.renewOrPostpone(leased.id, timestamping),
+    );
+  }
+
+  /** Renews one leased envelope's timestamp; a failure is logged, and it is tried again after a pause. */
+  private async renewOrPostpone(envelopeId: string, timestamping: Timestamping): Promise<boolean> {
+    try {
+      const renewed = await this.renew(envelopeId, timestamping);
+      this.failures.delete(envelopeId);
+      return renewed;
+    } catch (error) {
+      const attempts = (this.failures.get(envelopeId) ?? 0) + 1;
+      this.failures.set(envelopeId, attempts);
+      this.deps.log.warn(
+        { err: error, envelopeId, attempts },
+        'archive timestamp not renewed; retrying later',
+      );
+      await this.deps.db
+        .updateTable('envelopes')
+        .set({ seal_renew_at: this.later(retryBackoffSeconds(attempts) * 1000) })
+        .where('id', '=', envelopeId)
+        .execute();
+      return false;
     }
   }
 
