@@ -77,6 +77,10 @@ export async function type(page: Page, label: string, text: string): Promise<voi
   await page.getByRole('textbox', { name: label, exact: true }).fill(text);
 }
 
+/** The progress bar of a document being made. */
+export const progress = (page: Page) =>
+  page.getByRole('progressbar', { name: 'Fortschritt der Dokumenterstellung' });
+
 export const submitButton = (page: Page) => page.getByRole('button', { name: 'Dokument erstellen' });
 
 export const redMessage = (page: Page) =>

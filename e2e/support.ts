@@ -68,3 +68,20 @@ export async function newUserPage(browser: Browser): Promise<Page> {
   const context = await browser.newContext();
   return context.newPage();
 }
+
+/** One sign-in per role: the tests of a describe run in order on one shared page. */
+export function sharedPage(email: string): () => Page {
+  let page: Page | undefined;
+  test.beforeAll(async ({ browser }) => {
+    page = await (await browser.newContext()).newPage();
+    await signIn(page, email);
+    await expect(page).toHaveURL(/\/start$/);
+  });
+  test.afterAll(async () => {
+    await page?.context().close();
+  });
+  return () => {
+    if (!page) throw new Error('not signed in');
+    return page;
+  };
+}
