@@ -7,8 +7,8 @@ import { Metrics } from '../operations/metrics.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { testDatabases } from '../test/databases.js';
 import { connectMessage } from '../test/docusign-api/connect-message.js';
+import { connectApp, deliverSigned, docusignEnvelope } from '../test/docusign-connect-fixture.js';
 import { type SummarySigner, withSigners } from '../test/docusign-fake-connect.js';
-import { connectApp, deliverSigned, docusignEnvelope } from './docusign-connect-fixture.js';
 
 const partner: SummarySigner = {
   recipientId: '1',

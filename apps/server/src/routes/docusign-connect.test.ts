@@ -8,7 +8,6 @@ import { type ProviderReport, STATUS_KEPT } from '../signature/docusign/connect-
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import { testDatabases } from '../test/databases.js';
 import { connectMessage } from '../test/docusign-api/connect-message.js';
-import { docusignConnectRoutes } from './docusign-connect.js';
 import {
   CONNECT_KEY,
   CONNECT_PATH,
@@ -16,7 +15,8 @@ import {
   connectSignature,
   docusignEnvelope as createDocusignEnvelope,
   deliverSigned,
-} from './docusign-connect-fixture.js';
+} from '../test/docusign-connect-fixture.js';
+import { docusignConnectRoutes } from './docusign-connect.js';
 
 const KEY = CONNECT_KEY;
 const URL_PATH = CONNECT_PATH;

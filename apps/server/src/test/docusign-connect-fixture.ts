@@ -6,8 +6,8 @@ import type { Db } from '../db/database.js';
 import { DocumentsRepository } from '../documents/documents-repository.js';
 import { installErrorHandler } from '../http/errors.js';
 import { useSchemasAsDescription } from '../http/openapi.js';
+import { docusignConnectRoutes } from '../routes/docusign-connect.js';
 import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
-import { docusignConnectRoutes } from './docusign-connect.js';
 
 /** The Connect configuration's HMAC key the tests' webhook is set up with. */
 export const CONNECT_KEY = 'connect-hmac-key-0123456789';
