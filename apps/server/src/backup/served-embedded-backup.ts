@@ -1,15 +1,10 @@
-import { execFile } from 'node:child_process';
 import { constants } from 'node:fs';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { sql } from 'kysely';
 import { DATA_DIR_LOCK, type Db } from '../db/database.js';
-import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
+import { runSiblingProcess } from '../shared/worker-module.js';
 import type { WrittenBackup } from './write-backup.js';
-
-const runProcess = promisify(execFile);
 
 /** The copies are siblings of the data directory: on its file system, where copying is cheapest. */
 export const COPY_PREFIX = '-backup-copy-';
@@ -57,16 +52,11 @@ async function backupInOwnProcess(
   file: string,
   productVersion: string,
 ): Promise<WrittenBackup> {
-  const { filename, execArgv = [] } = workerStartOptions(
-    siblingWorkerModule(import.meta.url, 'backup-of-copy'),
-  );
   let stdout: string;
   try {
-    ({ stdout } = await runProcess(
-      process.execPath,
-      [...execArgv, fileURLToPath(filename), copy, file, productVersion],
-      { maxBuffer: 1024 * 1024 },
-    ));
+    ({ stdout } = await runSiblingProcess(import.meta.url, 'backup-of-copy', [copy, file, productVersion], {
+      maxBuffer: 1024 * 1024,
+    }));
   } catch (error) {
     const { stdout: answer, stderr } = error as { stdout?: string; stderr?: string };
     const failed = failure(answer);

@@ -1,14 +1,9 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Piscina } from 'piscina';
-import { siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
+import { runSiblingProcess, siblingWorkerModule, workerStartOptions } from '../shared/worker-module.js';
 import type { PGliteQueries, QueryResult } from './pglite.js';
 import type { DatabaseOutcome, DatabaseTask, DatabaseThreadData } from './pglite-worker.js';
-
-const runProcess = promisify(execFile);
 
 /** pglite-create.ts' flag: apply the migrations to the new database. */
 export const MIGRATED = '--migrated';
@@ -50,15 +45,8 @@ export async function startPGliteThread(
 }
 
 async function createInOwnProcess(dataDir: string, migrated: boolean): Promise<void> {
-  const module = siblingWorkerModule(import.meta.url, 'pglite-create');
-  const { filename, execArgv = [] } = workerStartOptions(module);
   try {
-    await runProcess(process.execPath, [
-      ...execArgv,
-      fileURLToPath(filename),
-      dataDir,
-      ...(migrated ? [MIGRATED] : []),
-    ]);
+    await runSiblingProcess(import.meta.url, 'pglite-create', [dataDir, ...(migrated ? [MIGRATED] : [])]);
   } catch (error) {
     const { stderr } = error as { stderr?: string };
     throw new Error(

@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const execFileAsync = promisify(execFile);
+
 /**
  * Where a worker thread's module is and how to start it: the compiled `.js` beside the compiled caller
  * in production; under Vitest the caller is the TypeScript source, and its worker loads through tsx
@@ -28,4 +34,22 @@ export function workerStartOptions(module: URL): {
     };
   }
   return { filename: module.href, resourceLimits: WORKER_RESOURCE_LIMITS };
+}
+
+/**
+ * Runs the sibling module `baseName` (found as for a worker thread) as a Node process of its own with
+ * `args`, for work whose memory should end with it. Resolves with what it wrote; rejects as `execFile`
+ * does, with its `stdout` and `stderr` on the error.
+ */
+export function runSiblingProcess(
+  callerUrl: string,
+  baseName: string,
+  args: string[],
+  { maxBuffer }: { maxBuffer?: number } = {},
+): Promise<{ stdout: string; stderr: string }> {
+  const { filename, execArgv = [] } = workerStartOptions(siblingWorkerModule(callerUrl, baseName));
+  return execFileAsync(process.execPath, [...execArgv, fileURLToPath(filename), ...args], {
+    encoding: 'utf8',
+    ...(maxBuffer ? { maxBuffer } : {}),
+  });
 }
