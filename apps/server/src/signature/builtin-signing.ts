@@ -280,8 +280,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
         },
         trx,
       );
-      const invitedAnyone = await this.routing.inviteNextSigners(envelope.id, trx);
-      if (!invitedAnyone && (await this.routing.allSigned(envelope.id, trx))) {
+      if ((await this.routing.inviteNextSigners(envelope.id, trx)) === 'all_signed') {
         await this.routing.complete(envelope, trx);
         completed = true;
       }

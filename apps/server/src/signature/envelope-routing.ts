@@ -5,6 +5,9 @@ import type { EnvelopesRepository, Executor } from './envelopes-repository.js';
 import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { invitationMail } from './signing-mails.js';
 
+/** What moving an envelope on found: signers invited now, signers already invited, or everyone signed. */
+export type RoutingStep = 'invited' | 'waiting' | 'all_signed';
+
 export interface EnvelopeRoutingDeps {
   envelopes: EnvelopesRepository;
   outbox: MailOutbox;
@@ -24,15 +27,15 @@ export class EnvelopeRouting {
 
   /**
    * Invites the signers of the lowest routing order that has not signed yet, if none of them is
-   * invited yet. Returns whether anyone was invited.
+   * invited yet; everyone signed once no signer is left (CC never signs).
    */
-  async inviteNextSigners(envelopeId: string, trx: Executor): Promise<boolean> {
+  async inviteNextSigners(envelopeId: string, trx: Executor): Promise<RoutingStep> {
     const recipients = await this.deps.envelopes.recipients(envelopeId, trx);
     const pending = recipients.filter((r) => r.role !== 'CC' && r.status !== 'signed');
-    if (pending.length === 0) return false;
+    if (pending.length === 0) return 'all_signed';
     const order = Math.min(...pending.map((r) => r.routing_order));
     const due = pending.filter((r) => r.routing_order === order && r.status === 'waiting');
-    if (due.length === 0) return false;
+    if (due.length === 0) return 'waiting';
     const envelope = await trx
       .selectFrom('envelopes')
       .select(['subject', 'message', 'sender_name', 'sender_email'])
@@ -49,12 +52,7 @@ export class EnvelopeRouting {
       mails.push(invitationMail({ ...envelope, id: envelopeId }, recipient, url, expiresAt));
     }
     await this.deps.outbox.enqueue(mails, trx);
-    return true;
-  }
-
-  async allSigned(envelopeId: string, trx: Executor): Promise<boolean> {
-    const recipients = await this.deps.envelopes.recipients(envelopeId, trx);
-    return recipients.filter((r) => r.role !== 'CC').every((r) => r.status === 'signed');
+    return 'invited';
   }
 
   /** Everyone signed: the certificate is made and stored, and the envelope is due for its seal. */
