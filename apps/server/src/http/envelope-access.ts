@@ -1,12 +1,12 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mayReadDocument } from '../auth/document-access.js';
-import { currentUser } from '../http/guards.js';
-import { isUuid } from '../http/path-values.js';
 import { forbidden, HttpError, notFound } from '../shared/http-error.js';
 import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { currentUser } from './guards.js';
+import { isUuid } from './path-values.js';
 
-/** What the sender view's routes (signature.ts) and its files (envelope-files.ts) share. */
+/** What the sender view's routes (routes/signature.ts) and its files (routes/envelope-files.ts) share. */
 
 export type EnvelopeRequest = FastifyRequest<{ Params: { id: string } }>;
 

@@ -6,16 +6,15 @@ import {
   documentApprovalSchema,
   parseVersionNumber,
 } from '@vertragsgenerator/domain';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { DocumentApprovalRequired, type DocumentApprovals } from '../approvals/document-approvals.js';
-import { mayReadDocument } from '../auth/document-access.js';
-import type { DocumentSummary, DocumentsRepository } from '../documents/documents-repository.js';
+import type { DocumentsRepository } from '../documents/documents-repository.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
-import { isUuid } from '../http/path-values.js';
 import { sendFile } from '../http/send-file.js';
-import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
+import { documentErrors, readableDocument } from '../http/stored-document-access.js';
+import { HttpError, notFound, parseInput } from '../shared/http-error.js';
 
 export interface DocumentApprovalRoutesDeps {
   guards: AuthGuards;
@@ -31,12 +30,6 @@ const downloadQuery = z.object({
     .optional()
     .describe('The version to download; the newest without it'),
 });
-const documentErrors = {
-  403: 'The permission level may not open this document’s key',
-  404: 'Unknown document',
-};
-
-type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
 
 /**
  * Freigabe of a document downloaded rather than signed, and its download. The download a person saves
@@ -48,16 +41,6 @@ export const documentApprovalRoutes: FastifyPluginAsync<DocumentApprovalRoutesDe
   const { guards, documents, approvals } = deps;
   const staff = { preHandler: guards.session('staff') };
   const common = { tags: ['stored documents'], security: BEARER };
-
-  async function permittedDocument(request: DocumentRequest): Promise<DocumentSummary> {
-    const id = request.params.id;
-    const document = isUuid(id) ? await documents.find(id) : undefined;
-    if (!document) throw notFound('Dieses Dokument gibt es nicht.');
-    if (!mayReadDocument(currentUser(request), document.doc_key)) {
-      throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht sehen.');
-    }
-    return document;
-  }
 
   app.get<{ Params: { id: string } }>(
     '/backend/documents/:id/approval',
@@ -71,7 +54,7 @@ export const documentApprovalRoutes: FastifyPluginAsync<DocumentApprovalRoutesDe
       },
     },
     async (request) => {
-      const document = await permittedDocument(request);
+      const document = await readableDocument(documents, request);
       return approvals.status(document.id, currentUser(request), request.log);
     },
   );
@@ -96,7 +79,7 @@ export const documentApprovalRoutes: FastifyPluginAsync<DocumentApprovalRoutesDe
       },
     },
     async (request, reply) => {
-      const document = await permittedDocument(request);
+      const document = await readableDocument(documents, request);
       const created = await approvals.ask(document.id, currentUser(request), request.log);
       return reply.status(201).send(created);
     },
@@ -129,7 +112,7 @@ export const documentApprovalRoutes: FastifyPluginAsync<DocumentApprovalRoutesDe
       },
     },
     async (request, reply) => {
-      const document = await permittedDocument(request);
+      const document = await readableDocument(documents, request);
       const query = parseInput(downloadQuery, request.query ?? {});
       const version = query.version === undefined ? undefined : parseVersionNumber(query.version);
       if (query.version !== undefined && version === undefined) {

@@ -2,19 +2,19 @@ import { DOCX_MIME_TYPE } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
-import type { AuthGuards } from '../http/guards.js';
-import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
-import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
-import { HttpError, notFound } from '../shared/http-error.js';
-import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
-import { sealedFileName } from '../signature/seal/completion-mail.js';
 import {
   deletedFiles,
   envelopeErrors,
   envelopeParams,
   keptFileName,
   readableEnvelope,
-} from './envelope-access.js';
+} from '../http/envelope-access.js';
+import type { AuthGuards } from '../http/guards.js';
+import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
+import { PDF_MIME, sendFile, sendPdf } from '../http/send-file.js';
+import { HttpError, notFound } from '../shared/http-error.js';
+import type { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { sealedFileName } from '../signature/seal/completion-mail.js';
 
 export interface EnvelopeFilesRoutesDeps {
   guards: AuthGuards;

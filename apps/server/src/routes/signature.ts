@@ -12,6 +12,14 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
 import type { PdfRenditions } from '../documents/pdf-rendition.js';
+import {
+  deletedFiles,
+  type EnvelopeRequest,
+  envelopeErrors,
+  envelopeParams,
+  keptFileName,
+  readableEnvelope,
+} from '../http/envelope-access.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
 import { requestActor } from '../http/request-actor.js';
@@ -22,14 +30,6 @@ import type { Countersignature } from '../signature/countersignature.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
 import { EnvelopeStateProblem } from '../signature/signing-problems.js';
-import {
-  deletedFiles,
-  type EnvelopeRequest,
-  envelopeErrors,
-  envelopeParams,
-  keptFileName,
-  readableEnvelope,
-} from './envelope-access.js';
 
 export interface SignatureRoutesDeps {
   guards: AuthGuards;

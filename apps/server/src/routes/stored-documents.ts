@@ -6,10 +6,9 @@ import {
   storedDocumentSchema,
   VERSION_CONFLICT,
 } from '@vertragsgenerator/domain';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import PizZip from 'pizzip';
 import { z } from 'zod';
-import { mayReadDocument } from '../auth/document-access.js';
 import type {
   DocumentSummary,
   DocumentsRepository,
@@ -17,9 +16,9 @@ import type {
 } from '../documents/documents-repository.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, fileAnswer } from '../http/openapi.js';
-import { isUuid } from '../http/path-values.js';
 import { sendFile } from '../http/send-file.js';
-import { forbidden, HttpError, notFound } from '../shared/http-error.js';
+import { documentErrors, readableDocument } from '../http/stored-document-access.js';
+import { HttpError, notFound } from '../shared/http-error.js';
 
 export interface StoredDocumentRoutesDeps {
   guards: AuthGuards;
@@ -29,15 +28,9 @@ export interface StoredDocumentRoutesDeps {
 /** Edited contracts with pictures or scans outgrow the global body limit of 1 MB. */
 const MAX_DOCX_BYTES = 20 * 1024 * 1024;
 
-type DocumentRequest = FastifyRequest<{ Params: { id: string } }>;
-
 const documentParams = z.object({
   id: z.uuid().describe('The document id (`X-Document-Id` of its generation)'),
 });
-const documentErrors = {
-  403: 'The permission level may not open this document’s key',
-  404: 'Unknown document',
-};
 
 /**
  * The built-in DOCX editor's documents: a document's versions, their files, and saving an
@@ -55,16 +48,6 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
   app.addContentTypeParser(DOCX_MIME_TYPE, { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   /** The document if the user may open and change it; a malformed id is just unknown. */
-  async function permittedDocument(request: DocumentRequest): Promise<DocumentSummary> {
-    const id = request.params.id;
-    const document = isUuid(id) ? await documents.find(id) : undefined;
-    if (!document) throw notFound('Dieses Dokument gibt es nicht.');
-    if (!mayReadDocument(currentUser(request), document.doc_key)) {
-      throw forbidden('Dieses Dokument darfst du mit deiner Berechtigung nicht sehen.');
-    }
-    return document;
-  }
-
   async function storedDocument(document: DocumentSummary): Promise<StoredDocument> {
     const versions = await documents.versions(document.id);
     return {
@@ -99,7 +82,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
         },
       },
     },
-    async (request) => storedDocument(await permittedDocument(request)),
+    async (request) => storedDocument(await readableDocument(documents, request)),
   );
 
   app.get<{ Params: { id: string } }>(
@@ -119,7 +102,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
       },
     },
     async (request, reply) => {
-      const document = await permittedDocument(request);
+      const document = await readableDocument(documents, request);
       const latest = await documents.latestContent(document.id);
       if (!latest) throw notFound('Dieses Dokument wurde nicht fertig erstellt.');
       return sendVersion(reply, document, latest.version, latest.content);
@@ -148,7 +131,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
       },
     },
     async (request, reply) => {
-      const document = await permittedDocument(request);
+      const document = await readableDocument(documents, request);
       const version = parseVersionNumber(request.params.version);
       if (version === undefined) {
         throw new HttpError(400, 'invalid_input', 'Die Versionsnummer muss eine positive ganze Zahl sein.');
@@ -186,7 +169,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
       },
     },
     async (request): Promise<StoredDocument> => {
-      const document = await permittedDocument(request);
+      const document = await readableDocument(documents, request);
       const baseVersion = ifMatchVersion(request.headers['if-match']);
       if (baseVersion === undefined) {
         throw new HttpError(
