@@ -8,7 +8,7 @@ import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Periods } from './document-deletion.js';
 import { HOLD_RULE } from './erase-documents.js';
-import { containing } from './text-match.js';
+import { containing } from '../shared/text-match.js';
 
 /** `term` as a case-insensitive regular expression matching it literally. */
 function literal(term: string): string {
@@ -56,6 +56,7 @@ export async function contractsNaming(
     .selectFrom('envelopes as e')
     .select('e.id')
     .where('e.status', '=', 'completed')
+    .where('e.files_deleted_at', 'is', null)
     .where('e.match_id', 'not in', [...held, ''])
     .$if(scope !== undefined, (q) => q.where('e.match_id', 'in', [...(scope ?? []), '']))
     .where(
@@ -95,6 +96,7 @@ export async function eraseApprovals(
       'e.status as envelope_status',
       'e.completed_at',
       'e.updated_at',
+      'e.files_deleted_at',
       'doc.status as document_status',
       'doc.created_at as document_created_at',
     ])
@@ -106,7 +108,7 @@ export async function eraseApprovals(
     const item = { what: `Freigabe-Anfrage für ${row.file_name}`, id: row.id, matchId: row.match_id };
     if (held.has(row.match_id)) {
       retained.push({ ...item, rule: HOLD_RULE, until: null });
-    } else if (row.envelope_status === 'completed') {
+    } else if (row.envelope_status === 'completed' && row.files_deleted_at === null) {
       const period = periods.completed_contracts;
       const end = row.completed_at ?? row.updated_at;
       retained.push({

@@ -6,7 +6,7 @@ import type { Database } from '../db/schema.js';
 import { HOLD_RULE } from './erase-documents.js';
 import { namesAnyMatch } from './mail-folder.js';
 import { mailOfHeldMatch } from './record-deletion.js';
-import { containing } from './text-match.js';
+import { containing } from '../shared/text-match.js';
 
 /**
  * The outbox's mails to or naming the person go, but those about an envelope of a held match, which are

@@ -2,7 +2,7 @@ import type { MatchFields } from '@vertragsgenerator/domain';
 import type { Kysely } from 'kysely';
 import { type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { containing } from './text-match.js';
+import { containing } from '../shared/text-match.js';
 
 /**
  * The candidate's name as the match shows it („Projektpartner“): the CRM keeps first and last name in two

@@ -22,6 +22,7 @@ import {
   clearAddresses,
   type ErasedRecipient,
   endedRecipients,
+  isErasable,
   retainedRecipients,
 } from './erase-recipients.js';
 import { eraseSender } from './erase-sender.js';
@@ -30,7 +31,7 @@ import { normalized, pseudonymiseMatches } from './match-person.js';
 import { deleteExportsOf } from './person-export.js';
 import { type PersonSearch, REQUEST_LIMIT } from './person-search.js';
 import type { RetentionRules } from './retention-rules.js';
-import { containing } from './text-match.js';
+import { containing } from '../shared/text-match.js';
 
 export interface PersonErasureDeps {
   db: Db;
@@ -145,6 +146,7 @@ export class PersonErasure {
         'e.completed_at',
         'e.updated_at',
         'e.document_id',
+        'e.files_deleted_at',
       ])
       .where(isRecipient)
       .execute()
@@ -264,7 +266,7 @@ export class PersonErasure {
         });
       }
       pending.recipients = recipients
-        .filter((r) => r.status === 'completed' && !held.has(r.match_id))
+        .filter((r) => !isErasable(r) && r.status === 'completed' && !held.has(r.match_id))
         .map((r) => r.id);
       pending.holds = [
         ...new Set(retained.flatMap((r) => (r.rule === HOLD_RULE && r.matchId ? [r.matchId] : []))),

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { CANDIDATE_NAME, matchNaming, normalized } from './match-person.js';
 import { type Capped, searchApprovalsAndWebhooks } from './person-search-records.js';
-import { containing } from './text-match.js';
+import { containing } from '../shared/text-match.js';
 
 /**
  * Per table at most, as the search shows them: a name common enough to exceed it is narrowed by its
