@@ -108,7 +108,7 @@ const DOUBTS: [RegExp, string][] = [
     'Die gesetzliche Frist hängt von der Art des Vertrags ab (§§ 621, 622 BGB); bitte die Frist von Hand festlegen.',
   ],
   [
-    /\d\s*[.,]\s*\d/,
+    /\d[.,]\d+\s*[a-z]/,
     'Sie nennt eine Dauer mit Nachkommastellen; gezählt werden ganze Tage, Wochen oder Monate.',
   ],
   [/\d\s*(?:-|–|bis|to|or|oder)\s*\d/, 'Sie nennt eine Spanne statt einer Frist.'],
@@ -138,7 +138,13 @@ export function readNoticeText(text: string | undefined | null): NoticeReading {
   const amount = period?.[1] === undefined ? undefined : noticeAmount(period[1]);
   const unitWord = period?.[3] === undefined ? undefined : noticeUnitOf(period[3]);
   if (!period || amount === undefined || unitWord === undefined) {
-    return unreadable('Sie nennt keine Dauer in Tagen, Wochen oder Monaten.');
+    // „zum 15. oder zum Ende eines Kalendermonats“ alone is § 622 Abs. 1 BGB without its four weeks;
+    // which statutory period applies depends on the contract, so it is not filled in.
+    return unreadable(
+      noticeEndPointOf(folded)
+        ? 'Sie nennt nur den Termin, zu dem gekündigt werden kann, aber keine Dauer.'
+        : 'Sie nennt keine Dauer in Tagen, Wochen oder Monaten.',
+    );
   }
   if (period[2] !== undefined && Number(period[2]) !== amount) {
     return unreadable(`Die Zahl in Worten und die Zahl in Klammern (${period[2]}) sind verschieden.`);
