@@ -62,6 +62,7 @@ const DEADLINES = `
 1 month                                                        | 31.12.2027               | 30.11.2027 | 30.11. + 1 Monat = 30.12.; 01.12. + 1 Monat = 01.01.
 1 Monat                                                        | 28.02.2100               | 31.01.2100 | 2100 ist kein Schaltjahr (durch 100, nicht durch 400): 31.01. + 1 Monat → 28.02.
 1 Monat                                                        | 29.02.2000               | 31.01.2000 | 2000 ist ein Schaltjahr (durch 400): 31.01. + 1 Monat → 29.02.
+6 Monate                                                       | 30.09.2027               | 31.03.2027 | veröffentlichtes Beispiel „6 Monate zum 30.09. → Zugang spätestens am 31.03.“ (szenario8.de, Fristenberechnung); §188(3): 31.03. + 6 Monate → 30.09.
 # Quarter and year ends.
 3 Monate zum Quartalsende                                      | 30.06.2027               | 31.03.2027 | §188(3): 31.03. + 3 Monate → 31.06. gibt es nicht → 30.06.; 01.04. + 3 Monate = 01.07.
 3 Monate zum Quartalsende                                      | 31.03.2028               | 31.12.2027 | Jahreswechsel: 31.12.2027 + 3 Monate = 31.03.2028

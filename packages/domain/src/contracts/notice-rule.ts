@@ -94,7 +94,7 @@ export function describeNoticeRule(rule: NoticeRule, language: 'de' | 'en' = 'de
 }
 
 const KNOWN_END_POINTS =
-  'Monatsende, Quartalsende, Jahresende oder zum 15. oder zum Ende eines Kalendermonats';
+  'bekannt sind Monatsende, Quartalsende, Jahresende und „zum 15. oder zum Ende eines Kalendermonats“';
 
 /** Why a text that is not a period the rules can read is not one, in the order a reader would look. */
 const DOUBTS: [RegExp, string][] = [
