@@ -44,7 +44,7 @@ function shiftMonth(year: number, month: number, months: number): { year: number
   return { year: Math.floor(index / 12), month: (((index % 12) + 12) % 12) + 1 };
 }
 
-export function daysInMonth(year: number, month: number): number {
+function daysInMonth(year: number, month: number): number {
   const next = shiftMonth(year, month, 1);
   return dayNumber({ ...next, day: 1 }) - dayNumber({ year, month, day: 1 });
 }
