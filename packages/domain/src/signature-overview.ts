@@ -18,6 +18,7 @@ export const OVERVIEW_STATUSES = [
   'declined',
   'voided',
   'failed',
+  'lapsed',
 ] as const;
 export type OverviewStatus = (typeof OVERVIEW_STATUSES)[number];
 
@@ -31,6 +32,7 @@ export const OVERVIEW_STATUS_LABELS: Record<OverviewStatus, string> = {
   declined: 'Abgelehnt',
   voided: 'Verworfen',
   failed: 'Fehlgeschlagen',
+  lapsed: 'Verfallen',
 };
 
 /** What the overview can be filtered by: one status, the open ones (the default), or all. */

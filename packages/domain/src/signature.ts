@@ -10,7 +10,20 @@ import { EMAIL_PATTERN, type EsignatureDataList } from './documents/data-lists.j
  * routing order; CC recipients get a copy of the completed document.
  */
 
-export const ENVELOPE_STATUSES = ['created', 'sent', 'completed', 'declined', 'voided', 'failed'] as const;
+/**
+ * `lapsed`: a draft never sent, or a sent envelope whose every link expired, once a retention rule
+ * deleted its document. Nothing is left to send, sign or void: it has ended, as a completed, declined,
+ * voided or failed one has, and no status follows it.
+ */
+export const ENVELOPE_STATUSES = [
+  'created',
+  'sent',
+  'completed',
+  'declined',
+  'voided',
+  'failed',
+  'lapsed',
+] as const;
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number];
 
 /** Envelopes that can still change; the others are final. */
@@ -23,6 +36,7 @@ export const ENVELOPE_STATUS_LABELS: Record<EnvelopeStatus, string> = {
   declined: 'Abgelehnt',
   voided: 'Verworfen',
   failed: 'Fehlgeschlagen',
+  lapsed: 'Verfallen',
 };
 
 /**
@@ -76,6 +90,7 @@ export const ENVELOPE_EVENT_TYPES = [
   'verified',
   'verification_locked',
   'files_deleted',
+  'lapsed',
   'signer_erased',
   'approval_requested',
   'approved',
@@ -103,6 +118,7 @@ export const ENVELOPE_EVENT_LABELS: Record<EnvelopeEventType, string> = {
   verified: 'Identität bestätigt',
   verification_locked: 'Link gesperrt (falsche Codes)',
   files_deleted: 'Dateien gelöscht (Aufbewahrungsregel)',
+  lapsed: 'Verfallen (Dokument nach Aufbewahrungsregel gelöscht)',
   signer_erased: 'Personendaten gelöscht (Art. 17 DSGVO)',
   approval_requested: 'Freigabe angefragt',
   approved: 'Freigegeben',

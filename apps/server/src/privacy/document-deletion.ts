@@ -1,4 +1,11 @@
-import { dueAt, dueBefore, type RetentionPeriod, type RetentionRuleName } from '@vertragsgenerator/domain';
+import {
+  dueAt,
+  dueBefore,
+  type EnvelopeStatus,
+  OPEN_ENVELOPE_STATUSES,
+  type RetentionPeriod,
+  type RetentionRuleName,
+} from '@vertragsgenerator/domain';
 import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Database, DeletionRecordsTable } from '../db/schema.js';
@@ -9,6 +16,9 @@ export type Periods = Record<RetentionRuleName, RetentionPeriod | null>;
 
 /** The actor of every deletion a rule makes, in the audit log and the envelopes' events. */
 export const RETENTION_ACTOR = 'system:aufbewahrung';
+
+/** Why an approval request of a lapsed envelope is void. */
+const LAPSED_APPROVAL = 'Umschlag verfallen';
 
 const ENVELOPE_RULES = ['envelope_drafts', 'ended_envelopes', 'completed_contracts'] as const;
 type EnvelopeRule = (typeof ENVELOPE_RULES)[number];
@@ -22,7 +32,8 @@ function before(column: string, now: Date, period: RetentionPeriod | null): RawB
 
 /**
  * SQL over `e` (an envelope): whether its own rule lets its files go. Running envelopes never do, unless
- * every link they sent expired longer ago than ended envelopes are kept: an expired envelope.
+ * every link they sent expired longer ago than ended envelopes are kept: an expired envelope. A lapsed
+ * one has no files left to keep.
  */
 function envelopeDue(periods: Periods, now: Date): RawBuilder<boolean> {
   const ended = periods.ended_envelopes;
@@ -32,7 +43,8 @@ function envelopeDue(periods: Periods, now: Date): RawBuilder<boolean> {
         and not exists (select 1 from envelope_recipients r where r.envelope_id = e.id
           and r.token_expires_at >= ${dueBefore(now, ended)}))`
     : NEVER;
-  return sql<boolean>`((e.status = 'created' and ${before('e.created_at', now, periods.envelope_drafts)})
+  return sql<boolean>`(e.status = 'lapsed'
+    or (e.status = 'created' and ${before('e.created_at', now, periods.envelope_drafts)})
     or (e.status in ('declined', 'voided', 'failed') and ${before('e.updated_at', now, ended)})
     or ${expired}
     or (e.status = 'completed' and ${before('e.completed_at', now, periods.completed_contracts)}))`;
@@ -59,7 +71,7 @@ export type DocumentStep = 'failed_generations' | 'generated_documents' | 'envel
 interface EnvelopeRow {
   id: string;
   document_id: string;
-  status: string;
+  status: EnvelopeStatus;
   created_at: Date;
   updated_at: Date;
   completed_at: Date | null;
@@ -69,6 +81,8 @@ interface EnvelopeRow {
 
 /** The rule that lets an envelope's files go last: the one a document with several envelopes is deleted by. */
 function envelopeRule(envelope: EnvelopeRow, periods: Periods): { rule: EnvelopeRule; due: number } {
+  // Its files are gone already: it never decides which rule a document goes by.
+  if (envelope.status === 'lapsed') return { rule: 'envelope_drafts', due: Number.NEGATIVE_INFINITY };
   const [rule, start] =
     envelope.status === 'created'
       ? (['envelope_drafts', envelope.created_at] as const)
@@ -253,6 +267,12 @@ export async function deleteDocumentBatch(
         }),
       )
       .execute();
+    await lapseOpenEnvelopes(
+      trx,
+      envelopes.filter((e) => OPEN_ENVELOPE_STATUSES.includes(e.status)),
+      (envelope) => ruleOf.get(envelope.document_id) ?? step,
+      now,
+    );
   }
   await trx.deleteFrom('documents').where('id', 'in', ids).execute();
   for (const [rule, counts] of result) {
@@ -267,6 +287,54 @@ export async function deleteDocumentBatch(
     );
   }
   return result;
+}
+
+/**
+ * A draft or an expired envelope whose document a rule deleted has nothing left to send, sign or void:
+ * it lapses — with a history entry naming the rule, and its approval requests still waiting void — in
+ * the transaction that deleted its files, so that it is never open without them.
+ */
+async function lapseOpenEnvelopes(
+  trx: Kysely<Database>,
+  envelopes: readonly EnvelopeRow[],
+  ruleOf: (envelope: EnvelopeRow) => string,
+  now: Date,
+): Promise<void> {
+  if (envelopes.length === 0) return;
+  const ids = envelopes.map((e) => e.id);
+  await trx
+    .updateTable('envelopes')
+    .set({ status: 'lapsed', updated_at: now })
+    .where('id', 'in', ids)
+    .execute();
+  await trx
+    .insertInto('envelope_events')
+    .values(
+      envelopes.map((envelope) => ({
+        envelope_id: envelope.id,
+        type: 'lapsed' as const,
+        actor: RETENTION_ACTOR,
+        detail: `Regel „${ruleLabel(ruleOf(envelope))}“`,
+        at: now,
+      })),
+    )
+    .execute();
+  await trx
+    .updateTable('approval_requests')
+    .set({
+      status: 'void',
+      void_reason: LAPSED_APPROVAL,
+      send_state: sql<null>`case when send_state = 'pending' then 'failed' else send_state end`,
+      send_due_at: null,
+    })
+    .where('envelope_id', 'in', ids)
+    .where((eb) =>
+      eb.or([
+        eb('status', '=', 'open'),
+        eb.and([eb('status', '=', 'approved'), eb('send_state', '=', 'pending')]),
+      ]),
+    )
+    .execute();
 }
 
 export function describeCounts({ documents, versions, envelopes }: DeletedCounts): string {

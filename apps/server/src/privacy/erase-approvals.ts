@@ -6,9 +6,9 @@ import {
 } from '@vertragsgenerator/domain';
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { containing } from '../shared/text-match.js';
 import type { Periods } from './document-deletion.js';
 import { HOLD_RULE } from './erase-documents.js';
-import { containing } from '../shared/text-match.js';
 
 /** `term` as a case-insensitive regular expression matching it literally. */
 function literal(term: string): string {

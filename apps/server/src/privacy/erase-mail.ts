@@ -3,10 +3,10 @@ import { join } from 'node:path';
 import type { RetainedItem } from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
+import { containing } from '../shared/text-match.js';
 import { HOLD_RULE } from './erase-documents.js';
 import { namesAnyMatch } from './mail-folder.js';
 import { mailOfHeldMatch } from './record-deletion.js';
-import { containing } from '../shared/text-match.js';
 
 /**
  * The outbox's mails to or naming the person go, but those about an envelope of a held match, which are

@@ -19,16 +19,26 @@ export interface ErasedRecipient {
   match_id: string;
   completed_at: Date | null;
   updated_at: Date;
+  /** When a rule (or an erase) deleted the envelope's files; null while they are kept. */
+  files_deleted_at: Date | null;
 }
 
-export const ENDED = ['declined', 'voided', 'failed'];
+export const ENDED = ['declined', 'voided', 'failed', 'lapsed'];
+
+/**
+ * Whether an erase may rewrite an envelope's history now: it has ended, or its files are deleted — a
+ * completed contract's duty ends with its files.
+ */
+export function isErasable(envelope: { status: string; files_deleted_at: Date | null }): boolean {
+  return ENDED.includes(envelope.status) || envelope.files_deleted_at !== null;
+}
 
 /** Envelopes whose history an erase may rewrite now: ended ones outside a legal hold. */
 export function endedRecipients(
   recipients: readonly ErasedRecipient[],
   held: ReadonlySet<string>,
 ): ErasedRecipient[] {
-  return recipients.filter((r) => ENDED.includes(r.status) && !held.has(r.match_id));
+  return recipients.filter((r) => isErasable(r) && !held.has(r.match_id));
 }
 
 /**
@@ -164,7 +174,7 @@ export function retainedRecipients(
         rule: HOLD_RULE,
         until: null,
       });
-    } else if (recipient.status === 'completed') {
+    } else if (recipient.status === 'completed' && recipient.files_deleted_at === null) {
       const period = periods.completed_contracts;
       retained.push({
         what: `Unterschrift im Umschlag ${recipient.envelope_id}`,

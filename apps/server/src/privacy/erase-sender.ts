@@ -8,7 +8,6 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/schema.js';
 import type { Periods } from './document-deletion.js';
 import { HOLD_RULE } from './erase-documents.js';
-import { ENDED } from './erase-recipients.js';
 
 /**
  * A colleague who sent envelopes is named in them as sender and creator, and as the actor of the
@@ -28,7 +27,7 @@ export async function eraseSender(
 ): Promise<number> {
   const rows = await trx
     .selectFrom('envelopes')
-    .select(['id', 'match_id', 'status', 'created_at', 'updated_at', 'completed_at'])
+    .select(['id', 'match_id', 'status', 'created_at', 'updated_at', 'completed_at', 'files_deleted_at'])
     .where(sql<boolean>`(lower(sender_email) = ${email} or lower(created_by) = ${email})`)
     .$if(scope !== undefined, (q) => q.where('match_id', 'in', [...(scope ?? []), '']))
     .execute();
@@ -37,7 +36,7 @@ export async function eraseSender(
     const item = { what: `Absender des Umschlags ${row.id}`, id: row.id, matchId: row.match_id };
     if (held.has(row.match_id)) {
       retained.push({ ...item, rule: HOLD_RULE, until: null });
-    } else if (row.status === 'completed') {
+    } else if (row.status === 'completed' && row.files_deleted_at === null) {
       const period = periods.completed_contracts;
       retained.push({
         ...item,
@@ -51,7 +50,7 @@ export async function eraseSender(
         rule: RETENTION_RULE_LABELS.envelope_drafts,
         until: period ? dueAt(row.created_at, period).toISOString() : null,
       });
-    } else if (ENDED.includes(row.status) || !OPEN_ENVELOPE_STATUSES.includes(row.status)) {
+    } else if (!OPEN_ENVELOPE_STATUSES.includes(row.status)) {
       free.push(row.id);
     } else {
       retained.push({ ...item, rule: 'Umschlag läuft noch', until: null });

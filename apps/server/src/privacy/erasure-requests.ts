@@ -106,7 +106,7 @@ export class ErasureFollowUp {
     if (pending.size === 0) return 0;
     const now = this.now();
     return this.db.transaction().execute(async (trx) => {
-      const rows: (ErasedRecipient & { erased_at: Date | null; files_deleted_at: Date | null })[] = await trx
+      const rows: (ErasedRecipient & { erased_at: Date | null })[] = await trx
         .selectFrom('envelope_recipients as r')
         .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
         .select([

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { HttpError } from '../shared/http-error.js';
+import { containing } from '../shared/text-match.js';
 import { accountHits, eraseAccount, eraseReportsAbout } from './account-erasure.js';
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
@@ -31,7 +32,6 @@ import { normalized, pseudonymiseMatches } from './match-person.js';
 import { deleteExportsOf } from './person-export.js';
 import { type PersonSearch, REQUEST_LIMIT } from './person-search.js';
 import type { RetentionRules } from './retention-rules.js';
-import { containing } from '../shared/text-match.js';
 
 export interface PersonErasureDeps {
   db: Db;

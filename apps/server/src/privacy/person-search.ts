@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import { PERSON_SOURCES, type PersonHit, type PersonSource } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
+import { containing } from '../shared/text-match.js';
 import { CANDIDATE_NAME, matchNaming, normalized } from './match-person.js';
 import { type Capped, searchApprovalsAndWebhooks } from './person-search-records.js';
-import { containing } from '../shared/text-match.js';
 
 /**
  * Per table at most, as the search shows them: a name common enough to exceed it is narrowed by its

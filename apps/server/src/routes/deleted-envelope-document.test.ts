@@ -102,7 +102,7 @@ describe.each(testDatabases())(
       expect((await get(`/backend/signature/envelopes/${kept}/document`)).statusCode).toBe(200);
     });
 
-    it('refuses to send a draft whose document is gone, and leaves it a draft', async () => {
+    it('refuses to send a draft whose document is gone: it lapsed', async () => {
       const response = await t.app.inject({
         method: 'POST',
         url: `/backend/signature/envelopes/${draft}/send`,
@@ -115,14 +115,14 @@ describe.each(testDatabases())(
           ],
         },
       });
-      expect(response.statusCode, response.body).toBe(410);
-      expect(response.json().error).toBe('document_deleted');
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json().error).toBe('envelope_lapsed');
       const row = await db
         .selectFrom('envelopes')
         .select('status')
         .where('id', '=', draft)
         .executeTakeFirstOrThrow();
-      expect(row.status).toBe('created');
+      expect(row.status).toBe('lapsed');
     });
   },
 );

@@ -29,7 +29,7 @@ import type { BuiltinSigning } from '../signature/builtin-signing.js';
 import type { Countersignature } from '../signature/countersignature.js';
 import type { Actor, EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { SigningReminders } from '../signature/reminders/signing-reminders.js';
-import { EnvelopeStateProblem } from '../signature/signing-problems.js';
+import { EnvelopeStateProblem, LAPSED_ENVELOPE } from '../signature/signing-problems.js';
 
 export interface SignatureRoutesDeps {
   guards: AuthGuards;
@@ -66,10 +66,11 @@ export const signatureRoutes: FastifyPluginAsync<SignatureRoutesDeps> = async (a
     if (!mayManageEnvelope(currentUser(request), envelope.created_by)) {
       throw forbidden('Nur wer den Umschlag erstellt hat (oder Legal) darf ihn versenden oder verwerfen.');
     }
+    // Ended with its document, whichever provider had it: what is left to do is in the answer.
+    if (envelope.status === 'lapsed') throw new HttpError(409, 'envelope_lapsed', LAPSED_ENVELOPE);
     if (envelope.provider !== 'builtin' || !deps.signing || !deps.reminders) {
       throw new HttpError(409, 'envelope_closed', 'Dieser Umschlag wird bei DocuSign bearbeitet.');
     }
-    // Only drafts and expired envelopes lose their document while open: there is nothing left to send.
     keptFileName(envelope);
     return { envelope, signing: deps.signing, reminders: deps.reminders };
   }

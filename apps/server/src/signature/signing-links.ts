@@ -9,12 +9,16 @@ import { SigningLinkProblem } from './signing-problems.js';
 /** 32 bytes (an HMAC-SHA-256, or random for links issued before migration 0012), base64url. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
+const LAPSED_MESSAGE =
+  'Dieses Dokument kann nicht mehr unterschrieben werden: Die Frist ist abgelaufen und es wurde gelöscht. Bitte wende dich an den Absender, wenn du es noch unterschreiben möchtest.';
+
 const CLOSED_MESSAGES: Partial<Record<EnvelopeStatus, string>> = {
   voided: 'Der Absender hat dieses Dokument zurückgezogen. Du musst nichts mehr tun.',
   declined:
     'Die Unterschrift unter diesem Dokument wurde abgelehnt. Es kann nicht mehr unterschrieben werden.',
   completed: 'Dieses Dokument ist bereits von allen unterschrieben.',
   failed: 'Dieses Dokument kann nicht unterschrieben werden. Bitte wende dich an den Absender.',
+  lapsed: LAPSED_MESSAGE,
 };
 
 export type EnvelopeWithFileName = Awaited<ReturnType<EnvelopesRepository['withFileName']>>;
@@ -109,11 +113,17 @@ export class SigningLinks {
     );
     if (!TOKEN_PATTERN.test(token)) throw invalid;
     const found = await trx
-      .selectFrom('envelope_recipients')
-      .select('envelope_id')
-      .where('token_sha256', '=', sha256Hex(token))
+      .selectFrom('envelope_recipients as r')
+      .innerJoin('envelopes as e', 'e.id', 'r.envelope_id')
+      .leftJoin('documents as d', 'd.id', 'e.document_id')
+      .select(['r.envelope_id', 'e.status', 'd.id as document_id'])
+      .where('r.token_sha256', '=', sha256Hex(token))
       .executeTakeFirst();
     if (!found) throw invalid;
+    // A retention rule deleted the document: the envelope has ended, whatever the link says.
+    if (found.document_id === null) {
+      throw new SigningLinkProblem('envelope_closed', CLOSED_MESSAGES[found.status] ?? LAPSED_MESSAGE);
+    }
     const envelope = await this.deps.envelopes.withFileName(found.envelope_id, trx, {
       lock: options.lock ?? false,
     });

@@ -8,6 +8,7 @@ const STATUS_COLORS: Record<EnvelopeStatus, MantineColor> = {
   declined: 'red',
   voided: 'dark',
   failed: 'red',
+  lapsed: 'gray',
 };
 
 /** An e-signature envelope's status, the same in the sender view and in a match's history. */

@@ -93,7 +93,8 @@ const STATUS_OF = new Map<string, EnvelopeStatus>([
 /**
  * The rank of each of our statuses: that of the first DocuSign status that leads to it (`sent` for
  * ours `sent`, which `delivered` leads to as well). `failed` is not among them: it is the envelope
- * DocuSign never confirmed, which Connect cannot report.
+ * DocuSign never confirmed, which Connect cannot report. `lapsed` ranks with the statuses that end an
+ * envelope: its document was deleted here, so nothing DocuSign reports later moves it.
  */
 export const ENVELOPE_STATUS_RANK: ReadonlyMap<EnvelopeStatus, number> = ourStatusRanks();
 
@@ -103,6 +104,7 @@ function ourStatusRanks(): Map<EnvelopeStatus, number> {
     const rank = DOCUSIGN_STATUS_RANK.get(docusignStatus) ?? 0;
     ranks.set(ours, Math.min(ranks.get(ours) ?? rank, rank));
   }
+  ranks.set('lapsed', Math.max(...DOCUSIGN_STATUS_RANK.values()));
   return ranks;
 }
 

@@ -11,6 +11,7 @@ const STATUS_COLORS: Record<OverviewStatus, MantineColor> = {
   declined: 'red',
   voided: 'dark',
   failed: 'red',
+  lapsed: 'gray',
 };
 
 /** An envelope's follow-up status in the overview. */

@@ -76,6 +76,7 @@ const counts = {
   declined: 0,
   voided: 0,
   failed: 0,
+  lapsed: 0,
 };
 
 const page = (envelopes: OverviewEnvelope[], extra: Partial<EnvelopeOverview> = {}): EnvelopeOverview => ({
