@@ -48,6 +48,7 @@ import { registerAdministration } from './wiring/administration.js';
 import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
 import { createApprovals, registerApprovals } from './wiring/approvals.js';
+import { createContracts } from './wiring/contracts.js';
 import { createCrmWriteback } from './wiring/crm-writeback.js';
 import { createIntegrations } from './wiring/integrations.js';
 import { registerPrivacy } from './wiring/privacy.js';
@@ -174,10 +175,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The CRM hears of them through the same outbox (a second kind of target).
   const crmWriteback = await createCrmWriteback(deps, app.log);
   const integrations = createIntegrations(deps, crmWriteback.targets);
-  const templates = new TemplateVersions(db, audit, integrations.events);
+  // Running contracts hear of completed envelopes beside the webhooks, and tell the webhooks of records.
+  const contracts = createContracts(db, integrations.events);
+  const templates = new TemplateVersions(db, audit, contracts.events);
   await seedTemplates(templates, config.templatesDir, app.log);
   const templateUsage = createTemplateUsage();
-  const documents = new DocumentsRepository(db, integrations.events);
+  const documents = new DocumentsRepository(db, contracts.events);
   const generator = new DocumentGenerator(documents, deps.renderer, templates, metrics);
   const generation = new DocumentGeneration({
     matches: deps.matches,
@@ -197,7 +200,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     generation,
     metrics,
     signInRateLimit,
-    events: integrations.events,
+    events: contracts.events,
   };
   const countersignatureSettings = new CountersignatureSettings(db, audit);
   // Before the routes it records reads of: its hook sees only routes registered after it.
@@ -233,6 +236,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     await deps.renderer.close();
   });
   await registerAdministration(context, countersignatureSettings);
+  const contractArea = await contracts.register(context);
   const integrationArea = await integrations.register(context);
   const crmWritebackArea = crmWriteback.start();
   await registerApiClients(context, apiClients);
@@ -253,6 +257,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...privacy.jobs,
       ...integrationArea.jobs,
       ...crmWritebackArea.jobs,
+      ...contractArea.jobs,
       { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

@@ -122,6 +122,8 @@ export const AUDIT_ACTION_LABELS = {
   'person.erase.delete': 'Nach Löschantrag gelöscht',
   'webhook.activate': 'Webhook aktiviert',
   'webhook.pause': 'Webhook pausiert',
+  'contract.notice-rule': 'Kündigungsfrist eines Vertrags gesetzt',
+  'contract.signed-elsewhere': 'Vertrag als anderweitig unterschrieben erfasst',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

@@ -13,6 +13,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'approval.requested',
   'approval.approved',
   'approval.declined',
+  'contract.created',
+  'contract.deadline_approaching',
+  'contract.ended',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -29,6 +32,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'approval.requested': 'Freigabe angefragt',
   'approval.approved': 'Freigabe erteilt',
   'approval.declined': 'Freigabe abgelehnt',
+  'contract.created': 'Vertrag erfasst (unterschrieben)',
+  'contract.deadline_approaching': 'Kündigungsfrist oder Vertragsende naht',
+  'contract.ended': 'Vertrag beendet',
 };
 
 /** POST /backend/admin/webhooks. */

@@ -16,6 +16,7 @@ import type {
   TemplateCheckProblem,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
+import type { ContractEventsTable, ContractRecordsTable, ContractTerms } from './schema-contracts.js';
 
 /** Table types of the query layer; the migrations under ./migrations are their source of truth. */
 
@@ -110,6 +111,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   api_clients: ApiClientsTable;
+  contract_records: ContractRecordsTable;
+  contract_events: ContractEventsTable;
 }
 
 /** A template file of the catalogue and the version documents are rendered from (migration 0013). */
@@ -259,6 +262,8 @@ export interface DocumentsTable {
   data_sha256: string;
   /** The template version it was rendered from (migration 0013); null for documents made before. */
   template_version: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The deal's values the contract record reads (migration 0027); null for documents made before. */
+  terms: ColumnType<ContractTerms | null, string | null | undefined, string | null>;
 }
 
 /** The files of a document: version 1 is the rendered output, later versions are edits. */

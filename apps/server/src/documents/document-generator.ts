@@ -1,4 +1,4 @@
-import type { CatalogueEntry, DataList, TemplateData } from '@vertragsgenerator/domain';
+import type { CatalogueEntry, ContractTerms, DataList, TemplateData } from '@vertragsgenerator/domain';
 import { sha256Hex } from '../shared/sha256.js';
 import { documentFileName } from '../templates/file-name.js';
 import {
@@ -16,6 +16,8 @@ export interface DocumentOrder {
   /** The dataList as validated for the key: stored with the document. */
   dataList: DataList;
   data: TemplateData;
+  /** The deal's values its contract record will read, if it is ever signed. */
+  terms?: ContractTerms;
   /** E-mail of the user. */
   createdBy: string;
 }
@@ -53,7 +55,7 @@ export class DocumentGenerator {
    * Throws the renderer's `TemplateError` or `RendererUnavailableError` after marking the document
    * failed with the reason.
    */
-  async generate({ entry, matchId, dataList, data, createdBy }: DocumentOrder): Promise<GeneratedDocument> {
+  async generate({ entry, matchId, dataList, data, terms, createdBy }: DocumentOrder): Promise<GeneratedDocument> {
     const fileName = documentFileName(entry, data);
     const id = await this.documents.create({
       matchId,
@@ -63,6 +65,7 @@ export class DocumentGenerator {
       fileName,
       dataList,
       dataSha256: sha256Hex(JSON.stringify(data)),
+      ...(terms ? { terms } : {}),
     });
     let rendered: RenderedDocument;
     let template: TemplateSource | undefined;

@@ -1,4 +1,4 @@
-import type { DataList, FormName } from '@vertragsgenerator/domain';
+import type { ContractTerms, DataList, FormName } from '@vertragsgenerator/domain';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, DocumentStatus, DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
@@ -13,6 +13,7 @@ export interface NewDocument {
   fileName: string;
   dataList: DataList;
   dataSha256: string;
+  terms?: ContractTerms;
 }
 
 /** A document without what it was made of: what the editor and the file downloads need. */
@@ -64,6 +65,7 @@ export class DocumentsRepository {
         file_name: document.fileName,
         data: JSON.stringify(document.dataList),
         data_sha256: document.dataSha256,
+        terms: document.terms ? JSON.stringify(document.terms) : null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();

@@ -2,6 +2,7 @@ import {
   type CatalogueEntry,
   catalogueEntry,
   checkDataList,
+  contractTermsOf,
   type DataList,
   type DocumentCheck,
   generationRequestSchema,
@@ -67,7 +68,14 @@ export class DocumentGeneration {
       if (!(error instanceof UnknownSignatoryError)) throw error;
       throw invalidDataList({ selectedPerson: [error.message] });
     }
-    return { entry, matchId: match.matchId, dataList, data, createdBy: request.user.email };
+    return {
+      entry,
+      matchId: match.matchId,
+      dataList,
+      data,
+      terms: contractTermsOf(match),
+      createdBy: request.user.email,
+    };
   }
 
   /**

@@ -22,9 +22,27 @@ export type ProductEvent =
       requestId: string;
       type: 'approval_requested' | 'approved' | 'approval_declined';
     }
-  | { kind: 'template.published'; name: string; version: number; publishedBy: string };
+  | { kind: 'template.published'; name: string; version: number; publishedBy: string }
+  | {
+      /** A running contract: recorded, its notice deadline or end coming near, or ended. */
+      kind: 'contract.event';
+      contractId: string;
+      type: 'created' | 'deadline_approaching' | 'ended';
+      /** For `deadline_approaching`: which deadline (`notice` or `end`) and its day. */
+      deadline?: { kind: 'notice' | 'end'; day: string };
+    };
 
 /** Takes product events in the caller's transaction (`executor`). */
 export interface EventSink<Executor> {
   record(event: ProductEvent, executor: Executor): Promise<void>;
+}
+
+/** One sink that tells each of several, in order, in the same transaction. */
+export function tellingEach<Executor>(...sinks: (EventSink<Executor> | undefined)[]): EventSink<Executor> {
+  const present = sinks.filter((sink): sink is EventSink<Executor> => sink !== undefined);
+  return {
+    async record(event, executor) {
+      for (const sink of present) await sink.record(event, executor);
+    },
+  };
 }

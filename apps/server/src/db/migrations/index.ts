@@ -25,6 +25,7 @@ import * as m0023 from './0023_document_approvals.js';
 import * as m0024 from './0024_countersignature_order.js';
 import * as m0025 from './0025_person_erasures.js';
 import * as m0026 from './0026_webhook_delivery_lease.js';
+import * as m0027 from './0027_contract_records.js';
 import * as m0028 from './0028_files_deleted_envelopes.js';
 
 /**
@@ -58,6 +59,7 @@ const migrations: Record<string, Migration> = {
   '0024_countersignature_order': m0024,
   '0025_person_erasures': m0025,
   '0026_webhook_delivery_lease': m0026,
+  '0027_contract_records': m0027,
   '0028_files_deleted_envelopes': m0028,
 };
 

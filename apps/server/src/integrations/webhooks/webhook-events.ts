@@ -29,6 +29,8 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
       return ENVELOPE_EVENTS[event.type];
     case 'document.approval':
       return ENVELOPE_EVENTS[event.type];
+    case 'contract.event':
+      return `contract.${event.type}`;
   }
 }
 
@@ -39,6 +41,7 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
 function orderingKeyOf(event: ProductEvent): string | null {
   if ('envelopeId' in event) return `envelope:${event.envelopeId}`;
   if ('documentId' in event) return `document:${event.documentId}`;
+  if ('contractId' in event) return `contract:${event.contractId}`;
   return null;
 }
 
@@ -129,6 +132,8 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
       }
       case 'document.approval':
         return documentApprovalData(event.requestId, trx);
+      case 'contract.event':
+        return contractData(event, trx);
       case 'envelope.event':
       case 'envelope.sealed': {
         const envelope = await trx
@@ -224,4 +229,48 @@ async function documentApprovalData(
     status: request.status,
     ...(request.decided_by ? { decidedBy: request.decided_by, reason: request.comment } : {}),
   };
+}
+
+/** A contract's event: the record's own data, never a person's beyond the parties the contract names. */
+async function contractData(
+  event: Extract<ProductEvent, { kind: 'contract.event' }>,
+  trx: Kysely<Database>,
+): Promise<Record<string, unknown> | undefined> {
+  const row = await trx
+    .selectFrom('contract_records')
+    .select([
+      'id',
+      'match_id',
+      'kind',
+      'company',
+      'partner_type',
+      'counterparty',
+      'start_date',
+      'end_date',
+      'last_notice_day',
+      'envelope_id',
+      'document_id',
+      'parent_id',
+      'relation',
+    ])
+    .where('id', '=', event.contractId)
+    .executeTakeFirst();
+  return (
+    row && {
+      contractId: row.id,
+      matchId: row.match_id,
+      kind: row.kind,
+      company: row.company,
+      partnerType: row.partner_type,
+      counterparty: row.counterparty,
+      startDate: row.start_date,
+      endDate: row.end_date,
+      lastNoticeDay: row.last_notice_day,
+      envelopeId: row.envelope_id,
+      documentId: row.document_id,
+      parentId: row.parent_id,
+      relation: row.relation,
+      ...(event.deadline ? { deadline: event.deadline } : {}),
+    }
+  );
 }
