@@ -120,6 +120,8 @@ interface Resources {
   webhookEndpoint: { id: string; secret: string };
   /** The token the CRM write-back of the completed envelope's seal carried for the PDF. */
   crmPdfToken: string;
+  /** The running contract the completed envelope became. */
+  contractRecord: string;
 }
 
 interface Call {
@@ -224,6 +226,49 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     access: STAFF,
     ok: [200],
     call: () => ({ method: 'GET', url: '/backend/signature/envelopes?status=all' }),
+  },
+  {
+    // Legal staff and leaders see every record, a consultant those of their deals: contract-records.test.ts checks whose.
+    route: 'GET /backend/contracts',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/contracts?endsWithin=400' }),
+  },
+  {
+    route: 'GET /backend/contracts/export/:format',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/contracts/export/xlsx?kind=einzelauftrag' }),
+  },
+  {
+    // Not the demo consultants' deal: a consultant is answered 404, as for a record that does not exist.
+    route: 'GET /backend/contracts/:id',
+    access: STAFF,
+    ok: [200, 404],
+    call: (r) => ({ method: 'GET', url: `/backend/contracts/${r.contractRecord}` }),
+  },
+  {
+    // Without a reason: refused after every permission check, the rule unchanged.
+    route: 'PUT /backend/contracts/:id/notice-rule',
+    access: LEGAL,
+    ok: [400],
+    call: (r) => ({
+      method: 'PUT',
+      url: `/backend/contracts/${r.contractRecord}/notice-rule`,
+      payload: { rule: { amount: 1, unit: 'months' } },
+    }),
+  },
+  {
+    // Without the signing date: refused after every permission check, nothing recorded.
+    route: 'POST /backend/documents/:id/signed-elsewhere',
+    access: LEGAL,
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/documents/${r.customerDocument}/signed-elsewhere?signedBy=Frau%20Kunde`,
+      payload: Buffer.from('%PDF-1.7\n%%EOF\n'),
+      headers: { 'content-type': 'application/pdf' },
+    }),
   },
   {
     route: 'POST /backend/documentCheck/:docId/:matchId',
@@ -1395,6 +1440,13 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       },
       webhookEndpoint,
       crmPdfToken: crmPdf.token,
+      contractRecord: (
+        await db
+          .selectFrom('contract_records')
+          .select('id')
+          .where('envelope_id', '=', completed.id)
+          .executeTakeFirstOrThrow()
+      ).id,
     };
 
     const revokedClient = await apiClient('Matrix widerrufen', 2);
