@@ -1,6 +1,11 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { MatchRecord } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
+import { restoreBackup } from '../backup/restore-backup.js';
+import { writeBackup } from '../backup/write-backup.js';
 import type { Db } from '../db/database.js';
 import { up as lapseLeftEnvelopes } from '../db/migrations/0028_files_deleted_envelopes.js';
 import { MatchStore } from '../matches/match-store.js';
@@ -55,20 +60,25 @@ describe.each(testDatabases())('a person named only in a lapsed envelope, on $na
     await db.destroy();
   });
 
-  const deletionRun = () => {
-    const audit = new AuditLog(db);
+  const deletionRun = (on = db) => {
+    const audit = new AuditLog(on);
     return new DeletionRun({
-      db,
+      db: on,
       audit,
-      rules: new RetentionRules(db, audit, () => clock),
+      rules: new RetentionRules(on, audit, () => clock),
       log: quiet,
       now: () => clock,
     }).run();
   };
-  const post = (url: string, payload: object, token = admin) =>
-    t.app.inject({ method: 'POST', url, headers: bearer(token), payload });
-  const sources = async (query: string) => {
-    const found = await post('/backend/admin/person-data/search', { query });
+  const post = (url: string, payload: object, token = admin, app = t) =>
+    app.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+  const sources = async (query: string, app = t) => {
+    const found = await post(
+      '/backend/admin/person-data/search',
+      { query },
+      await app.signIn('ops@demo.local'),
+      app,
+    );
     expect(found.statusCode, found.body).toBe(200);
     return [...new Set(found.json().hits.map((h: { source: string }) => h.source))];
   };
@@ -256,5 +266,56 @@ describe.each(testDatabases())('a person named only in a lapsed envelope, on $na
     });
     expect(erased.statusCode, erased.body).toBe(200);
     expect(await sources('Lena Liegen')).toEqual([]);
+  });
+
+  it('erases the person again after a restore of a backup from before the run, once the next run lets the draft lapse', async () => {
+    const email = 'rita.rueck@elbwerk.example';
+    clock = START;
+    const draft = await storeEnvelope(db, {
+      documentId: await storeDocument(db, { matchId: 'PL-81', createdAt: START }),
+      matchId: 'PL-81',
+      status: 'created',
+      createdAt: START,
+      recipients: [{ name: 'Rita Rück', email, role: 'Kunde', status: 'waiting' }],
+    });
+    const backup = join(mkdtempSync(join(tmpdir(), 'vg-lapsed-')), 'vor-dem-lauf.backup');
+    await writeBackup(db, backup, {
+      productVersion: '0.0.0-test',
+      database: database.name === 'postgres' ? 'postgres' : 'pglite',
+    });
+    clock = later(100 * DAY);
+    await deletionRun();
+    expect((await post('/backend/admin/person-data/erase', { email, confirm: true })).statusCode).toBe(200);
+
+    const restored = await database.openBlank();
+    await restoreBackup(restored, backup);
+    const app = await createTestApp(restored, { demoStaff: true });
+    try {
+      const before = await post(
+        '/backend/admin/person-data/erase',
+        { email, confirm: true },
+        await app.signIn('ops@demo.local'),
+        app,
+      );
+      expect(before.statusCode, before.body).toBe(409);
+      await deletionRun(restored);
+      const status = await restored
+        .selectFrom('envelopes')
+        .select('status')
+        .where('id', '=', draft)
+        .executeTakeFirstOrThrow();
+      expect(status.status).toBe('lapsed');
+      const erased = await post(
+        '/backend/admin/person-data/erase',
+        { email, confirm: true },
+        await app.signIn('ops@demo.local'),
+        app,
+      );
+      expect(erased.statusCode, erased.body).toBe(200);
+      expect(await sources(email, app)).toEqual(['audit']);
+    } finally {
+      await app.app.close();
+      await restored.destroy();
+    }
   });
 });
