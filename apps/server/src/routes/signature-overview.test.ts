@@ -127,6 +127,7 @@ describe.each(testDatabases())(
         declined: 0,
         voided: 1,
         failed: 0,
+        lapsed: 0,
       });
       expect(page.total).toBe(4);
       const byId = new Map(page.envelopes.map((e) => [e.id, e]));
