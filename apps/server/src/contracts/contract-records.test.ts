@@ -1,5 +1,7 @@
 import { join } from 'node:path';
 import type { ContractRecord, ContractsPage } from '@vertragsgenerator/domain';
+import { parse } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
@@ -245,5 +247,46 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
       .execute();
     expect(audit).toHaveLength(1);
     expect(audit[0]?.actor).toBe('legal@demo.local');
+  });
+
+  it('exports the current view as CSV and XLSX that a spreadsheet library reads, with the page’s filters', async () => {
+    const query = 'kind=rahmenvertrag&customer=Rheinauen&sort=end';
+    const csv = await t.app.inject({
+      method: 'GET',
+      url: `/backend/contracts/export?format=csv&${query}`,
+      headers: bearer(anna),
+    });
+    // Anna is the consultant of PL-10001 only: the Rahmenvertrag of PL-10002 is not hers.
+    expect(csv.statusCode, csv.body).toBe(200);
+    const csvRows: string[][] = parse(csv.rawPayload, { delimiter: ';', bom: true });
+    expect(csvRows).toHaveLength(1);
+    expect(csvRows[0]?.slice(0, 3)).toEqual(['Match', 'Art', 'Status']);
+    const xlsx = await t.app.inject({
+      method: 'GET',
+      url: `/backend/contracts/export?format=xlsx&${query}`,
+      headers: bearer(legal),
+    });
+    expect(xlsx.statusCode).toBe(200);
+    expect(xlsx.headers['content-type']).toBe(
+      'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    );
+    const sheet = await readSheet(xlsx.rawPayload);
+    const [header, ...rows] = sheet as unknown as string[][];
+    expect(rows).toHaveLength(1);
+    const row = Object.fromEntries((header ?? []).map((name, index) => [name, rows[0]?.[index]]));
+    expect(row).toMatchObject({
+      Match: 'PL-10002',
+      Art: 'Rahmenvertrag',
+      Gegenseite: 'Rheinauen Versicherung AG',
+      Ende: '31.12.2027',
+      'Kündigungsfrist (Text)': '6 Wochen zum Quartalsende',
+      'Kündigung spätestens': '19.11.2027',
+    });
+    const refused = await t.app.inject({
+      method: 'GET',
+      url: '/backend/contracts/export?format=pdf',
+      headers: bearer(legal),
+    });
+    expect(refused.statusCode).toBe(400);
   });
 });

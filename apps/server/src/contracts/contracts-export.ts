@@ -14,7 +14,7 @@ import { type ContractReader, contractRows } from './contract-queries.js';
 /** An export is of a view a person works with; a larger one is narrowed first (and a 100,000-row file is no view). */
 export const EXPORT_MAX_ROWS = 20_000;
 
-export type ExportFormat = 'csv' | 'xlsx';
+type ExportFormat = 'csv' | 'xlsx';
 
 /** A German calendar day, as the page shows it; blank for none. */
 const germanDate = (iso: string | null) => (iso ? iso.split('-').reverse().join('.') : '');

@@ -235,10 +235,10 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'GET', url: '/backend/contracts?endsWithin=400' }),
   },
   {
-    route: 'GET /backend/contracts/export/:format',
+    route: 'GET /backend/contracts/export',
     access: STAFF,
     ok: [200],
-    call: () => ({ method: 'GET', url: '/backend/contracts/export/xlsx?kind=einzelauftrag' }),
+    call: () => ({ method: 'GET', url: '/backend/contracts/export?format=xlsx&kind=einzelauftrag' }),
   },
   {
     // Not the demo consultants' deal: a consultant is answered 404, as for a record that does not exist.

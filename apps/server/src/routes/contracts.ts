@@ -10,7 +10,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { contractsPage } from '../contracts/contract-queries.js';
 import type { ContractRecords } from '../contracts/contract-records.js';
-import { type ExportFormat, exportContracts } from '../contracts/contracts-export.js';
+import { exportContracts } from '../contracts/contracts-export.js';
 import type { Db } from '../db/database.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { acknowledged, BEARER, errorAnswers } from '../http/openapi.js';
@@ -29,7 +29,11 @@ const CSV_MIME = 'text/csv; charset=utf-8';
 
 const contractParams = z.object({ id: z.uuid().describe('The contract record’s id') });
 const documentParams = z.object({ id: z.uuid().describe('The id of a generated document') });
-const exportParams = z.object({ format: z.enum(['csv', 'xlsx']).describe('The file’s format') });
+const exportQuerySchema = contractsQuerySchema.extend({
+  format: z
+    .enum(['csv', 'xlsx'], { error: 'Das Format gibt es nicht (csv oder xlsx).' })
+    .describe('The file’s format'),
+});
 
 const NOT_FOUND = 'An unknown record, or one the reader may not see (a consultant sees their deals only)';
 
@@ -66,8 +70,8 @@ export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app
       contractsPage(deps.db, reader(request), parseInput(contractsQuerySchema, request.query), deps.now()),
   );
 
-  app.get<{ Params: { format: ExportFormat } }>(
-    '/backend/contracts/export/:format',
+  app.get(
+    '/backend/contracts/export',
     {
       preHandler: guards.session('staff'),
       schema: {
@@ -75,8 +79,7 @@ export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app
         summary: 'The current view of running contracts as CSV or XLSX',
         description: 'The same filters and sort as the list, every page of it (at most 20,000 rows).',
         security: BEARER,
-        params: exportParams,
-        querystring: contractsQuerySchema,
+        querystring: exportQuerySchema,
         response: {
           200: {
             description: 'The file: CSV (semicolon, UTF-8 with byte order mark) or XLSX',
@@ -90,8 +93,7 @@ export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app
       },
     },
     async (request, reply) => {
-      const { format } = parseInput(exportParams, request.params);
-      const query = parseInput(contractsQuerySchema, request.query);
+      const { format, ...query } = parseInput(exportQuerySchema, request.query);
       const file = await exportContracts(deps.db, reader(request), query, format, deps.now());
       return sendFile(reply, file, `Vertraege.${format}`, format === 'csv' ? CSV_MIME : XLSX_MIME);
     },
