@@ -62,7 +62,7 @@ const DEADLINES = `
 1 month                                                        | 31.12.2027               | 30.11.2027 | 30.11. + 1 Monat = 30.12.; 01.12. + 1 Monat = 01.01.
 1 Monat                                                        | 28.02.2100               | 31.01.2100 | 2100 ist kein Schaltjahr (durch 100, nicht durch 400): 31.01. + 1 Monat → 28.02.
 1 Monat                                                        | 29.02.2000               | 31.01.2000 | 2000 ist ein Schaltjahr (durch 400): 31.01. + 1 Monat → 29.02.
-6 Monate                                                       | 30.09.2027               | 31.03.2027 | veröffentlichtes Beispiel „6 Monate zum 30.09. → Zugang spätestens am 31.03.“ (szenario8.de, Fristenberechnung); §188(3): 31.03. + 6 Monate → 30.09.
+6 Monate                                                       | 30.09.2027               | 31.03.2027 | §188(3): 31.03. + 6 Monate → 31.09. gibt es nicht → 30.09.; 01.04. + 6 Monate = 01.10.
 # Quarter and year ends.
 3 Monate zum Quartalsende                                      | 30.06.2027               | 31.03.2027 | §188(3): 31.03. + 3 Monate → 31.06. gibt es nicht → 30.06.; 01.04. + 3 Monate = 01.07.
 3 Monate zum Quartalsende                                      | 31.03.2028               | 31.12.2027 | Jahreswechsel: 31.12.2027 + 3 Monate = 31.03.2028
@@ -76,10 +76,13 @@ six weeks to the end of a quarter                              | 15.08.2027     
 3 Monate zum Jahresende                                        | 30.06.2028               | 30.09.2027 | 30.06.2028 ist kein Jahresende → E = 31.12.2027; 30.09. + 3 Monate = 30.12.
 1 Jahr zum Jahresende                                          | 31.12.2028               | 31.12.2027 | 1 Jahr = 12 Monate (§188(2)); 31.12.2027 + 12 Monate = 31.12.2028; 01.01.2028 + 12 Monate = 01.01.2029
 # § 622 Abs. 1 BGB: to the 15th or the end of a calendar month.
-4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 20.06.2027               | 18.05.2027 | 20.06. → E = 15.06.; 18.05. + 28 Tage: 13 bis 31.05., 15 bis 15.06.
-4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 10.06.2027               | 03.05.2027 | 10.06. → E = 31.05.; 03.05. + 28 Tage = 31.05.
-vier Wochen zum Fünfzehnten oder zum Ende eines Kalendermonats | 15.03.2028               | 16.02.2028 | Schaltjahr: 16.02. + 28 Tage: 13 bis 29.02., 15 bis 15.03.
-4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 15.03.2027               | 15.02.2027 | 15.02. + 28 Tage: 13 bis 28.02., 15 bis 15.03.
+4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 20.06.2027               | 18.05.2027 | rechtsdokumente.de (Arbeitnehmerkündigung): zum 15. nach einem Monat mit 31 Tagen spätestens am 18.; 20.06. → E = 15.06.; 18.05. + 28 Tage: 13 bis 31.05., 15 bis 15.06.
+4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 10.06.2027               | 03.05.2027 | rechtsdokumente.de (Arbeitnehmerkündigung): zum Ende eines Monats mit 31 Tagen am 03.; 10.06. → E = 31.05.; 03.05. + 28 Tage = 31.05.
+vier Wochen zum Fünfzehnten oder zum Ende eines Kalendermonats | 15.03.2028               | 16.02.2028 | rechtsdokumente.de (Arbeitnehmerkündigung): zum 15.03. im Schaltjahr am 16.02.; 16.02. + 28 Tage: 13 bis 29.02., 15 bis 15.03.
+4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 15.03.2027               | 15.02.2027 | rechtsdokumente.de (Arbeitnehmerkündigung): zum 15.03. am 15.02.; 15.02. + 28 Tage: 13 bis 28.02., 15 bis 15.03.
+4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 28.02.2027               | 31.01.2027 | rechtsdokumente.de (Arbeitnehmerkündigung): zum 28.02. am 31.01.; 31.01. + 28 Tage = 28.02.
+4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 29.02.2028               | 01.02.2028 | rechtsdokumente.de (Arbeitnehmerkündigung): zum 29.02. (Schaltjahr) am 01.02.; 01.02. + 28 Tage = 29.02.
+4 Wochen zum 15. oder zum Ende eines Kalendermonats            | 30.06.2027               | 02.06.2027 | rechtsdokumente.de (Arbeitnehmerkündigung): zum Ende eines Monats mit 30 Tagen am 02.; 02.06. + 28 Tage = 30.06.
 # Days and weeks across February and the turn of the year.
 30 days                                                        | 31.12.2027               | 01.12.2027 | §187(1): die Frist läuft 02.12.–31.12. = 30 Tage
 30 Tage                                                        | 01.03.2028               | 31.01.2028 | Schaltjahr: 31.01. + 30 Tage: 29 bis 29.02., 1 bis 01.03.
