@@ -6,6 +6,7 @@ export * from './approval-rules.js';
 export * from './approvals.js';
 export * from './bytes.js';
 export * from './contracts/contracts.js';
+export * from './contracts/figures.js';
 export * from './contracts/notice-rule.js';
 export * from './countersignature.js';
 export * from './display.js';

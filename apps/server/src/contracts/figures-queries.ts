@@ -63,7 +63,7 @@ export interface LeadTimeRow {
   month: string;
   company: Company | null;
   kind: ContractKind | null;
-  /** 0: every envelope of the month; 1: per kind; 2: per company (Postgres' grouping bits). */
+  /** `grouping(company, kind)`: 3 every envelope of the month, 1 per company, 2 per kind. */
   grouping: number;
   count: number;
   to_sent: (number | null)[] | null;
@@ -140,7 +140,10 @@ export interface WaitingRow {
  * Sent envelopes by the step they wait for: the routing order and role of each signer invited and not
  * answered yet (a signer is invited only once the steps before have signed).
  */
-export async function waitingSteps(db: Db, { company }: { company: Company | undefined }): Promise<WaitingRow[]> {
+export async function waitingSteps(
+  db: Db,
+  { company }: { company: Company | undefined },
+): Promise<WaitingRow[]> {
   const { rows } = await sql<WaitingRow>`
     select w.routing_order, w.role, count(distinct e.id)::int as count
     from envelopes e

@@ -3,6 +3,7 @@ import { ContractRecorder } from '../contracts/contract-recorder.js';
 import { ContractRecords } from '../contracts/contract-records.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
+import { contractFiguresRoutes } from '../routes/contract-figures.js';
 import { contractRoutes } from '../routes/contracts.js';
 import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
 import { type EventSink, tellingEach } from '../shared/product-events.js';
@@ -22,6 +23,7 @@ export function createContracts(db: Db, webhooks: EventSink<Kysely<Database>>) {
       const { app, guards, audit } = context;
       const records = new ContractRecords(db, audit, webhooks);
       await app.register(contractRoutes, { guards, db, records, now: () => new Date() });
+      await app.register(contractFiguresRoutes, { guards, db, now: () => new Date() });
       // The records of envelopes completed before records existed (the first start after the update)
       // and of any whose recording failed, with the other queued work.
       return { jobs: [{ every: OUTBOX_INTERVAL_MS, run: () => recorder.recordMissing() }], stop: [] };
