@@ -124,6 +124,7 @@ export const AUDIT_ACTION_LABELS = {
   'webhook.pause': 'Webhook pausiert',
   'contract.notice-rule': 'Kündigungsfrist eines Vertrags gesetzt',
   'contract.signed-elsewhere': 'Vertrag als anderweitig unterschrieben erfasst',
+  'contract.reminder-settings': 'Vertragserinnerungen geändert',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

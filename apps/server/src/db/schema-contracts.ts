@@ -62,3 +62,28 @@ export interface ContractEventsTable {
 }
 
 export type { ContractTerms };
+
+/** The administrators' reminder lead times per company (migration 0029); a company without a row keeps the defaults. */
+export interface ContractReminderSettingsTable {
+  company: string;
+  notice_days: number;
+  end_days: number;
+  changed_by: string;
+  changed_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
+/** Each reminder sent (migration 0029): unique per contract, deadline kind and day. `ended`: the end announced. */
+export interface ContractRemindersTable {
+  id: Generated<string>;
+  contract_id: string;
+  kind: 'notice' | 'end' | 'ended';
+  day: string;
+  sent_at: ColumnType<Date, Date | string | undefined, never>;
+}
+
+/** A user's calendar subscribe link (migration 0029): only the token's SHA-256. */
+export interface CalendarFeedsTable {
+  user_email: string;
+  token_hash: string;
+  created_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}

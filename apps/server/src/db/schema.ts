@@ -16,7 +16,14 @@ import type {
   TemplateCheckProblem,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
-import type { ContractEventsTable, ContractRecordsTable, ContractTerms } from './schema-contracts.js';
+import type {
+  CalendarFeedsTable,
+  ContractEventsTable,
+  ContractRecordsTable,
+  ContractRemindersTable,
+  ContractReminderSettingsTable,
+  ContractTerms,
+} from './schema-contracts.js';
 
 /** Table types of the query layer; the migrations under ./migrations are their source of truth. */
 
@@ -113,6 +120,9 @@ export interface Database {
   api_clients: ApiClientsTable;
   contract_records: ContractRecordsTable;
   contract_events: ContractEventsTable;
+  contract_reminder_settings: ContractReminderSettingsTable;
+  contract_reminders: ContractRemindersTable;
+  calendar_feeds: CalendarFeedsTable;
 }
 
 /** A template file of the catalogue and the version documents are rendered from (migration 0013). */

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import {
-  CONTRACT_KIND_LABELS,
   type CalendarFeedCreated,
   type CalendarFeedState,
   isPermissionLevel,
@@ -12,7 +11,7 @@ import { notFound } from '../../shared/http-error.js';
 import { sha256Hex } from '../../shared/sha256.js';
 import { addDaysIso, readsEveryContract, todayIso } from '../contract-queries.js';
 import { calendarDateOfIso } from '../contract-terms.js';
-import { contractLines, DEADLINE_TITLES, type DeadlineKind } from '../reminders/reminder-mails.js';
+import { contractLines, DEADLINE_TITLES, type DeadlineKind, germanDay } from '../reminders/reminder-mails.js';
 import { stillRunning } from '../reminders/running-contracts.js';
 
 /** The start of every subscribe token: tells it apart from other tokens in a log or a support mail. */
@@ -145,7 +144,7 @@ export class CalendarFeeds {
           stamp: now,
           summary: `${DEADLINE_TITLES[kind]}: ${record.match_id} ${record.counterparty}`,
           description: [
-            `${DEADLINE_TITLES[kind]} des ${CONTRACT_KIND_LABELS[record.kind]}s`,
+            `${DEADLINE_TITLES[kind]} am ${germanDay(day)}`,
             ...contractLines(record),
             '',
             `Zum Vertrag: ${url}`,

@@ -7,9 +7,9 @@ import { LeasedRuns } from '../../shared/leased-runs.js';
 import type { EventSink } from '../../shared/product-events.js';
 import { addDaysIso, todayIso } from '../contract-queries.js';
 import { calendarDateOfIso } from '../contract-terms.js';
-import { stillRunning } from './running-contracts.js';
 import { type DeadlineKind, deadlineReminderMail, germanDay, type RecordForMail } from './reminder-mails.js';
 import type { ContractReminderSettings, LeadTimes } from './reminder-settings.js';
+import { stillRunning } from './running-contracts.js';
 
 type Executor = Kysely<Database>;
 type ReminderKind = DeadlineKind | 'ended';

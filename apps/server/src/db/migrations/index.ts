@@ -27,6 +27,7 @@ import * as m0025 from './0025_person_erasures.js';
 import * as m0026 from './0026_webhook_delivery_lease.js';
 import * as m0027 from './0027_contract_records.js';
 import * as m0028 from './0028_files_deleted_envelopes.js';
+import * as m0029 from './0029_contract_reminders.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -61,6 +62,7 @@ const migrations: Record<string, Migration> = {
   '0026_webhook_delivery_lease': m0026,
   '0027_contract_records': m0027,
   '0028_files_deleted_envelopes': m0028,
+  '0029_contract_reminders': m0029,
 };
 
 export const migrationProvider: MigrationProvider = {
