@@ -248,6 +248,13 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: (r) => ({ method: 'GET', url: `/backend/contracts/${r.contractRecord}` }),
   },
   {
+    // The figures of /auswertung: leaders and legal staff, not consultants.
+    route: 'GET /backend/contract-figures',
+    access: { levels: [2, 3] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/contract-figures?company=wm&months=6' }),
+  },
+  {
     // Without a reason: refused after every permission check, the rule unchanged.
     route: 'PUT /backend/contracts/:id/notice-rule',
     access: LEGAL,
