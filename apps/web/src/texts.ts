@@ -42,6 +42,7 @@ export const texts = {
     sealCheck: 'PDF prüfen',
     templates: 'Vorlagen',
     placeholders: 'Platzhalter',
+    contracts: 'Verträge',
   },
 
   api: {
@@ -76,6 +77,7 @@ export const texts = {
     breadcrumbsLabel: 'Besuchte Seiten',
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
+    contracts: 'Verträge',
     approvals: 'Freigaben',
     sealCheck: 'PDF prüfen',
     templates: 'Vorlagen',

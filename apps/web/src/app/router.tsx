@@ -64,6 +64,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const approvalsPage = async () => ({
     Component: (await import('@/features/approvals')).ApprovalsPage,
   });
+  const contractsPage = (page: 'ContractsPage' | 'ContractPage') => async () => ({
+    Component: (await import('@/features/contracts'))[page],
+  });
   const administrationPage = async () => {
     const { AdministrationPage } = await import('@/features/admin');
     // The tabs depend on who is signed in: legal staff keep only the approval rules there.
@@ -96,6 +99,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
             { path: PATHS.approvals, lazy: approvalsPage },
+            { path: PATHS.contracts, lazy: contractsPage('ContractsPage') },
+            { path: PATHS.contract, lazy: contractsPage('ContractPage') },
             { path: PATHS.sealCheck, lazy: sealCheckPage },
             { path: PATHS.templates, lazy: templatePage('TemplatesPage') },
             { path: PATHS.placeholders, lazy: templatePage('PlaceholdersPage') },

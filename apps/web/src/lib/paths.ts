@@ -22,6 +22,10 @@ export const PATHS = {
   approvals: '/freigaben',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
+  /** Verträge: the running contracts, with their ends and notice deadlines. */
+  contracts: '/vertraege',
+  /** One contract record with its chain. */
+  contract: '/vertraege/:contractId',
 } as const;
 
 /** The id of the route whose loader answers who is signed in (`useRouteLoaderData(SESSION_ROUTE)`). */
@@ -48,4 +52,9 @@ export function templateOfPath(name: string): string {
 /** The editor page of one stored document. */
 export function documentPath(documentId: string): string {
   return PATHS.document.replace(':documentId', encodeURIComponent(documentId));
+}
+
+/** The page of one contract record. */
+export function contractPath(contractId: string): string {
+  return PATHS.contract.replace(':contractId', encodeURIComponent(contractId));
 }

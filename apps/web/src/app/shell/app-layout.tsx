@@ -26,6 +26,9 @@ export function AppLayout() {
                 <Button component={Link} to={PATHS.signatureOverview} variant="subtle">
                   {texts.shell.signatureOverview}
                 </Button>
+                <Button component={Link} to={PATHS.contracts} variant="subtle">
+                  {texts.shell.contracts}
+                </Button>
                 <Button component={Link} to={PATHS.sealCheck} variant="subtle">
                   {texts.shell.sealCheck}
                 </Button>

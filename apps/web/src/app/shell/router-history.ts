@@ -12,6 +12,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.format, texts.pageNames.format],
   [PATHS.administration, texts.pageNames.administration],
   [PATHS.signatureOverview, texts.pageNames.signatureOverview],
+  [PATHS.contracts, texts.pageNames.contracts],
   [PATHS.approvals, texts.pageNames.approvals],
   [PATHS.sealCheck, texts.pageNames.sealCheck],
   [PATHS.templates, texts.pageNames.templates],
