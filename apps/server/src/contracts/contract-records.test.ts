@@ -151,6 +151,13 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
     expect(refused.statusCode).toBe(422);
     expect(refused.json().message).toMatch(/kein PDF/);
     expect((await signedElsewhere(framework, 'signedBy=X%20Y')).statusCode).toBe(400);
+    const json = await t.app.inject({
+      method: 'POST',
+      url: `/backend/documents/${framework}/signed-elsewhere?signedOn=2026-11-20&signedBy=A%20B`,
+      headers: bearer(legal),
+      payload: { pdf: 'no' },
+    });
+    expect(json.statusCode).toBe(415);
     expect(
       (await signedElsewhere(framework, 'signedOn=2026-11-20&signedBy=Dr.%20Jürgen%20Müller', PDF, leader))
         .statusCode,

@@ -84,6 +84,10 @@ const TAGS = [
     name: 'signing',
     description: 'Signing pages of the built-in signing, authorised by the signer’s link token',
   },
+  {
+    name: 'contracts',
+    description: 'Running contracts: records with their end and notice deadline, chains, exports and figures',
+  },
   { name: 'support', description: 'Problem reports' },
   {
     name: 'webhooks',

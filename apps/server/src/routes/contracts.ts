@@ -14,8 +14,9 @@ import { exportContracts } from '../contracts/contracts-export.js';
 import type { Db } from '../db/database.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { acknowledged, BEARER, errorAnswers } from '../http/openapi.js';
+import { isUuid } from '../http/path-values.js';
 import { PDF_MIME, sendFile } from '../http/send-file.js';
-import { HttpError, parseInput } from '../shared/http-error.js';
+import { HttpError, notFound, parseInput } from '../shared/http-error.js';
 
 export interface ContractRoutesDeps {
   guards: AuthGuards;
@@ -35,6 +36,7 @@ const exportQuerySchema = contractsQuerySchema.extend({
     .describe('The file’s format'),
 });
 
+const CONTRACT_UNKNOWN = 'Diesen Vertrag gibt es nicht.';
 const NOT_FOUND = 'An unknown record, or one the reader may not see (a consultant sees their deals only)';
 
 /**
@@ -44,6 +46,11 @@ const NOT_FOUND = 'An unknown record, or one the reader may not see (a consultan
  */
 export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app, deps) => {
   const { guards, records } = deps;
+  /** A path value that cannot be an id names nothing: 404 before any query. */
+  const existingId = (id: string, message: string) => {
+    if (!isUuid(id)) throw notFound(message);
+    return id;
+  };
   const reader = (request: Parameters<typeof currentUser>[0]) => {
     const user = currentUser(request);
     return { name: user.name, permission: user.permission, email: user.email };
@@ -114,7 +121,8 @@ export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app
         },
       },
     },
-    async (request) => records.get(reader(request), request.params.id, deps.now()),
+    async (request) =>
+      records.get(reader(request), existingId(request.params.id, CONTRACT_UNKNOWN), deps.now()),
   );
 
   app.put<{ Params: { id: string } }>(
@@ -140,7 +148,7 @@ export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app
     },
     async (request) => {
       const change = parseInput(noticeRuleChangeSchema, request.body);
-      await records.setNoticeRule(reader(request), request.params.id, change);
+      await records.setNoticeRule(reader(request), existingId(request.params.id, CONTRACT_UNKNOWN), change);
       return { ok: true as const };
     },
   );
@@ -178,9 +186,16 @@ export const contractRoutes: FastifyPluginAsync<ContractRoutesDeps> = async (app
     },
     async (request, reply) => {
       const signed = parseInput(signedElsewhereSchema, request.query);
-      const pdf = request.body as Buffer | undefined;
-      if (!pdf) throw new HttpError(400, 'empty_file', 'Die Datei ist leer.');
-      const contractId = await records.recordSignedElsewhere(reader(request), request.params.id, signed, pdf);
+      // No body and no content type at all: nothing was sent. JSON or a form is not the signed PDF.
+      const pdf = request.body ?? Buffer.alloc(0);
+      if (!Buffer.isBuffer(pdf))
+        throw new HttpError(
+          415,
+          'unsupported_media_type',
+          'Sende das unterschriebene Dokument als PDF (Content-Type application/pdf).',
+        );
+      const documentId = existingId(request.params.id, 'Dieses Dokument gibt es nicht.');
+      const contractId = await records.recordSignedElsewhere(reader(request), documentId, signed, pdf);
       return reply.status(201).send({ contractId });
     },
   );
