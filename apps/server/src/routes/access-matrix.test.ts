@@ -81,6 +81,10 @@ const PERSONS_ONLY: readonly string[] = [
   'POST /backend/approvals/:id/approve',
   'POST /backend/approvals/:id/decline',
   'POST /backend/approvals/:id/send-again',
+  // A calendar subscribe link is a person's own.
+  'GET /backend/contracts/calendar-feed',
+  'POST /backend/contracts/calendar-feed',
+  'DELETE /backend/contracts/calendar-feed',
 ];
 const CLIENT_LEVELS: readonly PermissionLevel[] = [1, 2, 3];
 /** The token of a client the matrix made and revoked (in its `beforeAll`). */
@@ -122,6 +126,8 @@ interface Resources {
   crmPdfToken: string;
   /** The running contract the completed envelope became. */
   contractRecord: string;
+  /** The path of a calendar subscribe link katrin.koenig@ (level 1, whom no row acts as) made. */
+  calendarFeed: string;
 }
 
 interface Call {
@@ -264,6 +270,39 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
       url: `/backend/contracts/${r.contractRecord}/notice-rule`,
       payload: { rule: { amount: 1, unit: 'months' } },
     }),
+  },
+  {
+    // The reminders' lead times per company: staff and administrators read them (the /verwaltung tab).
+    route: 'GET /backend/contract-reminder-settings',
+    access: { levels: [1, 2, 3, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/contract-reminder-settings' }),
+  },
+  {
+    // No company named: refused after every permission check, nothing changed.
+    route: 'PUT /backend/contract-reminder-settings',
+    access: ADMINISTRATORS,
+    ok: [400],
+    call: () => ({ method: 'PUT', url: '/backend/contract-reminder-settings', payload: { settings: [] } }),
+  },
+  {
+    route: 'GET /backend/contracts/calendar-feed',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/contracts/calendar-feed' }),
+  },
+  {
+    // Each caller's own link: making one replaces only the caller's.
+    route: 'POST /backend/contracts/calendar-feed',
+    access: STAFF,
+    ok: [201],
+    call: () => ({ method: 'POST', url: '/backend/contracts/calendar-feed' }),
+  },
+  {
+    route: 'DELETE /backend/contracts/calendar-feed',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'DELETE', url: '/backend/contracts/calendar-feed' }),
   },
   {
     // Without the signing date: refused after every permission check, nothing recorded.
@@ -1011,7 +1050,38 @@ const sealedPdfCall = (r: Resources, secret = r.webhookEndpoint.secret): Call =>
 
 const crmPdfUrl = (r: Resources) => `/backend/crm/envelopes/${r.completedEnvelope}/sealed-pdf`;
 
+const calendarCall = (path: string): Call => ({ method: 'GET', url: path });
+
 const PUBLIC_ROUTES: readonly PublicRoute[] = [
+  {
+    route: 'GET /backend/calendar/:file',
+    protectedBy: 'the secret token of a calendar subscribe link in the path, rate-limited per client address',
+    refused: [
+      {
+        caller: 'a guessed token',
+        call: () => calendarCall(`/backend/calendar/vgcal_${'A'.repeat(43)}.ics`),
+      },
+      {
+        caller: 'the token without .ics',
+        call: (r: Resources) => calendarCall(r.calendarFeed.replace(/\.ics$/, '')),
+      },
+      {
+        caller: 'staff with an ID token instead',
+        call: (_: Resources, staffToken: string) => ({
+          ...calendarCall(`/backend/calendar/vgcal_${'A'.repeat(43)}.ics`),
+          headers: bearer(staffToken),
+        }),
+      },
+      {
+        caller: 'an API client instead',
+        call: (r: Resources) => ({
+          ...calendarCall(`/backend/calendar/vgcal_${'A'.repeat(43)}.ics`),
+          headers: bearer(r.apiClients[2]),
+        }),
+      },
+    ].map((c) => ({ ...c, status: 404, error: 'not_found' })),
+    admitted: (r) => calendarCall(r.calendarFeed),
+  },
   {
     route: 'GET /backend/crm/envelopes/:envelopeId/sealed-pdf',
     protectedBy: 'the token the CRM write-back of the envelope’s completion carried',
@@ -1454,6 +1524,11 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
           .where('envelope_id', '=', completed.id)
           .executeTakeFirstOrThrow()
       ).id,
+      calendarFeed: new URL(
+        (
+          await as('katrin.koenig@demo.local', { method: 'POST', url: '/backend/contracts/calendar-feed' })
+        ).json().url,
+      ).pathname,
     };
 
     const revokedClient = await apiClient('Matrix widerrufen', 2);
