@@ -24,7 +24,7 @@ export function keptFileName(envelope: { file_name: string | null }): string {
     throw new HttpError(
       410,
       'document_deleted',
-      'Das Dokument dieses Umschlags wurde nach Ablauf seiner Aufbewahrungsfrist gelöscht.',
+      'Das Dokument dieses Umschlags wurde nach Ablauf seiner Aufbewahrungsfrist gelöscht. Der Umschlag ist damit beendet: für einen neuen Versand erzeuge das Dokument neu; Namen der Beteiligten löschst du bei Bedarf unter Verwaltung → Personendaten.',
     );
   }
   return envelope.file_name;

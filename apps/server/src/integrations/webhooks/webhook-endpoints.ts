@@ -196,7 +196,10 @@ export class WebhookEndpoints {
         .where('target', '=', 'endpoint')
         .returning(['endpoint_id', 'event_id'])
         .executeTakeFirst();
-      if (!updated) throw notFound('Diese Zustellung gibt es nicht (mehr).');
+      if (!updated)
+        throw notFound(
+          'Diese Zustellung gibt es nicht (mehr): eine Aufbewahrungsregel hat sie gelöscht. Lade die Liste der Zustellungen neu; ein neues Ereignis wird wieder zugestellt.',
+        );
       const endpoint = await trx
         .selectFrom('webhook_endpoints')
         .select('url')
