@@ -146,8 +146,7 @@ export function NoticeRuleForm({ record }: { record: ContractRecord }) {
             onChange={(event) => setReason(event.currentTarget.value)}
             required
             maxLength={500}
-            autosize
-            minRows={2}
+            rows={2}
             error={errors.reason}
           />
           <Group>
