@@ -1,0 +1,146 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { table } from '../lib/markdown.mjs';
+import { startPostgres } from '../lib/postgres.mjs';
+import { importServer } from '../lib/server.mjs';
+import { startServerProcess } from '../lib/server-process.mjs';
+import { signInDemoAccount } from '../lib/sign-in.mjs';
+import { ms, summarize } from '../lib/stats.mjs';
+import { CONTRACTS, seedContracts } from './seed.mjs';
+
+/**
+ * Verträge with years of contracts: the built server as `npm start` runs it, on a database holding
+ * 100,000 contract records, answering `GET /backend/contracts` one request after the other (what one
+ * user waits for) in its default view and with each filter, for legal staff (all) and for a consultant
+ * (her 5,000), on PGlite and PostgreSQL; and the export of a filtered view.
+ */
+
+const VIEWS = [
+  { title: 'default (by end)', query: '' },
+  { title: 'company', query: '?company=we' },
+  { title: 'customer', query: '?customer=Kunde%201234%20AG' },
+  { title: 'consultant', query: '?consultant=Berater%207' },
+  { title: 'kind', query: '?kind=rahmenvertrag' },
+  { title: 'status: ending soon', query: '?status=ending_soon' },
+  { title: 'ends within 60 days', query: '?endsWithin=60' },
+  { title: 'notice due within 30 days', query: '?noticeWithin=30&sort=notice' },
+  { title: 'without a Rahmenvertrag', query: '?withoutFramework=true' },
+  { title: 'search', query: '?q=PL-3123' },
+  { title: 'sorted by customer, page 100', query: '?sort=customer&direction=desc&page=100' },
+];
+const READERS = ['legal@demo.local', 'berater@demo.local'];
+const FULL = { warmup: 5, rounds: 30 };
+const QUICK = { warmup: 1, rounds: 5 };
+const BUDGET_MS = 150;
+
+export default {
+  name: 'contracts',
+  title: 'Verträge with 100,000 contract records',
+
+  async run({ quick, log }) {
+    const settings = quick ? QUICK : FULL;
+    const postgres = await startPostgres();
+    const databases = [{ name: 'PGlite (embedded)', env: {} }];
+    if ('url' in postgres) {
+      databases.push({ name: 'PostgreSQL', env: { DATABASE_URL: postgres.createDatabase('bench_contracts') } });
+    } else {
+      log(`PostgreSQL is left out: ${postgres.unavailable}`);
+    }
+    const results = [];
+    try {
+      for (const database of databases) {
+        const dataDir = await mkdtemp(join(tmpdir(), 'bench-contracts-'));
+        try {
+          const logFile = join(dataDir, 'server.log');
+          await (await startServerProcess({ dataDir, logFile, env: database.env })).stop();
+          const seeded = performance.now();
+          await withDatabase(dataDir, database.env, seedContracts);
+          log(`${database.name}: ${CONTRACTS} records seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+          const server = await startServerProcess({ dataDir, logFile, env: database.env });
+          try {
+            for (const reader of READERS) {
+              const token = await signInDemoAccount(server.baseUrl, reader);
+              for (const view of VIEWS) {
+                const timing = await measure(server.baseUrl, token, `/backend/contracts${view.query}`, settings);
+                results.push({ database: database.name, reader, view: view.title, ...timing });
+                log(
+                  `${database.name} · ${reader} · ${view.title}: median ${ms(timing.median)} ms, p90 ${ms(timing.p90)} ms, ${timing.total} found`,
+                );
+              }
+            }
+            const token = await signInDemoAccount(server.baseUrl, READERS[0]);
+            for (const format of ['csv', 'xlsx']) {
+              const timing = await measure(
+                server.baseUrl,
+                token,
+                `/backend/contracts/export?format=${format}&status=ending_soon`,
+                { warmup: 1, rounds: quick ? 2 : 5 },
+              );
+              results.push({ database: database.name, reader: READERS[0], view: `export ${format}, ending soon`, ...timing });
+              log(`${database.name} · export ${format}: median ${ms(timing.median)} ms`);
+            }
+          } finally {
+            await server.stop();
+          }
+        } finally {
+          await rm(dataDir, { recursive: true, force: true });
+        }
+      }
+    } finally {
+      if ('stop' in postgres) postgres.stop();
+    }
+    return { markdown: report(results, settings) };
+  },
+};
+
+/** Opens the database the server uses (its DATA_DIR, or DATABASE_URL) while the server is stopped. */
+async function withDatabase(dataDir, env, work) {
+  const { openDatabase } = await importServer('db/database.js');
+  const { loadConfig } = await importServer('config/config.js');
+  const target = loadConfig({ DATA_DIR: dataDir, ...env }, 'bench').database;
+  const db = await openDatabase(target);
+  try {
+    await work(db);
+  } finally {
+    await db.destroy();
+    if (target.kind === 'pglite') await rm(join(target.dataDir, 'vertragsgenerator.pid'), { force: true });
+  }
+}
+
+async function measure(baseUrl, token, path, { warmup, rounds }) {
+  const samples = [];
+  let total = '';
+  for (let round = 0; round < warmup + rounds; round++) {
+    const started = performance.now();
+    const response = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const isJson = response.headers.get('content-type')?.startsWith('application/json');
+    const body = isJson ? await response.json() : await response.arrayBuffer();
+    const elapsed = performance.now() - started;
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${JSON.stringify(body)}`);
+    total = isJson ? String(body.total) : `${(body.byteLength / 1024).toFixed(0)} kB`;
+    if (round >= warmup) samples.push(elapsed);
+  }
+  return { ...summarize(samples), total };
+}
+
+function report(results, settings) {
+  const lists = results.filter((r) => !r.view.startsWith('export'));
+  const worst = Math.max(...lists.map((r) => r.p90));
+  return [
+    '## Verträge with 100,000 contract records',
+    '',
+    `\`GET /backend/contracts\` against the built server (\`npm start\`), ${CONTRACTS.toLocaleString('en')} records ` +
+      '(2,000 Rahmenverträge, Einzelaufträge under them; ends over four years), one request after the other as one ' +
+      `user waits for them; ${settings.rounds} rounds after ${settings.warmup} warm-up rounds, milliseconds from request ` +
+      'to parsed answer. Legal staff see every record, Berta Berater the 5,000 of her deals. A page is 50 records with ' +
+      'the count of all that match. The exports are of the legal view filtered to the contracts ending soon.',
+    '',
+    table(
+      ['database', 'user', 'view', 'median ms', 'p90 ms', 'found'],
+      results.map((r) => [r.database, r.reader, r.view, ms(r.median), ms(r.p90), r.total]),
+    ),
+    '',
+    `Budget: p90 ≤ ${BUDGET_MS} ms for the default view and each filter — ${worst <= BUDGET_MS ? 'met' : 'missed'} (slowest p90 ${ms(worst)} ms).`,
+  ].join('\n');
+}
