@@ -5,6 +5,7 @@ import { AccessRequestsTab } from './access-requests-tab';
 import { ApiClientsTab } from './api-clients-tab';
 import { ApprovalRulesTab } from './approval-rules-tab';
 import { AuditTab } from './audit-tab';
+import { ContractRemindersTab } from './contract-reminders-tab';
 import { CountersignatureTab } from './countersignature-tab';
 import { IntegrationsTab } from './integrations/integrations-tab';
 import { MatchImportTab } from './match-import-tab';
@@ -74,6 +75,9 @@ export function AdministrationPage({ user }: { user?: SessionUser | null }) {
         </Tabs.Panel>
         <Tabs.Panel value="apiClients" pt="md">
           <ApiClientsTab />
+        </Tabs.Panel>
+        <Tabs.Panel value="contractReminders" pt="md">
+          <ContractRemindersTab />
         </Tabs.Panel>
       </Tabs>
     </>

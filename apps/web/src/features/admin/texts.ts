@@ -20,6 +20,7 @@ export const adminTexts = {
     approvals: 'Freigaben',
     integrations: 'Integrationen',
     apiClients: 'API-Zugänge',
+    contractReminders: 'Vertragserinnerungen',
   },
   levelLabel: (level: PermissionLevel | null) => (level === null ? 'Keine Stufe' : PERMISSION_LABELS[level]),
   levelOptions: [
