@@ -42,6 +42,7 @@ export const texts = {
     sealCheck: 'PDF prüfen',
     templates: 'Vorlagen',
     placeholders: 'Platzhalter',
+    figures: 'Auswertung',
     contracts: 'Verträge',
   },
 
@@ -80,6 +81,7 @@ export const texts = {
     contracts: 'Verträge',
     approvals: 'Freigaben',
     sealCheck: 'PDF prüfen',
+    figures: 'Auswertung',
     templates: 'Vorlagen',
     version: (version: string) => `Version ${version}`,
     logout: 'Logout',

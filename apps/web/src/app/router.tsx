@@ -67,6 +67,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const contractsPage = (page: 'ContractsPage' | 'ContractPage') => async () => ({
     Component: (await import('@/features/contracts'))[page],
   });
+  const figuresPage = async () => ({
+    Component: (await import('@/features/figures')).FiguresPage,
+  });
   const administrationPage = async () => {
     const { AdministrationPage } = await import('@/features/admin');
     // The tabs depend on who is signed in: legal staff keep only the approval rules there.
@@ -99,6 +102,7 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
             { path: PATHS.approvals, lazy: approvalsPage },
+            { path: PATHS.figures, lazy: figuresPage },
             { path: PATHS.contracts, lazy: contractsPage('ContractsPage') },
             { path: PATHS.contract, lazy: contractsPage('ContractPage') },
             { path: PATHS.sealCheck, lazy: sealCheckPage },

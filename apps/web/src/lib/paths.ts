@@ -22,6 +22,8 @@ export const PATHS = {
   approvals: '/freigaben',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
+  /** Auswertung: the figures of the contract work (leaders and legal staff). */
+  figures: '/auswertung',
   /** Verträge: the running contracts, with their ends and notice deadlines. */
   contracts: '/vertraege',
   /** One contract record with its chain. */

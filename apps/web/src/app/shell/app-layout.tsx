@@ -40,6 +40,12 @@ export function AppLayout() {
                 {texts.shell.approvals}
               </Button>
             )}
+            {/* Leaders and legal staff: the figures of the contract work. */}
+            {(user?.permission === 2 || user?.permission === 3) && (
+              <Button component={Link} to={PATHS.figures} variant="subtle">
+                {texts.shell.figures}
+              </Button>
+            )}
             {(isLegal(user?.permission) || user?.administrator) && (
               <Button component={Link} to={PATHS.templates} variant="subtle">
                 {texts.shell.templates}

@@ -14,6 +14,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.signatureOverview, texts.pageNames.signatureOverview],
   [PATHS.contracts, texts.pageNames.contracts],
   [PATHS.approvals, texts.pageNames.approvals],
+  [PATHS.figures, texts.pageNames.figures],
   [PATHS.sealCheck, texts.pageNames.sealCheck],
   [PATHS.templates, texts.pageNames.templates],
   [PATHS.placeholders, texts.pageNames.placeholders],
