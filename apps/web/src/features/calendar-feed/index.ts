@@ -1,0 +1,1 @@
+export { CalendarFeedControl } from './calendar-feed-control';
