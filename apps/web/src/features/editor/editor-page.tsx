@@ -14,6 +14,7 @@ import { DocxEditorFrame, EditorLoader } from './docx-editor-frame';
 import { DownloadApprovalNotice, EditorDownloadButton } from './download-approval';
 import { ConflictModal, DiscardChangesModal } from './editor-dialogs';
 import { preloadDocxEditor } from './load-docx-editor';
+import { SignedElsewhereButton } from './signed-elsewhere';
 import { type EditorSession, LATEST, type Opening, openingOf, useEditorSession } from './use-editor-session';
 import { useLeaveGuard } from './use-leave-guard';
 import { VersionList } from './version-list';
@@ -121,6 +122,7 @@ function DocumentWorkspace({ document }: { document: StoredDocument }) {
           {texts.editor.save}
         </Button>
         <EditorDownloadButton document={document} shownVersion={baseVersion} dirty={dirty} />
+        <SignedElsewhereButton document={document} dirty={dirty} />
       </Group>
       <DownloadApprovalNotice document={document} shownVersion={baseVersion} dirty={dirty} />
       {!session.opened.editable && baseVersion !== undefined && (
