@@ -49,9 +49,11 @@ export default defineConfig({
                 { name: 'vendor', test: /node_modules|packages[\\/]domain/, tags: ['$initial'], priority: 3 },
                 // The later pages' libraries in two chunks, not one per Mantine component and set of pages.
                 { name: 'schemas', test: /packages[\\/]domain|node_modules[\\/]zod[\\/]/, priority: 2 },
+                // Not the charts (recharts and its react-redux): a group takes its modules' dependencies along,
+                // and they belong to /auswertung alone.
                 {
                   name: 'ui',
-                  test: /node_modules[\\/](@mantine|@floating-ui|@tanstack|react-)/,
+                  test: /node_modules[\\/](@mantine[\\/](?!charts)|@floating-ui|@tanstack|react-(?!redux|is[\\/]))/,
                   priority: 1,
                 },
               ],
