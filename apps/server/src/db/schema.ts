@@ -20,8 +20,8 @@ import type {
   CalendarFeedsTable,
   ContractEventsTable,
   ContractRecordsTable,
-  ContractRemindersTable,
   ContractReminderSettingsTable,
+  ContractRemindersTable,
   ContractTerms,
 } from './schema-contracts.js';
 
