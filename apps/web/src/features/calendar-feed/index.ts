@@ -1,1 +1,0 @@
-export { CalendarFeedControl } from './calendar-feed-control';
