@@ -1,5 +1,10 @@
 import { join } from 'node:path';
-import type { ContractRecord, ContractsPage } from '@vertragsgenerator/domain';
+import {
+  CONTRACT_STATUSES,
+  type ContractRecord,
+  type ContractsPage,
+  contractsQuerySchema,
+} from '@vertragsgenerator/domain';
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +15,7 @@ import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { sentPartnerEnvelope, signWithLink } from '../test/partner-envelope.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+import { contractsPage } from './contract-queries.js';
 import { ContractRecorder } from './contract-recorder.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -295,5 +301,25 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
       headers: bearer(legal),
     });
     expect(refused.statusCode).toBe(400);
+  });
+
+  it('filters each status by the same rule that shows it, on any day', async () => {
+    const everyone = { name: 'Lena Legal', permission: 2 as const };
+    // Before the contracts start, while they run, weeks before their ends, and after them.
+    for (const day of ['2026-12-06', '2027-05-10', '2027-11-20', '2028-03-01']) {
+      const now = new Date(`${day}T10:00:00Z`);
+      const all = await contractsPage(db, everyone, contractsQuerySchema.parse({}), now);
+      let counted = 0;
+      for (const status of CONTRACT_STATUSES) {
+        const page = await contractsPage(db, everyone, contractsQuerySchema.parse({ status }), now);
+        expect(
+          page.rows.every((row) => row.status === status),
+          `${day} ${status}`,
+        ).toBe(true);
+        counted += page.total;
+      }
+      expect(counted, day).toBe(all.total);
+      expect(all.rows.length).toBeGreaterThan(0);
+    }
   });
 });

@@ -72,7 +72,36 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('contract_records')
     .columns(['last_notice_day', 'id'])
     .execute();
-  await db.schema.createIndex('contract_records_match').on('contract_records').column('match_id').execute();
+  await db.schema
+    .createIndex('contract_records_match')
+    .on('contract_records')
+    .columns(['match_id', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('contract_records_customer')
+    .on('contract_records')
+    .columns(['customer', 'id'])
+    .execute();
+  await db.schema
+    .createIndex('contract_records_signed')
+    .on('contract_records')
+    .columns(['signed_at', 'id'])
+    .execute();
+  // The list's filters and search match from the start of a name, without case: prefix scans of these.
+  for (const [name, column] of [
+    ['contract_records_match_prefix', sql`upper(match_id) text_pattern_ops`],
+    ['contract_records_customer_prefix', sql`lower(customer) text_pattern_ops`],
+    ['contract_records_counterparty_prefix', sql`lower(counterparty) text_pattern_ops`],
+    // Also the consultants' own view: every consultant's list is a scan of their deals.
+    ['contract_records_consultant_prefix', sql`lower(consultant) text_pattern_ops`],
+  ] as const)
+    await db.schema.createIndex(name).on('contract_records').expression(column).execute();
+  await db.schema
+    .createIndex('contract_records_without_framework')
+    .on('contract_records')
+    .columns(['end_date', 'id'])
+    .where(sql<boolean>`kind = 'einzelauftrag' and parent_id is null`)
+    .execute();
   await db.schema
     .createIndex('contract_records_counterparty')
     .on('contract_records')
