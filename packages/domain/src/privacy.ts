@@ -243,6 +243,10 @@ export const PERSON_SOURCES = [
   'approval_request',
   'approval_decision',
   'webhook_event',
+  'contract_record',
+  'contract_event',
+  'calendar_feed',
+  'reminder_setting',
   'audit',
 ] as const;
 export type PersonSource = (typeof PERSON_SOURCES)[number];
@@ -261,6 +265,10 @@ export const PERSON_SOURCE_LABELS: Record<PersonSource, string> = {
   approval_request: 'Freigabe-Anfrage',
   approval_decision: 'Freigabe-Entscheidung',
   webhook_event: 'Webhook-Ereignis',
+  contract_record: 'Laufender Vertrag',
+  contract_event: 'Ereignis eines Vertrags',
+  calendar_feed: 'Kalender-Abo der Vertragsfristen',
+  reminder_setting: 'Einstellung der Vertragserinnerungen',
   audit: 'Audit-Log',
 };
 

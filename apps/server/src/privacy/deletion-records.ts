@@ -13,13 +13,16 @@ export function ruleLabel(rule: string): string {
   return RETENTION_RULE_LABELS[rule as RetentionRuleName] ?? rule;
 }
 
-/** What a match's history still says about its deleted documents and envelope files, newest first. */
+/**
+ * What a match's history still says about its deleted documents, envelope files and signed PDFs uploaded
+ * for its contracts, newest first.
+ */
 export async function deletionsOfMatch(db: Db, matchId: string): Promise<DeletionRecord[]> {
   const rows = await db
     .selectFrom('deletion_records')
     .selectAll()
     .where('match_id', '=', matchId)
-    .where('kind', 'in', ['document', 'sealed_pdf', 'certificate'])
+    .where('kind', 'in', ['document', 'sealed_pdf', 'certificate', 'signed_pdf'])
     .orderBy('id', 'desc')
     .limit(500)
     .execute();

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { LeasedRuns } from '../shared/leased-runs.js';
+import { deleteSignedPdfBatch, SIGNED_PDF_KIND } from './contract-pdf-deletion.js';
 import { type DeliveryRule, deleteDeliveryBatch, deleteOrphanedEventBatch } from './delivery-deletion.js';
 import { type DocumentStep, deleteDocumentBatch, RETENTION_ACTOR } from './document-deletion.js';
 import { deleteMailFolderBatch } from './mail-folder.js';
@@ -131,6 +132,16 @@ export class DeletionRun {
             total += counts.documents;
           }
           return total;
+        });
+      }
+      const contracts = periods.completed_contracts;
+      if (contracts) {
+        await this.repeat(id, deleted, async () => {
+          const n = await db
+            .transaction()
+            .execute((trx) => deleteSignedPdfBatch(trx, this.deps.audit, contracts, this.now(), this.size));
+          count('completed_contracts', SIGNED_PDF_KIND, n);
+          return n;
         });
       }
       const reports = periods.support_reports;

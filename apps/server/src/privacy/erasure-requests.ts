@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { RETENTION_ACTOR } from './document-deletion.js';
 import { replaceInApprovals } from './erase-approvals.js';
+import { recordRetentionEnded, replaceInContractRecords } from './erase-contracts.js';
 import { anonymiseRecipients, type ErasedRecipient } from './erase-recipients.js';
 import { replaceSender } from './erase-sender.js';
 
@@ -18,6 +19,11 @@ export interface PendingErase {
   holds: string[];
   /** Completed contracts naming them as sender or in an approval: replaced once their files are deleted. */
   contracts: string[];
+  /**
+   * Running contracts' records naming them: replaced once the signed contract is deleted by its rule (the
+   * envelope's files, or the uploaded signed PDF). Absent in requests recorded before records existed.
+   */
+  records?: string[];
   /** What names them there: the address or name and the names it goes by. */
   terms: string[];
 }
@@ -51,8 +57,9 @@ export async function recordErasure(
 /**
  * What an erase left to a duty goes once the duty ends, as the erase's answer said: in each deletion run
  * (under its lease, so one replica at a time) the signers of completed contracts whose files their rule
- * has deleted since are anonymised, and the erase is applied again to the matches whose legal hold was
- * lifted since. Returns how many items it erased.
+ * has deleted since are anonymised, the person is replaced in the running contracts' records whose signed
+ * contract their rule has deleted since, and the erase is applied again to the matches whose legal hold
+ * was lifted since. Returns how many items it erased.
  */
 export class ErasureFollowUp {
   constructor(
@@ -66,6 +73,7 @@ export class ErasureFollowUp {
       where jsonb_array_length(coalesce(pending->'recipients', '[]'::jsonb)) > 0
          or jsonb_array_length(coalesce(pending->'holds', '[]'::jsonb)) > 0
          or jsonb_array_length(coalesce(pending->'contracts', '[]'::jsonb)) > 0
+         or jsonb_array_length(coalesce(pending->'records', '[]'::jsonb)) > 0
       order by erased_at`.execute(this.db);
     let erased = 0;
     for (const row of rows) {
@@ -73,9 +81,11 @@ export class ErasureFollowUp {
       const recipients = new Set<string>(pending.recipients ?? []);
       const holds = new Set<string>(pending.holds ?? []);
       const contracts = new Set<string>(pending.contracts ?? []);
+      const records = new Set<string>(pending.records ?? []);
       const terms = new Set<string>(pending.terms ?? []);
       erased += await this.signersOfDeletedContracts(recipients);
       erased += await this.namesInDeletedContracts(contracts, [...terms], row.email);
+      erased += await this.namesInEndedRecords(records, [...terms]);
       const lifted = await this.liftedHolds(holds);
       if (lifted.size > 0) {
         const person: ErasedPerson = row.email ? { email: row.email } : { name: row.name ?? '' };
@@ -85,6 +95,7 @@ export class ErasureFollowUp {
           for (const id of next.holds) holds.add(id);
           for (const id of next.recipients) recipients.add(id);
           for (const id of next.contracts) contracts.add(id);
+          for (const id of next.records ?? []) records.add(id);
           for (const term of next.terms) terms.add(term);
           erased += lifted.size;
         } catch {
@@ -95,7 +106,8 @@ export class ErasureFollowUp {
         recipients: [...recipients].sort(),
         holds: [...holds].sort(),
         contracts: [...contracts].sort(),
-        terms: contracts.size > 0 ? [...terms].sort() : [],
+        records: [...records].sort(),
+        terms: contracts.size > 0 || records.size > 0 ? [...terms].sort() : [],
       })}::jsonb where id = ${row.id}`.execute(this.db);
     }
     return erased;
@@ -170,6 +182,37 @@ export class ErasureFollowUp {
         label,
       );
       if (email) await replaceSender(trx, due, email, label);
+      for (const id of due) pending.delete(id);
+      return due.length;
+    });
+  }
+
+  /**
+   * Replaces the person in the pending contract records whose signed contract its rule has deleted since;
+   * removes those done, or gone, from the set.
+   */
+  private async namesInEndedRecords(pending: Set<string>, terms: readonly string[]): Promise<number> {
+    if (pending.size === 0) return 0;
+    const now = this.now();
+    const label = `gelöscht am ${formatCalendarDate(calendarDateOf(now))}`;
+    return this.db.transaction().execute(async (trx) => {
+      const rows = await trx
+        .selectFrom('contract_records as c')
+        .select([
+          'c.id',
+          'c.source_kind',
+          sql<boolean>`c.signed_pdf is not null`.as('has_pdf'),
+          sql<Date | null>`(select e.files_deleted_at from envelopes e where e.id = c.envelope_id)`.as(
+            'files_deleted_at',
+          ),
+        ])
+        .where('c.id', 'in', [...pending])
+        .forUpdate()
+        .execute();
+      const known = new Set(rows.map((r) => r.id));
+      for (const id of [...pending]) if (!known.has(id)) pending.delete(id);
+      const due = rows.filter(recordRetentionEnded).map((r) => r.id);
+      await replaceInContractRecords(trx, due, terms, label, RETENTION_ACTOR, now);
       for (const id of due) pending.delete(id);
       return due.length;
     });

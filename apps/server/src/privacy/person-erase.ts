@@ -16,6 +16,7 @@ import { accountHits, eraseAccount, eraseReportsAbout } from './account-erasure.
 import { ERASE_RULE } from './deletion-records.js';
 import { deleteDocumentBatch } from './document-deletion.js';
 import { contractsNaming, eraseApprovals, listWebhookEvents } from './erase-approvals.js';
+import { eraseContractAccount, eraseContractRecords } from './erase-contracts.js';
 import { HOLD_RULE, sortDocuments } from './erase-documents.js';
 import { deleteMailFiles, eraseOutgoingMail, sortMailFiles } from './erase-mail.js';
 import {
@@ -50,9 +51,11 @@ export interface PersonErasureDeps {
  * Art. 17 DSGVO for one e-mail address or one full name. What no retention duty holds goes at once: the
  * IP addresses and browsers recorded of their signatures, the files of ended envelopes they were a
  * recipient of (the recipient then reads „gelöscht am …“), failed generations with their data, their
- * mails, the fields of the built-in match store that hold them (pseudonymised), and — by e-mail address —
- * problem reports and their entry in the staff list. What a duty holds — a completed contract, a business
- * letter, a held match, the audit log — is listed with its rule and the date it will go, as is what this
+ * mails, the fields of the built-in match store that hold them (pseudonymised), their name in the records
+ * of contracts whose duty has ended, and — by e-mail address — problem reports, their entry in the staff
+ * list and their calendar link. What a duty holds — a completed contract (its record and an uploaded
+ * signed PDF with it), a business letter, a held match, the audit log — is listed with its rule and the
+ * date it will go, as is what this
  * erase may not change: an external CRM's records, and by name the records of an account. Refused while
  * an envelope to them still runs: it must be voided first.
  */
@@ -168,7 +171,7 @@ export class PersonErasure {
           scope,
         )
       : [];
-    const pending: PendingErase = { recipients: [], holds: [], contracts: [], terms: [] };
+    const pending: PendingErase = { recipients: [], holds: [], contracts: [], records: [], terms: [] };
     await db.transaction().execute(async (trx) => {
       const deleted = await deleteDocumentBatch(trx, audit, 'envelopes', periods, now, toDelete.length, {
         ids: toDelete,
@@ -192,6 +195,18 @@ export class PersonErasure {
         await eraseApprovals(trx, terms, erasedLabel, held, periods, retained, scope),
       );
       await listWebhookEvents(trx, terms, held, periods, retained, scope);
+      const records = await eraseContractRecords(
+        trx,
+        terms,
+        erasedLabel,
+        actor,
+        now,
+        held,
+        periods,
+        retained,
+        scope,
+      );
+      add('Laufende Verträge (Person ersetzt)', records.changed);
       if (email) {
         add(
           'Umschläge als Absender (Person ersetzt)',
@@ -205,6 +220,9 @@ export class PersonErasure {
       } else {
         add('Auskünfte (Exporte) über die Person', await deleteExportsOf(trx, [needle, ...names]));
         if (email) {
+          // Before the staff entry: its calendar link would go with it unsaid.
+          for (const [what, n] of Object.entries(await eraseContractAccount(trx, email, erasedLabel)))
+            add(what, n);
           for (const [what, n] of Object.entries(
             await eraseAccount(trx, email, this.deps.configuredAdministrators, retained),
           ))
@@ -272,7 +290,8 @@ export class PersonErasure {
         ...new Set(retained.flatMap((r) => (r.rule === HOLD_RULE && r.matchId ? [r.matchId] : []))),
       ].sort();
       pending.contracts = await contractsNaming(trx, email, terms, held, scope);
-      if (pending.contracts.length > 0) pending.terms = terms;
+      pending.records = records.pending;
+      if (pending.contracts.length > 0 || pending.records.length > 0) pending.terms = terms;
       if (!scope) await recordErasure(trx, person, actor, now, pending);
       await audit.record(
         {

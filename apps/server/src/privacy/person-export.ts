@@ -31,7 +31,8 @@ function plain<T extends object>(rows: T[]): Record<string, unknown>[] {
 /**
  * Art. 15 DSGVO: one ZIP with `person.json` (every record that names the person, found by the search,
  * and where) and the files that name them — the documents made with their data, the sealed PDFs and
- * certificates of envelopes they were a recipient of, the mails of the mail folder. It is kept as a
+ * certificates of envelopes they were a recipient of, the signed PDFs uploaded for contracts that name
+ * them, the mails of the mail folder. It is kept as a
  * download that expires; the request is an audit entry.
  */
 export class PersonExports {
@@ -55,6 +56,15 @@ export class PersonExports {
     const envelopes = envelopeIds.length
       ? await db.selectFrom('envelopes').selectAll().where('id', 'in', envelopeIds).execute()
       : [];
+    const contractRecordIds = idsOf(hits, 'contract_record');
+    const contractRecords = contractRecordIds.length
+      ? await db
+          .selectFrom('contract_records')
+          .selectAll()
+          .where('id', 'in', contractRecordIds)
+          .orderBy('signed_at')
+          .execute()
+      : [];
     const records = {
       matches: await rowsIn(db, 'matches', 'match_id', idsOf(hits, 'match')),
       documents: plain(
@@ -77,6 +87,16 @@ export class PersonExports {
         idsOf(hits, 'approval_decision'),
       ),
       webhookEvents: await rowsIn(db, 'webhook_events', 'id', idsOf(hits, 'webhook_event')),
+      contractRecords: plain(contractRecords),
+      contractEvents: await rowsIn(db, 'contract_events', 'id', idsOf(hits, 'contract_event')),
+      // The link itself is not stored, only its SHA-256: when it was made is what there is of it.
+      calendarFeeds: await calendarFeedsOf(db, idsOf(hits, 'calendar_feed')),
+      reminderSettings: await rowsIn(
+        db,
+        'contract_reminder_settings',
+        'company',
+        idsOf(hits, 'reminder_setting'),
+      ),
       auditEntries: await rowsIn(db, 'audit_entries', 'id', idsOf(hits, 'audit')),
       // A colleague's own reads of stored files are data about them too.
       documentReads: plain(
@@ -113,6 +133,12 @@ export class PersonExports {
       }
       if (envelope.certificate) {
         zip.file(`dateien/umschlaege/${envelope.id}/zertifikat.pdf`, envelope.certificate);
+        files++;
+      }
+    }
+    for (const record of contractRecords) {
+      if (record.signed_pdf) {
+        zip.file(`dateien/vertraege/${record.id}/unterschrieben.pdf`, record.signed_pdf);
         files++;
       }
     }
@@ -214,6 +240,8 @@ async function rowsIn(
     | 'approval_requests'
     | 'approval_decisions'
     | 'webhook_events'
+    | 'contract_events'
+    | 'contract_reminder_settings'
     | 'audit_entries',
   column: string,
   ids: string[],
@@ -222,4 +250,16 @@ async function rowsIn(
   // biome-ignore lint/suspicious/noExplicitAny: one lookup by key for tables of different shapes
   const rows = await (db as any).selectFrom(table).selectAll().where(column, 'in', ids).execute();
   return plain(rows);
+}
+
+/** A user's calendar subscribe links by address: when each was made, never the SHA-256 of its token. */
+async function calendarFeedsOf(db: Db, emails: string[]): Promise<Record<string, unknown>[]> {
+  if (emails.length === 0) return [];
+  return plain(
+    await db
+      .selectFrom('calendar_feeds')
+      .select(['user_email', 'created_at'])
+      .where('user_email', 'in', emails)
+      .execute(),
+  );
 }

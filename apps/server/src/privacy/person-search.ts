@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import { containing } from '../shared/text-match.js';
 import { CANDIDATE_NAME, matchNaming, normalized } from './match-person.js';
+import { searchContracts } from './person-search-contracts.js';
 import { type Capped, searchApprovalsAndWebhooks } from './person-search-records.js';
 
 /**
@@ -25,9 +26,10 @@ function fieldsNaming(record: unknown, needle: string, path = ''): string[] {
 
 /**
  * Everywhere a person (an e-mail address or a name, any part of it, case-insensitive) is named: the
- * built-in matches, the documents' data, envelope recipients, senders and events (signers' typed names
- * included), the mail outbox and the mail folder, the staff list and access requests, problem reports
- * and the audit log. Each hit says where it is.
+ * built-in matches, the documents' data and the deal's values they were made with, envelope recipients,
+ * senders and events (signers' typed names included), the mail outbox and the mail folder, the staff list
+ * and access requests, problem reports, approvals and webhook events, the running contracts' records and
+ * events with the calendar links and reminder settings, and the audit log. Each hit says where it is.
  */
 export class PersonSearch {
   constructor(
@@ -127,10 +129,12 @@ export class PersonSearch {
       'document',
       await db
         .selectFrom('documents')
-        .select(['id', 'match_id', 'file_name', 'doc_key', 'data', 'created_by'])
+        .select(['id', 'match_id', 'file_name', 'doc_key', 'data', 'terms', 'created_by'])
         .where((eb) =>
           eb.or([
             sql<boolean>`data::text ilike ${like}`,
+            sql<boolean>`coalesce(terms::text, '') ilike ${like}`,
+            sql<boolean>`${termsCandidateName} ilike ${like}`,
             eb('created_by', 'ilike', like),
             eb('file_name', 'ilike', like),
           ]),
@@ -141,6 +145,15 @@ export class PersonSearch {
       const fields = fieldsNaming(row.data, needle);
       if (row.created_by.toLowerCase().includes(needle)) fields.push('erstellt von');
       if (row.file_name.toLowerCase().includes(needle)) fields.push('Dateiname');
+      for (const term of termsNaming(row.terms, needle)) {
+        hit({
+          source: 'document',
+          id: row.id,
+          matchId: row.match_id,
+          where: `${row.file_name} (${row.doc_key}) · ${term.where}`,
+          value: term.value,
+        });
+      }
       for (const field of fields) {
         hit({
           source: 'document',
@@ -319,6 +332,7 @@ export class PersonSearch {
       });
     }
     hits.push(...(await searchApprovalsAndWebhooks(db, like, limit, capped)));
+    hits.push(...(await searchContracts(db, like, needle, limit, capped)));
     for (const row of capped(
       'audit',
       await db
@@ -364,6 +378,28 @@ export class PersonSearch {
     }
     return found;
   }
+}
+
+/** SQL over `documents`: the candidate's name in the deal's values a document was made with, first and last joined. */
+const termsCandidateName = sql<string>`concat_ws(' ', terms->>'candidateFirstName', terms->>'candidateLastName')`;
+
+/**
+ * Where the deal's values a document was made with (`terms`, read by its contract record) name the
+ * person: each field that does, or both name fields where the joined candidate name does.
+ */
+function termsNaming(terms: unknown, needle: string): { where: string; value: string }[] {
+  if (!terms || typeof terms !== 'object') return [];
+  const fields = fieldsNaming(terms, needle);
+  const found = fields.map((field) => ({
+    where: `Vertragswerte · Feld ${field}`,
+    value: valueAt(terms, field),
+  }));
+  const record = terms as Record<string, unknown>;
+  const candidate = [record.candidateFirstName, record.candidateLastName].filter(Boolean).join(' ');
+  if (fields.length === 0 && normalized(candidate).includes(normalized(needle))) {
+    found.push({ where: `Vertragswerte · Felder ${CANDIDATE_NAME}`, value: candidate });
+  }
+  return found;
 }
 
 function valueAt(record: unknown, path: string): string {
