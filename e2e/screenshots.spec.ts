@@ -356,3 +356,13 @@ test('template library: the list, a version with a misspelt placeholder, and a c
   await expect(page.getByRole('table', { name: 'Mit PL-10011:' })).toBeVisible();
   await page.screenshot({ path: shot('vorlage-pruefung'), fullPage: true });
 });
+
+test('Auswertung: the figures of the contract work as charts with their tables', async ({ page }) => {
+  await signedIn(page, DEMO_ACCOUNTS.leader);
+  await page.getByRole('link', { name: 'Auswertung' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Auswertung' })).toBeVisible();
+  await expect(page.getByText(/^Stand: /)).toBeVisible();
+  // Charts draw their lines and bars in after the data: wait until nothing moves.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.screenshot({ path: shot('auswertung'), fullPage: true });
+});
