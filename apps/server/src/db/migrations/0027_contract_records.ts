@@ -92,8 +92,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     ['contract_records_match_prefix', sql`upper(match_id) text_pattern_ops`],
     ['contract_records_customer_prefix', sql`lower(customer) text_pattern_ops`],
     ['contract_records_counterparty_prefix', sql`lower(counterparty) text_pattern_ops`],
-    // Also the consultants' own view: every consultant's list is a scan of their deals.
-    ['contract_records_consultant_prefix', sql`lower(consultant) text_pattern_ops`],
+    // Also a consultant's own view, in its default order: the deals of one consultant by their end.
+    ['contract_records_consultant_prefix', sql`lower(consultant) text_pattern_ops, end_date, id`],
   ] as const)
     await db.schema.createIndex(name).on('contract_records').expression(column).execute();
   await db.schema
