@@ -18,6 +18,7 @@ const SUITES = {
   overview: () => import('./overview/suite.mjs'),
   approvals: () => import('./approvals/suite.mjs'),
   retention: () => import('./retention/suite.mjs'),
+  figures: () => import('./figures/suite.mjs'),
   contracts: () => import('./contracts/suite.mjs'),
 };
 /** Run only when named: the soak takes 35 minutes (30 of load on both databases at once). */
