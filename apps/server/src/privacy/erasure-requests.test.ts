@@ -198,6 +198,6 @@ describe.each(testDatabases())('an erase applied when its duty ends on $name', (
     expect(declined?.detail).toMatch(ERASED);
     const { rows } = await sql<{ pending: unknown }>`select pending from person_erasures`.execute(db);
     const pending = typeof rows[0]?.pending === 'string' ? JSON.parse(rows[0].pending) : rows[0]?.pending;
-    expect(pending).toEqual({ recipients: [], holds: [], contracts: [], terms: [] });
+    expect(pending).toEqual({ recipients: [], holds: [], contracts: [], records: [], terms: [] });
   });
 });
