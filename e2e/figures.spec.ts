@@ -1,4 +1,4 @@
-import type { Locator, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { expectAccessible } from './axe.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, signedIn, test } from './support.js';
 
@@ -74,23 +74,29 @@ const figuresAnswer = (page: Page, query: string) =>
       response.url().endsWith(`/backend/contract-figures?${query}`) && response.request().method() === 'GET',
   );
 
-test('a leader reads the figures as charts and tables and filters them by company with the keyboard', async ({
-  browser,
-}) => {
-  // Two axe runs and three loads of the figures: more than the default on a busy machine.
-  test.setTimeout(120_000);
+/** A leader on /auswertung, reached through the header's link, with the first answer read. */
+async function leaderOnFigures(browser: Browser): Promise<Page> {
   const leader = await newUserPage(browser);
   await signedIn(leader, DEMO_ACCOUNTS.leader);
-  const link = leader.getByRole('link', { name: 'Auswertung' });
   const loaded = figuresAnswer(leader, 'months=12');
-  await link.click();
+  await leader.getByRole('link', { name: 'Auswertung' }).click();
   await expect(leader).toHaveURL(/\/auswertung$/);
   expect((await loaded).status()).toBe(200);
   await expect(leader.getByRole('heading', { level: 1, name: 'Auswertung' })).toBeVisible();
+  return leader;
+}
+
+test('a leader reads the figures as charts, each with its numbers as a table', async ({ browser }) => {
+  const leader = await leaderOnFigures(browser);
   await expect(leader.getByText(/^Stand: \d{2}\.\d{2}\.\d{4}$/)).toBeVisible();
   await expectFigures(leader);
   await expectAccessible(leader, '/auswertung, all companies');
+});
 
+test('a leader filters the figures by company and period with the keyboard, kept in the address', async ({
+  browser,
+}) => {
+  const leader = await leaderOnFigures(browser);
   const companies = leader.getByRole('radiogroup', { name: 'Gesellschaft' });
   const all = companies.getByRole('radio', { name: 'Alle' });
   await expect(all).toBeChecked();
