@@ -43,6 +43,8 @@ export async function seedContracts(db) {
     from (select id, (regexp_replace(match_id, '^PL-', '')::int - 30000) as n from contract_records) s
     where c.id = s.id and s.n > 2000 and s.n % 50 <> 0`.execute(db);
   await sql`update contract_records set terminated_by = id
-    where kind = 'einzelauftrag' and (regexp_replace(match_id, '^PL-', '')::int - 30000) % 25 = 0`.execute(db);
+    where kind = 'einzelauftrag' and (regexp_replace(match_id, '^PL-', '')::int - 30000) % 25 = 0`.execute(
+    db,
+  );
   await sql`analyze`.execute(db);
 }

@@ -33,6 +33,7 @@ const READERS = ['legal@demo.local', 'berater@demo.local'];
 const FULL = { warmup: 5, rounds: 30 };
 const QUICK = { warmup: 1, rounds: 5 };
 const BUDGET_MS = 150;
+const REMINDER_BUDGET_S = 10;
 
 export default {
   name: 'contracts',
@@ -43,11 +44,15 @@ export default {
     const postgres = await startPostgres();
     const databases = [{ name: 'PGlite (embedded)', env: {} }];
     if ('url' in postgres) {
-      databases.push({ name: 'PostgreSQL', env: { DATABASE_URL: postgres.createDatabase('bench_contracts') } });
+      databases.push({
+        name: 'PostgreSQL',
+        env: { DATABASE_URL: postgres.createDatabase('bench_contracts') },
+      });
     } else {
       log(`PostgreSQL is left out: ${postgres.unavailable}`);
     }
     const results = [];
+    const reminders = [];
     try {
       for (const database of databases) {
         const dataDir = await mkdtemp(join(tmpdir(), 'bench-contracts-'));
@@ -56,13 +61,20 @@ export default {
           await (await startServerProcess({ dataDir, logFile, env: database.env })).stop();
           const seeded = performance.now();
           await withDatabase(dataDir, database.env, seedContracts);
-          log(`${database.name}: ${CONTRACTS} records seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+          log(
+            `${database.name}: ${CONTRACTS} records seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`,
+          );
           const server = await startServerProcess({ dataDir, logFile, env: database.env });
           try {
             for (const reader of READERS) {
               const token = await signInDemoAccount(server.baseUrl, reader);
               for (const view of VIEWS) {
-                const timing = await measure(server.baseUrl, token, `/backend/contracts${view.query}`, settings);
+                const timing = await measure(
+                  server.baseUrl,
+                  token,
+                  `/backend/contracts${view.query}`,
+                  settings,
+                );
                 results.push({ database: database.name, reader, view: view.title, ...timing });
                 log(
                   `${database.name} · ${reader} · ${view.title}: median ${ms(timing.median)} ms, p90 ${ms(timing.p90)} ms, ${timing.total} found`,
@@ -77,12 +89,23 @@ export default {
                 `/backend/contracts/export?format=${format}&status=ending_soon`,
                 { warmup: 1, rounds: quick ? 2 : 5 },
               );
-              results.push({ database: database.name, reader: READERS[0], view: `export ${format}, ending soon`, ...timing });
+              results.push({
+                database: database.name,
+                reader: READERS[0],
+                view: `export ${format}, ending soon`,
+                ...timing,
+              });
               log(`${database.name} · export ${format}: median ${ms(timing.median)} ms`);
             }
           } finally {
             await server.stop();
           }
+          const run = await withDatabase(dataDir, database.env, reminderRun);
+          reminders.push({ database: database.name, ...run });
+          log(
+            `${database.name} · reminder run: ${(run.seconds).toFixed(1)} s, ${run.reminded} reminders, ${run.ended} ended; ` +
+              `longest wait of a query beside it ${ms(run.longestWait)} ms`,
+          );
         } finally {
           await rm(dataDir, { recursive: true, force: true });
         }
@@ -90,7 +113,7 @@ export default {
     } finally {
       if ('stop' in postgres) postgres.stop();
     }
-    return { markdown: report(results, settings) };
+    return { markdown: report(results, reminders, settings) };
   },
 };
 
@@ -101,7 +124,7 @@ async function withDatabase(dataDir, env, work) {
   const target = loadConfig({ DATA_DIR: dataDir, ...env }, 'bench').database;
   const db = await openDatabase(target);
   try {
-    await work(db);
+    return await work(db);
   } finally {
     await db.destroy();
     if (target.kind === 'pglite') await rm(join(target.dataDir, 'vertragsgenerator.pid'), { force: true });
@@ -124,7 +147,7 @@ async function measure(baseUrl, token, path, { warmup, rounds }) {
   return { ...summarize(samples), total };
 }
 
-function report(results, settings) {
+function report(results, reminders, settings) {
   const lists = results.filter((r) => !r.view.startsWith('export'));
   const worst = Math.max(...lists.map((r) => r.p90));
   return [
@@ -142,5 +165,87 @@ function report(results, settings) {
     ),
     '',
     `Budget: p90 ≤ ${BUDGET_MS} ms for the default view and each filter — ${worst <= BUDGET_MS ? 'met' : 'missed'} (slowest p90 ${ms(worst)} ms).`,
+    '',
+    'The reminder run over the same records, as of the bench day, with the lead times of the defaults (60 days ' +
+      'before the notice deadline, 14 before the end), the mails queued for the outbox, not sent: the first run sends ' +
+      'the whole backlog (each contract in a transaction of its own), the next run of the day finds nothing left. ' +
+      'Beside it a `select 1` every 50 ms on the same database, whose longest wait is how long the run held it at once.',
+    '',
+    table(
+      [
+        'database',
+        'first run s',
+        'reminders',
+        'ended',
+        'longest wait beside it ms',
+        'next run s',
+        'longest wait beside it ms',
+      ],
+      reminders.map((r) => [
+        r.database,
+        r.seconds.toFixed(1),
+        String(r.reminded),
+        String(r.ended),
+        ms(r.longestWait),
+        r.secondsAgain.toFixed(1),
+        ms(r.longestWaitAgain),
+      ]),
+    ),
+    '',
+    `Budget: a run over all records ≤ ${REMINDER_BUDGET_S} s, the database never held for more than a second — ` +
+      `first run ${reminders.every((r) => r.seconds <= REMINDER_BUDGET_S && r.longestWait <= 1000) ? 'met' : 'missed'}, ` +
+      `next run ${reminders.every((r) => r.secondsAgain <= REMINDER_BUDGET_S && r.longestWaitAgain <= 1000) ? 'met' : 'missed'}.`,
   ].join('\n');
+}
+
+/**
+ * The reminder run as the server runs it, on the database opened here, while a trivial query is asked
+ * every 50 ms: its longest wait is the longest the run kept the database from others.
+ */
+async function reminderRun(db) {
+  const { ContractReminders } = await importServer('contracts/reminders/contract-reminders.js');
+  const { ContractReminderSettings } = await importServer('contracts/reminders/reminder-settings.js');
+  const { MailOutbox } = await importServer('mail/mail-outbox.js');
+  const { AuditLog } = await importServer('admin/audit-log.js');
+  const { sql } = await import('kysely');
+  const quiet = { warn() {} };
+  // The mails stay queued: the outbox is never asked to deliver (deliverSoon is a no-op here).
+  const outbox = new MailOutbox(db, { send: async () => {} }, 'support@demo.local', quiet);
+  outbox.deliverSoon = () => {};
+  const reminders = new ContractReminders({
+    db,
+    outbox,
+    settings: new ContractReminderSettings(db, new AuditLog(db)),
+    publicUrl: 'http://localhost:8080',
+    log: quiet,
+  });
+  let longestWait = 0;
+  let running = true;
+  const probe = (async () => {
+    while (running) {
+      const asked = performance.now();
+      await sql`select 1`.execute(db);
+      longestWait = Math.max(longestWait, performance.now() - asked);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  const started = performance.now();
+  const result = await reminders.run(new Date());
+  const seconds = (performance.now() - started) / 1000;
+  const firstWait = longestWait;
+  // The next run of the same day: what every hourly run after the backlog is, nothing left to send.
+  longestWait = 0;
+  const again = performance.now();
+  await reminders.run(new Date());
+  const secondsAgain = (performance.now() - again) / 1000;
+  running = false;
+  await probe;
+  return {
+    seconds,
+    reminded: result.reminded,
+    ended: result.ended,
+    longestWait: firstWait,
+    secondsAgain,
+    longestWaitAgain: longestWait,
+  };
 }
