@@ -69,13 +69,16 @@ export async function newUserPage(browser: Browser): Promise<Page> {
   return context.newPage();
 }
 
-/** One sign-in per role: the tests of a describe run in order on one shared page. */
-export function sharedPage(email: string): () => Page {
+/**
+ * One sign-in per role: the tests of a describe run in order on one shared page. `landing` is where the
+ * role arrives after signing in (Team-Operations on /verwaltung).
+ */
+export function sharedPage(email: string, landing = /\/start$/): () => Page {
   let page: Page | undefined;
   test.beforeAll(async ({ browser }) => {
     page = await (await browser.newContext()).newPage();
     await signIn(page, email);
-    await expect(page).toHaveURL(/\/start$/);
+    await expect(page).toHaveURL(landing);
   });
   test.afterAll(async () => {
     await page?.context().close();
