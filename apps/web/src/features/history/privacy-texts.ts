@@ -16,6 +16,7 @@ export const privacyTexts = {
     document: 'Dokument',
     sealed_pdf: 'Gesiegeltes PDF',
     certificate: 'Zertifikat',
+    signed_pdf: 'Unterschriebenes PDF',
   } as Record<string, string>,
   deletedRule: 'Regel',
   deletedAt: 'Gelöscht am',
