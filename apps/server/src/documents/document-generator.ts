@@ -55,7 +55,14 @@ export class DocumentGenerator {
    * Throws the renderer's `TemplateError` or `RendererUnavailableError` after marking the document
    * failed with the reason.
    */
-  async generate({ entry, matchId, dataList, data, terms, createdBy }: DocumentOrder): Promise<GeneratedDocument> {
+  async generate({
+    entry,
+    matchId,
+    dataList,
+    data,
+    terms,
+    createdBy,
+  }: DocumentOrder): Promise<GeneratedDocument> {
     const fileName = documentFileName(entry, data);
     const id = await this.documents.create({
       matchId,
