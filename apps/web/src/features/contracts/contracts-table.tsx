@@ -124,7 +124,7 @@ export function ContractsTable({
                 <NoticeCell row={row} />
               </Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{signedDay(row.signedAt)}</Table.Td>
-              <Table.Td>
+              <Table.Td style={{ whiteSpace: 'nowrap' }}>
                 <ContractStatusBadge status={row.status} />
               </Table.Td>
             </Table.Tr>
