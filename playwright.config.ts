@@ -1,4 +1,3 @@
-import { mkdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig } from '@playwright/test';
@@ -40,25 +39,17 @@ export const SALESFORCE_DATA_DIR = join(tmpdir(), `vg-e2e-data-${PORT}-salesforc
 /** The Salesforce stub (e2e/salesforce-stub-server.ts) and its `GET /state` of what it received. */
 const SALESFORCE_STUB_PORT = PORT + 4;
 export const SALESFORCE_STUB_STATE_URL = `http://127.0.0.1:${PORT + 5}/state`;
-// The config is loaded by the runner and again by each worker; only the runner starts afresh.
-if (!process.env.TEST_WORKER_INDEX) {
-  const laneDirs = Array.from({ length: LANES }, (_, index) => laneDataDir(index));
-  for (const dir of [...laneDirs, GOOGLE_DATA_DIR, SALESFORCE_DATA_DIR])
-    rmSync(dir, { recursive: true, force: true });
+/** An app server of the run, as e2e/app-servers.ts starts it: its address, data folder and settings. */
+export interface AppServer {
+  baseUrl: string;
+  dataDir: string;
+  env: Record<string, string>;
 }
 
-/**
- * A server's log (warnings and errors) goes to server.log in its data folder: Playwright shows a server's
- * standard output nowhere, and a failure is easier to explain with it.
- */
-function appServer(baseUrl: string, dataDir: string, env: Record<string, string> = {}) {
-  mkdirSync(dataDir, { recursive: true });
-  const log = join(dataDir, 'server.log');
+function appServer(baseUrl: string, dataDir: string, env: Record<string, string> = {}): AppServer {
   return {
-    command: `node apps/server/dist/main.js >> ${log}`,
-    url: `${baseUrl}/backend/health`,
-    reuseExistingServer: false,
-    timeout: 60_000,
+    baseUrl,
+    dataDir,
     env: {
       PORT: new URL(baseUrl).port,
       PUBLIC_URL: baseUrl,
@@ -69,6 +60,38 @@ function appServer(baseUrl: string, dataDir: string, env: Record<string, string>
     },
   };
 }
+
+/**
+ * The app servers, started side by side before the first test (e2e/app-servers.ts) once the timestamp
+ * authority and the Salesforce stub of `webServer` answer.
+ */
+export const APP_SERVERS: AppServer[] = [
+  // A lane's server seals B-LTA with the test TSA, as a production server with TSA_URL, and sends
+  // webhooks to the receiver e2e/integrations.spec.ts starts on loopback.
+  ...Array.from({ length: LANES }, (_, index) =>
+    appServer(laneBaseUrl(index), laneDataDir(index), {
+      TSA_URL: `${TSA_BASE_URL}/tsa`,
+      TSA_TIMEOUT_SECONDS: '5',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    }),
+  ),
+  appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
+    DOCUMENT_EDITOR: 'google',
+    GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,
+  }),
+  appServer(SALESFORCE_APP_BASE_URL, SALESFORCE_DATA_DIR, {
+    CRM_KIND: 'salesforce',
+    SALESFORCE_LOGIN_URL: `http://127.0.0.1:${SALESFORCE_STUB_PORT}`,
+    SALESFORCE_CLIENT_ID: 'e2e-client-id',
+    SALESFORCE_CLIENT_SECRET: 'e2e-client-secret',
+    SALESFORCE_OBJECT: 'Match__c',
+    SALESFORCE_ID_FIELD: 'Name',
+    // The preset's fields and a write-back of status, its time, the day of signing and the sealed PDF.
+    CRM_MAPPING_FILE: 'e2e/salesforce-mapping.json',
+    // Webhooks to the receiver e2e/salesforce-writeback.spec.ts starts on loopback.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+  }),
+];
 
 /**
  * Browser tests against the real built app (`npm run build` first) with the embedded identity provider
@@ -111,37 +134,14 @@ export default defineConfig({
       reuseExistingServer: false,
       timeout: 60_000,
     },
-    // A lane's server seals B-LTA with the test TSA, as a production server with TSA_URL, and sends
-    // webhooks to the receiver e2e/integrations.spec.ts starts on loopback.
-    ...Array.from({ length: LANES }, (_, index) =>
-      appServer(laneBaseUrl(index), laneDataDir(index), {
-        TSA_URL: `${TSA_BASE_URL}/tsa`,
-        TSA_TIMEOUT_SECONDS: '5',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      }),
-    ),
-    appServer(GOOGLE_BASE_URL, GOOGLE_DATA_DIR, {
-      DOCUMENT_EDITOR: 'google',
-      GOOGLE_DRIVE_API_URL: `http://127.0.0.1:${DRIVE_FAKE_PORT}`,
-    }),
-    // Before its app server, which asks Salesforce for the written fields at start.
+    // Its app server asks Salesforce for the written fields at start: the entries of `webServer` answer
+    // before the global setup starts the app servers.
     {
       command: `node --conditions=source --import tsx e2e/salesforce-stub-server.ts ${SALESFORCE_STUB_PORT} ${PORT + 5}`,
       url: SALESFORCE_STUB_STATE_URL,
       reuseExistingServer: false,
       timeout: 60_000,
     },
-    appServer(SALESFORCE_APP_BASE_URL, SALESFORCE_DATA_DIR, {
-      CRM_KIND: 'salesforce',
-      SALESFORCE_LOGIN_URL: `http://127.0.0.1:${SALESFORCE_STUB_PORT}`,
-      SALESFORCE_CLIENT_ID: 'e2e-client-id',
-      SALESFORCE_CLIENT_SECRET: 'e2e-client-secret',
-      SALESFORCE_OBJECT: 'Match__c',
-      SALESFORCE_ID_FIELD: 'Name',
-      // The preset's fields and a write-back of status, its time, the day of signing and the sealed PDF.
-      CRM_MAPPING_FILE: 'e2e/salesforce-mapping.json',
-      // Webhooks to the receiver e2e/salesforce-writeback.spec.ts starts on loopback.
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-    }),
   ],
+  globalSetup: './e2e/app-servers.ts',
 });
