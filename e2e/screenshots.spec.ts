@@ -366,3 +366,56 @@ test('Auswertung: the figures of the contract work as charts with their tables',
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await page.screenshot({ path: shot('auswertung'), fullPage: true });
 });
+
+test('Verträge: the running contracts, and a record with its chain', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signedIn(page, DEMO_ACCOUNTS.legal);
+  // The records are made through the API, as the editor's „Als unterschrieben erfassen“ makes them
+  // (e2e/contracts.spec.ts goes through the pages): six documents signed elsewhere.
+  const token = await page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('oidc.user:'));
+    return key
+      ? (JSON.parse(localStorage.getItem(key) ?? '{}') as { id_token?: string }).id_token
+      : undefined;
+  });
+  const authorization = `Bearer ${token}`;
+  const signedElsewhere = async (key: string, matchId: string, signedOn: string, signedBy: string) => {
+    const made = await page.request.post(`/backend/generateDocx/${key}/${matchId}`, {
+      headers: { authorization },
+      data: { dataList: { vertragspartner_type: 'k' } },
+    });
+    expect(made.status()).toBe(200);
+    const query = new URLSearchParams({ signedOn, signedBy });
+    const recorded = await page.request.post(
+      `/backend/documents/${made.headers()['x-document-id']}/signed-elsewhere?${query}`,
+      {
+        headers: { authorization, 'content-type': 'application/pdf' },
+        data: Buffer.from('%PDF-1.7\n1 0 obj <<>> endobj\ntrailer <<>>\n%%EOF\n'),
+      },
+    );
+    expect(recorded.status()).toBe(201);
+  };
+  await signedElsewhere('docx-de-we-rv', 'PL-10014', '2026-10-12', 'Ute Vogelsang');
+  await signedElsewhere('docx-de-we-ev', 'PL-10028', '2026-11-25', 'Ute Vogelsang');
+  await signedElsewhere('docx-de-wm-rv', 'PL-10026', '2026-09-30', 'Dr. Karl Brückner');
+  await signedElsewhere('docx-de-wm-ev', 'PL-10024', '2026-02-20', 'Petra Weser');
+  await signedElsewhere('docx-de-wm-ev', 'PL-10011', '2026-11-02', 'Jens Ostermann');
+  await signedElsewhere('docx-de-wm-rv', 'PL-10010', '2026-11-30', 'Mona Spree');
+
+  await page.getByRole('link', { name: 'Verträge' }).click();
+  await expect(page.getByRole('table', { name: 'Verträge' }).getByRole('row')).toHaveCount(7);
+  // A viewport as tall as the page: a full-page capture would paint the fixed footer mid-page.
+  const wholePage = async () => {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.setViewportSize({ width: 1280, height: Math.max(860, height) });
+  };
+  await wholePage();
+  await page.screenshot({ path: shot('vertraege') });
+  await page.setViewportSize({ width: 1280, height: 860 });
+
+  await page.getByRole('link', { name: 'Einzelauftrag PL-10028 öffnen' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Einzelauftrag PL-10028' })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Verlauf des Vertrags' })).toBeVisible();
+  await wholePage();
+  await page.screenshot({ path: shot('vertrag') });
+});

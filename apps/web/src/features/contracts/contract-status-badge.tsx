@@ -16,7 +16,8 @@ export function ContractStatusBadge({ status }: { status: ContractStatus }) {
     <Badge
       color={STATUS_COLORS[status]}
       variant="light"
-      style={{ whiteSpace: 'nowrap', overflow: 'visible' }}
+      // Never cut to „In …“ in a narrow column.
+      style={{ whiteSpace: 'nowrap', overflow: 'visible', minWidth: 'max-content' }}
     >
       {CONTRACT_STATUS_LABELS[status]}
     </Badge>

@@ -31,13 +31,7 @@ function SortableHeader({
   const ascending = query.direction === 'asc';
   return (
     <Table.Th aria-sort={active ? (ascending ? 'ascending' : 'descending') : 'none'}>
-      <UnstyledButton
-        onClick={() => onSort(column)}
-        title={t.sortBy(label)}
-        fw={700}
-        fz="sm"
-        style={{ whiteSpace: 'nowrap' }}
-      >
+      <UnstyledButton onClick={() => onSort(column)} title={t.sortBy(label)} fw={700} fz="sm">
         <Group gap={4} wrap="nowrap" component="span">
           <span>{label}</span>
           <Text span aria-hidden c={active ? undefined : 'dimmed'} fz="xs">
