@@ -9,7 +9,7 @@ const DEFAULTS = contractsQuerySchema.parse({});
  * The view an address names. A value the schema refuses (an address typed by hand, or of an older
  * version) is left out, not the whole view: `?status=unknown&kind=einzelauftrag` still filters by kind.
  */
-export function parseContractsQuery(params: URLSearchParams): ContractsQuery {
+function parseContractsQuery(params: URLSearchParams): ContractsQuery {
   const raw: Record<string, string> = Object.fromEntries(params);
   const parsed = contractsQuerySchema.safeParse(raw);
   if (parsed.success) return parsed.data;
