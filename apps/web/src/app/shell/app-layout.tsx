@@ -20,40 +20,41 @@ export function AppLayout() {
       <AppShell.Header px="md">
         <Group h="100%" justify="space-between" wrap="nowrap">
           <BreadcrumbBar />
-          <Group gap="sm" wrap="nowrap">
+          {/* Compact links: with every area a leader or legal staff member reaches, the header still fits 1280 px. */}
+          <Group gap="xs" wrap="nowrap">
             {user?.permission != null && (
               <>
-                <Button component={Link} to={PATHS.signatureOverview} variant="subtle">
+                <Button component={Link} to={PATHS.signatureOverview} variant="subtle" size="compact-sm">
                   {texts.shell.signatureOverview}
                 </Button>
-                <Button component={Link} to={PATHS.contracts} variant="subtle">
+                <Button component={Link} to={PATHS.contracts} variant="subtle" size="compact-sm">
                   {texts.shell.contracts}
                 </Button>
-                <Button component={Link} to={PATHS.sealCheck} variant="subtle">
+                <Button component={Link} to={PATHS.sealCheck} variant="subtle" size="compact-sm">
                   {texts.shell.sealCheck}
                 </Button>
               </>
             )}
             {/* Whoever the approval rules name now (leaders, legal staff, deputies), as the server says. */}
             {user?.approver && (
-              <Button component={Link} to={PATHS.approvals} variant="subtle">
+              <Button component={Link} to={PATHS.approvals} variant="subtle" size="compact-sm">
                 {texts.shell.approvals}
               </Button>
             )}
             {/* Leaders and legal staff: the figures of the contract work. */}
             {(user?.permission === 2 || user?.permission === 3) && (
-              <Button component={Link} to={PATHS.figures} variant="subtle">
+              <Button component={Link} to={PATHS.figures} variant="subtle" size="compact-sm">
                 {texts.shell.figures}
               </Button>
             )}
             {(isLegal(user?.permission) || user?.administrator) && (
-              <Button component={Link} to={PATHS.templates} variant="subtle">
+              <Button component={Link} to={PATHS.templates} variant="subtle" size="compact-sm">
                 {texts.shell.templates}
               </Button>
             )}
             {/* Legal staff keep the approval rules there (the tab Freigaben). */}
             {(user?.administrator || isLegal(user?.permission)) && (
-              <Button component={Link} to={PATHS.administration} variant="subtle">
+              <Button component={Link} to={PATHS.administration} variant="subtle" size="compact-sm">
                 {texts.shell.administration}
               </Button>
             )}
