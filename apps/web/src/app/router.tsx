@@ -64,8 +64,11 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const approvalsPage = async () => ({
     Component: (await import('@/features/approvals')).ApprovalsPage,
   });
-  const contractsPage = (page: 'ContractsPage' | 'ContractPage') => async () => ({
-    Component: (await import('@/features/contracts'))[page],
+  const contractsPage = async () => ({
+    Component: (await import('./contracts-page')).ContractsWithCalendarPage,
+  });
+  const contractPage = async () => ({
+    Component: (await import('@/features/contracts')).ContractPage,
   });
   const figuresPage = async () => ({
     Component: (await import('@/features/figures')).FiguresPage,
@@ -103,8 +106,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
             { path: PATHS.approvals, lazy: approvalsPage },
             { path: PATHS.figures, lazy: figuresPage },
-            { path: PATHS.contracts, lazy: contractsPage('ContractsPage') },
-            { path: PATHS.contract, lazy: contractsPage('ContractPage') },
+            { path: PATHS.contracts, lazy: contractsPage },
+            { path: PATHS.contract, lazy: contractPage },
             { path: PATHS.sealCheck, lazy: sealCheckPage },
             { path: PATHS.templates, lazy: templatePage('TemplatesPage') },
             { path: PATHS.placeholders, lazy: templatePage('PlaceholdersPage') },

@@ -1,6 +1,7 @@
 import { Group, Loader, Pagination, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { type ContractSort, isLegal, type SessionUser } from '@vertragsgenerator/domain';
+import type { ReactNode } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SESSION_ROUTE } from '@/lib/paths';
@@ -15,7 +16,11 @@ import { isFiltered, useContractsQuery } from './use-contracts-query';
  * /vertraege — Verträge: the running contracts, filtered, searched, sorted and paged as the address
  * says, with their export. Which records a user sees is the server's decision (a consultant: their deals).
  */
-export function ContractsPage() {
+export function ContractsPage({
+  below,
+}: {
+  /** What `app/` places under the list (the calendar subscription). */ below?: ReactNode;
+}) {
   const [query, update] = useContractsQuery();
   const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
   const contracts = useQuery(contractsQueryOptions(query));
@@ -72,6 +77,7 @@ export function ContractsPage() {
         </>
       )}
       {!data && contracts.isPending && <Loader size="sm" role="status" aria-label="Wird geladen" />}
+      {below}
     </Stack>
   );
 }
