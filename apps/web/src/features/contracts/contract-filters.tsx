@@ -73,7 +73,7 @@ function DaysFilter(props: {
     <NumberInput
       label={props.label}
       placeholder={t.daysPlaceholder}
-      value={typed}
+      value={typed === '' ? '' : Number(typed)}
       onChange={(value) => setTyped(String(value))}
       min={0}
       max={3650}

@@ -189,6 +189,34 @@ describe('ContractsPage', () => {
     await waitFor(() => expect(customer).toHaveValue('Lahn'));
   });
 
+  it('keeps a change made while the one before still waits for the session check', async () => {
+    stubApi({ [LIST]: jsonResponse(200, contractsPage([frameworkRow])) });
+    // Every navigation asks the server about the session first, as the app's route guard does.
+    const { router } = renderRoutes(
+      [
+        {
+          id: SESSION_ROUTE,
+          loader: () => new Promise((resolve) => setTimeout(() => resolve(legal), 600)),
+          shouldRevalidate: () => true,
+          children: [{ path: '/vertraege', Component: ContractsPage }],
+        },
+      ],
+      '/vertraege',
+    );
+    await table();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Art' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Rahmenvertrag' }));
+    // Committed 300 ms after typing: while the kind's navigation still waits.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Endet in (Tagen)' }), '4');
+    await waitFor(() => expect(router.state.location.search).toBe('?kind=rahmenvertrag&endsWithin=4'), {
+      timeout: 3000,
+    });
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Suche' }), 'L');
+    await waitFor(() => expect(router.state.location.search).toBe('?q=L&kind=rahmenvertrag&endsWithin=4'), {
+      timeout: 3000,
+    });
+  });
+
   it('sorts by a click on a column, the other way by a second click', async () => {
     const api = stubApi({ [LIST]: jsonResponse(200, contractsPage([frameworkRow])) });
     const { router } = renderList();
