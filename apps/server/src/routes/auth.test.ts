@@ -28,6 +28,8 @@ const PUBLIC_PATHS = [
   '/backend/signing/verify',
   '/backend/webhooks/envelopes/:envelopeId/sealed-pdf',
   '/backend/crm/envelopes/:envelopeId/sealed-pdf',
+  // A calendar program fetches the feed with the personal token in its path (contract-calendar.ts).
+  '/backend/calendar/:file',
 ];
 
 describe.each(testDatabases())('identity and sessions on $name', (database) => {
