@@ -317,5 +317,7 @@ describe.each(testDatabases())('a person named only in a lapsed envelope, on $na
       await app.app.close();
       await restored.destroy();
     }
-  });
+    // A second database made from nothing (PGlite's initdb alone is some 3 CPU-seconds), a restore into
+    // it and a second app: several times a test's usual work, as the backup tests' restores have.
+  }, 60_000);
 });

@@ -57,6 +57,8 @@ const PUBLIC_OPERATIONS = [
   'POST /backend/signature/docusign/connect',
   'GET /backend/webhooks/envelopes/{envelopeId}/sealed-pdf',
   'GET /backend/crm/envelopes/{envelopeId}/sealed-pdf',
+  // A calendar program fetches the feed with the personal token in its path.
+  'GET /backend/calendar/{file}',
 ];
 
 /** `/backend/documents/:id` as OpenAPI writes it: `/backend/documents/{id}`. */
