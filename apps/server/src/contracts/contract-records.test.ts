@@ -1,3 +1,5 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   CONTRACT_STATUSES,
@@ -8,6 +10,8 @@ import {
 import { parse } from 'csv-parse/sync';
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { restoreBackup } from '../backup/restore-backup.js';
+import { writeBackup } from '../backup/write-backup.js';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { seedDemoMatches } from '../matches/demo.js';
@@ -322,4 +326,32 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
       expect(all.rows.length).toBeGreaterThan(0);
     }
   });
+
+  it('restores its chains from a backup, a child written before its parent', async () => {
+    const chained = await db
+      .selectFrom('contract_records')
+      .select(['id', 'parent_id', 'terminated_by'])
+      .orderBy('id')
+      .execute();
+    expect(chained.some((row) => row.parent_id !== null)).toBe(true);
+    const file = join(mkdtempSync(join(tmpdir(), 'vg-contracts-')), 'vertraege.backup');
+    await writeBackup(db, file, {
+      productVersion: '0.0.0-test',
+      database: database.name === 'postgres' ? 'postgres' : 'pglite',
+    });
+    const restored = await database.openBlank();
+    try {
+      await restoreBackup(restored, file);
+      expect(
+        await restored
+          .selectFrom('contract_records')
+          .select(['id', 'parent_id', 'terminated_by'])
+          .orderBy('id')
+          .execute(),
+      ).toEqual(chained);
+    } finally {
+      await restored.destroy();
+    }
+    // A database made from nothing and a restore into it, as the backup tests' restores have.
+  }, 60_000);
 });
