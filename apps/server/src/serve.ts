@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { ConfigError, loadProcessConfig } from './config/config.js';
 import { DatabaseInUseError, migrate, openDatabase } from './db/database.js';
+import { warnOfMissingMemorySettings } from './operations/memory-settings.js';
 import type { BundleState } from './server-bundle.js';
 import { SealCertificateError } from './signature/seal/seal-certificate-error.js';
 
@@ -34,6 +35,7 @@ export async function serve({ bundle }: { bundle: BundleState }): Promise<void> 
   if (bundle === 'outdated') {
     app.log.warn('the server bundle is older than the compiled modules: running the modules (npm run build)');
   }
+  warnOfMissingMemorySettings(app.log);
 
   /**
    * A stop (SIGTERM from the orchestrator, Ctrl-C): new connections are refused and requests on open

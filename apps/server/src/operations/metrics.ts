@@ -9,6 +9,7 @@ import {
   COUNTERSIGNATURE_UNCHECKED,
   WITHOUT_COUNTERSIGNATURE,
 } from '../signature/docusign/connect-countersignature.js';
+import { MEMORY_SETTINGS, type ProcessSettings } from './memory-settings.js';
 
 export interface MetricsSources {
   db: Db;
@@ -75,6 +76,7 @@ export class Metrics implements GenerationObserver, CrmObserver {
 
   constructor(sources: MetricsSources) {
     collectDefaultMetrics({ register: this.registry });
+    memorySettingGauge(this.registry, process);
     const { db } = sources;
 
     new Gauge({
@@ -336,5 +338,21 @@ export class Metrics implements GenerationObserver, CrmObserver {
 
   text(): Promise<string> {
     return this.registry.metrics();
+  }
+}
+
+/**
+ * `memory_setting_missing`: 1 for each memory setting of `npm start` and the image that the process runs
+ * without, 0 for each it has (memory-settings.ts); the start logs a warning for each missing one.
+ */
+export function memorySettingGauge(registry: Registry, settings: ProcessSettings): void {
+  const gauge = new Gauge({
+    name: 'memory_setting_missing',
+    help: 'Memory settings of npm start and the image that this process runs without (1) or with (0): MALLOC_MMAP_THRESHOLD_, --max-semi-space-size',
+    labelNames: ['setting'] as const,
+    registers: [registry],
+  });
+  for (const memorySetting of MEMORY_SETTINGS) {
+    gauge.set({ setting: memorySetting.setting }, memorySetting.isSet(settings) ? 0 : 1);
   }
 }
