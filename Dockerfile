@@ -2,7 +2,7 @@
 #   docker build -t vertragsgenerator .
 #   docker build --build-arg LIBREOFFICE=true -t vertragsgenerator:pdf .   # with PDF renditions
 
-FROM node:22-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /app
 # Manifests first: the dependency layer is rebuilt only when they change, not on every source edit.
 COPY package.json package-lock.json ./
@@ -18,7 +18,7 @@ COPY apps/web apps/web
 COPY scripts/bundle-server.mjs scripts/
 RUN npm run build
 
-FROM node:22-bookworm-slim AS runtime
+FROM node:26-bookworm-slim AS runtime
 # LibreOffice only serves the PDF renditions of the signing pages; without it the browser renders the
 # DOCX. It adds about 430 MB, so it is opt-in. Carlito stands in for the templates' Calibri.
 ARG LIBREOFFICE=false
