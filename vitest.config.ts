@@ -36,6 +36,10 @@ function webProject(options: { name: string; isolate: boolean; include?: string[
       environment: 'jsdom',
       setupFiles: ['src/test/setup.ts'],
       isolate: options.isolate,
+      // Node 26 puts a localStorage and sessionStorage of its own on the global (undefined without
+      // --localstorage-file), and vitest copies no key of jsdom's window that the global already has:
+      // without Node's, the tests get jsdom's. (Node 20 has neither, nor the flag.)
+      execArgv: 'localStorage' in globalThis ? ['--no-webstorage'] : [],
       ...(options.include ? { include: options.include } : {}),
       ...(options.exclude ? { exclude: [...configDefaults.exclude, ...options.exclude] } : {}),
       // A form test types and clicks through a whole form: 2–3 s alone, twice that beside three others.

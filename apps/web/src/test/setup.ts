@@ -51,3 +51,15 @@ window.File.prototype.arrayBuffer ??= function arrayBuffer(this: File) {
     reader.readAsArrayBuffer(this);
   });
 };
+
+// Node 26's Response.blob() makes its Blob with the global constructor, jsdom's here, which lacks text()
+// (Node 20 made one of its own); every browser the app supports has it. text() alone leaves jsdom's Blobs
+// unlike Node's, so Node's Response still does not take them for its own (see above).
+window.Blob.prototype.text ??= function text(this: Blob) {
+  return new Promise<string>((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(reader.result as string);
+    reader.onerror = () => reject(reader.error);
+    reader.readAsText(this);
+  });
+};
