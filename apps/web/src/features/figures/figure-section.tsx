@@ -13,7 +13,9 @@ export function FigureTable({
   rows: readonly { key: string; cells: readonly ReactNode[] }[];
 }) {
   return (
-    <Table.ScrollContainer minWidth={320}>
+    // A table wider than its column scrolls; a region that scrolls must be reachable with the keyboard
+    // (arrow keys scroll it once focused), so the container is a named, focusable region.
+    <Table.ScrollContainer minWidth={320} type="native" tabIndex={0} role="region" aria-label={caption}>
       <Table striped withTableBorder fz="sm" captionSide="top">
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
