@@ -2,7 +2,7 @@ import { COMPANIES } from '@vertragsgenerator/domain';
 import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { Db } from '../../db/database.js';
 import type { Database } from '../../db/schema.js';
-import type { MailOutbox } from '../../mail/mail-outbox.js';
+import type { MailOutbox, OutgoingMail } from '../../mail/mail-outbox.js';
 import { LeasedRuns } from '../../shared/leased-runs.js';
 import type { EventSink } from '../../shared/product-events.js';
 import { addDaysIso, todayIso } from '../contract-queries.js';
@@ -14,7 +14,11 @@ import { stillRunning } from './running-contracts.js';
 type Executor = Kysely<Database>;
 type ReminderKind = DeadlineKind | 'ended';
 
-/** Candidates read per query: each one's reminder then commits in a short transaction of its own. */
+/**
+ * Candidates read per query, and reminders written per transaction: a hundred contracts' reminders commit
+ * together in a few statements (one per table), so a backlog of thousands is a matter of seconds and no
+ * transaction holds the database for long.
+ */
 const BATCH = 100;
 /**
  * A contract whose end passed longer ago than this is not announced as ended any more: the first run
@@ -83,12 +87,12 @@ const daysBetween = (from: string, to: string) => {
  * and every member of legal staff get a mail, the record a history entry and the webhooks
  * `contract.deadline_approaching`; once its end has passed, `contract.ended` and a history entry.
  *
- * Each contract's reminder commits on its own with a row of `contract_reminders` that is unique per
- * contract, deadline kind and day, with its mail queued in the outbox, its history entry and its
- * event: several replicas running at once, or a run cut short and started again, send each reminder
- * once. The record is locked FOR UPDATE SKIP LOCKED while its reminder is written, so two replicas
- * share the work rather than wait for each other; candidates are read in batches, so no statement
- * holds the database long.
+ * A contract's reminder commits with a row of `contract_reminders` that is unique per contract, deadline
+ * kind and day, with its mail queued in the outbox, its history entry and its event: several replicas
+ * running at once, or a run cut short and started again, send each reminder once. Reminders are written
+ * a batch per transaction, the records locked FOR UPDATE SKIP LOCKED, so two replicas share the work
+ * rather than wait for each other and no transaction holds the database long; a batch that fails is
+ * written again one contract at a time, so only the contract at fault waits for the next run.
  */
 export class ContractReminders {
   private readonly runs = new LeasedRuns();
@@ -103,7 +107,7 @@ export class ContractReminders {
     return this.runs.track(this.sweep(now));
   }
 
-  /** Takes no further contract and waits for the one in hand. */
+  /** Takes no further batch and waits for the one in hand. */
   stop(): Promise<void> {
     return this.runs.stop();
   }
@@ -120,18 +124,19 @@ export class ContractReminders {
       for (;;) {
         if (this.runs.stopping) return result;
         const batch = await this.candidates(kind, today, lead, after);
-        for (const candidate of batch) {
-          if (this.runs.stopping) return result;
-          try {
-            if (await this.remind(kind, candidate.id, today, lead)) {
-              if (kind === 'ended') result.ended++;
-              else result.reminded++;
-            }
-          } catch (error) {
-            result.failed++;
-            firstError ??= error;
-            this.deps.log?.warn({ err: error, contractId: candidate.id, kind }, 'contract reminder failed');
-          }
+        if (this.runs.stopping) return result;
+        const outcome = await this.remindAll(
+          kind,
+          batch.map((candidate) => candidate.id),
+          today,
+          lead,
+        );
+        if (kind === 'ended') result.ended += outcome.done;
+        else result.reminded += outcome.done;
+        result.failed += outcome.failed.length;
+        for (const { id, error } of outcome.failed) {
+          firstError ??= error;
+          this.deps.log?.warn({ err: error, contractId: id, kind }, 'contract reminder failed');
         }
         const last = batch.at(-1);
         if (batch.length < BATCH || !last) break;
@@ -169,12 +174,42 @@ export class ContractReminders {
     return rows;
   }
 
-  /** One contract's reminder (or end), in a transaction of its own; false when it is not (or no longer) due. */
-  private remind(kind: ReminderKind, id: string, today: string, lead: Record<string, LeadTimes>) {
+  /**
+   * The batch's reminders in one transaction. Should it fail, each contract is tried again in a
+   * transaction of its own, so one that cannot be handled (its webhook, a lost connection) is left for
+   * the next run and does not hold back the others.
+   */
+  private async remindAll(
+    kind: ReminderKind,
+    ids: string[],
+    today: string,
+    lead: Record<string, LeadTimes>,
+  ): Promise<{ done: number; failed: { id: string; error: unknown }[] }> {
+    if (ids.length === 0) return { done: 0, failed: [] };
+    try {
+      return { done: await this.remind(kind, ids, today, lead), failed: [] };
+    } catch (error) {
+      if (ids.length === 1) return { done: 0, failed: [{ id: ids[0] as string, error }] };
+    }
+    const outcome = { done: 0, failed: [] as { id: string; error: unknown }[] };
+    for (const id of ids) {
+      if (this.runs.stopping) break;
+      const one = await this.remindAll(kind, [id], today, lead);
+      outcome.done += one.done;
+      outcome.failed.push(...one.failed);
+    }
+    return outcome;
+  }
+
+  /**
+   * The reminders (or ends) of `ids` in one transaction; returns how many were made. Each record is read
+   * again under its lock — an extension signed meanwhile, or another replica's reminder, ends its turn —
+   * and a reminder is made only where its row in `contract_reminders` is new.
+   */
+  private remind(kind: ReminderKind, ids: string[], today: string, lead: Record<string, LeadTimes>) {
     const { db, outbox, events, publicUrl } = this.deps;
     return db.transaction().execute(async (trx) => {
-      // Read again under the lock: an extension signed meanwhile, or another replica's reminder.
-      const record = await trx
+      const records = await trx
         .selectFrom('contract_records as c')
         .select([
           'c.id',
@@ -189,84 +224,105 @@ export class ContractReminders {
           'c.last_notice_day',
           'c.notice_text',
         ])
-        .where('c.id', '=', id)
+        .where('c.id', 'in', ids)
         .where(dueSql(kind, today, lead))
         .where(stillRunning())
+        .orderBy('c.id')
         .forUpdate()
         .skipLocked()
-        .executeTakeFirst();
-      const day = record && (kind === 'notice' ? record.last_notice_day : record.end_date);
-      if (!record || !day) return false;
+        .execute();
+      const dayOf = (record: (typeof records)[number]) =>
+        kind === 'notice' ? record.last_notice_day : record.end_date;
+      const dated = records.filter((record) => dayOf(record) !== null);
+      if (dated.length === 0) return 0;
       const inserted = await trx
         .insertInto('contract_reminders')
-        .values({ contract_id: id, kind, day })
+        .values(dated.map((record) => ({ contract_id: record.id, kind, day: dayOf(record) as string })))
         .onConflict((conflict) => conflict.doNothing())
-        .returning('id')
-        .executeTakeFirst();
-      if (!inserted) return false;
+        .returning('contract_id')
+        .execute();
+      const made = new Set(inserted.map((row) => row.contract_id));
+      const due = dated.filter((record) => made.has(record.id));
+      if (due.length === 0) return 0;
       if (kind === 'ended') {
         await trx
           .insertInto('contract_events')
-          .values({
-            contract_id: id,
-            type: EVENT_TYPES.ended,
-            actor: '',
-            detail: `Vertrag am ${germanDay(day)} beendet`,
-          })
+          .values(
+            due.map((record) => ({
+              contract_id: record.id,
+              type: EVENT_TYPES.ended,
+              actor: '',
+              detail: `Vertrag am ${germanDay(dayOf(record) as string)} beendet`,
+            })),
+          )
           .execute();
-        await events?.record({ kind: 'contract.event', contractId: id, type: 'ended' }, trx);
-        return true;
+        for (const record of due)
+          await events?.record({ kind: 'contract.event', contractId: record.id, type: 'ended' }, trx);
+        return due.length;
       }
-      const recipients = await this.recipients(trx, record.consultant);
-      const deadline = { kind, day, daysLeft: daysBetween(today, day) };
-      await outbox.enqueue(
-        recipients.map((to) => deadlineReminderMail(record as RecordForMail, deadline, to, publicUrl)),
+      const recipientsOf = await this.recipients(
         trx,
+        due.map((record) => record.consultant),
       );
       const what = kind === 'notice' ? 'die Kündigungsfrist' : 'das Vertragsende';
-      await trx
-        .insertInto('contract_events')
-        .values({
-          contract_id: id,
+      const mails: OutgoingMail[] = [];
+      const history = due.map((record) => {
+        const day = dayOf(record) as string;
+        const recipients = recipientsOf(record.consultant);
+        const deadline = { kind, day, daysLeft: daysBetween(today, day) };
+        for (const to of recipients)
+          mails.push(deadlineReminderMail(record as RecordForMail, deadline, to, publicUrl));
+        return {
+          contract_id: record.id,
           type: EVENT_TYPES[kind],
           actor: '',
           detail:
             recipients.length > 0
               ? `Erinnerung an ${what} am ${germanDay(day)} an ${recipients.join(', ')}`
               : `Erinnerung an ${what} am ${germanDay(day)}: niemand im Personalverzeichnis zu benachrichtigen`,
-        })
-        .execute();
-      await events?.record(
-        { kind: 'contract.event', contractId: id, type: 'deadline_approaching', deadline: { kind, day } },
-        trx,
-      );
-      return true;
+        };
+      });
+      await outbox.enqueue(mails, trx);
+      await trx.insertInto('contract_events').values(history).execute();
+      for (const record of due)
+        await events?.record(
+          {
+            kind: 'contract.event',
+            contractId: record.id,
+            type: 'deadline_approaching',
+            deadline: { kind, day: dayOf(record) as string },
+          },
+          trx,
+        );
+      return due.length;
     });
   }
 
   /**
-   * Who is mailed: the deal's consultant — every colleague with a level whose name in the staff
-   * directory is the record's consultant (those who see it on /vertraege) — and every member of legal
-   * staff; each address once.
+   * Who is mailed of a contract: the deal's consultant — every colleague with a level whose name in the
+   * staff directory is the record's consultant (those who see it on /vertraege) — then every member of
+   * legal staff; each address once. One query for the whole batch.
    */
-  private async recipients(trx: Executor, consultant: string): Promise<string[]> {
+  private async recipients(trx: Executor, consultants: string[]): Promise<(consultant: string) => string[]> {
+    const key = (name: string) => name.trim().toLowerCase();
+    const names = [...new Set(consultants.map(key).filter((name) => name !== ''))];
     const rows = await trx
       .selectFrom('users')
-      .select('email')
+      .select(['email', 'permission', sql<string>`lower(trim(name))`.as('name_key')])
       .where((eb) =>
         eb.or([
           eb('permission', '=', 2),
-          eb.and([
-            eb('permission', 'is not', null),
-            sql<SqlBool>`lower(trim(name)) = ${consultant.trim().toLowerCase()}`,
-            sql<SqlBool>`${consultant.trim()} <> ''`,
-          ]),
+          ...(names.length > 0
+            ? [eb.and([eb('permission', 'is not', null), eb(sql<string>`lower(trim(name))`, 'in', names)])]
+            : []),
         ]),
       )
-      // The consultant first, then legal staff.
-      .orderBy(sql`case when lower(trim(name)) = ${consultant.trim().toLowerCase()} then 0 else 1 end`)
       .orderBy('email')
       .execute();
-    return [...new Set(rows.map((row) => row.email))];
+    const legal = rows.filter((row) => row.permission === 2).map((row) => row.email);
+    return (consultant) => {
+      const own = rows.filter((row) => row.name_key === key(consultant) && key(consultant) !== '');
+      return [...new Set([...own.map((row) => row.email), ...legal])];
+    };
   }
 }
