@@ -176,7 +176,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   const crmWriteback = await createCrmWriteback(deps, app.log);
   const integrations = createIntegrations(deps, crmWriteback.targets);
   // Running contracts hear of completed envelopes beside the webhooks, and tell the webhooks of records.
-  const contracts = createContracts(db, integrations.events);
+  const contracts = createContracts(db, integrations.events, deps.companyData);
   const templates = new TemplateVersions(db, audit, contracts.events);
   await seedTemplates(templates, config.templatesDir, app.log);
   const templateUsage = createTemplateUsage();

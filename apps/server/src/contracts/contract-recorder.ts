@@ -4,7 +4,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { EventSink, ProductEvent } from '../shared/product-events.js';
 import { linkIntoChain } from './contract-chain.js';
-import { type ContractDraft, contractDraftOf } from './contract-terms.js';
+import { type CompanyNames, type ContractDraft, contractDraftOf } from './contract-terms.js';
 
 type Executor = Kysely<Database>;
 
@@ -50,6 +50,12 @@ async function termsOf(
   return { terms: contractTermsOf(stored.record), source: 'match' };
 }
 
+/** What recording needs besides the document: our companies' names, and where `contract.created` goes. */
+export interface Recording {
+  companies: CompanyNames;
+  events?: EventSink<Executor>;
+}
+
 /**
  * Inserts the record of a signed document and links it into its chain, in the caller's transaction.
  * A second call for the same envelope or document version changes nothing (the unique indexes decide,
@@ -58,10 +64,10 @@ async function termsOf(
 export async function insertContractRecord(
   trx: Executor,
   source: RecordSource,
-  events?: EventSink<Executor>,
+  { companies, events }: Recording,
 ): Promise<string | undefined> {
   const { terms, source: termsSource } = await termsOf(trx, source.documentId, source.matchId);
-  const draft = contractDraftOf(source.docKey, terms);
+  const draft = contractDraftOf(source.docKey, terms, companies);
   if (!draft) return undefined;
   const inserted = await trx
     .insertInto('contract_records')
@@ -164,8 +170,8 @@ const SWEEP_BATCH = 200;
 export class ContractRecorder implements EventSink<Executor> {
   constructor(
     private readonly db: Db,
-    /** Where `contract.created` goes (the webhooks), in the same transaction. */
-    private readonly events?: EventSink<Executor>,
+    /** Our companies' names, and where `contract.created` goes (the webhooks), in the same transaction. */
+    private readonly recording: Recording,
   ) {}
 
   async record(event: ProductEvent, trx: Executor): Promise<void> {
@@ -173,7 +179,7 @@ export class ContractRecorder implements EventSink<Executor> {
       (event.kind === 'envelope.event' && event.type === 'completed') || event.kind === 'envelope.sealed';
     if (!completes) return;
     const source = await envelopeSource(trx, event.envelopeId);
-    if (source) await insertContractRecord(trx, source, this.events);
+    if (source) await insertContractRecord(trx, source, this.recording);
   }
 
   /** Records completed envelopes without a record, oldest first so chains link as they were signed. */
@@ -203,7 +209,7 @@ export class ContractRecorder implements EventSink<Executor> {
       for (const { id } of missing) {
         const created = await this.db.transaction().execute(async (trx) => {
           const source = await envelopeSource(trx, id);
-          return source && insertContractRecord(trx, source, this.events);
+          return source && insertContractRecord(trx, source, this.recording);
         });
         if (created) made++;
       }

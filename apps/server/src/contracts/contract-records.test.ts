@@ -109,7 +109,7 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
       terms_source: 'document',
     });
     // The sweep that fills in what is missing finds nothing more to do, however often it runs.
-    const recorder = new ContractRecorder(db);
+    const recorder = new ContractRecorder(db, { companies: {} });
     expect(await recorder.recordMissing()).toBe(0);
     expect(await recorder.recordMissing()).toBe(0);
   });
@@ -122,11 +122,11 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
     await db.deleteFrom('contract_events').execute();
     await db.deleteFrom('contract_records').execute();
     const made = await Promise.all([
-      new ContractRecorder(db).recordMissing(),
-      new ContractRecorder(db).recordMissing(),
+      new ContractRecorder(db, { companies: {} }).recordMissing(),
+      new ContractRecorder(db, { companies: {} }).recordMissing(),
     ]);
     expect(made[0] + made[1]).toBe(before.length);
-    expect(await new ContractRecorder(db).recordMissing()).toBe(0);
+    expect(await new ContractRecorder(db, { companies: {} }).recordMissing()).toBe(0);
     const after = await db
       .selectFrom('contract_records')
       .select(['envelope_id', 'last_notice_day'])
@@ -208,6 +208,12 @@ describe.each(testDatabases())('running contracts on $name', (database) => {
       lastNoticeDay: '2027-11-19',
       source: { kind: 'signed_elsewhere', signedBy: 'Dr. Jürgen Müller' },
     });
+    // The CRM names WE Engineering as the customer's contracting company; the document carries WM's
+    // letterhead (its key), and that is who signed.
+    expect(contract.parties).toEqual([
+      { role: 'Gesellschaft', name: 'WM Consulting GmbH' },
+      { role: 'Kunde', name: 'Rheinauen Versicherung AG' },
+    ]);
   });
 
   it('links an Einzelauftrag under its customer’s Rahmenvertrag and a termination to the contract it ends', async () => {

@@ -6,13 +6,10 @@ import {
   type NoticeRuleChange,
   type SignedElsewhere,
 } from '@vertragsgenerator/domain';
-import type { Kysely } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
-import type { Database } from '../db/schema.js';
 import { looksLikePdf } from '../documents/pdf-file.js';
 import { HttpError, notFound } from '../shared/http-error.js';
-import type { EventSink } from '../shared/product-events.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { chainOf } from './contract-chain.js';
 import {
@@ -23,7 +20,7 @@ import {
   statusSql,
   todayIso,
 } from './contract-queries.js';
-import { insertContractRecord } from './contract-recorder.js';
+import { insertContractRecord, type Recording } from './contract-recorder.js';
 import { contractKindOf, noticeDeadline } from './contract-terms.js';
 
 const CONTRACT_NOT_FOUND = 'Diesen Vertrag gibt es nicht, oder du darfst ihn nicht sehen.';
@@ -41,7 +38,7 @@ export class ContractRecords {
   constructor(
     private readonly db: Db,
     private readonly audit: AuditLog,
-    private readonly events?: EventSink<Kysely<Database>>,
+    private readonly recording: Recording,
   ) {}
 
   /** The record with its chain; 404 for an unknown id and for a record the reader may not see. */
@@ -218,7 +215,7 @@ export class ContractRecords {
           signedPdf: { content: pdf, sha256: sha256Hex(pdf) },
           actor: editor.email,
         },
-        this.events,
+        this.recording,
       );
       if (!id)
         throw new HttpError(

@@ -75,11 +75,20 @@ export function noticeDeadline(rule: NoticeRule | null, endDate: string | null):
   return rule && endDate ? isoDate(lastNoticeDay(rule, calendarDateOfIso(endDate))) : null;
 }
 
+/** Our companies' names by code, as their letterheads print them (config/companies.json). */
+export type CompanyNames = Readonly<Partial<Record<string, { name: string }>>>;
+
 /**
  * Reads a signed document's contract from its catalogue key and the deal's values it was made of.
  * Undefined for a key that makes no contract (an offer) or that the catalogue no longer knows.
+ * Our side is the company whose letterhead the document carries — the key decides it, whatever the
+ * CRM's "Vertragspartner" field says; that field stands in only for a company the names lack.
  */
-export function contractDraftOf(docKey: string, terms: ContractTerms): ContractDraft | undefined {
+export function contractDraftOf(
+  docKey: string,
+  terms: ContractTerms,
+  companies: CompanyNames = {},
+): ContractDraft | undefined {
   const entry = catalogueEntry(docKey);
   const kind = entry && contractKindOf(entry);
   if (!entry || !kind) return undefined;
@@ -88,7 +97,8 @@ export function contractDraftOf(docKey: string, terms: ContractTerms): ContractD
   const partnerName =
     text(terms.ppGesellschaft) || `${text(terms.candidateFirstName)} ${text(terms.candidateLastName)}`.trim();
   const counterparty = partner === 'k' ? customer : partnerName;
-  const ourSide = text(partner === 'k' ? terms.vertragspartnerKunde : terms.vertragspartnerPP);
+  const ourSide =
+    companies[company]?.name ?? text(partner === 'k' ? terms.vertragspartnerKunde : terms.vertragspartnerPP);
   const parties: ContractParty[] = [
     ...(ourSide ? [{ role: 'Gesellschaft', name: ourSide }] : []),
     { role: partner === 'k' ? 'Kunde' : 'Projektpartner', name: counterparty },

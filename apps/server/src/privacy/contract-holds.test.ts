@@ -64,18 +64,22 @@ describe.each(testDatabases())('a contract record under a legal hold on $name', 
       createdAt: new Date('2020-01-02T00:00:00Z'),
     });
     const id = await db.transaction().execute((trx) =>
-      insertContractRecord(trx, {
-        sourceKind: 'signed_elsewhere',
-        envelopeId: null,
-        documentId,
-        documentVersion: 1,
-        matchId: 'PL-91',
-        docKey: 'de-wm-pp-rv',
-        signedAt: new Date('2020-01-10T12:00:00Z'),
-        signedBy: 'Henrik Hold',
-        signedPdf: { content: PDF, sha256: sha256Hex(PDF) },
-        actor: 'legal@demo.local',
-      }),
+      insertContractRecord(
+        trx,
+        {
+          sourceKind: 'signed_elsewhere',
+          envelopeId: null,
+          documentId,
+          documentVersion: 1,
+          matchId: 'PL-91',
+          docKey: 'de-wm-pp-rv',
+          signedAt: new Date('2020-01-10T12:00:00Z'),
+          signedBy: 'Henrik Hold',
+          signedPdf: { content: PDF, sha256: sha256Hex(PDF) },
+          actor: 'legal@demo.local',
+        },
+        { companies: {} },
+      ),
     );
     expect(id).toBeDefined();
     record = id as string;

@@ -12,6 +12,7 @@ import { contractReminderRoutes } from '../routes/contract-reminders.js';
 import { contractRoutes } from '../routes/contracts.js';
 import { HOUSEKEEPING_INTERVAL_MS, OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
 import { type EventSink, tellingEach } from '../shared/product-events.js';
+import type { CompanyData } from '../templates/companies.js';
 import type { AppContext, AreaRunning } from './app-context.js';
 
 /**
@@ -19,14 +20,19 @@ import type { AppContext, AreaRunning } from './app-context.js';
  * envelope becomes a record in the transaction that completes it, and `contract.created` goes to the
  * webhooks in that same transaction. `events` is the sink every other area records into.
  */
-export function createContracts(db: Db, webhooks: EventSink<Kysely<Database>>) {
-  const recorder = new ContractRecorder(db, webhooks);
+export function createContracts(
+  db: Db,
+  webhooks: EventSink<Kysely<Database>>,
+  { companies }: Pick<CompanyData, 'companies'>,
+) {
+  const recording = { companies, events: webhooks };
+  const recorder = new ContractRecorder(db, recording);
   return {
     recorder,
     events: tellingEach(webhooks, recorder),
     async register(context: AppContext): Promise<AreaRunning> {
       const { app, guards, audit } = context;
-      const records = new ContractRecords(db, audit, webhooks);
+      const records = new ContractRecords(db, audit, recording);
       await app.register(contractRoutes, { guards, db, records, now: () => new Date() });
       await app.register(contractFiguresRoutes, { guards, db, now: () => new Date() });
       // Reminders of notice deadlines and ends, the lead times per company, and the calendar feed.
