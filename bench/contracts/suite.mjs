@@ -168,7 +168,7 @@ function report(results, reminders, settings) {
     '',
     'The reminder run over the same records, as of the bench day, with the lead times of the defaults (60 days ' +
       'before the notice deadline, 14 before the end), the mails queued for the outbox, not sent: the first run sends ' +
-      'the whole backlog (each contract in a transaction of its own), the next run of the day finds nothing left. ' +
+      'the whole backlog (100 contracts per transaction), the next run of the day finds nothing left. ' +
       'Beside it a `select 1` every 50 ms on the same database, whose longest wait is how long the run held it at once.',
     '',
     table(

@@ -6,7 +6,7 @@ import { sql } from 'kysely';
  *
  * - a document and a completed envelope per record (generated over four years, sent after 0–3 days,
  *   completed after 1–30 more), with its `created`, `sent`, two `signed` and `completed` events, and the
- *   record itself (kinds and companies in turn, ends spread from two years back to three ahead, every
+ *   record itself with those instants (kinds and companies in turn, ends spread from two years back to three ahead, every
  *   twentieth terminated);
  * - a tenth as many envelopes still out for signature, their signers at every step;
  * - a twentieth as many declined ones, with one of 15 reasons;
@@ -65,13 +65,15 @@ export async function seedFigures(db, records) {
   );
   await sql`insert into contract_records (id, source_kind, envelope_id, document_id, document_version, match_id,
       doc_key, kind, company, partner_type, language, counterparty, customer, consultant, parties, terms_source,
-      end_date, notice_rule_source, signed_at, terminated_by)
+      end_date, notice_rule_source, generated_at, first_sent_at, signed_at, terminated_by)
     select md5('record' || i)::uuid, 'envelope', md5('envelope' || i)::uuid, md5('document' || i)::uuid, 1,
       'PL-' || (20000 + i % 5000), ${keys}[1 + i % 5], ${kinds}[1 + i % 5], ${companies}[1 + i % 5], 'k', 'de',
       'Kunde ' || (i % 300) || ' GmbH', 'Kunde ' || (i % 300) || ' GmbH', 'Berater ' || (i % 40), '[]', 'document',
-      to_char(current_date - 730 + (i * 7) % 1826, 'YYYY-MM-DD'), 'missing', now() - make_interval(mins => ((i * 7919) % ${envelopes}::int) * ${spread}::int),
+      to_char(current_date - 730 + (i * 7) % 1826, 'YYYY-MM-DD'), 'missing', made, made + make_interval(days => i % 4),
+      made + make_interval(days => i % 4 + 1 + i % 30, hours => i % 24),
       case when i % 20 = 0 then md5('record' || i)::uuid end
-    from generate_series(1, ${records}::int) as i`.execute(db);
+    from generate_series(1, ${records}::int) as i,
+      lateral (select now() - make_interval(mins => ((i * 7919) % ${envelopes}::int) * ${spread}::int) as made) as m`.execute(db);
   await sql`insert into approval_requests (id, document_id, document_version, document_sha256, match_id, doc_key,
       file_name, requested_by, requested_by_name, requested_at, reasons, rules, status)
     select md5('approval' || i)::uuid, md5('document' || i)::uuid, 1, 'bench', 'PL-' || (20000 + i % 5000),

@@ -82,6 +82,14 @@ export async function insertContractRecord(
       terms_source: termsSource,
       signed_at: source.signedAt,
       signed_by: source.signedBy,
+      generated_at: trx.selectFrom('documents').select('created_at').where('id', '=', source.documentId),
+      first_sent_at: source.envelopeId
+        ? trx
+            .selectFrom('envelope_events')
+            .select(({ fn }) => fn.min('at').as('at'))
+            .where('envelope_id', '=', source.envelopeId)
+            .where('type', '=', 'sent')
+        : null,
       signed_pdf: source.signedPdf?.content ?? null,
       signed_pdf_sha256: source.signedPdf?.sha256 ?? null,
     })

@@ -1,7 +1,6 @@
 import { CATALOGUE, type Company, type ContractKind, FIGURES_TOP_REASONS } from '@vertragsgenerator/domain';
 import { type RawBuilder, sql } from 'kysely';
 import type { Db } from '../db/database.js';
-import { contractKindOf } from './contract-terms.js';
 
 /**
  * The SQL of `/auswertung`: one query per figure, each the same text on PostgreSQL and PGlite. Months
@@ -28,15 +27,6 @@ function keysOf(company: Company): RawBuilder<boolean> {
 
 const companyFilter = (column: RawBuilder<unknown>, company: Company | undefined) =>
   company ? sql`and ${column} ${keysOf(company)}` : sql``;
-
-/** Each contract key's company and kind, as a table to join an envelope's key to. */
-function keyTable(): RawBuilder<unknown> {
-  const rows = [...CATALOGUE.values()].flatMap((entry) => {
-    const kind = contractKindOf(entry);
-    return kind ? [sql`(${entry.key}, ${entry.params.company}, ${kind})`] : [];
-  });
-  return sql`(values ${sql.join(rows)})`;
-}
 
 export interface EndingRow {
   month: string;
@@ -71,10 +61,10 @@ export interface LeadTimeRow {
 }
 
 /**
- * The envelopes completed in `period`: days from their document's creation to their first sending
- * and to their completion, median and 90th percentile per month of completion, overall, per company
- * and per kind in one pass (grouping sets). The kind and company are the contract record's, or the key's
- * where the record is not written yet.
+ * The contracts signed through an envelope in `period`: days from their document's generation to the
+ * envelope's first sending and to its completion (the record's signature), median and 90th percentile
+ * per month of completion, overall, per company and per kind in one pass (grouping sets). The record
+ * keeps all three instants, so this reads the records alone (migration 0030).
  */
 export async function leadTimesPerMonth(
   db: Db,
@@ -82,21 +72,13 @@ export async function leadTimesPerMonth(
 ): Promise<LeadTimeRow[]> {
   const { rows } = await sql<LeadTimeRow>`
     with done as (
-      select ${berlinMonth(sql`e.completed_at`)} as month,
-        coalesce(c.company, k.company) as company,
-        coalesce(c.kind, k.kind) as kind,
-        extract(epoch from (s.first_sent - d.created_at)) / 86400 as to_sent,
-        extract(epoch from (e.completed_at - d.created_at)) / 86400 as to_completed
-      from envelopes e
-      join documents d on d.id = e.document_id
-      left join lateral (
-        select min(ev.at) as first_sent from envelope_events ev where ev.envelope_id = e.id and ev.type = 'sent'
-      ) s on true
-      left join contract_records c on c.envelope_id = e.id
-      left join ${keyTable()} as k(doc_key, company, kind) on k.doc_key = e.doc_key
-      where e.status = 'completed'
-        and e.completed_at >= ${berlinMidnight(period.from)} and e.completed_at < ${berlinMidnight(period.to)}
-        ${companyFilter(sql`e.doc_key`, company)}
+      select ${berlinMonth(sql`c.signed_at`)} as month, c.company, c.kind,
+        extract(epoch from (c.first_sent_at - c.generated_at)) / 86400 as to_sent,
+        extract(epoch from (c.signed_at - c.generated_at)) / 86400 as to_completed
+      from contract_records c
+      where c.source_kind = 'envelope'
+        and c.signed_at >= ${berlinMidnight(period.from)} and c.signed_at < ${berlinMidnight(period.to)}
+        ${company ? sql`and c.company = ${company}` : sql``}
     )
     select month, company, kind, grouping(company, kind)::int as grouping, count(*)::int as count,
       percentile_cont(array[0.5, 0.9]) within group (order by to_sent) as to_sent,

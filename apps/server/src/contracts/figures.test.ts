@@ -9,6 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+import { fillLeadTimes } from '../db/migrations/0030_contract_lead_times.js';
+import { ContractRecorder } from './contract-recorder.js';
 import { addMonths, contractFigures } from './figures.js';
 
 /**
@@ -75,16 +77,28 @@ interface RecordSpec {
   supersededBy?: string;
 }
 
+/**
+ * A record as the tests need it: signed elsewhere with its own document, or for an envelope — then with
+ * the envelope's document, its first sending and its completion, as the recorder writes them.
+ */
 async function insertRecord(db: Db, spec: RecordSpec): Promise<string> {
   const id = randomUUID();
-  const documentId = await insertDocument(db, `de-${spec.company}-pp-ev`, at('2025-01-01T08:00:00Z'));
+  const key = `de-${spec.company}-pp-ev`;
+  const documentId = await insertDocument(db, key, at('2025-01-01T08:00:00Z'));
+  const envelope = spec.envelopeId ?? null;
   await sql`insert into contract_records (id, source_kind, envelope_id, document_id, document_version, match_id, doc_key,
       kind, company, partner_type, language, counterparty, customer, consultant, parties, terms_source, end_date,
-      notice_rule_source, terminated_by, superseded_by, signed_at)
-    values (${id}, ${spec.envelopeId ? 'envelope' : 'signed_elsewhere'}, ${spec.envelopeId ?? null}, ${documentId}, 1,
-      'PL-10001', ${`de-${spec.company}-pp-ev`}, ${spec.kind}, ${spec.company}, 'pp', 'de', 'Partner GmbH',
+      notice_rule_source, terminated_by, superseded_by, signed_at, generated_at, first_sent_at)
+    select ${id}, ${envelope ? 'envelope' : 'signed_elsewhere'}, ${envelope}, coalesce(e.document_id, d.id), 1,
+      'PL-10001', ${key}, ${spec.kind}, ${spec.company}, 'pp', 'de', 'Partner GmbH',
       'Kunde AG', 'Berta Berater', '[]', 'document', ${spec.endDate}, 'missing', ${spec.terminatedBy ?? null},
-      ${spec.supersededBy ?? null}, ${at('2025-01-02T08:00:00Z')})`.execute(db);
+      ${spec.supersededBy ?? null}, coalesce(e.completed_at, ${at('2025-01-02T08:00:00Z')}),
+      coalesce(ed.created_at, d.created_at),
+      (select min(ev.at) from envelope_events ev where ev.envelope_id = e.id and ev.type = 'sent')
+    from documents d
+    left join envelopes e on e.id = ${envelope}
+    left join documents ed on ed.id = e.document_id
+    where d.id = ${documentId}`.execute(db);
   return id;
 }
 
@@ -125,8 +139,9 @@ async function seedEndings(db: Db) {
 }
 
 /**
- * Completed envelopes. May 2026: days to completed 1, 2, 3, 4, 10 and to the first sending 0.5, 1, 1, 2, 3
- * (E3 sent twice: the first counts). E5's record says Verlängerung, which wins over its key's kind.
+ * Completed envelopes and their contract records. May 2026: days to completed 1, 2, 3, 4, 10 and to the
+ * first sending 0.5, 1, 1, 2, 3 (E3 sent twice: the first counts). E5's record says Verlängerung; the
+ * others are recorded as the app records them (ContractRecorder), kind and company from their keys.
  */
 async function seedLeadTimes(db: Db) {
   const created = (day: string) => at(`${day}T08:00:00Z`);
@@ -165,6 +180,15 @@ async function seedLeadTimes(db: Db) {
     documentCreated: at('2025-06-28T22:00:00Z'),
     completedAt: at('2025-06-30T22:00:00Z'),
   });
+  // An offer is completed too, but makes no contract: it is not in the contracts' lead times.
+  await insertEnvelope(db, {
+    key: 'angebot-wm',
+    status: 'completed',
+    documentCreated: created('2026-05-10'),
+    completedAt: completed('2026-05-10', 30),
+    sentAfterDays: [20],
+  });
+  await new ContractRecorder(db, { companies: {} }).recordMissing();
 }
 
 /** Freigabe. April 2026 (wm): 1, 2, 4, 8, 24, 48 hours; June 2026 (we, an offer): 3 hours. */
@@ -322,7 +346,7 @@ describe.each(testDatabases())('the figures of /auswertung on $name', (database)
     expect(month('2026-04')).toEqual({ month: '2026-04', count: 0, toSent: NONE, toCompleted: NONE });
   });
 
-  it('splits the lead times by company and by kind, the record’s kind before the key’s', () => {
+  it('splits the lead times by the records’ company and kind', () => {
     expect(all.leadTimes.byCompany.filter((row) => row.month === '2026-05')).toEqual([
       // WE [3, 4] and [1, 2]: p90 at 0.9; WM [1, 2, 10] and [0.5, 1, 3]: p90 at 1.8.
       {
@@ -383,6 +407,14 @@ describe.each(testDatabases())('the figures of /auswertung on $name', (database)
         toCompleted: { median: 3.5, p90: 3.9 },
       },
     ]);
+  });
+
+  it('fills in the lead times of the records made before they were kept, as migration 0030 does', async () => {
+    await sql`update contract_records set generated_at = null, first_sent_at = null`.execute(db);
+    const emptied = await figures(db);
+    expect(emptied.leadTimes.all.find((m) => m.month === '2026-05')?.toSent).toEqual(NONE);
+    await fillLeadTimes(db as never);
+    expect((await figures(db)).leadTimes).toEqual(all.leadTimes);
   });
 
   it('gives median and p90 of the hours from approval request to decision per month of the decision', async () => {

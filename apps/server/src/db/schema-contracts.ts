@@ -42,6 +42,9 @@ export interface ContractRecordsTable {
   superseded_by: string | null;
   signed_at: ColumnType<Date, Date | string, Date | string>;
   signed_by: string | null;
+  /** When its document was generated, and its envelope first sent (none for one signed elsewhere): its lead times. */
+  generated_at: ColumnType<Date | null, Date | string | null | undefined, never>;
+  first_sent_at: ColumnType<Date | null, Date | string | null | undefined, never>;
   signed_pdf: ColumnType<Uint8Array | null, Uint8Array | null | undefined, never>;
   signed_pdf_sha256: string | null;
   created_at: ColumnType<Date, Date | string | undefined, never>;

@@ -28,6 +28,7 @@ import * as m0026 from './0026_webhook_delivery_lease.js';
 import * as m0027 from './0027_contract_records.js';
 import * as m0028 from './0028_files_deleted_envelopes.js';
 import * as m0029 from './0029_contract_reminders.js';
+import * as m0030 from './0030_contract_lead_times.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -63,6 +64,7 @@ const migrations: Record<string, Migration> = {
   '0027_contract_records': m0027,
   '0028_files_deleted_envelopes': m0028,
   '0029_contract_reminders': m0029,
+  '0030_contract_lead_times': m0030,
 };
 
 export const migrationProvider: MigrationProvider = {
