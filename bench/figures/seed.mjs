@@ -73,7 +73,9 @@ export async function seedFigures(db, records) {
       made + make_interval(days => i % 4 + 1 + i % 30, hours => i % 24),
       case when i % 20 = 0 then md5('record' || i)::uuid end
     from generate_series(1, ${records}::int) as i,
-      lateral (select now() - make_interval(mins => ((i * 7919) % ${envelopes}::int) * ${spread}::int) as made) as m`.execute(db);
+      lateral (select now() - make_interval(mins => ((i * 7919) % ${envelopes}::int) * ${spread}::int) as made) as m`.execute(
+    db,
+  );
   await sql`insert into approval_requests (id, document_id, document_version, document_sha256, match_id, doc_key,
       file_name, requested_by, requested_by_name, requested_at, reasons, rules, status)
     select md5('approval' || i)::uuid, md5('document' || i)::uuid, 1, 'bench', 'PL-' || (20000 + i % 5000),

@@ -7,9 +7,9 @@ import {
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
+import { fillLeadTimes } from '../db/migrations/0030_contract_lead_times.js';
 import { testDatabases } from '../test/databases.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
-import { fillLeadTimes } from '../db/migrations/0030_contract_lead_times.js';
 import { ContractRecorder } from './contract-recorder.js';
 import { addMonths, contractFigures } from './figures.js';
 
