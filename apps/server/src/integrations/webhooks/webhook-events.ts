@@ -1,5 +1,5 @@
 import { approvalReasonText, type WebhookEventType } from '@vertragsgenerator/domain';
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { EventSink, ProductEvent } from '../../shared/product-events.js';
 import { sealedPdfPath } from './sealed-pdf-access.js';
@@ -67,14 +67,30 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
     private readonly otherTargets: readonly OtherDeliveryTarget[] = [],
   ) {}
 
+  /**
+   * The endpoints and the types they want, read once per transaction: a transaction that records many
+   * events (the reminder run's batch of a hundred contracts) asks once, not once per event.
+   */
+  private readonly endpointsOfTransaction = new WeakMap<
+    Kysely<Database>,
+    Promise<{ id: string; events: string[] }[]>
+  >();
+
+  private endpoints(trx: Kysely<Database>): Promise<{ id: string; events: string[] }[]> {
+    const read = () => trx.selectFrom('webhook_endpoints').select(['id', 'events']).execute();
+    if (!trx.isTransaction) return read();
+    let endpoints = this.endpointsOfTransaction.get(trx);
+    if (!endpoints) {
+      endpoints = read();
+      this.endpointsOfTransaction.set(trx, endpoints);
+    }
+    return endpoints;
+  }
+
   async record(event: ProductEvent, trx: Kysely<Database>): Promise<void> {
     const type = webhookType(event);
     if (!type) return;
-    const endpoints = await trx
-      .selectFrom('webhook_endpoints')
-      .select('id')
-      .where(sql<boolean>`${type} = any(events)`)
-      .execute();
+    const endpoints = (await this.endpoints(trx)).filter((endpoint) => endpoint.events.includes(type));
     const others = this.otherTargets.filter((other) => other.wants(type));
     if (endpoints.length === 0 && others.length === 0) return;
     const data = await this.data(event, trx);
