@@ -54,6 +54,8 @@ describe('ContractPage', () => {
     expect(parties).toHaveTextContent('Gesellschaft: WE Engineering GmbH');
     expect(parties).toHaveTextContent('Kunde: Lahntal Software AG');
     expect(parties).toHaveTextContent('BeraterFlorian Fuchs');
+    // The customer is a party of this customer contract: named once, not again below.
+    expect(parties.textContent?.match(/Kunde/g)).toHaveLength(1);
     const term = section('Laufzeit');
     expect(term).toHaveTextContent('Beginn01.04.2027');
     expect(term).toHaveTextContent('Ende30.09.2027');

@@ -149,7 +149,11 @@ function ContractRecordView({ record }: { record: ContractRecord }) {
             ))}
           </List>
           <SimpleGrid cols={2} component="dl" m={0}>
-            <Fact term={t.customer}>{record.customer || contractsTexts.none}</Fact>
+            {/* A customer contract names the customer among its parties already; a project partner's
+                contract does not, and the deal's customer is worth knowing there. */}
+            {!record.parties.some((party) => party.role === 'Kunde' && party.name === record.customer) && (
+              <Fact term={t.customer}>{record.customer || contractsTexts.none}</Fact>
+            )}
             <Fact term={t.consultant}>{record.consultant || contractsTexts.none}</Fact>
           </SimpleGrid>
         </Section>
