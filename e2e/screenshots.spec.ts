@@ -357,16 +357,6 @@ test('template library: the list, a version with a misspelt placeholder, and a c
   await page.screenshot({ path: shot('vorlage-pruefung'), fullPage: true });
 });
 
-test('Auswertung: the figures of the contract work as charts with their tables', async ({ page }) => {
-  await signedIn(page, DEMO_ACCOUNTS.leader);
-  await page.getByRole('link', { name: 'Auswertung' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Auswertung' })).toBeVisible();
-  await expect(page.getByText(/^Stand: /)).toBeVisible();
-  // Charts draw their lines and bars in after the data: wait until nothing moves.
-  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
-  await page.screenshot({ path: shot('auswertung'), fullPage: true });
-});
-
 test('Verträge: the running contracts, and a record with its chain', async ({ page }) => {
   test.setTimeout(90_000);
   await signedIn(page, DEMO_ACCOUNTS.legal);
@@ -404,18 +394,31 @@ test('Verträge: the running contracts, and a record with its chain', async ({ p
 
   await page.getByRole('link', { name: 'Verträge' }).click();
   await expect(page.getByRole('table', { name: 'Verträge' }).getByRole('row')).toHaveCount(7);
-  // A viewport as tall as the page: a full-page capture would paint the fixed footer mid-page.
-  const wholePage = async () => {
-    const height = await page.evaluate(() => document.documentElement.scrollHeight);
-    await page.setViewportSize({ width: 1280, height: Math.max(860, height) });
-  };
-  await wholePage();
+  await wholePage(page);
   await page.screenshot({ path: shot('vertraege') });
   await page.setViewportSize({ width: 1280, height: 860 });
 
   await page.getByRole('link', { name: 'Einzelauftrag PL-10028 öffnen' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Einzelauftrag PL-10028' })).toBeVisible();
   await expect(page.getByRole('table', { name: 'Verlauf des Vertrags' })).toBeVisible();
-  await wholePage();
+  await wholePage(page);
   await page.screenshot({ path: shot('vertrag') });
 });
+
+// After Verträge, whose records it counts: the contracts ending per month.
+test('Auswertung: the figures of the contract work as charts with their tables', async ({ page }) => {
+  await signedIn(page, DEMO_ACCOUNTS.leader);
+  await page.getByRole('link', { name: 'Auswertung' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Auswertung' })).toBeVisible();
+  await expect(page.getByRole('table', { name: /Vertragsenden/ })).toBeVisible();
+  // Charts draw their lines and bars in after the data: wait until nothing moves.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await wholePage(page);
+  await page.screenshot({ path: shot('auswertung') });
+});
+
+/** A viewport as tall as the page: a full-page capture would paint the fixed footer mid-page. */
+async function wholePage(page: Page) {
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  await page.setViewportSize({ width: 1280, height: Math.max(860, height) });
+}
