@@ -40,7 +40,7 @@ const SECTIONS = [
 /** Each figure: a chart named as a picture with its table (caption, headers), or its empty sentence. */
 async function expectFigures(page: Page): Promise<void> {
   for (const section of SECTIONS) {
-    const region = page.getByRole('region', { name: section.heading });
+    const region = page.getByRole('region', { name: section.heading, exact: true });
     await expect(region).toBeVisible();
     const table = region.getByRole('table', { name: section.caption });
     const empty = region.getByText(section.empty);
