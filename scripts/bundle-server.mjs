@@ -53,7 +53,7 @@ const result = await build({
     ssr: join(serverDist, 'serve.js'),
     outDir: bundleDir,
     emptyOutDir: true,
-    target: 'node20',
+    target: 'node26',
     minify: false,
     sourcemap: false,
     reportCompressedSize: false,

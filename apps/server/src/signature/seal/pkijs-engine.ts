@@ -11,10 +11,10 @@ let loaded: Promise<typeof Pkijs> | undefined;
  */
 export function pkijsWithEngine(): Promise<typeof Pkijs> {
   loaded ??= import('pkijs').then((pkijs) => {
-    pkijs.setEngine(
-      'node',
-      new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto }),
-    );
+    const engine = new pkijs.CryptoEngine({ name: 'node', crypto: webcrypto as unknown as EngineCrypto });
+    // Node 26's types give SubtleCrypto the ML-KEM methods (encapsulateKey, …), which pkijs's engine,
+    // written against an older SubtleCrypto, does not declare; it never calls them.
+    pkijs.setEngine('node', engine as unknown as Parameters<typeof pkijs.setEngine>[1]);
     return pkijs;
   });
   return loaded;
