@@ -16,6 +16,8 @@ import type { Database } from '../db/schema.js';
 export interface DatabaseTemplates {
   /** A tar file of a migrated PGlite database's files (`dumpDataDir`). */
   pgliteDump: string;
+  /** The same before the migrations: a database with no schema, what a backup is restored into. */
+  pgliteBlankDump: string;
   /** The name of a migrated PostgreSQL database no one connects to, or '' without PostgreSQL. */
   postgresTemplate: string;
   remove(): Promise<void>;
@@ -24,8 +26,10 @@ export interface DatabaseTemplates {
 export async function createDatabaseTemplates(postgresAdminUrl: string): Promise<DatabaseTemplates> {
   const folder = mkdtempSync(join(tmpdir(), 'vg-test-template-'));
   const pgliteDump = join(folder, 'migrated.tar');
+  const pgliteBlankDump = join(folder, 'blank.tar');
   const pglite = await PGlite.create();
   try {
+    writeFileSync(pgliteBlankDump, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
     await migrate(new Kysely<Database>({ dialect: new PGliteDialect(pglite) }));
     writeFileSync(pgliteDump, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
   } finally {
@@ -34,6 +38,7 @@ export async function createDatabaseTemplates(postgresAdminUrl: string): Promise
   const postgresTemplate = postgresAdminUrl ? await createPostgresTemplate(postgresAdminUrl) : '';
   return {
     pgliteDump,
+    pgliteBlankDump,
     postgresTemplate,
     async remove() {
       rmSync(folder, { recursive: true, force: true });

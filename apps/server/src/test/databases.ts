@@ -17,34 +17,44 @@ export interface TestDatabase {
   openBlank(): Promise<Db>;
 }
 
-/** The migrated dump the global setup wrote, read once per worker. */
-let pgliteDump: Promise<Blob> | undefined;
+/** The dumps the global setup wrote, each read once per worker. */
+const pgliteDumps = new Map<'pgliteDump' | 'pgliteBlankDump', Promise<Blob>>();
 
-/**
- * The global setup's migrated PGlite database, to load with `loadDataDir`: a blank PGlite runs initdb,
- * about 3 CPU-seconds each, where loading this takes under one.
- */
-export function migratedPGliteDump(): Promise<Blob> {
-  pgliteDump ??= readFile(inject('pgliteDump')).then((tar) => new Blob([tar]));
-  return pgliteDump;
+function dumpOf(name: 'pgliteDump' | 'pgliteBlankDump'): Promise<Blob> {
+  let dump = pgliteDumps.get(name);
+  if (!dump) {
+    dump = readFile(inject(name)).then((tar) => new Blob([tar]));
+    pgliteDumps.set(name, dump);
+  }
+  return dump;
 }
 
 /**
- * For tests whose subject does not depend on the database kind. A fresh database is loaded from the
- * global setup's migrated dump, with the product's own query path (`openPGlite`), as `openDatabase` opens
- * an in-memory one.
+ * The global setup's migrated PGlite database, to load with `loadDataDir`: a blank PGlite runs initdb,
+ * about 3 CPU-seconds each (three times that on a machine busy with the other test files), where
+ * loading this takes under one.
+ */
+export const migratedPGliteDump = (): Promise<Blob> => dumpOf('pgliteDump');
+
+/** An in-memory PGlite from a dump, with the product's own query path (`openPGlite`). */
+async function loadedPGlite(dump: Blob): Promise<Db> {
+  const pglite = await openPGlite(undefined, { loadDataDir: dump });
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
+  // Kysely's destroy closes only a driver that has run a statement, as the migrations did: without
+  // one, a database destroyed before its first query would stay open and answer on.
+  await sql`select 1`.execute(db);
+  return db;
+}
+
+/**
+ * For tests whose subject does not depend on the database kind. A fresh database is loaded from one of
+ * the global setup's dumps, migrated or blank (initdb done, no schema), as `openDatabase` opens an
+ * in-memory one.
  */
 export const pgliteTestDatabase: TestDatabase = {
   name: 'pglite',
-  async open() {
-    const pglite = await openPGlite(undefined, { loadDataDir: await migratedPGliteDump() });
-    const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
-    // Kysely's destroy closes only a driver that has run a statement, as the migrations did: without
-    // one, a database destroyed before its first query would stay open and answer on.
-    await sql`select 1`.execute(db);
-    return db;
-  },
-  openBlank: () => openDatabase({ kind: 'pglite', dataDir: undefined }, { thread: false }),
+  open: async () => loadedPGlite(await migratedPGliteDump()),
+  openBlank: async () => loadedPGlite(await dumpOf('pgliteBlankDump')),
 };
 
 /** The embedded database as the server runs it, in a worker thread of its own, migrated as at a start. */

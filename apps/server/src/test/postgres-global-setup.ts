@@ -14,6 +14,8 @@ declare module 'vitest' {
     postgresTemplate: string;
     /** A tar file of a migrated PGlite database's files to load. */
     pgliteDump: string;
+    /** The same without the schema. */
+    pgliteBlankDump: string;
   }
 }
 
@@ -34,6 +36,7 @@ export default async function setup(project: TestProject) {
   project.provide('postgresUrl', postgresUrl);
   project.provide('postgresTemplate', templates.postgresTemplate);
   project.provide('pgliteDump', templates.pgliteDump);
+  project.provide('pgliteBlankDump', templates.pgliteBlankDump);
   return async () => {
     await templates.remove();
     server?.remove();

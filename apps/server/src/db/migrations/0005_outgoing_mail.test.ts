@@ -1,13 +1,13 @@
 import { Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { MailOutbox } from '../../mail/mail-outbox.js';
+import { pgliteTestDatabase } from '../../test/databases.js';
 import { RecordingMailer } from '../../test/test-app.js';
-import { openDatabase } from '../database.js';
 import { migrationProvider } from './index.js';
 
 describe('migration 0005: one mail outbox', () => {
   it('moves reports still waiting for delivery into the outbox, with the text they would have had', async () => {
-    const db = await openDatabase({ kind: 'pglite', dataDir: undefined });
+    const db = await pgliteTestDatabase.openBlank();
     try {
       const migrator = new Migrator({ db, provider: migrationProvider });
       expect((await migrator.migrateTo('0004_documents')).error).toBeUndefined();
