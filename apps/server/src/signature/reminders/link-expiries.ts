@@ -63,7 +63,33 @@ export class LinkExpiries {
           .forUpdate(['r'])
           .skipLocked()
           .execute();
+        // The `not exists` above read the events as they were when the statement began; a replica that
+        // held a link's lock then and has committed its event since has let go of the lock, and this
+        // statement took it. Read again, now that the locks are held: that event is seen and the link skipped.
+        const recordedMeanwhile = new Set(
+          expired.length === 0
+            ? []
+            : (
+                await trx
+                  .selectFrom('envelope_events as x')
+                  .select('x.recipient_id')
+                  .where(
+                    'x.recipient_id',
+                    'in',
+                    expired.map((recipient) => recipient.id),
+                  )
+                  .where('x.type', '=', 'expired')
+                  .where(
+                    sql<boolean>`x.id > coalesce((select max(l.id) from envelope_events l
+                      where l.recipient_id = x.recipient_id and l.type = 'link_renewed'), 0)`,
+                  )
+                  .execute()
+              ).map((row) => row.recipient_id),
+        );
+        let made = 0;
         for (const recipient of expired) {
+          if (recordedMeanwhile.has(recipient.id)) continue;
+          made++;
           await this.deps.envelopes.addEvent(
             {
               envelopeId: recipient.envelope_id,
@@ -75,10 +101,10 @@ export class LinkExpiries {
             trx,
           );
         }
-        return expired.length;
+        return { read: expired.length, made };
       });
-      recorded += found;
-      if (found < BATCH) return recorded;
+      recorded += found.made;
+      if (found.read < BATCH) return recorded;
     }
   }
 }
