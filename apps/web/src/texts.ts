@@ -172,6 +172,10 @@ export const texts = {
       projectHours: 'Projektstunden',
       projectDays: 'Projekttage',
       agreement: 'Art der Vereinbarung',
+      newEnd: 'Neues Vertragsende',
+      newRateRemote: 'Neuer Stundensatz remote (€, leer: unverändert)',
+      newRateOnsite: 'Neuer Stundensatz vor Ort (€, leer: unverändert)',
+      newHoursPerWeek: 'Neue Stunden pro Woche (leer: unverändert)',
     },
     options: {
       de: 'Deutsch',
@@ -190,6 +194,7 @@ export const texts = {
       descr: 'Aufgabenbeschreibung',
       hours: 'Stunden',
       misc: 'Sonstiges',
+      extension: 'Verlängerung',
     },
     signatoriesFailed: 'Die Liste der Unterzeichner konnte nicht geladen werden. Bitte lade die Seite neu.',
   },

@@ -64,6 +64,11 @@ export function parseDate(value: FieldValue): CalendarDate | undefined {
   return undefined;
 }
 
+/** A calendar day as ISO 8601 (2027-03-31): how days are stored and sent. */
+export function isoDate({ year, month, day }: CalendarDate): string {
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}
+
 /** Negative when `a` is before `b`, zero on the same day, positive after. */
 export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
   return a.year - b.year || a.month - b.month || a.day - b.day;

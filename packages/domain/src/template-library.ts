@@ -18,6 +18,14 @@ export const FAMILY_TITLES: Record<DocumentFamily, string> = {
   agreement: 'Zusatzvereinbarung',
 };
 
+/** What the library calls the documents of an entry: its family; an extension by its own name. */
+export function documentTitle(entry: CatalogueEntry): string {
+  const { params } = entry;
+  return params.family === 'agreement' && params.agreement === 'extension'
+    ? 'Verlängerung'
+    : FAMILY_TITLES[params.family];
+}
+
 /** The catalogue keys rendered from a template file, in catalogue order. */
 export function keysOfTemplate(template: string): CatalogueEntry[] {
   return [...CATALOGUE.values()].filter((entry) => entry.template === template);

@@ -43,7 +43,7 @@ describe('npm run templates:lint', () => {
   });
 
   it('passes on templates that use only dictionary fields', async () => {
-    expect(await lint(folder())).toEqual({ code: 0, out: ['7 Vorlagen geprüft: keine Probleme.'] });
+    expect(await lint(folder())).toEqual({ code: 0, out: ['9 Vorlagen geprüft: keine Probleme.'] });
   });
 
   it('names a placeholder Word split over runs, in body and header', async () => {
@@ -59,7 +59,7 @@ describe('npm run templates:lint', () => {
     expect(result.out).toEqual([
       `angebot-de.docx, Kopfzeile (header1.xml): {#mitKunde} – ${SPLIT}`,
       `angebot-de.docx, Haupttext: {kunde} – ${SPLIT}`,
-      '7 Vorlagen geprüft: 2 Probleme.',
+      '9 Vorlagen geprüft: 2 Probleme.',
     ]);
   });
 
@@ -79,7 +79,7 @@ describe('npm run templates:lint', () => {
       'kuendigung-de.docx, Haupttext: {firmenname} – Unbekannter Platzhalter: nicht im Feldverzeichnis ' +
         '(docs/templates.md). Im Abschnitt erlaubt: seite, firma, name, funktion, ankerSignatur, ankerDatum, ' +
         'ankerName und alle Felder.',
-      '7 Vorlagen geprüft: 3 Probleme.',
+      '9 Vorlagen geprüft: 3 Probleme.',
     ]);
   });
 
@@ -92,7 +92,7 @@ describe('npm run templates:lint', () => {
         'und Schleifen. Gemeint ist wohl {kunde}.',
       'angebot-de.docx, Haupttext: {fristlos} – „fristlos“ ist eine Bedingung und kein Text: sie braucht ' +
         '{#fristlos}…{/fristlos}.',
-      '7 Vorlagen geprüft: 2 Probleme.',
+      '9 Vorlagen geprüft: 2 Probleme.',
     ]);
   });
 
@@ -112,7 +112,7 @@ describe('npm run templates:lint', () => {
         'geschlossen statt mit {/kuendigung}.',
       'angebot-de.docx, Haupttext: {#mitKunde} – Der Abschnitt wird nie mit {/mitKunde} geschlossen.',
       'kuendigung-de.docx, Haupttext: {firmaName – Der Platzhalter wird geöffnet, aber nie mit „}“ geschlossen.',
-      '7 Vorlagen geprüft: 3 Probleme.',
+      '9 Vorlagen geprüft: 3 Probleme.',
     ]);
   });
 
@@ -124,7 +124,7 @@ describe('npm run templates:lint', () => {
     expect(result.out).toEqual([
       'angebot-de.docx: Die Datei ist keine gültige DOCX-Datei. Bitte in Word als .docx speichern.',
       'rahmenvertrag-en.docx: Die Vorlage fehlt, gebraucht für 8 Dokumente (en-wm-k-rv-1, en-wm-k-rv-2, en-wm-pp-rv, …).',
-      '6 Vorlagen geprüft: 2 Probleme.',
+      '8 Vorlagen geprüft: 2 Probleme.',
     ]);
   });
 

@@ -70,9 +70,13 @@ async function parentOf(
 /**
  * Links a record that was just inserted into its chain, in the insert's transaction: its parent, the
  * parent's end where it terminates it, an older Rahmenvertrag it replaces, and the Einzelaufträge that
- * waited for a Rahmenvertrag of their counterparty (signed before it). Returns the record it terminated.
+ * waited for a Rahmenvertrag of their counterparty (signed before it). Returns the record it terminated,
+ * or the one an extension extends (whose end the caller moves).
  */
-export async function linkIntoChain(trx: Executor, member: ChainMember): Promise<{ terminated?: string }> {
+export async function linkIntoChain(
+  trx: Executor,
+  member: ChainMember,
+): Promise<{ terminated?: string; extended?: string }> {
   const parent = await parentOf(trx, member);
   if (parent) {
     await trx
@@ -89,6 +93,7 @@ export async function linkIntoChain(trx: Executor, member: ChainMember): Promise
         .execute();
       return { terminated: parent.id };
     }
+    if (member.kind === 'verlaengerung') return { extended: parent.id };
   }
   if (member.kind === 'rahmenvertrag') {
     const sameCounterpartyRecords = () =>

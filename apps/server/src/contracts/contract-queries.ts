@@ -6,12 +6,13 @@ import {
   type ContractsPage,
   type ContractsQuery,
   ENDING_SOON_DAYS,
+  isoDate,
   type PermissionLevel,
 } from '@vertragsgenerator/domain';
 import { type RawBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { calendarDateOfIso, isoDate } from './contract-terms.js';
+import { calendarDateOfIso } from './contract-terms.js';
 
 /** Who reads: legal staff and leaders every contract, a consultant the deals they are the consultant of. */
 export interface ContractReader {

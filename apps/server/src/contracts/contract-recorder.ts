@@ -4,6 +4,7 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { EventSink, ProductEvent } from '../shared/product-events.js';
 import { linkIntoChain } from './contract-chain.js';
+import { extendContract, extensionOf } from './contract-extension.js';
 import { type CompanyNames, type ContractDraft, contractDraftOf } from './contract-terms.js';
 
 type Executor = Kysely<Database>;
@@ -97,7 +98,7 @@ export async function insertContractRecord(
     .returning('id')
     .executeTakeFirst();
   if (!inserted) return undefined;
-  const { terminated } = await linkIntoChain(trx, {
+  const { terminated, extended } = await linkIntoChain(trx, {
     id: inserted.id,
     kind: draft.kind,
     matchId: source.matchId,
@@ -120,6 +121,15 @@ export async function insertContractRecord(
         : []),
     ])
     .execute();
+  if (extended) {
+    const extension = await extensionOf(trx, {
+      id: inserted.id,
+      documentId: source.documentId,
+      endDate: draft.endDate,
+      actor: source.actor,
+    });
+    await extendContract(trx, extended, extension);
+  }
   await events?.record({ kind: 'contract.event', contractId: inserted.id, type: 'created' }, trx);
   return inserted.id;
 }
@@ -142,6 +152,9 @@ function recordColumns(draft: ContractDraft) {
     notice_rule_source: draft.noticeRuleSource,
     notice_problem: draft.noticeProblem,
     last_notice_day: draft.lastNoticeDay,
+    rate_remote: draft.rateRemote,
+    rate_onsite: draft.rateOnsite,
+    hours_per_week: draft.hoursPerWeek,
   };
 }
 

@@ -53,6 +53,9 @@ export class ContractRecords {
         'c.parties',
         'c.notice_problem',
         'c.date_problem',
+        'c.rate_remote',
+        'c.rate_onsite',
+        'c.hours_per_week',
         'c.source_kind',
         'c.document_id',
         'c.document_version',
@@ -86,6 +89,11 @@ export class ContractRecords {
       parties: record.parties,
       noticeProblem: record.notice_problem,
       dateProblem: record.date_problem,
+      rates: {
+        remote: record.rate_remote,
+        onsite: record.rate_onsite,
+        hoursPerWeek: record.hours_per_week,
+      },
       source: {
         kind: record.source_kind,
         documentId: record.document_id,

@@ -5,6 +5,7 @@ import {
   type ContractTerms,
   catalogueEntry,
   compareCalendarDates,
+  isoDate,
   lastNoticeDay,
   type NoticeRule,
   type NoticeRuleSource,
@@ -31,6 +32,9 @@ export interface ContractDraft {
   noticeRuleSource: NoticeRuleSource;
   noticeProblem: string | null;
   lastNoticeDay: string | null;
+  rateRemote: string | null;
+  rateOnsite: string | null;
+  hoursPerWeek: string | null;
 }
 
 /** The kind of contract a catalogue entry makes; an offer makes none. */
@@ -42,14 +46,10 @@ export function contractKindOf(entry: CatalogueEntry): ContractKind | undefined 
     case 'termination':
       return 'kuendigung';
     case 'agreement':
-      return 'zusatzvereinbarung';
+      return params.agreement === 'extension' ? 'verlaengerung' : 'zusatzvereinbarung';
     case 'offer':
       return undefined;
   }
-}
-
-export function isoDate({ year, month, day }: CalendarDate): string {
-  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
 }
 
 export function calendarDateOfIso(iso: string): CalendarDate {
@@ -135,5 +135,8 @@ export function contractDraftOf(
     noticeRuleSource: !reading ? 'missing' : reading.readable ? 'read' : 'unreadable',
     noticeProblem: reading && !reading.readable ? reading.reason : null,
     lastNoticeDay: noticeDeadline(noticeRule, endDate),
+    rateRemote: text(partner === 'k' ? terms.vk : terms.ek) || null,
+    rateOnsite: text(partner === 'k' ? terms.vk2 : terms.ek2) || null,
+    hoursPerWeek: text(terms.stundenProWoche) || null,
   };
 }

@@ -36,6 +36,10 @@ export interface ContractRecordsTable {
   notice_rule_source: NoticeRuleSource;
   notice_problem: string | null;
   last_notice_day: string | null;
+  /** The rates and hours per week of the document's side as the deal wrote them (migration 0032). */
+  rate_remote: string | null;
+  rate_onsite: string | null;
+  hours_per_week: string | null;
   parent_id: string | null;
   relation: ContractRelation | null;
   terminated_by: string | null;

@@ -2,9 +2,10 @@ import {
   type CatalogueEntry,
   catalogueEntry,
   checkDataList,
-  contractTermsOf,
   type DataList,
   type DocumentCheck,
+  dealIssues,
+  documentTermsOf,
   generationRequestSchema,
   mayGenerate,
   missingMatchValues,
@@ -61,6 +62,8 @@ export class DocumentGeneration {
     const entry = permittedEntry(request.docKey, request.user);
     const dataList = validDataList(entry, parseInput(generationRequestSchema, request.submitted).dataList);
     const match = await requireMatch(this.deps.matches, request.matchId, log);
+    const issues = dealIssues(entry, match, dataList);
+    if (Object.keys(issues).length > 0) throw invalidDataList(issues);
     let data: TemplateData;
     try {
       data = templateDataFor(entry, match, dataList, this.deps.companyData, new Date());
@@ -73,7 +76,7 @@ export class DocumentGeneration {
       matchId: match.matchId,
       dataList,
       data,
-      terms: contractTermsOf(match),
+      terms: documentTermsOf(entry, match, dataList),
       createdBy: request.user.email,
     };
   }

@@ -1,7 +1,9 @@
 import { copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
+  type AgreementDataList,
   CATALOGUE,
+  type CalendarDate,
   type CatalogueEntry,
   catalogueEntry,
   type DataList,
@@ -103,12 +105,18 @@ describe.each(testDatabases())('document generation on $name', (database) => {
       }
       if (params.family === 'offer') expect(text).toContain(formatPrice(match.vk));
       if (params.family === 'agreement') {
-        const changed = {
-          descr: match.aufgabenbeschreibung,
-          hours: formatGermanNumber(Number(match.stundenProWoche)),
-          misc: match.addAgreements,
-        }[params.agreement];
-        expect(text).toContain(changed);
+        if (params.agreement === 'extension') {
+          const { neuesEnde, neuerSatzRemote } = sample(key) as AgreementDataList;
+          expect(text).toContain(formatCalendarDate(parseDate(neuesEnde) as CalendarDate));
+          expect(text).toContain(formatPrice(neuerSatzRemote));
+        } else {
+          const changed = {
+            descr: match.aufgabenbeschreibung,
+            hours: formatGermanNumber(Number(match.stundenProWoche)),
+            misc: match.addAgreements,
+          }[params.agreement];
+          expect(text).toContain(changed);
+        }
       }
       if (params.family === 'termination') expect(text).toContain(match.position);
       // An immediate termination has no notice period to name.

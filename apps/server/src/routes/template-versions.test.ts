@@ -97,6 +97,8 @@ describe.each(testDatabases())('the template library on $name', (database) => {
       'kuendigung-de.docx',
       'rahmenvertrag-de.docx',
       'rahmenvertrag-en.docx',
+      'verlaengerung-de.docx',
+      'verlaengerung-en.docx',
       'zusatzvereinbarung-de.docx',
     ]);
     for (const template of list) {
@@ -104,6 +106,15 @@ describe.each(testDatabases())('the template library on $name', (database) => {
       expect(template.keys.length).toBeGreaterThan(0);
     }
     expect(list[0]).toMatchObject({ families: ['Angebot'], keys: ['angebot-wm', 'angebot-we'] });
+    expect(list.find((template) => template.name === 'verlaengerung-en.docx')).toMatchObject({
+      families: ['Verlängerung'],
+      keys: [
+        'verlaengerung-en-wm-k',
+        'verlaengerung-en-wm-pp',
+        'verlaengerung-en-we-k',
+        'verlaengerung-en-we-pp',
+      ],
+    });
     const detail: TemplateDetail = (await get('/backend/templates/angebot-de.docx')).json();
     expect(detail.versions).toEqual([
       expect.objectContaining({

@@ -43,6 +43,8 @@ function documentTitle(params: DocumentParams): string {
     case 'offer':
       return 'Angebot';
     case 'agreement':
+      if (params.agreement === 'extension')
+        return `Verlängerung${params.language === 'en' ? ' (englisch)' : ''}`;
       return {
         descr: 'Zusatzvereinbarung Aufgaben',
         hours: 'Zusatzvereinbarung Stunden',

@@ -3,6 +3,9 @@ import {
   type CatalogueEntry,
   type DataList,
   isMissing,
+  isoDate,
+  parseDate,
+  parseGermanNumber,
   type ResolvedMatch,
   resolveMatch,
   type Signatory,
@@ -83,10 +86,28 @@ export function sampleDataList(
       };
     case 'offer':
       return { projectHours: 160, projectDays: 20, selectedPerson: signatory, vertragspartner_type };
-    case 'docx':
     case 'agreement':
+      return entry.params.family === 'agreement' && entry.params.agreement === 'extension'
+        ? sampleExtension(entry, match)
+        : { vertragspartner_type };
+    case 'docx':
       return { vertragspartner_type };
   }
+}
+
+/**
+ * An extension as a user would fill it at the end of a quarter: six months more from the current end
+ * (from the start where the match has no end), and the remote rate of the document's side 5 % up.
+ */
+function sampleExtension(entry: CatalogueEntry, match: ResolvedMatch): DataList {
+  const from = parseDate(match.enddatum) ?? parseDate(match.startdatum) ?? { year: 2027, month: 1, day: 1 };
+  const end = new Date(Date.UTC(from.year, from.month - 1 + 6, from.day));
+  const rate = parseGermanNumber(entry.params.partner === 'k' ? match.vk : match.ek);
+  return {
+    vertragspartner_type: entry.params.partner,
+    neuesEnde: isoDate({ year: end.getUTCFullYear(), month: end.getUTCMonth() + 1, day: end.getUTCDate() }),
+    ...(rate === undefined ? {} : { neuerSatzRemote: Math.round(rate * 1.05 * 2) / 2 }),
+  };
 }
 
 /** What a user would type: the match's value, or a stand-in where the match has none. */

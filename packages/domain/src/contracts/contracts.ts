@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { COMPANIES, PARTNER_TYPES } from '../documents/catalogue.js';
+import { type CatalogueEntry, COMPANIES, PARTNER_TYPES } from '../documents/catalogue.js';
+import { type AgreementDataList, type DataList, isExtension } from '../documents/data-lists.js';
 import type { FieldValue, MatchField } from '../match.js';
 import { noticeRuleSchema } from './notice-rule.js';
 
@@ -143,6 +144,15 @@ export const contractRecordSchema = contractRowSchema.extend({
   noticeProblem: z.string().nullable(),
   /** Why a date of the document could not be read, or that its end lies before its start; null when fine. */
   dateProblem: z.string().nullable(),
+  /**
+   * Rates (VK for the customer, EK for the project partner) and hours per week as the deal wrote them,
+   * moved by an extension that changes them; null where the document states none.
+   */
+  rates: z.object({
+    remote: z.string().nullable(),
+    onsite: z.string().nullable(),
+    hoursPerWeek: z.string().nullable(),
+  }),
   source: z.object({
     kind: z.enum(['envelope', 'signed_elsewhere']),
     documentId: z.string(),
@@ -208,6 +218,29 @@ export const CONTRACT_TERM_FIELDS = [
   'stundenProWoche',
 ] as const satisfies readonly MatchField[];
 export type ContractTerms = Partial<Record<(typeof CONTRACT_TERM_FIELDS)[number], string | number>>;
+
+/**
+ * The terms a document states: the match's, and for an extension the new end and, where given, the new
+ * rates of the document's side (VK for the customer, EK for the project partner) and hours per week.
+ */
+export function documentTermsOf(
+  entry: CatalogueEntry,
+  match: Partial<Record<MatchField, FieldValue>>,
+  dataList: DataList,
+): ContractTerms {
+  const terms = contractTermsOf(match);
+  if (!isExtension(entry)) return terms;
+  const extension = dataList as AgreementDataList;
+  const forCustomer = entry.params.partner === 'k';
+  const set = (field: keyof ContractTerms, value: string | number | undefined) => {
+    if (value !== undefined) terms[field] = value;
+  };
+  set('enddatum', extension.neuesEnde);
+  set(forCustomer ? 'vk' : 'ek', extension.neuerSatzRemote);
+  set(forCustomer ? 'vk2' : 'ek2', extension.neuerSatzOnsite);
+  set('stundenProWoche', extension.neueStundenProWoche);
+  return terms;
+}
 
 /** The terms of a match: its values of CONTRACT_TERM_FIELDS, blanks left out. */
 export function contractTermsOf(match: Partial<Record<MatchField, FieldValue>>): ContractTerms {

@@ -16,7 +16,7 @@ describe('document catalogue', () => {
     expect(keysOf('docusign').sort()).toEqual(expected.sort());
   });
 
-  it('has the 8 DOCX customer contracts, 15 terminations, 2 offers and 15 additional agreements', () => {
+  it('has the 8 DOCX customer contracts, 15 terminations, 2 offers, 15 additional agreements and 9 extensions', () => {
     expect(keysOf('docx').sort()).toEqual(
       ['de', 'en']
         .flatMap((l) => ['wm', 'we'].flatMap((c) => ['rv', 'ev'].map((t) => `docx-${l}-${c}-${t}`)))
@@ -39,12 +39,16 @@ describe('document catalogue', () => {
         .sort(),
     );
     expect(keysOf('offer').sort()).toEqual(['angebot-we', 'angebot-wm']);
+    // An extension in every language of its company: wp writes German only.
     expect(keysOf('agreement').sort()).toEqual(
       partnerCombos
-        .flatMap(([c, p]) => ['descr', 'hours', 'misc'].map((t) => `zusatz-${c}-${p}-${t}`))
+        .flatMap(([c, p]) => [
+          ...['descr', 'hours', 'misc'].map((t) => `zusatz-${c}-${p}-${t}`),
+          ...(c === 'wp' ? ['de'] : ['de', 'en']).map((l) => `verlaengerung-${l}-${c}-${p}`),
+        ])
         .sort(),
     );
-    expect(CATALOGUE.size).toBe(26 + 8 + 15 + 2 + 15);
+    expect(CATALOGUE.size).toBe(26 + 8 + 15 + 2 + 15 + 9);
   });
 
   it('knows nothing else', () => {
@@ -114,8 +118,16 @@ describe('document catalogue', () => {
       'kuendigung-de.docx',
       'rahmenvertrag-de.docx',
       'rahmenvertrag-en.docx',
+      'verlaengerung-de.docx',
+      'verlaengerung-en.docx',
       'zusatzvereinbarung-de.docx',
     ]);
+    expect(catalogueEntry('verlaengerung-en-we-pp')).toMatchObject({
+      form: 'agreement',
+      template: 'verlaengerung-en.docx',
+      params: { family: 'agreement', language: 'en', company: 'we', partner: 'pp', agreement: 'extension' },
+      levels: [2],
+    });
     expect(catalogueEntry('en-wm-k-ev-2')).toMatchObject({
       template: 'einzelauftrag-en.docx',
       params: {

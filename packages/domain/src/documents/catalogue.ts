@@ -14,7 +14,8 @@ export const PARTNER_TYPES = ['k', 'pp'] as const;
 export const CUSTOMER_SIGNER_COUNTS = [1, 2] as const;
 export const TERMINATION_DOCUMENTS = ['termination', 'confirmation'] as const;
 export const TERMINATION_DEADLINES = ['gerecht', 'los'] as const;
-export const AGREEMENT_TYPES = ['descr', 'hours', 'misc'] as const;
+/** `extension` (Verlängerung) moves a contract's end and, optionally, its rates and hours; in both languages. */
+export const AGREEMENT_TYPES = ['descr', 'hours', 'misc', 'extension'] as const;
 
 export type Language = (typeof LANGUAGES)[number];
 export type Company = (typeof COMPANIES)[number];
@@ -45,7 +46,14 @@ export type DocumentParams =
       deadline?: TerminationDeadline;
     }
   | { family: 'offer'; language: 'de'; company: Company; partner: 'k' }
-  | { family: 'agreement'; language: 'de'; company: Company; partner: PartnerType; agreement: AgreementType };
+  | {
+      family: 'agreement';
+      /** German only, except an extension, which exists in every language of its company. */
+      language: Language;
+      company: Company;
+      partner: PartnerType;
+      agreement: AgreementType;
+    };
 
 export type DocumentFamily = DocumentParams['family'];
 
@@ -92,8 +100,15 @@ export const documentKeys = {
       ? `kuendigung-${c.company}-${c.partner}-confirmation`
       : `kuendigung-${c.company}-${c.partner}-termination-${c.deadline ?? ''}`,
   offer: (c: { company: Company }) => `angebot-${c.company}`,
-  agreement: (c: { company: Company; partner: PartnerType; agreement: AgreementType }) =>
-    `zusatz-${c.company}-${c.partner}-${c.agreement}`,
+  agreement: (c: {
+    company: Company;
+    partner: PartnerType;
+    agreement: AgreementType;
+    language?: Language;
+  }) =>
+    c.agreement === 'extension'
+      ? `verlaengerung-${c.language ?? 'de'}-${c.company}-${c.partner}`
+      : `zusatz-${c.company}-${c.partner}-${c.agreement}`,
 } as const;
 
 function buildCatalogue(): CatalogueEntry[] {
@@ -152,13 +167,17 @@ function buildCatalogue(): CatalogueEntry[] {
         levels: LEGAL_ONLY,
       });
       for (const agreement of AGREEMENT_TYPES) {
-        entries.push({
-          key: documentKeys.agreement({ company, partner, agreement }),
-          form: 'agreement',
-          template: 'zusatzvereinbarung-de.docx',
-          params: { family: 'agreement', language: 'de', company, partner, agreement },
-          levels: LEGAL_ONLY,
-        });
+        const agreementLanguages: readonly Language[] = agreement === 'extension' ? languages : ['de'];
+        for (const language of agreementLanguages) {
+          entries.push({
+            key: documentKeys.agreement({ company, partner, agreement, language }),
+            form: 'agreement',
+            template:
+              agreement === 'extension' ? `verlaengerung-${language}.docx` : 'zusatzvereinbarung-de.docx',
+            params: { family: 'agreement', language, company, partner, agreement },
+            levels: LEGAL_ONLY,
+          });
+        }
       }
     }
     if (company !== 'wp') {

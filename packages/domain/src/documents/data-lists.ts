@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  type CalendarDate,
+  compareCalendarDates,
+  formatCalendarDate,
+  isoDate,
+  parseDate,
+  parseGermanNumber,
+} from '../format.js';
+import type { ResolvedMatch } from '../match.js';
 import type { FormName } from '../permissions.js';
 import type { CatalogueEntry } from './catalogue.js';
 
@@ -63,22 +72,87 @@ export const terminationDataListSchema = z.object({
 
 export const partnerOnlyDataListSchema = z.object({ vertragspartner_type: partnerTypeSchema });
 
+/** A field left empty: forms send an empty string or null. */
+const blankAsMissing = (value: unknown) =>
+  value === null || (typeof value === 'string' && value.trim() === '') ? undefined : value;
+
+/** A calendar day as a form or a CSV gives it: 2027-03-31 or 31.03.2027, kept as ISO. */
+const optionalDay = z.preprocess(
+  blankAsMissing,
+  z
+    .string({ error: 'Bitte gib ein Datum an (TT.MM.JJJJ).' })
+    .trim()
+    .max(30)
+    .refine((text) => parseDate(text) !== undefined, 'Kein gültiges Datum (TT.MM.JJJJ).')
+    .transform((text) => isoDate(parseDate(text) as CalendarDate))
+    .optional(),
+);
+
+/** An amount or count as a person types it in German (95,50 or 1.234,50), kept as a number. */
+const optionalAmount = (max: number, message: string) =>
+  z.preprocess((value) => {
+    const given = blankAsMissing(value);
+    if (typeof given !== 'string') return given;
+    return parseGermanNumber(given.replace(/\s*(€|EUR|h)$/i, '')) ?? given;
+  }, z.number({ error: message }).finite().positive(message).max(max, message).optional());
+
+/**
+ * Additional agreements. An extension (Verlängerung) also names the new end and, where they change, the
+ * new rates — of the document's side: VK for the customer, EK for the project partner — and hours per week.
+ */
+export const agreementDataListSchema = partnerOnlyDataListSchema.extend({
+  neuesEnde: optionalDay,
+  neuerSatzRemote: optionalAmount(100_000, 'Bitte gib einen Stundensatz zwischen 0 und 100.000 € an.'),
+  neuerSatzOnsite: optionalAmount(100_000, 'Bitte gib einen Stundensatz zwischen 0 und 100.000 € an.'),
+  neueStundenProWoche: optionalAmount(80, 'Bitte gib die Stunden pro Woche an (mehr als 0, höchstens 80).'),
+});
+
 export const DATA_LIST_SCHEMAS = {
   docusign: esignatureDataListSchema,
   docx: partnerOnlyDataListSchema,
   termination: terminationDataListSchema,
   offer: offerDataListSchema,
-  agreement: partnerOnlyDataListSchema,
+  agreement: agreementDataListSchema,
 } as const satisfies Record<FormName, z.ZodType>;
 
 export type EsignatureDataList = z.infer<typeof esignatureDataListSchema>;
 export type OfferDataList = z.infer<typeof offerDataListSchema>;
 export type TerminationDataList = z.infer<typeof terminationDataListSchema>;
+export type AgreementDataList = z.infer<typeof agreementDataListSchema>;
 export type DataList =
   | EsignatureDataList
   | OfferDataList
   | TerminationDataList
+  | AgreementDataList
   | z.infer<typeof partnerOnlyDataListSchema>;
+
+/** Whether a key makes an extension (Verlängerung). */
+export function isExtension(entry: CatalogueEntry): boolean {
+  return entry.params.family === 'agreement' && entry.params.agreement === 'extension';
+}
+
+/**
+ * What a checked dataList and the deal say together: an extension cannot end before its contract began.
+ * Empty when they fit. (A new end on or before the CRM's end is allowed: the CRM often has the new end
+ * already.)
+ */
+export function dealIssues(
+  entry: CatalogueEntry,
+  match: Pick<ResolvedMatch, 'startdatum'>,
+  dataList: DataList,
+): Record<string, string[]> {
+  if (!isExtension(entry)) return {};
+  const newEnd = parseDate((dataList as AgreementDataList).neuesEnde);
+  const start = parseDate(match.startdatum);
+  if (newEnd && start && compareCalendarDates(newEnd, start) < 0) {
+    return {
+      neuesEnde: [
+        `Das neue Ende (${formatCalendarDate(newEnd)}) liegt vor dem Beginn des Vertrags (${formatCalendarDate(start)}).`,
+      ],
+    };
+  }
+  return {};
+}
 
 /** The body of every generation call. */
 export const generationRequestSchema = z.object({ dataList: z.record(z.string(), z.unknown()) });
@@ -104,6 +178,9 @@ export function checkDataList(entry: CatalogueEntry, raw: unknown): DataListChec
   const dataList = parsed.data;
   if (dataList.vertragspartner_type !== entry.params.partner) {
     add('vertragspartner_type', `Passt nicht zum Dokument (erwartet: ${entry.params.partner}).`);
+  }
+  if (isExtension(entry) && !(dataList as AgreementDataList).neuesEnde) {
+    add('neuesEnde', 'Bitte gib das neue Vertragsende an.');
   }
   if (entry.form === 'docusign' && entry.params.family === 'contract') {
     const list = dataList as EsignatureDataList;

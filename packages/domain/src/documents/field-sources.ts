@@ -1,7 +1,7 @@
 import { DISPLAY_LABELS } from '../display.js';
 import { parseDate, parseGermanNumber } from '../format.js';
 import { type FieldValue, isMissing, type ResolvedMatch } from '../match.js';
-import type { CatalogueEntry } from './catalogue.js';
+import type { AgreementType, CatalogueEntry } from './catalogue.js';
 import type { TEMPLATE_FIELDS, TemplateFieldName } from './template-fields.js';
 
 /**
@@ -34,11 +34,13 @@ export type TemplateFieldSource =
 
 const show = (...shows: ResolvedMatchField[]): MatchFieldSource => ({ shows });
 const PERSON_NAME: readonly ResolvedMatchField[] = ['candidateFirstName', 'candidateLastName'];
-const AGREEMENT_SOURCES = {
+/** An extension's values come from its form, not the match. */
+const AGREEMENT_SOURCES: Readonly<Record<AgreementType, MatchFieldSource | undefined>> = {
   descr: show('aufgabenbeschreibung'),
   hours: show('stundenProWoche'),
   misc: show('addAgreements'),
-} as const;
+  extension: undefined,
+};
 
 /** Text fields that show nothing of the match (our company, signatory, date, dataList) have no entry. */
 export const TEMPLATE_FIELD_SOURCES: Readonly<Partial<Record<TemplateTextField, TemplateFieldSource>>> = {

@@ -190,4 +190,32 @@ describe('buildTemplateData', () => {
     });
     expect(build('zusatz-wm-k-misc', { vertragspartner_type: 'k' }).unterschriften).toHaveLength(2);
   });
+
+  it('fills an extension with its new end and only the rates and hours it changes', () => {
+    const changed = build('verlaengerung-en-wm-pp', {
+      vertragspartner_type: 'pp',
+      neuesEnde: '2027-06-30',
+      neuerSatzRemote: 96,
+      neueStundenProWoche: 37.5,
+    });
+    expect(changed).toMatchObject({
+      verlaengerung: true,
+      verlaengerungBis: '30.06.2027',
+      neuerStundensatzRemote: '96,00 €',
+      neuerStundensatzOnsite: BLANK_LINE,
+      neueStundenProWoche: '37,5',
+      mitNeuemSatzRemote: true,
+      mitNeuemSatzOnsite: false,
+      mitNeuenStunden: true,
+      zusatzText: BLANK_LINE,
+      unterschriften: [{ seite: 'For the Client' }, { seite: 'For the Contractor' }],
+    });
+    // Every other document leaves the extension's fields blank and false.
+    expect(build('zusatz-wm-k-misc', { vertragspartner_type: 'k' })).toMatchObject({
+      verlaengerung: false,
+      verlaengerungBis: BLANK_LINE,
+      mitNeuemSatzRemote: false,
+      mitNeuenStunden: false,
+    });
+  });
 });

@@ -10,7 +10,13 @@ import {
 import { type FieldValue, isMissing, type ResolvedMatch } from '../match.js';
 import type { SignerRole } from '../signature.js';
 import type { CatalogueEntry, DocumentParams } from './catalogue.js';
-import type { DataList, EsignatureDataList, OfferDataList, TerminationDataList } from './data-lists.js';
+import type {
+  AgreementDataList,
+  DataList,
+  EsignatureDataList,
+  OfferDataList,
+  TerminationDataList,
+} from './data-lists.js';
 import { BLANK_LINE, type TemplateFieldName } from './template-fields.js';
 
 /** One of our companies as config/companies.json describes it. */
@@ -190,6 +196,7 @@ export function buildTemplateData(
     ),
     ...offerFields(entry, match, dataList),
     zusatzText: agreementText(params, match),
+    ...extensionFields(entry, dataList),
 
     mitKunde: forCustomer,
     mitProjektpartner: !forCustomer,
@@ -228,6 +235,25 @@ function familyFlags(params: DocumentParams) {
   };
 }
 
+/** An extension's new end and, where they change, its new rates and hours; blank in every other document. */
+function extensionFields(entry: CatalogueEntry, dataList: DataList) {
+  const { params } = entry;
+  const extension: Partial<AgreementDataList> =
+    params.family === 'agreement' && params.agreement === 'extension' ? (dataList as AgreementDataList) : {};
+  const given = (value: number | undefined, format: (value: number) => string) =>
+    value === undefined ? BLANK_LINE : format(value);
+  return {
+    verlaengerungBis: date(extension.neuesEnde),
+    neuerStundensatzRemote: given(extension.neuerSatzRemote, formatPrice),
+    neuerStundensatzOnsite: given(extension.neuerSatzOnsite, formatPrice),
+    neueStundenProWoche: given(extension.neueStundenProWoche, formatGermanNumber),
+    verlaengerung: params.family === 'agreement' && params.agreement === 'extension',
+    mitNeuemSatzRemote: extension.neuerSatzRemote !== undefined,
+    mitNeuemSatzOnsite: extension.neuerSatzOnsite !== undefined,
+    mitNeuenStunden: extension.neueStundenProWoche !== undefined,
+  };
+}
+
 /** The offered volume and its price; the total only when hours and rate are both numbers. */
 function offerFields(entry: CatalogueEntry, match: ResolvedMatch, dataList: DataList) {
   if (entry.form !== 'offer') {
@@ -254,6 +280,7 @@ function agreementText(params: DocumentParams, match: ResolvedMatch): string {
   if (params.family !== 'agreement') return BLANK_LINE;
   if (params.agreement === 'descr') return text(match.aufgabenbeschreibung);
   if (params.agreement === 'hours') return number(match.stundenProWoche);
+  if (params.agreement === 'extension') return BLANK_LINE;
   return text(match.addAgreements);
 }
 

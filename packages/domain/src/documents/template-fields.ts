@@ -106,6 +106,18 @@ export const TEMPLATE_FIELDS = {
       'Inhalt der Zusatzvereinbarung: neue Aufgabenbeschreibung, neue Stunden pro Woche oder freier Text',
   },
 
+  // Extension (Verlängerung): what its form or the batch's row gives
+  verlaengerungBis: { kind: 'text', description: 'Neues Vertragsende der Verlängerung, TT.MM.JJJJ' },
+  neuerStundensatzRemote: {
+    kind: 'text',
+    description: 'Neuer Stundensatz remote ab der Verlängerung (VK beim Kunden, EK beim Projektpartner)',
+  },
+  neuerStundensatzOnsite: { kind: 'text', description: 'Neuer Stundensatz vor Ort ab der Verlängerung' },
+  neueStundenProWoche: {
+    kind: 'text',
+    description: 'Neue Stunden pro Woche ab der Verlängerung, nur die Zahl',
+  },
+
   // Conditions: {#name}…{/name} shows the part when true, {^name}…{/name} when false
   mitKunde: { kind: 'condition', description: 'Vertrag mit dem Kunden' },
   mitProjektpartner: { kind: 'condition', description: 'Vertrag mit dem Projektpartner' },
@@ -121,6 +133,10 @@ export const TEMPLATE_FIELDS = {
   zusatzSonstiges: { kind: 'condition', description: 'Zusatzvereinbarung mit freiem Text' },
   hatZusatzvereinbarungen: { kind: 'condition', description: 'Das Match hat zusätzliche Vereinbarungen' },
   hatOnsiteSatz: { kind: 'condition', description: 'Es gibt einen Stundensatz vor Ort' },
+  verlaengerung: { kind: 'condition', description: 'Verlängerung eines Vertrags' },
+  mitNeuemSatzRemote: { kind: 'condition', description: 'Die Verlängerung ändert den Stundensatz remote' },
+  mitNeuemSatzOnsite: { kind: 'condition', description: 'Die Verlängerung ändert den Stundensatz vor Ort' },
+  mitNeuenStunden: { kind: 'condition', description: 'Die Verlängerung ändert die Stunden pro Woche' },
 
   // Loops: {#name}…{/name} repeats the part for every entry
   unterschriften: {

@@ -30,6 +30,7 @@ import * as m0028 from './0028_files_deleted_envelopes.js';
 import * as m0029 from './0029_contract_reminders.js';
 import * as m0030 from './0030_contract_lead_times.js';
 import * as m0031 from './0031_contract_consultant_order.js';
+import * as m0032 from './0032_contract_rates.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -67,6 +68,7 @@ const migrations: Record<string, Migration> = {
   '0029_contract_reminders': m0029,
   '0030_contract_lead_times': m0030,
   '0031_contract_consultant_order': m0031,
+  '0032_contract_rates': m0032,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -9,7 +9,8 @@ export interface TextFieldProps {
   required?: boolean;
   showErrors?: boolean;
   serverError?: string | undefined;
-  type?: 'text' | 'email';
+  /** `date` is the browser's own date picker: the value is an ISO day (2027-03-31) or empty. */
+  type?: 'text' | 'email' | 'date';
   autoComplete?: string;
 }
 

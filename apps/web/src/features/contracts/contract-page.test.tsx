@@ -18,6 +18,7 @@ const frameworkRecord: ContractRecord = {
   parties: [{ role: 'Kunde', name: 'Lahntal Software AG' }],
   noticeProblem: null,
   dateProblem: null,
+  rates: { remote: null, onsite: null, hoursPerWeek: null },
   source: {
     kind: 'envelope',
     documentId: '55555555-5555-4555-8555-555555555555',
@@ -61,6 +62,11 @@ describe('ContractPage', () => {
     expect(term).toHaveTextContent('Ende30.09.2027');
     // Signed 23:30 UTC on 25 November: the 26th in Berlin.
     expect(term).toHaveTextContent('Unterschrieben am26.11.2026');
+    // The customer's side: VK; a rate the document does not state is a dash, not „/“.
+    const rates = section('Vergütung');
+    expect(rates).toHaveTextContent('Stundensatz remote (VK)112,50 €');
+    expect(rates).toHaveTextContent('Stundensatz vor Ort (VK)–');
+    expect(rates).toHaveTextContent('Stunden pro Woche32');
 
     const notice = section('Kündigung');
     expect(notice).toHaveTextContent('Kündigungsfrist laut Vertrag2-3 Wochen');
@@ -113,6 +119,8 @@ describe('ContractPage', () => {
     stubApi({ [`GET /backend/contracts/${frameworkRecord.id}`]: jsonResponse(200, frameworkRecord) });
     renderRecord(frameworkRecord.id);
     const notice = await screen.findByRole('region', { name: 'Kündigung' });
+    // A record whose document states no rates has no section for them.
+    expect(screen.queryByRole('region', { name: 'Vergütung' })).not.toBeInTheDocument();
     expect(notice).toHaveTextContent('Regel4 Wochen zum Monatsende');
     expect(notice).toHaveTextContent('Herkunft der Regelaus dem Text der Kündigungsfrist gelesen');
     expect(notice).toHaveTextContent('Kündigung spätestens am19.11.2027');

@@ -5,6 +5,9 @@ import {
   type ContractRecord,
   describeNoticeRule,
   formatDateTime,
+  formatGermanNumber,
+  formatPrice,
+  parseGermanNumber,
 } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
@@ -21,6 +24,13 @@ import { NoticeRuleForm } from './notice-rule-form';
 import { COMPANY_LABELS, contractsTexts, HISTORY_EVENT_LABELS, NOTICE_RULE_SOURCE_LABELS } from './texts';
 
 const t = contractsTexts.record;
+
+/** A rate as the document states it, in German notation; a value that is no number as written. */
+const shownPrice = (value: string | null) => (value ? formatPrice(value) : contractsTexts.none);
+const shownHours = (value: string | null) => {
+  const hours = value ? parseGermanNumber(value) : undefined;
+  return hours === undefined ? (value ?? contractsTexts.none) : formatGermanNumber(hours);
+};
 
 /** A term and its value, as the record's sections list them. */
 function Fact({ term, children }: { term: string; children: ReactNode }) {
@@ -176,6 +186,16 @@ function ContractRecordView({ record }: { record: ContractRecord }) {
             </Alert>
           )}
         </Section>
+
+        {(record.rates.remote || record.rates.onsite || record.rates.hoursPerWeek) && (
+          <Section title={t.rates}>
+            <SimpleGrid cols={2} component="dl" m={0}>
+              <Fact term={t.rateRemote(record.partnerType)}>{shownPrice(record.rates.remote)}</Fact>
+              <Fact term={t.rateOnsite(record.partnerType)}>{shownPrice(record.rates.onsite)}</Fact>
+              <Fact term={t.hoursPerWeek}>{shownHours(record.rates.hoursPerWeek)}</Fact>
+            </SimpleGrid>
+          </Section>
+        )}
 
         <Section title={t.notice}>
           <SimpleGrid cols={2} component="dl" m={0}>

@@ -55,6 +55,7 @@ export const orderRecord: ContractRecord = {
   noticeProblem:
     'Die Kündigungsfrist „2-3 Wochen“ ist nicht lesbar: Sie nennt eine Spanne statt einer Frist.',
   dateProblem: null,
+  rates: { remote: '112,50', onsite: null, hoursPerWeek: '32' },
   source: {
     kind: 'signed_elsewhere',
     documentId: '33333333-3333-4333-8333-333333333333',

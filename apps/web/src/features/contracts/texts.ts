@@ -61,6 +61,12 @@ export const contractsTexts = {
     openEnded: 'unbefristet',
     signedAt: 'Unterschrieben am',
     dateProblem: 'Ein Datum ist nicht lesbar',
+    rates: 'Vergütung',
+    rateRemote: (partnerType: string) =>
+      partnerType === 'k' ? 'Stundensatz remote (VK)' : 'Stundensatz remote (EK)',
+    rateOnsite: (partnerType: string) =>
+      partnerType === 'k' ? 'Stundensatz vor Ort (VK)' : 'Stundensatz vor Ort (EK)',
+    hoursPerWeek: 'Stunden pro Woche',
     notice: 'Kündigung',
     noticeText: 'Kündigungsfrist laut Vertrag',
     noticeRule: 'Regel',
@@ -129,5 +135,6 @@ export const HISTORY_EVENT_LABELS: Record<string, string> = {
   created: 'Aus dem abgeschlossenen Umschlag erfasst',
   signed_elsewhere: 'Als anderweitig unterschrieben erfasst',
   terminated: 'Gekündigt',
+  extended: 'Verlängert',
   notice_rule_set: 'Kündigungsfrist von Hand festgelegt',
 };

@@ -2,33 +2,54 @@ import {
   type AgreementType,
   type Company,
   documentKeys,
+  type Language,
   type PartnerType,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
+import { NumberField, TextField } from '@/components/fields';
 import { useFormValidation } from '@/components/form';
+import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
 
-/** Zusatzvereinbarungen: agreements added to a contract. */
+const labels = texts.forms.labels;
+
+/** Upper bounds as the server accepts them. */
+const MAX_RATE = 100_000;
+const MAX_HOURS_PER_WEEK = 80;
+
+/** Zusatzvereinbarungen: agreements added to a contract, among them the extension (Verlängerung). */
 export function AgreementFormPage() {
   return <FormPage form="agreement">{(match) => <AgreementForm match={match} />}</FormPage>;
 }
 
 export function AgreementForm({ match }: { match: ResolvedMatch }) {
   const [agreement, setAgreement] = useState<string | null>(null);
+  const [language, setLanguage] = useState<string | null>(null);
+  const [newEnd, setNewEnd] = useState('');
+  const [newRateRemote, setNewRateRemote] = useState<number | null>(null);
+  const [newRateOnsite, setNewRateOnsite] = useState<number | null>(null);
+  const [newHours, setNewHours] = useState<number | null>(null);
   const { company, setCompany, partner, setPartner } = useCompanyAndPartner('agreement');
-  const validation = useFormValidation(requiredSelectRules({ agreement, company, partner }));
+  const extension = agreement === 'extension';
+  // Only an extension has more than one language; every other agreement is German.
+  const chosenLanguage = extension ? language : 'de';
+  const validation = useFormValidation([
+    ...requiredSelectRules({ agreement, company, partner, ...(extension ? { language } : {}) }),
+    ...(extension ? [{ name: 'neuesEnde', required: true, valid: newEnd !== '' }] : []),
+  ]);
   const { showErrors, serverError } = validation;
 
   const docId =
-    agreement && company && partner
+    agreement && company && partner && chosenLanguage
       ? documentKeys.agreement({
           agreement: agreement as AgreementType,
           company: company as Company,
           partner: partner as PartnerType,
+          language: chosenLanguage as Language,
         })
       : null;
 
@@ -38,7 +59,18 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
       docId={docId}
       target="docx"
       validation={validation}
-      dataList={() => ({ vertragspartner_type: partner })}
+      dataList={() => ({
+        vertragspartner_type: partner,
+        // An empty field is left out: that value stays as agreed.
+        ...(extension
+          ? {
+              neuesEnde: newEnd,
+              neuerSatzRemote: newRateRemote ?? undefined,
+              neuerSatzOnsite: newRateOnsite ?? undefined,
+              neueStundenProWoche: newHours ?? undefined,
+            }
+          : {}),
+      })}
     >
       <CatalogueSelect
         form="agreement"
@@ -54,6 +86,16 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
         onChange={setCompany}
         showErrors={showErrors}
       />
+      {extension && (
+        <CatalogueSelect
+          form="agreement"
+          param="language"
+          where={{ agreement, company }}
+          value={language}
+          onChange={setLanguage}
+          showErrors={showErrors}
+        />
+      )}
       <CatalogueSelect
         form="agreement"
         param="partner"
@@ -63,6 +105,43 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
         showErrors={showErrors}
         serverError={serverError('vertragspartner_type')}
       />
+      {extension && (
+        <>
+          <TextField
+            label={labels.newEnd}
+            type="date"
+            value={newEnd}
+            onChange={setNewEnd}
+            required
+            showErrors={showErrors}
+            serverError={serverError('neuesEnde')}
+          />
+          <NumberField
+            label={labels.newRateRemote}
+            value={newRateRemote}
+            onChange={setNewRateRemote}
+            min={0}
+            max={MAX_RATE}
+            serverError={serverError('neuerSatzRemote')}
+          />
+          <NumberField
+            label={labels.newRateOnsite}
+            value={newRateOnsite}
+            onChange={setNewRateOnsite}
+            min={0}
+            max={MAX_RATE}
+            serverError={serverError('neuerSatzOnsite')}
+          />
+          <NumberField
+            label={labels.newHoursPerWeek}
+            value={newHours}
+            onChange={setNewHours}
+            min={0}
+            max={MAX_HOURS_PER_WEEK}
+            serverError={serverError('neueStundenProWoche')}
+          />
+        </>
+      )}
     </DocumentForm>
   );
 }

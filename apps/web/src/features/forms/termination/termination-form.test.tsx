@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { captureDownloads } from '@/test/downloads';
@@ -109,6 +109,34 @@ describe('Agreement form', () => {
     expect(callsTo('POST /backend/generateDocx/')[0]).toEqual({
       url: '/backend/generateDocx/zusatz-we-k-hours/PL-10001',
       body: { dataList: { vertragspartner_type: 'k' } },
+    });
+  });
+
+  it('asks an extension for its language and new end, and sends only the values that change', async () => {
+    const { callsTo } = renderForm('agreement', {
+      api: { 'POST /backend/generateDocx/': docxResponse('attachment; filename="v.docx"') },
+    });
+    await choose('Art der Vereinbarung', 'Verlängerung');
+    await choose('Gesellschaft', 'WP Projects GmbH');
+    // WP writes German only.
+    await userEvent.click(await findField('Sprache'));
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Deutsch']);
+    await userEvent.keyboard('{Escape}');
+    await choose('Gesellschaft', 'WE Engineering GmbH');
+    await choose('Sprache', 'Englisch');
+    await choose('Vertragspartner', 'Projektpartner');
+    await userEvent.click(submitButton());
+    const end = screen.getByLabelText(/Neues Vertragsende/);
+    expect(end).toHaveAttribute('aria-invalid', 'true');
+    expect(callsTo('POST /backend/generateDocx/')).toHaveLength(0);
+
+    fireEvent.change(end, { target: { value: '2027-12-31' } });
+    await typeInto('Neuer Stundensatz remote (€, leer: unverändert)', '96,5');
+    await userEvent.click(submitButton());
+    await waitFor(() => expect(callsTo('POST /backend/generateDocx/')).toHaveLength(1));
+    expect(callsTo('POST /backend/generateDocx/')[0]).toEqual({
+      url: '/backend/generateDocx/verlaengerung-en-we-pp/PL-10001',
+      body: { dataList: { vertragspartner_type: 'pp', neuesEnde: '2027-12-31', neuerSatzRemote: 96.5 } },
     });
   });
 });
