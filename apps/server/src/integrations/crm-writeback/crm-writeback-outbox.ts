@@ -4,6 +4,7 @@ import type { Db } from '../../db/database.js';
 import type { WebhookDeliveriesTable } from '../../db/schema.js';
 import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
 import { sealedFileName } from '../../signature/seal/completion-mail.js';
+import { newLease, stillLeased } from '../webhooks/delivery-lease.js';
 import { GIVE_UP_AFTER_SECONDS } from '../webhooks/webhook-outbox.js';
 import {
   CRM_STATUSES,
@@ -72,6 +73,7 @@ export class CrmWritebackOutbox {
         attempts: sql`attempts + 1`,
         next_attempt_at: sql<Date>`${at} + make_interval(secs => ${LEASE_SECONDS})`,
         first_attempt_at: sql<Date>`coalesce(first_attempt_at, ${at})`,
+        lease: newLease(),
       })
       .where('id', '=', (qb) =>
         qb
@@ -178,6 +180,7 @@ export class CrmWritebackOutbox {
         .updateTable('webhook_deliveries')
         .set({ status: 'delivered', delivered_at: now ?? new Date() })
         .where('id', '=', delivery.id)
+        .where('lease', '=', delivery.lease)
         .execute();
       return false;
     }
@@ -208,6 +211,9 @@ export class CrmWritebackOutbox {
           duration_ms: durationMs,
         })
         .execute();
+      // „Erneut senden“ while the CRM was answering, or an attempt that outlived its lease: the answer
+      // stays among the attempts; the delivery's state is the newer attempt's to decide.
+      if (!(await stillLeased(trx, delivery))) return false;
       const recordHistory = (type: 'crm_filed' | 'crm_pending' | 'crm_refused', detail: string) =>
         writeBack.envelopeId
           ? trx

@@ -103,7 +103,8 @@ export class CrmWritebacks {
         );
       await trx
         .updateTable('webhook_deliveries')
-        .set({ status: 'pending', attempts: 0, first_attempt_at: null, next_attempt_at: now })
+        // Without a lease: an attempt still under way records nothing over this resend.
+        .set({ status: 'pending', attempts: 0, first_attempt_at: null, next_attempt_at: now, lease: null })
         .where('id', '=', deliveryId)
         .execute();
       await this.audit.record(

@@ -3,10 +3,13 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { AuditLog } from '../../admin/audit-log.js';
 import type { Db } from '../../db/database.js';
 import { crmEnvelope, crmEventSink } from '../../test/crm-writeback-fixture.js';
 import { testDatabases } from '../../test/databases.js';
 import { CrmWritebackOutbox } from './crm-writeback-outbox.js';
+import { CrmWritebacks } from './crm-writebacks.js';
+import { CrmWritebackRefused } from './crm-writer.js';
 import { HttpWriteback } from './http-writeback.js';
 
 const PDF = Buffer.from('%PDF-1.7\n% versiegelt\n%%EOF\n');
@@ -193,5 +196,61 @@ describe.each(testDatabases())('HTTP CRM write-back on $name', (database) => {
       .where('target', '=', 'crm')
       .execute();
     expect(rows).toEqual([{ status: 'delivered' }]);
+  });
+
+  it('keeps „Erneut senden“ made while an attempt still waited for the CRM: that attempt records only its answer', async () => {
+    const envelope = await crmEnvelope(db, crmEventSink());
+    await envelope.send();
+    let answer!: () => void;
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    let writing!: () => void;
+    const written = new Promise<void>((resolve) => {
+      writing = resolve;
+    });
+    let calls = 0;
+    const slow = new CrmWritebackOutbox({
+      db,
+      writer: {
+        // The first attempt waits for the CRM and is refused; the one the resend asked for arrives.
+        write: async () => {
+          calls++;
+          if (calls > 1) return 'Status „Versendet“ an das CRM gemeldet';
+          writing();
+          await answered;
+          throw new CrmWritebackRefused('Das CRM kennt den Deal nicht.');
+        },
+      },
+      log: quiet,
+    });
+    const run = slow.deliverDue();
+    await written;
+    // Meanwhile another attempt (after this one's lease ran out) gave up, and an administrator sent it again.
+    const { id } = await db
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed' })
+      .where('target', '=', 'crm')
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await new CrmWritebacks(db, new AuditLog(db)).resend('ops@demo.local', id);
+    answer();
+    expect(await run).toBe(1);
+    expect(calls).toBe(2);
+    const delivery = await db
+      .selectFrom('webhook_deliveries')
+      .select(['status', 'attempts'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+    expect(delivery).toEqual({ status: 'delivered', attempts: 1 });
+    // The refusal stays among the attempts, but gave nothing up and put nothing in the history.
+    const attempts = await db
+      .selectFrom('webhook_attempts')
+      .select('error')
+      .where('delivery_id', '=', id)
+      .orderBy('id')
+      .execute();
+    expect(attempts).toEqual([{ error: 'Das CRM kennt den Deal nicht.' }, { error: null }]);
+    expect(await envelope.crmHistory()).toEqual([]);
   });
 });

@@ -1,10 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../../db/database.js';
 import type { Database, WebhookDeliveriesTable } from '../../db/schema.js';
 import type { OutgoingMail } from '../../mail/mail-outbox.js';
 import { LeasedRuns, retryBackoffSeconds } from '../../shared/leased-runs.js';
+import { newLease, stillLeased } from './delivery-lease.js';
 import { ATTEMPT_DEADLINE_MS, type PostOutcome, postWebhook } from './webhook-post.js';
 
 /** A delivery not received within this long is given up, and its endpoint marked failing. */
@@ -78,7 +78,7 @@ export class WebhookOutbox {
         attempts: sql`attempts + 1`,
         next_attempt_at: sql<Date>`${at} + make_interval(secs => ${LEASE_SECONDS})`,
         first_attempt_at: sql<Date>`coalesce(first_attempt_at, ${at})`,
-        lease: randomUUID(),
+        lease: newLease(),
       })
       .where('id', '=', (qb) =>
         qb
@@ -160,14 +160,7 @@ export class WebhookOutbox {
         .execute();
       // Sent again while the receiver was answering („Erneut senden“ took the lease): the answer stays
       // in the history, and the delivery is left pending for the attempt that resend asked for.
-      const stillLeased = await trx
-        .selectFrom('webhook_deliveries')
-        .select('id')
-        .where('id', '=', delivery.id)
-        .where('lease', '=', delivery.lease)
-        .forUpdate()
-        .executeTakeFirst();
-      if (!stillLeased) return false;
+      if (!(await stillLeased(trx, delivery))) return false;
       if (outcome.error === null) {
         await trx
           .updateTable('webhook_deliveries')
