@@ -48,6 +48,7 @@ import { registerAdministration } from './wiring/administration.js';
 import { createApiClientAccess, registerApiClients } from './wiring/api-clients.js';
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
 import { createApprovals, registerApprovals } from './wiring/approvals.js';
+import { registerBatches } from './wiring/batches.js';
 import { createContracts } from './wiring/contracts.js';
 import { createCrmWriteback } from './wiring/crm-writeback.js';
 import { createIntegrations } from './wiring/integrations.js';
@@ -220,6 +221,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     signature.approvedSender,
     signature.countersignature,
   );
+  const batchArea = await registerBatches(context, { generator, templates, approvalRules: approvals.rules });
   await app.register(storedDocumentRoutes, { guards, documents });
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   // The demo match with the most values: the placeholders' examples and the default deal to try on.
@@ -244,7 +246,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(spaRoutes, { webDistDir: config.webDistDir });
   // A timer that fires meanwhile starts a run that ends at once: no mail is leased once the stop began.
   // The areas' work stops first: what it finishes queues mail, which the outbox may still take.
-  for (const stop of [...approvalArea.stop, ...signature.stop]) app.addHook('onClose', async () => stop());
+  for (const stop of [...approvalArea.stop, ...signature.stop, ...batchArea.stop])
+    app.addHook('onClose', async () => stop());
   for (const stop of privacy.stop) app.addHook('onClose', async () => stop());
   // Before the mail outbox: a given-up delivery queues mail to the administrators.
   for (const stop of [...integrationArea.stop, ...crmWritebackArea.stop])
@@ -258,6 +261,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...integrationArea.jobs,
       ...crmWritebackArea.jobs,
       ...contractArea.jobs,
+      ...batchArea.jobs,
       { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

@@ -125,6 +125,10 @@ export const AUDIT_ACTION_LABELS = {
   'contract.notice-rule': 'Kündigungsfrist eines Vertrags gesetzt',
   'contract.signed-elsewhere': 'Vertrag als anderweitig unterschrieben erfasst',
   'contract.reminder-settings': 'Vertragserinnerungen geändert',
+  'batch.start': 'Serie gestartet',
+  'batch.retry': 'Fehlgeschlagene Deals einer Serie erneut versucht',
+  'batch.cancel': 'Serie abgebrochen',
+  'batch.finished': 'Serie fertig',
 } as const;
 export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
 

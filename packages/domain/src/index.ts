@@ -4,6 +4,7 @@ export * from './api-clients.js';
 export * from './approval-reasons.js';
 export * from './approval-rules.js';
 export * from './approvals.js';
+export * from './batches.js';
 export * from './bytes.js';
 export * from './contracts/contracts.js';
 export * from './contracts/figures.js';

@@ -19,7 +19,7 @@ export const FAMILY_TITLES: Record<DocumentFamily, string> = {
 };
 
 /** What the library calls the documents of an entry: its family; an extension by its own name. */
-export function documentTitle(entry: CatalogueEntry): string {
+export function familyTitle(entry: CatalogueEntry): string {
   const { params } = entry;
   return params.family === 'agreement' && params.agreement === 'extension'
     ? 'Verlängerung'

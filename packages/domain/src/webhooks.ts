@@ -16,6 +16,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'contract.created',
   'contract.deadline_approaching',
   'contract.ended',
+  'batch.completed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -35,6 +36,7 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'contract.created': 'Vertrag erfasst (unterschrieben)',
   'contract.deadline_approaching': 'Kündigungsfrist oder Vertragsende naht',
   'contract.ended': 'Vertrag beendet',
+  'batch.completed': 'Serie fertig (alle Deals bearbeitet)',
 };
 
 /** POST /backend/admin/webhooks. */

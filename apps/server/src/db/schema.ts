@@ -16,6 +16,7 @@ import type {
   TemplateCheckProblem,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
+import type { BatchesTable, BatchItemsTable } from './schema-batches.js';
 import type {
   CalendarFeedsTable,
   ContractEventsTable,
@@ -123,6 +124,8 @@ export interface Database {
   contract_reminder_settings: ContractReminderSettingsTable;
   contract_reminders: ContractRemindersTable;
   calendar_feeds: CalendarFeedsTable;
+  batches: BatchesTable;
+  batch_items: BatchItemsTable;
 }
 
 /** A template file of the catalogue and the version documents are rendered from (migration 0013). */
@@ -274,6 +277,8 @@ export interface DocumentsTable {
   template_version: ColumnType<number | null, number | null | undefined, number | null>;
   /** The deal's values the contract record reads (migration 0027); null for documents made before. */
   terms: ColumnType<ContractTerms | null, string | null | undefined, string | null>;
+  /** The deal of a batch it was made for (migration 0033): unique, so a deal gets one document. */
+  batch_item_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The files of a document: version 1 is the rendered output, later versions are edits. */

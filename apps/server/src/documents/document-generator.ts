@@ -20,6 +20,8 @@ export interface DocumentOrder {
   terms?: ContractTerms;
   /** E-mail of the user. */
   createdBy: string;
+  /** The batch's deal it is made for: one document per deal, however often it is tried. */
+  batchItemId?: string;
 }
 
 export interface GeneratedDocument {
@@ -62,9 +64,10 @@ export class DocumentGenerator {
     data,
     terms,
     createdBy,
+    batchItemId,
   }: DocumentOrder): Promise<GeneratedDocument> {
     const fileName = documentFileName(entry, data);
-    const id = await this.documents.create({
+    const document = {
       matchId,
       docKey: entry.key,
       form: entry.form,
@@ -73,7 +76,12 @@ export class DocumentGenerator {
       dataList,
       dataSha256: sha256Hex(JSON.stringify(data)),
       ...(terms ? { terms } : {}),
-    });
+    };
+    const { id, ready } = batchItemId
+      ? await this.documents.claimForBatchItem(batchItemId, document)
+      : { id: await this.documents.create(document), ready: false };
+    if (ready)
+      return { id, fileName, content: Buffer.from((await this.documents.versionContent(id, 1)) ?? []) };
     let rendered: RenderedDocument;
     let template: TemplateSource | undefined;
     const started = performance.now();

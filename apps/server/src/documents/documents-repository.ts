@@ -73,6 +73,43 @@ export class DocumentsRepository {
   }
 
   /**
+   * The document of a batch's deal: recorded once, however often the deal is tried (the index on
+   * `batch_item_id` is unique). A deal tried again after its render was lost (a server killed midway)
+   * renders into the same document; `ready` when an earlier try stored it already.
+   */
+  async claimForBatchItem(
+    batchItemId: string,
+    document: NewDocument,
+  ): Promise<{ id: string; ready: boolean }> {
+    const inserted = await this.db
+      .insertInto('documents')
+      .values({
+        match_id: document.matchId,
+        doc_key: document.docKey,
+        form: document.form,
+        created_by: document.createdBy,
+        status: 'rendering',
+        file_name: document.fileName,
+        data: JSON.stringify(document.dataList),
+        data_sha256: document.dataSha256,
+        terms: document.terms ? JSON.stringify(document.terms) : null,
+        batch_item_id: batchItemId,
+      })
+      .onConflict((conflict) =>
+        conflict.column('batch_item_id').where('batch_item_id', 'is not', null).doNothing(),
+      )
+      .returning('id')
+      .executeTakeFirst();
+    if (inserted) return { id: inserted.id, ready: false };
+    const existing = await this.db
+      .selectFrom('documents')
+      .select(['id', 'status'])
+      .where('batch_item_id', '=', batchItemId)
+      .executeTakeFirstOrThrow();
+    return { id: existing.id, ready: existing.status === 'ready' };
+  }
+
+  /**
    * Stores the rendered output as version 1 and marks the document ready, in one statement: it is as
    * atomic as a transaction, and one round trip instead of four (on the embedded database each one
    * crosses to the database's thread and back). With an event sink, that statement and the event share
@@ -88,13 +125,20 @@ export class DocumentsRepository {
     },
   ): Promise<void> {
     const { events } = this;
-    if (!events) return this.storeFirstVersion(this.db, id, output);
+    if (!events) {
+      await this.storeFirstVersion(this.db, id, output);
+      return;
+    }
     await this.db.transaction().execute(async (trx) => {
-      await this.storeFirstVersion(trx, id, output);
-      await events.record({ kind: 'document.generated', documentId: id }, trx);
+      if (await this.storeFirstVersion(trx, id, output))
+        await events.record({ kind: 'document.generated', documentId: id }, trx);
     });
   }
 
+  /**
+   * False when the document was stored already: a batch's deal rendered twice (a lease that ran out
+   * while its render was still under way) keeps the first render, and its event is recorded once.
+   */
   private async storeFirstVersion(
     executor: Kysely<Database>,
     id: string,
@@ -104,17 +148,20 @@ export class DocumentsRepository {
       templateVersion: number | null;
       createdBy: string;
     },
-  ): Promise<void> {
-    await executor
+  ): Promise<boolean> {
+    const result = await executor
       .with('first_version', (db) =>
-        db.insertInto('document_versions').values({
-          document_id: id,
-          version: 1,
-          content: output.content,
-          sha256: sha256Hex(output.content),
-          size: output.content.byteLength,
-          created_by: output.createdBy,
-        }),
+        db
+          .insertInto('document_versions')
+          .values({
+            document_id: id,
+            version: 1,
+            content: output.content,
+            sha256: sha256Hex(output.content),
+            size: output.content.byteLength,
+            created_by: output.createdBy,
+          })
+          .onConflict((conflict) => conflict.columns(['document_id', 'version']).doNothing()),
       )
       .updateTable('documents')
       .set({
@@ -123,7 +170,9 @@ export class DocumentsRepository {
         template_version: output.templateVersion,
       })
       .where('id', '=', id)
-      .execute();
+      .where('status', '!=', 'ready')
+      .executeTakeFirst();
+    return result.numUpdatedRows > 0n;
   }
 
   /** `template`: the version that was being rendered, when it was found. */

@@ -88,6 +88,10 @@ const TAGS = [
     name: 'contracts',
     description: 'Running contracts: records with their end and notice deadline, chains, exports and figures',
   },
+  {
+    name: 'batches',
+    description: 'Serien: one document for many deals, checked first, then made as a durable job',
+  },
   { name: 'support', description: 'Problem reports' },
   {
     name: 'webhooks',

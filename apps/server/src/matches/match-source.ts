@@ -12,6 +12,17 @@ export interface MatchSource {
    * when its record cannot be read. `log` is the request's logger, for what a source wants on record.
    */
   find(matchId: string, log?: FastifyBaseLogger): Promise<MatchAnswer | undefined>;
+
+  /**
+   * Many matches in as few requests as the source allows. Per ID: the match, `undefined` when the source does
+   * not know it, or a `MatchUnreadableError` for a record that cannot be read. Throws
+   * `MatchSourceUnavailableError` when the source cannot answer at all (then nothing is known).
+   * Each ID is answered as `find` answers it; an ID given twice is looked up once.
+   */
+  findMany(
+    matchIds: readonly string[],
+    log?: FastifyBaseLogger,
+  ): Promise<Map<string, MatchAnswer | undefined | MatchUnreadableError>>;
 }
 
 /**

@@ -11,7 +11,7 @@ const DAY = 24 * 60 * 60_000;
 const NOW = new Date('2030-06-15T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY);
 const quiet = { error() {}, warn() {}, info() {} } as never;
-const noMatches = { find: async () => undefined };
+const noMatches = { find: async () => undefined, findMany: async () => new Map() };
 
 /** What each rule would delete of a match: a draft, an ended envelope, a completed contract, a letter, a mail. */
 async function dueItems(db: Db, matchId: string) {

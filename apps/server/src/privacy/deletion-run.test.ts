@@ -16,7 +16,7 @@ const DAY = 24 * 60 * 60_000;
 const quiet = { error() {}, warn() {}, info() {} } as never;
 const NOW = new Date('2030-06-15T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY);
-const noMatches = { find: async () => undefined };
+const noMatches = { find: async () => undefined, findMany: async () => new Map() };
 
 describe.each(testDatabases())('the deletion run on $name', (database) => {
   let db: Db;

@@ -14,7 +14,7 @@ import { RetentionRules } from './retention-rules.js';
 const ERASED = /^gelöscht am \d\d\.\d\d\.\d{4}$/;
 const CLARA = { name: 'Clara Contract', email: 'clara@contract.example' };
 const quiet = { error() {}, warn() {}, info() {} } as never;
-const noMatches = { find: async () => undefined };
+const noMatches = { find: async () => undefined, findMany: async () => new Map() };
 
 /**
  * What an erase leaves to a duty goes when the duty ends, as its answer said: the signer of a completed

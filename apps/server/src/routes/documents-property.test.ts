@@ -27,6 +27,9 @@ class OneMatch implements MatchSource {
   async find(matchId: string) {
     return this.current?.matchId === matchId ? resolveMatch(this.current) : undefined;
   }
+  async findMany(matchIds: readonly string[]) {
+    return new Map(await Promise.all(matchIds.map(async (id) => [id, await this.find(id)] as const)));
+  }
 }
 
 const entry = (key: string): CatalogueEntry => {

@@ -1,4 +1,5 @@
 import {
+  agreementDataListSchema,
   DOCX_MIME_TYPE,
   type DocumentCheck,
   documentCheckSchema,
@@ -59,6 +60,7 @@ export const documentRoutes: FastifyPluginAsync<DocumentRoutesDeps> = async (
           body: generationRequestSchema.extend({
             dataList: z.union([
               esignatureDataListSchema,
+              agreementDataListSchema,
               partnerOnlyDataListSchema,
               terminationDataListSchema,
               offerDataListSchema,

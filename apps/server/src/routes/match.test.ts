@@ -162,6 +162,7 @@ describe.each(testDatabases())('match lookup on $name', (database) => {
   describe('when the match source fails', () => {
     const failing = (error: Error): MatchSource => ({
       find: () => Promise.reject(error),
+      findMany: () => Promise.reject(error),
     });
 
     it.each([

@@ -30,6 +30,12 @@ export type ProductEvent =
       type: 'created' | 'deadline_approaching' | 'ended';
       /** For `deadline_approaching`: which deadline (`notice` or `end`) and its day. */
       deadline?: { kind: 'notice' | 'end'; day: string };
+    }
+  | {
+      /** A batch (Serien) whose every deal was worked: made, failed, or cancelled. */
+      kind: 'batch.completed';
+      batchId: string;
+      counts: { done: number; approval: number; failed: number; cancelled: number; skipped: number };
     };
 
 /** Takes product events in the caller's transaction (`executor`). */

@@ -1,9 +1,4 @@
-import {
-  BLANK_LINE,
-  type CatalogueEntry,
-  type DocumentParams,
-  type TemplateData,
-} from '@vertragsgenerator/domain';
+import { BLANK_LINE, type CatalogueEntry, documentName, type TemplateData } from '@vertragsgenerator/domain';
 
 /** Long enough for any real customer name, short enough for every file system and mail client. */
 const MAX_NAME_LENGTH = 150;
@@ -23,7 +18,7 @@ export function documentFileName(
 ): string {
   const party = entry.params.partner === 'k' ? 'Kunde' : 'Projektpartner';
   const name = partnerName === BLANK_LINE ? '' : String(partnerName);
-  const parts = [String(matchId), documentTitle(entry.params), party, name];
+  const parts = [String(matchId), documentName(entry.params), party, name];
   const joined = parts.join(' ').replace(NOT_IN_FILE_NAMES, ' ').replace(/\s+/g, ' ').trim();
   // Cut by code points, not UTF-16 units, and drop what Windows strips from a name's end.
   const shortened = Array.from(joined)
@@ -31,24 +26,4 @@ export function documentFileName(
     .join('')
     .replace(/[\s.]+$/, '');
   return `${shortened}.docx`;
-}
-
-function documentTitle(params: DocumentParams): string {
-  switch (params.family) {
-    case 'contract':
-      return `${params.contract === 'rv' ? 'Rahmenvertrag' : 'Einzelauftrag'}${params.language === 'en' ? ' (englisch)' : ''}`;
-    case 'termination':
-      if (params.document === 'confirmation') return 'Kündigungsbestätigung';
-      return params.deadline === 'los' ? 'Fristlose Kündigung' : 'Kündigung';
-    case 'offer':
-      return 'Angebot';
-    case 'agreement':
-      if (params.agreement === 'extension')
-        return `Verlängerung${params.language === 'en' ? ' (englisch)' : ''}`;
-      return {
-        descr: 'Zusatzvereinbarung Aufgaben',
-        hours: 'Zusatzvereinbarung Stunden',
-        misc: 'Zusatzvereinbarung',
-      }[params.agreement];
-  }
 }

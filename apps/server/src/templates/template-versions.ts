@@ -1,6 +1,6 @@
 import {
   catalogueTemplates,
-  documentTitle,
+  familyTitle,
   keysOfTemplate,
   type TemplateCheckProblem,
   type TemplateDetail,
@@ -333,7 +333,7 @@ function summary(name: string, publishedVersion: number | null, versions: Versio
   const published = versions.find((version) => version.version === publishedVersion);
   return {
     name,
-    families: [...new Set(entries.map(documentTitle))],
+    families: [...new Set(entries.map(familyTitle))],
     keys: entries.map((entry) => entry.key),
     publishedVersion,
     publishedBy: published?.published_by ?? null,

@@ -67,6 +67,15 @@ export class SalesforceStub {
   refuseEveryToken = false;
   /** Queries sent, refused ones included. */
   queryAttempts = 0;
+  /**
+   * Records per answer of a lookup by `IN (…)`: a larger result comes in batches, each but the last with
+   * `done: false` and the `nextRecordsUrl` of the next, as Salesforce pages a query's result.
+   */
+  pageSize = 2_000;
+  /** The `nextRecordsUrl`s requested. */
+  readonly pageRequests: string[] = [];
+  private readonly pages = new Map<string, Record<string, unknown>[]>();
+  private pagesMade = 0;
   fields: StubField[] = [
     { name: 'Id', type: 'id', updateable: false },
     { name: 'Name', type: 'string', updateable: false },
@@ -147,6 +156,14 @@ export class SalesforceStub {
     if (request.method === 'GET' && url.pathname === `${api}/sobjects/${this.object}/describe`) {
       return json(200, { name: this.object, fields: this.fields });
     }
+    const page = new RegExp(`^${api}/query/(01g[A-Za-z0-9-]+)$`).exec(url.pathname);
+    if (request.method === 'GET' && page) {
+      this.pageRequests.push(url.pathname);
+      const rest = this.pages.get(page[1] as string);
+      if (!rest) return error(400, 'INVALID_QUERY_LOCATOR', 'invalid query locator');
+      this.pages.delete(page[1] as string);
+      return json(200, this.firstPage(rest, rest.length));
+    }
     if (request.method === 'GET' && url.pathname === `${api}/query`) {
       const soql = url.searchParams.get('q') ?? '';
       this.queries.push(soql);
@@ -193,6 +210,13 @@ export class SalesforceStub {
       }
       const failure = this.failQueries.shift();
       if (failure) return error(failure, 'SERVER_UNAVAILABLE', 'Server unavailable');
+      const many = / WHERE Name IN \((.*)\)$/.exec(soql);
+      if (many) {
+        // SOQL compares text without regard to case.
+        const names = new Set(soqlLiterals(many[1] as string).map((name) => name.toLowerCase()));
+        const records = this.records.filter((record) => names.has(String(record.Name).toLowerCase()));
+        return json(200, this.firstPage(records, records.length));
+      }
       const lookup = /WHERE Name = '(.*)' LIMIT 1$/.exec(soql);
       if (!lookup) return error(400, 'MALFORMED_QUERY', `unexpected query: ${soql}`);
       const records = this.records.filter((record) => record.Name === lookup[1]);
@@ -271,6 +295,19 @@ export class SalesforceStub {
     error(404, 'NOT_FOUND', 'The requested resource does not exist');
   }
 
+  /** The first `pageSize` records; the rest kept for the `nextRecordsUrl` of the answer. */
+  private firstPage(records: Record<string, unknown>[], totalSize: number): Record<string, unknown> {
+    if (records.length <= this.pageSize) return { totalSize, done: true, records };
+    const locator = `01gSTUB${++this.pagesMade}-${this.pageSize}`;
+    this.pages.set(locator, records.slice(this.pageSize));
+    return {
+      totalSize,
+      done: false,
+      nextRecordsUrl: `/services/data/v${this.apiVersion}/query/${locator}`,
+      records: records.slice(0, this.pageSize),
+    };
+  }
+
   private link(
     contentDocumentId: string,
     linkedEntityId: string,
@@ -287,4 +324,12 @@ export class SalesforceStub {
     this.links.push(link);
     return link;
   }
+}
+
+/** The values of a comma-separated list of SOQL string literals, their escapes undone. */
+function soqlLiterals(list: string): string[] {
+  const named: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' };
+  return [...list.matchAll(/'((?:[^'\\]|\\.)*)'/g)].map(([, body]) =>
+    (body as string).replace(/\\(.)/g, (_, char: string) => named[char] ?? char),
+  );
 }

@@ -8,4 +8,8 @@ export class SwitchableSource implements MatchSource {
     if (this.down) return Promise.reject(new MatchSourceUnavailableError('CRM down'));
     return this.inner.find(matchId);
   }
+  findMany(matchIds: readonly string[]) {
+    if (this.down) return Promise.reject(new MatchSourceUnavailableError('CRM down'));
+    return this.inner.findMany(matchIds);
+  }
 }

@@ -31,6 +31,7 @@ import * as m0029 from './0029_contract_reminders.js';
 import * as m0030 from './0030_contract_lead_times.js';
 import * as m0031 from './0031_contract_consultant_order.js';
 import * as m0032 from './0032_contract_rates.js';
+import * as m0033 from './0033_batches.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '0030_contract_lead_times': m0030,
   '0031_contract_consultant_order': m0031,
   '0032_contract_rates': m0032,
+  '0033_batches': m0033,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -31,6 +31,8 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
       return ENVELOPE_EVENTS[event.type];
     case 'contract.event':
       return `contract.${event.type}`;
+    case 'batch.completed':
+      return 'batch.completed';
   }
 }
 
@@ -150,6 +152,24 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
         return documentApprovalData(event.requestId, trx);
       case 'contract.event':
         return contractData(event, trx);
+      case 'batch.completed': {
+        const batch = await trx
+          .selectFrom('batches')
+          .select(['id', 'doc_key', 'status', 'created_by', 'started_at', 'finished_at'])
+          .where('id', '=', event.batchId)
+          .executeTakeFirst();
+        return (
+          batch && {
+            batchId: batch.id,
+            docKey: batch.doc_key,
+            status: batch.status,
+            createdBy: batch.created_by,
+            startedAt: batch.started_at?.toISOString() ?? null,
+            finishedAt: batch.finished_at?.toISOString() ?? null,
+            counts: event.counts,
+          }
+        );
+      }
       case 'envelope.event':
       case 'envelope.sealed': {
         const envelope = await trx

@@ -6,7 +6,22 @@ export interface CrmClient {
    * succeed; any other error ends the lookup at once.
    */
   fetchRecord(matchId: string): Promise<unknown>;
+
+  /**
+   * The CRM's records for many IDs in as few requests as it allows, by requested ID: an ID the CRM does
+   * not know is missing from the map. Each record is the one `fetchRecord` would answer for its ID.
+   * Each call is one attempt, each of its requests bounded by the client's own timeout; errors as
+   * `fetchRecord`'s, for the whole call. Only for CRMs with a way to ask for many records at once: without
+   * it, the match source asks `fetchRecord` once per ID.
+   */
+  fetchRecords?(matchIds: readonly string[]): Promise<Map<string, unknown>>;
 }
+
+/**
+ * IDs per call of `fetchRecords`, and so per attempt: a failed call is retried for these IDs alone, not
+ * for all of a batch. The Salesforce client's chunk (one query for 200 IDs), so one call is one request.
+ */
+export const CRM_RECORDS_PER_CALL = 200;
 
 /** A 5xx answer, a network error or a timeout: worth another attempt. */
 export class CrmTransientError extends Error {

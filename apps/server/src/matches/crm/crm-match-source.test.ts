@@ -112,6 +112,34 @@ describe('HttpCrmClient', () => {
       `Basic ${Buffer.from('vertrag:pass:wort').toString('base64')}`,
     );
   });
+
+  it('has no bulk request (docs/crm.md): findMany sends one GET per ID, at most 4 at a time', async () => {
+    let inFlight = 0;
+    let maxInFlight = 0;
+    fake.handle = (request, response) => {
+      inFlight++;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      const matchId = decodeURIComponent(request.url?.split('/')[3]?.split('?')[0] ?? '');
+      setTimeout(() => {
+        inFlight--;
+        if (matchId === 'PL-13') response.writeHead(404).end();
+        else
+          response
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end(JSON.stringify(crmMatch(matchId)));
+      }, 10);
+    };
+    const client = httpSource(fake);
+    expect('fetchRecords' in client).toBe(false);
+    const ids = Array.from({ length: 20 }, (_, n) => `PL-${n + 1}`);
+    const found = await new CrmMatchSource(client, MAPPING, RETRY).findMany([...ids, 'PL-1']);
+    expect(fake.requests.map((request) => request.url).sort()).toEqual(
+      ids.map((id) => `/api/matches/${id}?expand=all`).sort(),
+    );
+    expect(maxInFlight).toBe(4);
+    expect(found.get('PL-20')).toMatchObject({ matchId: 'PL-20', kunde: 'Elbwerk Logistik AG' });
+    expect(found.get('PL-13')).toBeUndefined();
+  });
 });
 
 describe.each(testDatabases())('CRM as match source on $name', (database) => {
@@ -134,7 +162,10 @@ describe.each(testDatabases())('CRM as match source on $name', (database) => {
       demoStaff: true,
       logger,
       // The timeout test swaps in a source with a short timeout; the app stays the same.
-      matches: { find: (matchId, log) => source.find(matchId, log) },
+      matches: {
+        find: (matchId, log) => source.find(matchId, log),
+        findMany: (matchIds, log) => source.findMany(matchIds, log),
+      },
     });
     cached = await createTestApp(db, {
       // Without retries, a lookup left running after its cached answer sends no request a later test sees.

@@ -90,6 +90,8 @@ describe('Salesforce preset', () => {
     fake.refuseEveryToken = false;
     fake.queryAttempts = 0;
     fake.records = [SALESFORCE_MATCH];
+    fake.pageSize = 2_000;
+    fake.pageRequests.length = 0;
   });
 
   async function source(overrides: Partial<SalesforceOptions> = {}) {
@@ -281,6 +283,98 @@ describe('Salesforce preset', () => {
       await t.app.close();
       await db.destroy();
     }
+  });
+
+  describe('many matches at once', () => {
+    const id = (n: number) => `PL-${20_000 + n}`;
+    const known = (n: number) => ({ ...SALESFORCE_MATCH, Name: id(n), Position__c: `Position ${n}` });
+    /** The IDs of each lookup by `IN (…)`, in the order sent. */
+    const inQueries = () =>
+      fake.queries
+        .filter((soql) => soql.includes(' WHERE Name IN ('))
+        .map((soql) => [...(/IN \((.*)\)$/.exec(soql)?.[1] ?? '').matchAll(/'PL-[^']*'/g)].length);
+    const client = async () => {
+      const mapping = await loadCrmMapping(PRESET);
+      return new SalesforceCrmClient(options, mapping, PRESET);
+    };
+
+    it('asks for 450 IDs in three queries of 200, 200 and 50, and maps the records back by Name', async () => {
+      // Every other ID is known.
+      fake.records = Array.from({ length: 225 }, (_, n) => known(2 * n));
+      const ids = Array.from({ length: 450 }, (_, n) => id(n));
+      const records = await (await client()).fetchRecords(ids);
+      expect(inQueries()).toEqual([200, 200, 50]);
+      expect(fake.queries).toHaveLength(3);
+      expect(fake.queries[0]).toMatch(
+        /^SELECT Name, Berater_Job__r\.Name, .* FROM Match__c WHERE Name IN \('PL-20000', 'PL-20001', /,
+      );
+      expect(records.size).toBe(225);
+      expect(records.get(id(0))).toEqual(known(0));
+      expect(records.get(id(448))).toEqual(known(448));
+      expect(records.has(id(1))).toBe(false);
+      expect(records.has(id(449))).toBe(false);
+    });
+
+    it('follows nextRecordsUrl through a paged answer', async () => {
+      fake.records = Array.from({ length: 200 }, (_, n) => known(n));
+      fake.pageSize = 75;
+      const records = await (await client()).fetchRecords(fake.records.map((record) => String(record.Name)));
+      expect(fake.queries).toHaveLength(1);
+      expect(fake.pageRequests).toEqual([
+        expect.stringMatching(/^\/services\/data\/v62\.0\/query\/01g/),
+        expect.stringMatching(/^\/services\/data\/v62\.0\/query\/01g/),
+      ]);
+      expect(records.size).toBe(200);
+      expect(records.get(id(199))).toEqual(known(199));
+    });
+
+    it('escapes a quote in an ID', async () => {
+      fake.records = [{ ...SALESFORCE_MATCH, Name: "PL-O'Brien" }];
+      const records = await (await client()).fetchRecords(["PL-O'Brien", 'PL-20001']);
+      expect(fake.queries[0]).toMatch(/ WHERE Name IN \('PL-O\\'Brien', 'PL-20001'\)$/);
+      expect([...records.keys()]).toEqual(["PL-O'Brien"]);
+    });
+
+    it('keeps each query URL within 16 KB: long IDs fill a chunk sooner', async () => {
+      const long = (n: number) => `PL-${String(n).padStart(400, '0')}`;
+      fake.records = [{ ...SALESFORCE_MATCH, Name: long(49) }];
+      const records = await (await client()).fetchRecords(Array.from({ length: 50 }, (_, n) => long(n)));
+      expect(fake.queries.length).toBe(2);
+      for (const soql of fake.queries)
+        expect(`${API}/query?q=${encodeURIComponent(soql)}`.length).toBeLessThanOrEqual(16_000);
+      expect([...records.keys()]).toEqual([long(49)]);
+    });
+
+    it('finds a record whose ID differs in case, as the query of find does', async () => {
+      fake.records = [{ ...SALESFORCE_MATCH, Name: 'pl-20005' }];
+      const records = await (await client()).fetchRecords([id(5)]);
+      expect(records.get(id(5))).toMatchObject({ Name: 'pl-20005' });
+    });
+
+    it('answers findMany with the matches, undefined for unknown IDs and the unreadable record as its error', async () => {
+      fake.records = [known(1), { ...known(2), Kunde__r: null }, known(3)];
+      fake.failQueries = [503];
+      const matches = await source();
+      const found = await matches.findMany([id(1), id(2), id(3), id(4), id(1)]);
+      // The 503 is retried: the one query for all IDs, twice.
+      expect(inQueries()).toEqual([4, 4]);
+      expect([...found.keys()]).toEqual([id(1), id(2), id(3), id(4)]);
+      expect(found.get(id(1))).toEqual(await matches.find(id(1)));
+      expect(found.get(id(3))).toMatchObject({ matchId: id(3), position: 'Position 3' });
+      expect(found.get(id(2))).toBeInstanceOf(MatchUnreadableError);
+      expect((found.get(id(2)) as MatchUnreadableError).userMessage).toContain(
+        'Feld „kunde“: Pflichtfeld fehlt',
+      );
+      expect(found.get(id(4))).toBeUndefined();
+    });
+
+    it('throws "CRM nicht erreichbar" when Salesforce fails every attempt', async () => {
+      fake.failQueries = [503, 503, 503];
+      const error = await (await source()).findMany([id(1)]).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(MatchSourceUnavailableError);
+      expect((error as MatchSourceUnavailableError).userMessage).toBe(CRM_UNAVAILABLE_MESSAGE);
+      expect(fake.queries).toHaveLength(3);
+    });
   });
 
   it('refuses a mapping path SOQL cannot select, naming field and path', () => {

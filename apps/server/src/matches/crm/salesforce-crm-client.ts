@@ -11,7 +11,23 @@ export type SalesforceOptions = Pick<
 >;
 
 const tokenSchema = z.object({ access_token: z.string().min(1), instance_url: z.url() });
-const queryResultSchema = z.object({ records: z.array(z.unknown()) });
+const queryResultSchema = z.object({
+  records: z.array(z.unknown()),
+  // A large result comes in batches: `done` false and the address of the next one.
+  done: z.boolean().optional(),
+  nextRecordsUrl: z.string().optional(),
+});
+
+/**
+ * IDs per query of `fetchRecords`. The query goes in the URL (`GET …/query?q=`), and URLs beyond about
+ * 16 KB are refused by proxies and servers alike, long before SOQL's own limit of 100,000 characters:
+ * 200 IDs of the form `PL-10001` take 3.2 KB encoded (`'PL-10001'%2C%20` each), with the preset's
+ * select list a URL of 4 KB, so a batch of 1,000 matches needs five queries and a chunk leaves room
+ * for longer IDs and select lists. Longer IDs fill a chunk sooner: each chunk's URL also stays within
+ * QUERY_URL_BUDGET (an ID too long for it alone gets a query of its own, as `fetchRecord` would send).
+ */
+const IDS_PER_QUERY = 200;
+const QUERY_URL_BUDGET = 16_000;
 
 const SOQL_NAME = /^[A-Za-z][A-Za-z0-9_]*$/;
 
@@ -72,6 +88,8 @@ function checkSelectable(mapping: CrmMapping, source: string): void {
 export class SalesforceCrmClient implements CrmClient {
   private connection: Promise<Connection> | undefined;
   private readonly selectList: string;
+  /** The select list with the ID field, by which `fetchRecords` tells its records apart. */
+  private readonly selectListWithId: string;
 
   constructor(
     private readonly options: SalesforceOptions,
@@ -82,6 +100,9 @@ export class SalesforceCrmClient implements CrmClient {
     // SOQL field names are case-insensitive: one name selected twice in other cases is a query error.
     const fields = new Map(mappedPaths(mapping).map((path) => [path.toLowerCase(), path]));
     this.selectList = [...fields.values()].join(', ');
+    if (!fields.has(options.idField.toLowerCase()))
+      fields.set(options.idField.toLowerCase(), options.idField);
+    this.selectListWithId = [...fields.values()].join(', ');
   }
 
   async fetchRecord(matchId: string): Promise<unknown> {
@@ -91,9 +112,95 @@ export class SalesforceCrmClient implements CrmClient {
       this.options.timeoutMs,
       `query ${this.options.object}`,
     );
+    return this.queryResult(answer).records[0];
+  }
+
+  /**
+   * One query per chunk of up to IDS_PER_QUERY IDs (`WHERE <idField> IN (…)`), the chunks one after
+   * another, each following `nextRecordsUrl` through a paged answer. Each request has the deadline of
+   * `timeoutMs`. A record answers for the ID its ID field holds; as SOQL compares text without regard to
+   * case, as `fetchRecord`'s `=` does, an ID differing only in case finds it too.
+   */
+  async fetchRecords(matchIds: readonly string[]): Promise<Map<string, unknown>> {
+    const ids = [...new Set(matchIds)];
+    const found = new Map<string, unknown>();
+    for (const chunk of this.chunks(ids)) {
+      const records = await this.recordsOf(this.inQuery(chunk));
+      const byId = new Map<string, unknown>();
+      const byLowerCaseId = new Map<string, unknown>();
+      for (const record of records) {
+        const id = this.idOf(record);
+        if (id === undefined) continue;
+        // The first record per ID, as `LIMIT 1` would answer.
+        if (!byId.has(id)) byId.set(id, record);
+        if (!byLowerCaseId.has(id.toLowerCase())) byLowerCaseId.set(id.toLowerCase(), record);
+      }
+      for (const matchId of chunk) {
+        const record = byId.get(matchId) ?? byLowerCaseId.get(matchId.toLowerCase());
+        if (record !== undefined) found.set(matchId, record);
+      }
+    }
+    return found;
+  }
+
+  private inQuery(matchIds: readonly string[]): string {
+    const literals = matchIds.map(soqlString).join(', ');
+    return `SELECT ${this.selectListWithId} FROM ${this.options.object} WHERE ${this.options.idField} IN (${literals})`;
+  }
+
+  /** The IDs in chunks of at most IDS_PER_QUERY whose query URL stays within QUERY_URL_BUDGET. */
+  private chunks(ids: readonly string[]): string[][] {
+    const empty = this.queryPath(this.inQuery([])).length;
+    const chunks: string[][] = [];
+    let chunk: string[] = [];
+    let length = empty;
+    for (const id of ids) {
+      // The literal and the `, ` before it, encoded.
+      const more = encodeURIComponent(`, ${soqlString(id)}`).length;
+      if (chunk.length > 0 && (chunk.length === IDS_PER_QUERY || length + more > QUERY_URL_BUDGET)) {
+        chunks.push(chunk);
+        chunk = [];
+        length = empty;
+      }
+      chunk.push(id);
+      length += more;
+    }
+    if (chunk.length > 0) chunks.push(chunk);
+    return chunks;
+  }
+
+  /** Every record a query finds, page by page. */
+  private async recordsOf(soql: string): Promise<unknown[]> {
+    const what = `query ${this.options.object}`;
+    const records: unknown[] = [];
+    let url: string | undefined = this.queryPath(soql);
+    while (url !== undefined) {
+      const request = { method: 'GET' as const, url };
+      const page = this.queryResult(
+        await withinDeadline(this.requestOnce(what, request), this.options.timeoutMs, what),
+      );
+      records.push(...page.records);
+      if (page.done !== false) break;
+      if (page.nextRecordsUrl === undefined || page.nextRecordsUrl === url)
+        throw new CrmTransientError(`${what}: answer not done, without nextRecordsUrl`);
+      url = page.nextRecordsUrl;
+    }
+    return records;
+  }
+
+  private queryResult(answer: unknown): z.infer<typeof queryResultSchema> {
     const parsed = queryResultSchema.safeParse(answer);
     if (!parsed.success) throw new CrmTransientError(`query ${this.options.object}: answer without records`);
-    return parsed.data.records[0];
+    return parsed.data;
+  }
+
+  /** The value of the ID field in a record, whose key is spelt as Salesforce spells the field. */
+  private idOf(record: unknown): string | undefined {
+    if (record === null || typeof record !== 'object') return undefined;
+    const wanted = this.options.idField.toLowerCase();
+    const key = Object.keys(record).find((name) => name.toLowerCase() === wanted);
+    const value = key === undefined ? undefined : (record as Record<string, unknown>)[key];
+    return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
   }
 
   /** The query, signed in again once when Salesforce refuses the token it has. */

@@ -1,0 +1,47 @@
+import type { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
+import { BatchRunner } from '../batches/batch-runner.js';
+import { Batches } from '../batches/batches.js';
+import type { DocumentGenerator } from '../documents/document-generator.js';
+import { batchRoutes } from '../routes/batches.js';
+import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
+import type { TemplateSources } from '../templates/renderer.js';
+import type { AppContext, AreaRunning } from './app-context.js';
+
+/**
+ * Serien: the routes, and the runner that makes a started batch's documents on every replica. A run
+ * starts when a batch is started or retried, and every OUTBOX_INTERVAL_MS for deals whose replica
+ * stopped holding them (a restart, a SIGKILL): their lease runs out and the next run takes them.
+ */
+export async function registerBatches(
+  context: AppContext,
+  made: { generator: DocumentGenerator; templates: TemplateSources; approvalRules: ApprovalRulesStore },
+): Promise<AreaRunning> {
+  const { app, deps, guards, audit, outbox } = context;
+  const approvalRules = async () => (await made.approvalRules.current()).rules;
+  const runner = new BatchRunner({
+    db: deps.db,
+    matches: deps.matches,
+    companyData: deps.companyData,
+    generator: made.generator,
+    approvalRules,
+    audit,
+    enqueueMail: (mails, trx) => outbox.enqueue(mails, trx),
+    ...(context.events ? { events: context.events } : {}),
+    publicUrl: deps.config.publicUrl,
+    log: app.log,
+  });
+  const batches = new Batches({
+    db: deps.db,
+    matches: deps.matches,
+    companyData: deps.companyData,
+    approvalRules,
+    runner,
+    audit,
+    renderer: deps.renderer,
+    templates: made.templates,
+  });
+  await app.register(batchRoutes, { guards, batches });
+  // A batch a stopped replica left running goes on at once, not only at the first timer.
+  if (deps.periodicJobs ?? true) app.addHook('onReady', async () => runner.soon());
+  return { jobs: [{ every: OUTBOX_INTERVAL_MS, run: () => runner.runDue() }], stop: [() => runner.stop()] };
+}
