@@ -44,6 +44,7 @@ export const texts = {
     placeholders: 'Platzhalter',
     figures: 'Auswertung',
     contracts: 'Verträge',
+    batches: 'Serien',
   },
 
   api: {
@@ -79,6 +80,7 @@ export const texts = {
     administration: 'Verwaltung',
     signatureOverview: 'Signaturen',
     contracts: 'Verträge',
+    batches: 'Serien',
     approvals: 'Freigaben',
     sealCheck: 'PDF prüfen',
     figures: 'Auswertung',

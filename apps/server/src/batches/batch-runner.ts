@@ -92,6 +92,19 @@ export class BatchRunner {
     return made;
   }
 
+  /**
+   * On the embedded database only one server works: a deal still held at its start was held by a
+   * process that died (SIGKILL, power loss), and waits again now rather than when its lease runs out.
+   */
+  async releaseAbandoned(): Promise<number> {
+    const released = await this.deps.db
+      .updateTable('batch_items')
+      .set({ status: 'waiting', lease: null, lease_until: null })
+      .where('status', '=', 'running')
+      .executeTakeFirst();
+    return Number(released.numUpdatedRows);
+  }
+
   /** Leases nothing more and waits for the deals under way. */
   stop(): Promise<void> {
     return this.runs.stop();

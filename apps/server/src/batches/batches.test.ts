@@ -58,7 +58,7 @@ describe.each(testDatabases())('Serien on $name', (database) => {
     await db.destroy();
   });
 
-  const call = (method: 'GET' | 'POST', url: string, token = legal, payload?: unknown) =>
+  const call = (method: 'GET' | 'POST', url: string, token = legal, payload?: Record<string, unknown>) =>
     t.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload }) });
   const check = (payload: Record<string, unknown>, token = legal) =>
     call('POST', '/backend/batches', token, payload);

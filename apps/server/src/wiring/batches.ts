@@ -41,7 +41,12 @@ export async function registerBatches(
     templates: made.templates,
   });
   await app.register(batchRoutes, { guards, batches });
-  // A batch a stopped replica left running goes on at once, not only at the first timer.
-  if (deps.periodicJobs ?? true) app.addHook('onReady', async () => runner.soon());
+  // A batch a stopped server left running goes on at once, not only at the first timer; on the embedded
+  // database (one server) the deals it held wait again at once instead of when their leases run out.
+  if (deps.periodicJobs ?? true)
+    app.addHook('onReady', async () => {
+      if (deps.config.database.kind === 'pglite') await runner.releaseAbandoned();
+      runner.soon();
+    });
   return { jobs: [{ every: OUTBOX_INTERVAL_MS, run: () => runner.runDue() }], stop: [() => runner.stop()] };
 }

@@ -70,6 +70,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const contractPage = async () => ({
     Component: (await import('@/features/contracts')).ContractPage,
   });
+  const batchesPage = (page: 'BatchesPage' | 'BatchPage') => async () => ({
+    Component: (await import('@/features/batches'))[page],
+  });
   const figuresPage = async () => ({
     Component: (await import('@/features/figures')).FiguresPage,
   });
@@ -108,6 +111,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.figures, lazy: figuresPage },
             { path: PATHS.contracts, lazy: contractsPage },
             { path: PATHS.contract, lazy: contractPage },
+            { path: PATHS.batches, lazy: batchesPage('BatchesPage') },
+            { path: PATHS.batch, lazy: batchesPage('BatchPage') },
             { path: PATHS.sealCheck, lazy: sealCheckPage },
             { path: PATHS.templates, lazy: templatePage('TemplatesPage') },
             { path: PATHS.placeholders, lazy: templatePage('PlaceholdersPage') },

@@ -28,6 +28,10 @@ export const PATHS = {
   contracts: '/vertraege',
   /** One contract record with its chain. */
   contract: '/vertraege/:contractId',
+  /** Serien: one document for many deals at once, and the user's batches. */
+  batches: '/serien',
+  /** One batch: its check, its progress and its documents. */
+  batch: '/serien/:batchId',
 } as const;
 
 /** The id of the route whose loader answers who is signed in (`useRouteLoaderData(SESSION_ROUTE)`). */
@@ -59,4 +63,19 @@ export function documentPath(documentId: string): string {
 /** The page of one contract record. */
 export function contractPath(contractId: string): string {
   return PATHS.contract.replace(':contractId', encodeURIComponent(contractId));
+}
+
+/** The page of one batch (Serie). */
+export function batchPath(batchId: string): string {
+  return PATHS.batch.replace(':batchId', encodeURIComponent(batchId));
+}
+
+/** The address parameters of /serien that preselect a new batch: its document and its deals. */
+export const BATCH_PREFILL_PARAMS = { document: 'dokument', matches: 'matches' } as const;
+
+/** /serien with a new batch preselected: the document's key and the deals' match IDs. */
+export function newBatchPath(docKey: string, matchIds: readonly string[]): string {
+  // The commas stay as they are: the address reads as the list it is (`matches=PL-1,PL-2`).
+  const matches = matchIds.map(encodeURIComponent).join(',');
+  return `${PATHS.batches}?${BATCH_PREFILL_PARAMS.document}=${encodeURIComponent(docKey)}&${BATCH_PREFILL_PARAMS.matches}=${matches}`;
 }

@@ -41,3 +41,17 @@ describe('the header’s link to /freigaben', () => {
     expect(screen.queryByRole('link', { name: 'Freigaben' })).not.toBeInTheDocument();
   });
 });
+
+describe('the header’s link to /serien', () => {
+  it('shows for every document level', async () => {
+    renderShell(consultant);
+    const link = await screen.findByRole('link', { name: 'Serien' });
+    expect(link).toHaveAttribute('href', '/serien');
+  });
+
+  it('stays away for someone without a level', async () => {
+    renderShell({ ...consultant, permission: null });
+    expect(await screen.findByText('Start')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Serien' })).not.toBeInTheDocument();
+  });
+});

@@ -30,6 +30,9 @@ export function AppLayout() {
                 <Button component={Link} to={PATHS.contracts} variant="subtle" size="compact-sm">
                   {texts.shell.contracts}
                 </Button>
+                <Button component={Link} to={PATHS.batches} variant="subtle" size="compact-sm">
+                  {texts.shell.batches}
+                </Button>
                 <Button component={Link} to={PATHS.sealCheck} variant="subtle" size="compact-sm">
                   {texts.shell.sealCheck}
                 </Button>

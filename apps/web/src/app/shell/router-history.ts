@@ -13,6 +13,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.administration, texts.pageNames.administration],
   [PATHS.signatureOverview, texts.pageNames.signatureOverview],
   [PATHS.contracts, texts.pageNames.contracts],
+  [PATHS.batches, texts.pageNames.batches],
   [PATHS.approvals, texts.pageNames.approvals],
   [PATHS.figures, texts.pageNames.figures],
   [PATHS.sealCheck, texts.pageNames.sealCheck],

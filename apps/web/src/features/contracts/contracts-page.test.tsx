@@ -295,3 +295,56 @@ describe('ContractsPage', () => {
     expect(downloads).toEqual(['Vertraege.csv']);
   });
 });
+
+describe('ContractsPage: Verlängern', () => {
+  const extendButton = () => screen.queryByRole('link', { name: 'Verlängern' });
+
+  it('extends the filtered contracts of one company and side as one batch', async () => {
+    stubApi({
+      [LIST]: jsonResponse(200, contractsPage([frameworkRow, unreadableRow, { ...unreadableRow, id: 'x' }])),
+    });
+    renderList('/vertraege?endsWithin=60');
+    await table();
+    // German, as a row does not say its language; each deal once.
+    expect(extendButton()).toHaveAttribute(
+      'href',
+      '/serien?dokument=verlaengerung-de-we-k&matches=PL-10014,PL-10028',
+    );
+  });
+
+  it('is disabled, saying why, while the rows are of several companies or not all extendable', async () => {
+    stubApi({
+      [LIST]: [
+        jsonResponse(200, contractsPage([frameworkRow, { ...unreadableRow, company: 'wm' }])),
+        jsonResponse(200, contractsPage([frameworkRow, { ...unreadableRow, kind: 'kuendigung' }])),
+      ],
+    });
+    renderList('/vertraege?endsWithin=60');
+    await table();
+    const button = screen.getByRole('button', { name: 'Verlängern' });
+    expect(button).toBeDisabled();
+    expect(button).toHaveAccessibleDescription(
+      /^Verlängern geht für Einzelaufträge, Rahmenverträge und Verlängerungen/,
+    );
+    expect(extendButton()).not.toBeInTheDocument();
+
+    // One company, but a Kündigung among the rows: nothing an extension extends.
+    await userEvent.type(screen.getByRole('textbox', { name: 'Endet in (Tagen)' }), '0');
+    await within(await table()).findByText('Kündigung');
+    expect(screen.getByRole('button', { name: 'Verlängern' })).toBeDisabled();
+    expect(extendButton()).not.toBeInTheDocument();
+  });
+
+  it('is not offered for the unfiltered list, nor to a consultant, who may not make extensions', async () => {
+    stubApi({ [LIST]: jsonResponse(200, contractsPage([frameworkRow])) });
+    const first = renderList('/vertraege');
+    await table();
+    expect(screen.queryByText('Verlängern')).not.toBeInTheDocument();
+    first.unmount();
+
+    renderList('/vertraege?endsWithin=60', consultant);
+    await table();
+    expect(screen.getByRole('button', { name: 'CSV' })).toBeVisible();
+    expect(screen.queryByText('Verlängern')).not.toBeInTheDocument();
+  });
+});

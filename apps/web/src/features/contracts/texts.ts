@@ -46,6 +46,10 @@ export const contractsTexts = {
   exportCsvLabel: 'Diese Ansicht als CSV herunterladen',
   exportXlsxLabel: 'Diese Ansicht als Excel-Datei herunterladen',
   exportFailed: 'Der Export ist fehlgeschlagen.',
+  extend: 'Verlängern',
+  extendLabel: 'Die angezeigten Verträge als Serie verlängern',
+  extendNotPossible:
+    'Verlängern geht für Einzelaufträge, Rahmenverträge und Verlängerungen einer Gesellschaft und eines Vertragspartners: Filtere die Liste danach.',
 
   record: {
     back: 'Zurück zu den Verträgen',

@@ -3,19 +3,6 @@ import { catalogueEntry } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import { apiJson } from '@/lib/api';
 
-const signatorySchema = z.object({ id: z.string(), name: z.string(), function: z.string() });
-export type Signatory = z.infer<typeof signatorySchema>;
-
-/** The fixed list of people who sign offers and terminations, from the server's configuration. */
-export function useSignatories() {
-  return useQuery({
-    queryKey: ['signatories'],
-    queryFn: ({ signal }) => apiJson('/backend/signatories', z.array(signatorySchema), { signal }),
-    // The list lives in the server's configuration and changes with a deployment at most.
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
-
 const documentCheckSchema = z.object({
   missing: z.array(z.object({ field: z.string(), label: z.string() })),
 });

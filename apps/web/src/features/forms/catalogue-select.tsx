@@ -1,8 +1,8 @@
 import type { FormName } from '@vertragsgenerator/domain';
+import { catalogueOptions, type OptionParam } from '@/components/catalogue-options';
 import { isSelectValid, SelectField } from '@/components/fields';
 import type { FieldRule } from '@/components/form';
 import { texts } from '@/texts';
-import { catalogueOptions, type OptionParam } from './options';
 
 export interface CatalogueSelectProps {
   form: FormName;

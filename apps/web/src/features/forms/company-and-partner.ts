@@ -1,6 +1,6 @@
 import type { FormName } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { partnerForCompany } from './options';
+import { partnerForCompany } from '@/components/catalogue-options';
 
 /**
  * A form's company and partner type, kept consistent in one place: choosing a company that does not

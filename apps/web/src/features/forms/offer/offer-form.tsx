@@ -2,11 +2,11 @@ import { type Company, documentKeys, type ResolvedMatch } from '@vertragsgenerat
 import { useState } from 'react';
 import { isNumberValid, NumberField } from '@/components/fields';
 import { useFormValidation } from '@/components/form';
+import { SignatorySelect } from '@/components/signatory-select';
 import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { SignatorySelect } from '../signatory-select';
 
 const labels = texts.forms.labels;
 

@@ -8,12 +8,12 @@ import {
 import { useState } from 'react';
 import { isTextValid, TextField } from '@/components/fields';
 import { useFormValidation } from '@/components/form';
+import { SignatorySelect } from '@/components/signatory-select';
 import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { useCompanyAndPartner } from '../company-and-partner';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
-import { SignatorySelect } from '../signatory-select';
 
 const labels = texts.forms.labels;
 

@@ -1,7 +1,7 @@
 import { Text } from '@mantine/core';
 import { SelectField } from '@/components/fields';
+import { useSignatories } from '@/lib/signatories-api';
 import { texts } from '@/texts';
-import { useSignatories } from './api';
 
 export interface SignatorySelectProps {
   value: string | null;
