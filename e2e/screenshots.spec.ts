@@ -405,6 +405,31 @@ test('Verträge: the running contracts, and a record with its chain', async ({ p
   await page.screenshot({ path: shot('vertrag') });
 });
 
+// After Verträge, whose records it extends: the contracts ending within a year as one batch.
+test('Serien: a batch of extensions checked, then made', async ({ page }) => {
+  test.setTimeout(90_000);
+  await signedIn(page, DEMO_ACCOUNTS.legal);
+  await page.goto('/vertraege?endsWithin=400&company=wm');
+  await page.getByRole('link', { name: 'Verlängern' }).click();
+  const ids = page.getByRole('textbox', { name: 'Match-IDs' });
+  await ids.fill(`${await ids.inputValue()}\nPL-10006\nPL-99999`);
+  await page.getByLabel(/Neues Vertragsende/).fill('2028-06-30');
+  await wholePage(page);
+  await page.screenshot({ path: shot('serie-neu') });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('button', { name: 'Prüfen' }).click();
+  await expect(page.getByRole('table', { name: 'Ergebnis der Prüfung' })).toBeVisible();
+  await wholePage(page);
+  await page.screenshot({ path: shot('serie-geprueft') });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('button', { name: 'Serie starten' }).click();
+  await expect(page.getByRole('heading', { level: 1 }).locator('..')).toContainText('Fertig', {
+    timeout: 30_000,
+  });
+  await wholePage(page);
+  await page.screenshot({ path: shot('serie-fertig') });
+});
+
 // After Verträge, whose records it counts: the contracts ending per month.
 test('Auswertung: the figures of the contract work as charts with their tables', async ({ page }) => {
   await signedIn(page, DEMO_ACCOUNTS.leader);

@@ -10,6 +10,12 @@ import { Link } from 'react-router';
 import { documentPath } from '@/lib/paths';
 import { batchesTexts } from './texts';
 
+/**
+ * IDs and links on one line. A badge is as wide as its label (`w="max-content"`): in a table cell, Mantine's
+ * badge shrinks to „Wartet auf F…“, which says nothing.
+ */
+const NO_WRAP = { whiteSpace: 'nowrap' } as const;
+
 const t = batchesTexts;
 
 const VERDICT_COLORS: Record<BatchVerdict, string> = { ready: 'green', approval: 'yellow', cannot: 'red' };
@@ -42,10 +48,10 @@ export function CheckTable({ items }: { items: readonly BatchItem[] }) {
           {items.map((item) => (
             <Table.Tr key={item.id}>
               <Table.Td>{item.position}</Table.Td>
-              <Table.Td>{item.matchId}</Table.Td>
+              <Table.Td style={NO_WRAP}>{item.matchId}</Table.Td>
               <Table.Td>{item.counterparty ?? t.none}</Table.Td>
-              <Table.Td>
-                <Badge color={VERDICT_COLORS[item.verdict]} variant="light">
+              <Table.Td style={NO_WRAP}>
+                <Badge color={VERDICT_COLORS[item.verdict]} variant="light" w="max-content">
                   {BATCH_VERDICT_LABELS[item.verdict]}
                 </Badge>
               </Table.Td>
@@ -77,18 +83,19 @@ export function RunTable({ items }: { items: readonly BatchItem[] }) {
           {items.map((item) => (
             <Table.Tr key={item.id}>
               <Table.Td>{item.position}</Table.Td>
-              <Table.Td>{item.matchId}</Table.Td>
+              <Table.Td style={NO_WRAP}>{item.matchId}</Table.Td>
               <Table.Td>{item.counterparty ?? t.none}</Table.Td>
-              <Table.Td>
-                <Badge color={STATUS_COLORS[item.status]} variant="light">
+              <Table.Td style={NO_WRAP}>
+                <Badge color={STATUS_COLORS[item.status]} variant="light" w="max-content">
                   {BATCH_ITEM_STATUS_LABELS[item.status]}
                 </Badge>
               </Table.Td>
               <Table.Td>{item.error ?? (item.status === 'done' ? '' : (item.reason ?? ''))}</Table.Td>
-              <Table.Td>
+              <Table.Td style={NO_WRAP}>
                 {item.documentId !== null && item.status !== 'failed' && (
                   // The visible text names the link; the match tells the many links apart for a screen reader.
                   <Anchor
+                    size="sm"
                     component={Link}
                     to={documentPath(item.documentId)}
                     aria-label={t.batch.openDocumentOf(item.matchId)}
