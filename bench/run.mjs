@@ -20,6 +20,7 @@ const SUITES = {
   retention: () => import('./retention/suite.mjs'),
   figures: () => import('./figures/suite.mjs'),
   contracts: () => import('./contracts/suite.mjs'),
+  batches: () => import('./batches/suite.mjs'),
 };
 /** Run only when named: the soak takes 35 minutes (30 of load on both databases at once). */
 const OPT_IN = ['soak'];

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withDatabase } from '../lib/database.mjs';
 import { table } from '../lib/markdown.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
 import { importServer } from '../lib/server.mjs';
@@ -116,20 +117,6 @@ export default {
     return { markdown: report(results, reminders, settings) };
   },
 };
-
-/** Opens the database the server uses (its DATA_DIR, or DATABASE_URL) while the server is stopped. */
-async function withDatabase(dataDir, env, work) {
-  const { openDatabase } = await importServer('db/database.js');
-  const { loadConfig } = await importServer('config/config.js');
-  const target = loadConfig({ DATA_DIR: dataDir, ...env }, 'bench').database;
-  const db = await openDatabase(target);
-  try {
-    return await work(db);
-  } finally {
-    await db.destroy();
-    if (target.kind === 'pglite') await rm(join(target.dataDir, 'vertragsgenerator.pid'), { force: true });
-  }
-}
 
 async function measure(baseUrl, token, path, { warmup, rounds }) {
   const samples = [];

@@ -1,9 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { withDatabase } from '../lib/database.mjs';
 import { table } from '../lib/markdown.mjs';
 import { startPostgres } from '../lib/postgres.mjs';
-import { importServer } from '../lib/server.mjs';
 import { startServerProcess } from '../lib/server-process.mjs';
 import { signInDemoAccount } from '../lib/sign-in.mjs';
 import { ms, summarize } from '../lib/stats.mjs';
@@ -84,22 +84,6 @@ export default {
     return { markdown: report(results, settings) };
   },
 };
-
-/** Opens the database the server uses (its DATA_DIR, or DATABASE_URL) while the server is stopped. */
-async function withDatabase(dataDir, env, work) {
-  const { openDatabase } = await importServer('db/database.js');
-  const { loadConfig } = await importServer('config/config.js');
-  const target = loadConfig({ DATA_DIR: dataDir, ...env }, 'bench').database;
-  const db = await openDatabase(target);
-  try {
-    await work(db);
-  } finally {
-    await db.destroy();
-    // The embedded database's claim on its folder ends with this process, which goes on to start the
-    // server on it: the claim goes with the database.
-    if (target.kind === 'pglite') await rm(join(target.dataDir, 'vertragsgenerator.pid'), { force: true });
-  }
-}
 
 async function measure(baseUrl, token, query, { warmup, rounds }) {
   const samples = [];

@@ -9,14 +9,8 @@ import {
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 import type { OptionParam } from '@/components/catalogue-options';
-import {
-  isNumberValid,
-  isSelectValid,
-  isTextValid,
-  NumberField,
-  SelectField,
-  TextField,
-} from '@/components/fields';
+import { ExtensionRateFields, OfferVolumeFields } from '@/components/document-value-fields';
+import { isNumberValid, isSelectValid, isTextValid, SelectField, TextField } from '@/components/fields';
 import { type FieldRule, FormStatus, useFirstInvalidFocus, useFormValidation } from '@/components/form';
 import { SignatorySelect } from '@/components/signatory-select';
 import { ApiRequestError, errorMessage } from '@/lib/api';
@@ -41,10 +35,6 @@ const t = batchesTexts.form;
 const labels = texts.forms.labels;
 
 /** Upper bounds as the server accepts them (the single forms' bounds). */
-const MAX_RATE = 100_000;
-const MAX_HOURS_PER_WEEK = 80;
-const MAX_PROJECT_HOURS = 100_000;
-const MAX_PROJECT_DAYS = 10_000;
 
 /** The server's name of the field a choice's error belongs to (a 400's `fields`). */
 const PARAM_SERVER_FIELDS: Partial<Record<OptionParam, string>> = { partner: 'vertragspartner_type' };
@@ -267,55 +257,21 @@ export function NewBatchForm({
                       </Text>
                     )}
                   </Stack>
-                  <NumberField
-                    label={labels.newRateRemote}
-                    value={newRateRemote}
-                    onChange={setNewRateRemote}
-                    min={0}
-                    max={MAX_RATE}
-                    serverError={fieldError('neuerSatzRemote')}
-                  />
-                  <NumberField
-                    label={labels.newRateOnsite}
-                    value={newRateOnsite}
-                    onChange={setNewRateOnsite}
-                    min={0}
-                    max={MAX_RATE}
-                    serverError={fieldError('neuerSatzOnsite')}
-                  />
-                  <NumberField
-                    label={labels.newHoursPerWeek}
-                    value={newHours}
-                    onChange={setNewHours}
-                    min={0}
-                    max={MAX_HOURS_PER_WEEK}
-                    serverError={fieldError('neueStundenProWoche')}
+                  <ExtensionRateFields
+                    remote={[newRateRemote, setNewRateRemote]}
+                    onsite={[newRateOnsite, setNewRateOnsite]}
+                    hours={[newHours, setNewHours]}
+                    serverError={fieldError}
                   />
                 </>
               )}
               {offer && (
-                <>
-                  <NumberField
-                    label={labels.projectHours}
-                    value={projectHours}
-                    onChange={setProjectHours}
-                    min={0}
-                    max={MAX_PROJECT_HOURS}
-                    required
-                    showErrors={showErrors}
-                    serverError={fieldError('projectHours')}
-                  />
-                  <NumberField
-                    label={labels.projectDays}
-                    value={projectDays}
-                    onChange={setProjectDays}
-                    min={0}
-                    max={MAX_PROJECT_DAYS}
-                    required
-                    showErrors={showErrors}
-                    serverError={fieldError('projectDays')}
-                  />
-                </>
+                <OfferVolumeFields
+                  hours={[projectHours, setProjectHours]}
+                  days={[projectDays, setProjectDays]}
+                  showErrors={showErrors}
+                  serverError={fieldError}
+                />
               )}
               {(termination || offer) && (
                 <SignatorySelect

@@ -7,7 +7,8 @@ import {
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { NumberField, TextField } from '@/components/fields';
+import { ExtensionRateFields } from '@/components/document-value-fields';
+import { TextField } from '@/components/fields';
 import { useFormValidation } from '@/components/form';
 import { texts } from '@/texts';
 import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
@@ -16,10 +17,6 @@ import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
 
 const labels = texts.forms.labels;
-
-/** Upper bounds as the server accepts them. */
-const MAX_RATE = 100_000;
-const MAX_HOURS_PER_WEEK = 80;
 
 /** Zusatzvereinbarungen: agreements added to a contract, among them the extension (Verlängerung). */
 export function AgreementFormPage() {
@@ -116,29 +113,11 @@ export function AgreementForm({ match }: { match: ResolvedMatch }) {
             showErrors={showErrors}
             serverError={serverError('neuesEnde')}
           />
-          <NumberField
-            label={labels.newRateRemote}
-            value={newRateRemote}
-            onChange={setNewRateRemote}
-            min={0}
-            max={MAX_RATE}
-            serverError={serverError('neuerSatzRemote')}
-          />
-          <NumberField
-            label={labels.newRateOnsite}
-            value={newRateOnsite}
-            onChange={setNewRateOnsite}
-            min={0}
-            max={MAX_RATE}
-            serverError={serverError('neuerSatzOnsite')}
-          />
-          <NumberField
-            label={labels.newHoursPerWeek}
-            value={newHours}
-            onChange={setNewHours}
-            min={0}
-            max={MAX_HOURS_PER_WEEK}
-            serverError={serverError('neueStundenProWoche')}
+          <ExtensionRateFields
+            remote={[newRateRemote, setNewRateRemote]}
+            onsite={[newRateOnsite, setNewRateOnsite]}
+            hours={[newHours, setNewHours]}
+            serverError={serverError}
           />
         </>
       )}

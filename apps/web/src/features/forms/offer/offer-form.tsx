@@ -1,6 +1,7 @@
 import { type Company, documentKeys, type ResolvedMatch } from '@vertragsgenerator/domain';
 import { useState } from 'react';
-import { isNumberValid, NumberField } from '@/components/fields';
+import { OfferVolumeFields } from '@/components/document-value-fields';
+import { isNumberValid } from '@/components/fields';
 import { useFormValidation } from '@/components/form';
 import { SignatorySelect } from '@/components/signatory-select';
 import { texts } from '@/texts';
@@ -8,11 +9,7 @@ import { CatalogueSelect, requiredSelectRules } from '../catalogue-select';
 import { DocumentForm } from '../document-form';
 import { FormPage } from '../form-page';
 
-const labels = texts.forms.labels;
-
-/** Upper bounds of the offered volume, as the server accepts them. */
-const MAX_PROJECT_HOURS = 100_000;
-const MAX_PROJECT_DAYS = 10_000;
+const _labels = texts.forms.labels;
 
 /** Angebotserstellung: offers, from companies wm and we only. */
 export function OfferFormPage() {
@@ -48,25 +45,11 @@ export function OfferForm({ match }: { match: ResolvedMatch }) {
         onChange={setCompany}
         showErrors={showErrors}
       />
-      <NumberField
-        label={labels.projectHours}
-        value={projectHours}
-        onChange={setProjectHours}
-        min={0}
-        max={MAX_PROJECT_HOURS}
-        required
+      <OfferVolumeFields
+        hours={[projectHours, setProjectHours]}
+        days={[projectDays, setProjectDays]}
         showErrors={showErrors}
-        serverError={serverError('projectHours')}
-      />
-      <NumberField
-        label={labels.projectDays}
-        value={projectDays}
-        onChange={setProjectDays}
-        min={0}
-        max={MAX_PROJECT_DAYS}
-        required
-        showErrors={showErrors}
-        serverError={serverError('projectDays')}
+        serverError={serverError}
       />
       <SignatorySelect
         value={signatory}
