@@ -32,6 +32,21 @@ export const documentStatus = sql<DocumentStatus>`case
   when documents.status = 'rendering' and documents.created_at < now() - interval '2 minutes' then 'failed'
   else documents.status end`.as('status');
 
+/** The row of a document about to be rendered: what the user submitted, kept before anything can fail. */
+function newDocumentRow(document: NewDocument) {
+  return {
+    match_id: document.matchId,
+    doc_key: document.docKey,
+    form: document.form,
+    created_by: document.createdBy,
+    status: 'rendering' as const,
+    file_name: document.fileName,
+    data: JSON.stringify(document.dataList),
+    data_sha256: document.dataSha256,
+    terms: document.terms ? JSON.stringify(document.terms) : null,
+  };
+}
+
 /** A version without its content. */
 export type VersionSummary = Omit<Selectable<DocumentVersionsTable>, 'document_id' | 'content'>;
 
@@ -56,17 +71,7 @@ export class DocumentsRepository {
   async create(document: NewDocument): Promise<string> {
     const row = await this.db
       .insertInto('documents')
-      .values({
-        match_id: document.matchId,
-        doc_key: document.docKey,
-        form: document.form,
-        created_by: document.createdBy,
-        status: 'rendering',
-        file_name: document.fileName,
-        data: JSON.stringify(document.dataList),
-        data_sha256: document.dataSha256,
-        terms: document.terms ? JSON.stringify(document.terms) : null,
-      })
+      .values(newDocumentRow(document))
       .returning('id')
       .executeTakeFirstOrThrow();
     return row.id;
@@ -83,18 +88,7 @@ export class DocumentsRepository {
   ): Promise<{ id: string; ready: boolean }> {
     const inserted = await this.db
       .insertInto('documents')
-      .values({
-        match_id: document.matchId,
-        doc_key: document.docKey,
-        form: document.form,
-        created_by: document.createdBy,
-        status: 'rendering',
-        file_name: document.fileName,
-        data: JSON.stringify(document.dataList),
-        data_sha256: document.dataSha256,
-        terms: document.terms ? JSON.stringify(document.terms) : null,
-        batch_item_id: batchItemId,
-      })
+      .values({ ...newDocumentRow(document), batch_item_id: batchItemId })
       .onConflict((conflict) =>
         conflict.column('batch_item_id').where('batch_item_id', 'is not', null).doNothing(),
       )
