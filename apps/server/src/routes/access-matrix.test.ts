@@ -128,6 +128,8 @@ interface Resources {
   contractRecord: string;
   /** The path of a calendar subscribe link katrin.koenig@ (level 1, whom no row acts as) made. */
   calendarFeed: string;
+  /** A batch of one extension legal@ checked and cancelled, and its deal. */
+  batch: { id: string; itemId: string };
 }
 
 interface Call {
@@ -284,6 +286,45 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     access: ADMINISTRATORS,
     ok: [400],
     call: () => ({ method: 'PUT', url: '/backend/contract-reminder-settings', payload: { settings: [] } }),
+  },
+  {
+    // Extensions are legal's: leaders and consultants are refused for this document.
+    route: 'POST /backend/batches',
+    access: LEGAL,
+    ok: [201],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/batches',
+      payload: { docKey: 'verlaengerung-de-wm-k', values: { neuesEnde: '2027-12-31' }, matchIds: 'PL-10001' },
+    }),
+  },
+  {
+    route: 'GET /backend/batches',
+    access: STAFF,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/batches' }),
+  },
+  {
+    // A batch is its starter's (legal@): anyone else is answered 404, as for one that does not exist.
+    route: 'GET /backend/batches/:id',
+    access: STAFF,
+    ok: [200, 404],
+    call: (r) => ({ method: 'GET', url: `/backend/batches/${r.batch.id}` }),
+  },
+  ...(['start', 'retry', 'cancel'] as const).map(
+    (action): PrivateRoute => ({
+      // The batch is cancelled: its starter is refused with 409 after every check, nothing changes.
+      route: `POST /backend/batches/:id/${action}`,
+      access: STAFF,
+      ok: [404, 409],
+      call: (r) => ({ method: 'POST', url: `/backend/batches/${r.batch.id}/${action}` }),
+    }),
+  ),
+  {
+    route: 'GET /backend/batches/:id/items/:itemId/preview',
+    access: STAFF,
+    ok: [200, 404],
+    call: (r) => ({ method: 'GET', url: `/backend/batches/${r.batch.id}/items/${r.batch.itemId}/preview` }),
   },
   {
     route: 'GET /backend/contracts/calendar-feed',
@@ -1497,6 +1538,18 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
       .set({ progress: JSON.stringify({ sealedPdfGrant: crmPdf.grant }) })
       .where('target', '=', 'crm')
       .execute();
+    const batch = await as(USER[2], {
+      method: 'POST',
+      url: '/backend/batches',
+      payload: { docKey: 'verlaengerung-de-wm-k', values: { neuesEnde: '2027-12-31' }, matchIds: 'PL-10001' },
+    });
+    expect(batch.statusCode, batch.body).toBe(201);
+    const cancelled = await as(USER[2], {
+      method: 'POST',
+      url: `/backend/batches/${batch.json().id}/cancel`,
+    });
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+
     resources = {
       customerDocument: String(customerDocument.headers['x-document-id']),
       partnerDocument: draft.documentId,
@@ -1529,6 +1582,7 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
           await as('katrin.koenig@demo.local', { method: 'POST', url: '/backend/contracts/calendar-feed' })
         ).json().url,
       ).pathname,
+      batch: { id: batch.json().id, itemId: batch.json().items[0].id },
     };
 
     const revokedClient = await apiClient('Matrix widerrufen', 2);
