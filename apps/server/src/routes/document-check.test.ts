@@ -4,8 +4,10 @@ import {
   catalogueEntry,
   documentCheckSchema,
   type MatchRecord,
+  matchFieldSource,
   type ResolvedMatch,
   TEMPLATE_FIELDS,
+  type TemplateFieldName,
 } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
@@ -16,8 +18,10 @@ import { MatchStore } from '../matches/match-store.js';
 import { loadCompanyData, templateDataFor } from '../templates/companies.js';
 import { richestDemoMatch, sampleTemplateData } from '../templates/samples.js';
 import { TemplateVersions } from '../templates/template-versions.js';
+import { templateFile } from '../test/catalogue-samples.js';
 import { testDatabases } from '../test/databases.js';
 import { docxFixture, paragraph, templatesFolder } from '../test/docx-fixture.js';
+import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -179,11 +183,41 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
 });
 
 describe('the sections a documentCheck evaluates', () => {
-  // The check builds the data with the partner type alone; that holds only while no section
+  /**
+   * An extension's sections of new rates and hours follow its form by design. They hold only the form's
+   * own values, never a match's, so the check's list of missing match values is the same either way:
+   * the test below reads both templates to hold them to that.
+   */
+  const FORM_SECTIONS = ['mitNeuemSatzRemote', 'mitNeuemSatzOnsite', 'mitNeuenStunden'];
+  // The check builds the data with the partner type alone; that holds only while no other section
   // depends on anything else a form sends.
   const sections = Object.entries(TEMPLATE_FIELDS)
-    .filter(([, field]) => field.kind !== 'text')
+    .filter(([name, field]) => field.kind !== 'text' && !FORM_SECTIONS.includes(name))
     .map(([name]) => name);
+
+  it.each(['verlaengerung-de.docx', 'verlaengerung-en.docx'])(
+    '%s: the sections that follow the form show none of the match’s values',
+    (template) => {
+      const text = docxText(templateFile(template));
+      const entry = [...CATALOGUE.values()].find((candidate) => candidate.template === template);
+      if (!entry) throw new Error(template);
+      for (const section of FORM_SECTIONS) {
+        const parts = [
+          ...text.matchAll(new RegExp(`\\{[#^]${section}\\}([\\s\\S]*?)\\{/${section}\\}`, 'g')),
+        ];
+        expect(parts.length, `${template}: {#${section}}`).toBeGreaterThan(0);
+        for (const [, inside = ''] of parts) {
+          const placeholders = [...inside.matchAll(/\{([A-Za-z]+)\}/g)].map(
+            ([, name]) => name as TemplateFieldName,
+          );
+          expect(
+            placeholders.filter((name) => matchFieldSource(name, entry) !== undefined),
+            `${template}: {#${section}}`,
+          ).toEqual([]);
+        }
+      }
+    },
+  );
 
   it.each([...CATALOGUE.keys()])('%s: do not depend on the form’s dataList', (key) => {
     const entry = catalogueEntry(key);
