@@ -68,7 +68,7 @@ describe('templates:lint and templates:preview on the stored versions (--gespeic
     expect(await storedTemplatesLintTool.run([], context, io)).toBe(0);
     expect(out).toEqual([
       'angebot-de.docx Version 3 (Entwurf): {angebotStundensaz} – Haupttext: Unbekannter Platzhalter: nicht im Feldverzeichnis (docs/templates.md). Gemeint: {angebotStundensatz}?',
-      '8 gespeicherte Versionen geprüft: keine veröffentlichte mit Problemen.',
+      '10 gespeicherte Versionen geprüft: keine veröffentlichte mit Problemen.',
     ]);
   });
 
