@@ -119,7 +119,7 @@ async function measureBatch(server, ids) {
   const lookup = (async () => {
     for (let i = 0; running; i++) {
       const started = performance.now();
-      await call(baseUrl, colleague, 'GET', `/backend/match/PL-${10001 + (i % 28)}`);
+      await call(baseUrl, colleague, 'POST', `/backend/match/PL-${10001 + (i % 28)}`);
       lookups.push(performance.now() - started);
     }
   })();
