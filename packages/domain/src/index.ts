@@ -9,6 +9,7 @@ export * from './bytes.js';
 export * from './contracts/contracts.js';
 export * from './contracts/figures.js';
 export * from './contracts/notice-rule.js';
+export * from './contracts/notice-terms.js';
 export * from './contracts/reminders.js';
 export * from './countersignature.js';
 export * from './display.js';

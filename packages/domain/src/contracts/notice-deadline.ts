@@ -1,6 +1,6 @@
 import type { CalendarDate } from '../format.js';
 import { addDays, addMonths, isLastDayOfMonth, lastDayOfMonthAfter } from './notice-calendar.js';
-import type { NoticeRule } from './notice-rule.js';
+import type { NoticeRule } from './notice-terms.js';
 
 function isQuarterEnd(date: CalendarDate): boolean {
   return date.month % 3 === 0 && isLastDayOfMonth(date);

@@ -1,4 +1,4 @@
-import type { NoticeEndPoint, NoticeUnit } from './notice-rule.js';
+import type { NoticeEndPoint, NoticeUnit } from './notice-terms.js';
 
 /**
  * The wording of notice periods in German and English contracts and CRMs, matched against text that

@@ -5,13 +5,11 @@ import {
   describeNoticeRule,
   lastNoticeDay,
   MAX_NOTICE_AMOUNT,
-  NOTICE_END_POINTS,
-  NOTICE_UNITS,
-  type NoticeRule,
   noticeEffectiveDate,
   noticeRuleSchema,
   readNoticeText,
 } from './notice-rule.js';
+import { NOTICE_END_POINTS, NOTICE_UNITS, type NoticeRule } from './notice-terms.js';
 
 // Worked out by hand: R is the last notice day and E the date the notice takes effect; "R + period = E"
 // is the counting of §§ 187(1), 188(2), 188(3) BGB, and "R+1 + period" shows that a day later is too late.

@@ -7,25 +7,19 @@ import {
   noticeEndPointOf,
   noticeUnitOf,
 } from './notice-phrases.js';
+import {
+  NOTICE_END_POINTS,
+  NOTICE_UNITS,
+  type NoticeEndPoint,
+  type NoticeRule,
+  type NoticeUnit,
+} from './notice-terms.js';
 
 /**
  * A contract's notice period as a rule the deadlines are computed from: how long it is and the end point
  * it runs to. The CRM holds it as free text (`kuendigungsfristKunde`, `kuendigungsfrist`); `readNoticeText`
  * turns that text into a rule or says why it cannot.
  */
-
-export const NOTICE_UNITS = ['days', 'weeks', 'months'] as const;
-export type NoticeUnit = (typeof NOTICE_UNITS)[number];
-
-/** `mid-or-end-of-month`: „zum 15. oder zum Ende eines Kalendermonats“ (§ 622 Abs. 1 BGB). */
-export const NOTICE_END_POINTS = ['month', 'quarter', 'year', 'mid-or-end-of-month'] as const;
-export type NoticeEndPoint = (typeof NOTICE_END_POINTS)[number];
-
-export interface NoticeRule {
-  amount: number;
-  unit: NoticeUnit;
-  endPoint?: NoticeEndPoint;
-}
 
 export type NoticeReading = { readable: true; rule: NoticeRule } | { readable: false; reason: string };
 
