@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type Batch,
   catalogueTemplates,
   DOCX_MIME_TYPE,
   type EnvelopeView,
@@ -15,10 +16,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loadConfig } from './config/config.js';
 import { type Db, openDatabase } from './db/database.js';
 import { migrationProvider } from './db/migrations/index.js';
+import { MatchStore } from './matches/match-store.js';
 import { sha256Hex } from './shared/sha256.js';
 import { createPostgresDatabase } from './test/databases.js';
 import { demoDataList, demoMatch as match } from './test/demo-order.js';
 import { docxText } from './test/docx-text.js';
+import { eventually } from './test/eventually.js';
 import { freePort } from './test/postgres-global-setup.js';
 import { type ServerProcess, spawnServer, stopServer, waitHealthy } from './test/server-process.js';
 import { editedTemplate } from './test/template-edit.js';
@@ -292,5 +295,76 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
 
     expect(await offer(b)).toContain(NEW_TEXT);
     expect(await offer(a)).toContain(NEW_TEXT);
+  });
+
+  it('shares the deals of two batches started on either process: each deal gets exactly one document', async () => {
+    const token = await signInAcross(a, b, publicUrl, 'legal@demo.local');
+    expect((await call(a, 'POST', '/backend/private/saveUser', token, {})).status).toBe(200);
+    const ids = Array.from({ length: 200 }, (_, i) => `PL-${60001 + i}`);
+    await new MatchStore(db).upsertMany(
+      ids.map((matchId, i) => ({
+        matchId,
+        kunde: `Kunde ${i} AG`,
+        startdatum: '2027-01-04',
+        enddatum: '2027-06-30',
+        vk: 120,
+        ek: 90,
+      })),
+    );
+    // Two halves that overlap in no deal, checked on A and B and started at once on each: both processes'
+    // runners lease from both batches, the older first.
+    const halves = [ids.slice(0, 100), ids.slice(100)];
+    const batches = await Promise.all(
+      halves.map(async (half, index) => {
+        const server = index === 0 ? a : b;
+        const checked = await call(server, 'POST', '/backend/batches', token, {
+          docKey: 'verlaengerung-de-wm-k',
+          values: { neuesEnde: '2027-12-31' },
+          matchIds: half.join('\n'),
+        });
+        expect(checked.status).toBe(201);
+        return { server, batch: (await checked.json()) as Batch };
+      }),
+    );
+    await Promise.all(
+      batches.map(async ({ server, batch }) =>
+        expect((await call(server, 'POST', `/backend/batches/${batch.id}/start`, token)).status).toBe(200),
+      ),
+    );
+    for (const { batch } of batches) {
+      const done = await eventually(
+        `batch ${batch.id} finished`,
+        async () => {
+          const read = (await (await call(b, 'GET', `/backend/batches/${batch.id}`, token)).json()) as Batch;
+          return read.status === 'finished' ? read : undefined;
+        },
+        { withinMs: 60_000, intervalMs: 200 },
+      );
+      expect(done.counts).toMatchObject({ done: 100, failed: 0 });
+    }
+    const perDeal = await db
+      .selectFrom('documents')
+      .innerJoin('batch_items', 'batch_items.id', 'documents.batch_item_id')
+      .select(['batch_items.match_id', sql<number>`count(*)::int`.as('documents')])
+      .where(
+        'batch_items.batch_id',
+        'in',
+        batches.map(({ batch }) => batch.id),
+      )
+      .groupBy('batch_items.match_id')
+      .execute();
+    expect(perDeal).toHaveLength(ids.length);
+    expect(perDeal.filter((row) => row.documents !== 1)).toEqual([]);
+    // Each batch finished once: one mail to its starter each.
+    const mails = await db
+      .selectFrom('outgoing_mail')
+      .select('reference')
+      .where(
+        'reference',
+        'in',
+        batches.map(({ batch }) => `batch:${batch.id}`),
+      )
+      .execute();
+    expect(mails).toHaveLength(2);
   });
 });
