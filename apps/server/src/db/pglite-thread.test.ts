@@ -238,7 +238,11 @@ describe('PGlite thread replaced after a busy spell', () => {
     expect(await orders(database)).toHaveLength(5);
   });
 
-  it('never replaces the thread of an in-memory database, which holds its only copy', async () => {
+  // An in-memory database has no files to copy a blank one from: it runs initdb (16 s beside a full test run
+  // on two cores, and past the default 20 s once under more load).
+  it('never replaces the thread of an in-memory database, which holds its only copy', {
+    timeout: 60_000,
+  }, async () => {
     const { database, replacements } = await open(false);
     const before = await started(database);
     await insertOrders(database, ['PL-1', 'PL-2', 'PL-3', 'PL-4', 'PL-5']);
