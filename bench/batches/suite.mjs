@@ -130,6 +130,8 @@ async function measureBatch(server, ids) {
     }
   })();
 
+  // Their failure is awaited below; until then it must not end the process before PostgreSQL is stopped.
+  for (const loop of [lookup, memory]) loop.catch(() => {});
   const started = Date.now();
   await call(baseUrl, legal, 'POST', `/backend/batches/${batch.id}/start`);
   // The page reads the progress; each reading is compared with the documents stored by then.
