@@ -36,14 +36,16 @@ async function focusIndicator(page: Page): Promise<string> {
 }
 
 /**
- * The start page is on the screen, not only in the address: the address can change before React has drawn
- * the start page. A Tab in between lands on the sign-in page's button, which shows no focus while its
- * sign-in is running, and the test failed on that rather than on the page it tests.
+ * A page is on the screen, not only in the address: the address changes before React has drawn the page
+ * it names. A Tab in between lands on the page before, whose elements are being taken away — the sign-in
+ * button showing no focus while its sign-in runs, a summary of /vorlagen read as it was removed — and the
+ * test failed on that rather than on the page it tests.
  */
-async function startPageShown(page: Page): Promise<void> {
-  await expect(page).toHaveURL(/\/start$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Match-ID eingeben' })).toBeVisible();
+async function pageShown(page: Page, address: RegExp, heading: string): Promise<void> {
+  await expect(page).toHaveURL(address);
+  await expect(page.getByRole('heading', { level: 1, name: heading, exact: true })).toBeVisible();
 }
+const startPageShown = (page: Page) => pageShown(page, /\/start$/, 'Match-ID eingeben');
 
 /**
  * Presses Tab until `target` has the focus, checking at every stop on the way that the focus is visible.
@@ -119,7 +121,7 @@ test('keyboard only: sign in, enter a match, open a form, fill it, generate, rea
   await expect(page.getByRole('table', { name: `Match ${match.matchId}` })).toContainText(match.kunde);
   await tabTo(page, page.getByRole('button', { name: 'Weiter' }));
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/format$/);
+  await pageShown(page, /\/format$/, 'Format wählen');
 
   await tabTo(page, page.getByRole('link', { name: 'DOCX-Kunde-Verträge' }));
   await page.keyboard.press('Enter');
@@ -169,7 +171,7 @@ test('keyboard only: Offene Signaturen filtered and searched, a PDF checked', as
 
   await tabTo(page, page.getByRole('link', { name: 'Signaturen' }));
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/signaturen$/);
+  await pageShown(page, /\/signaturen$/, 'Offene Signaturen');
   const status = page.getByRole('combobox', { name: 'Status' });
   await tabTo(page, status);
   await page.keyboard.press('ArrowDown');
@@ -190,7 +192,7 @@ test('keyboard only: Offene Signaturen filtered and searched, a PDF checked', as
 
   await tabTo(page, page.getByRole('link', { name: 'PDF prüfen' }), 60);
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/pruefen$/);
+  await pageShown(page, /\/pruefen$/, 'PDF prüfen');
   const chooserOpened = fileChooserOpened(page);
   await tabTo(page, page.getByRole('button', { name: /PDF-Datei/ }));
   await page.keyboard.press('Enter');
@@ -211,9 +213,10 @@ test('keyboard only: a template version uploaded, checked and published', async 
 
   await tabTo(page, page.getByRole('link', { name: 'Vorlagen' }));
   await page.keyboard.press('Enter');
+  await pageShown(page, /\/vorlagen$/, 'Vorlagen');
   await tabTo(page, page.getByRole('link', { name: 'Vorlage kuendigung-de.docx öffnen' }));
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/vorlagen\/kuendigung-de$/);
+  await pageShown(page, /\/vorlagen\/kuendigung-de$/, 'kuendigung-de.docx');
 
   // The same text again: publishing it changes no document of the other tests.
   const chooserOpened = fileChooserOpened(page);
