@@ -155,11 +155,23 @@ export class BatchRunner {
       if (!(error instanceof MatchSourceUnavailableError)) throw error;
       looked = error;
     }
+    // Read once per chunk, not once per deal: the chunk's batches (one, mostly) and the approval rules.
+    const batches = new Map(
+      (
+        await this.deps.db
+          .selectFrom('batches')
+          .select(['id', 'doc_key', 'created_by'])
+          .where('id', 'in', [...new Set(items.map((item) => item.batch_id))])
+          .execute()
+      ).map((batch) => [batch.id, batch]),
+    );
+    const rules = await this.deps.approvalRules();
     let made = 0;
     const queue = [...items];
     const worker = async () => {
       for (let item = queue.shift(); item; item = queue.shift()) {
-        if (await this.work(item, looked instanceof Error ? looked : looked.get(item.match_id))) made++;
+        const deal = looked instanceof Error ? looked : looked.get(item.match_id);
+        if (await this.work(item, deal, batches.get(item.batch_id), rules)) made++;
       }
     };
     await Promise.all(Array.from({ length: Math.min(DEALS_AT_ONCE, items.length) }, worker));
@@ -170,12 +182,9 @@ export class BatchRunner {
   private async work(
     item: LeasedItem,
     looked: ResolvedMatch | undefined | MatchUnreadableError | Error,
+    batch: { doc_key: string; created_by: string } | undefined,
+    rules: ApprovalRules,
   ): Promise<boolean> {
-    const batch = await this.deps.db
-      .selectFrom('batches')
-      .select(['doc_key', 'created_by'])
-      .where('id', '=', item.batch_id)
-      .executeTakeFirst();
     const entry = batch && catalogueEntry(batch.doc_key);
     if (!batch || !entry) return this.fail(item, 'Dieses Dokument gibt es nicht mehr im Katalog.');
     if (looked instanceof MatchUnreadableError) return this.fail(item, looked.userMessage);
@@ -189,7 +198,7 @@ export class BatchRunner {
     if (!match) return this.fail(item, 'Diesen Match gibt es im CRM nicht mehr.');
     const deal = checkDeal(entry, match, item.values, this.deps.companyData);
     if ('reason' in deal) return this.fail(item, `Seit der Prüfung im CRM geändert: ${deal.reason}`);
-    const reasons = approvalReasonsOf(entry, match, deal.dataList, await this.deps.approvalRules());
+    const reasons = approvalReasonsOf(entry, match, deal.dataList, rules);
     let documentId: string;
     try {
       const generated = await this.deps.generator.generate({
