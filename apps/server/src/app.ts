@@ -221,7 +221,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     signature.approvedSender,
     signature.countersignature,
   );
-  const batchArea = await registerBatches(context, { generator, templates, approvalRules: approvals.rules });
+  const batchArea = await registerBatches(context, {
+    generator,
+    templates,
+    approvals,
+    sender: signature.approvedSender,
+    countersignature: signature.countersignature,
+  });
   await app.register(storedDocumentRoutes, { guards, documents });
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   // The demo match with the most values: the placeholders' examples and the default deal to try on.

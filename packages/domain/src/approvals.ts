@@ -75,6 +75,8 @@ export const approvalRequestSchema = z.object({
     .nullable(),
   /** The caller may confirm an uncertain send's envelope is not at DocuSign and send it again. */
   maySendAgain: z.boolean().optional(),
+  /** Asked for as one deal of a batch (Serie): decided in the batch's grouped request. */
+  batchId: z.string().nullable().optional(),
 });
 export type ApprovalRequest = z.infer<typeof approvalRequestSchema>;
 
@@ -101,8 +103,49 @@ export type ApprovalListQuery = z.infer<typeof approvalListQuerySchema>;
  * GET /backend/approvals: the requests the caller may decide or decided, and those they asked for
  * themselves; newest first.
  */
-export const approvalListSchema = z.object({
+/**
+ * A batch's deals that need Freigabe, asked for as one grouped request: approved whole or deal by deal
+ * (`/freigaben/serien/{batchId}`). Each deal keeps its own request, decision and send.
+ */
+export const approvalBatchGroupSchema = z.object({
+  batchId: z.string(),
+  /** The batch's document, e.g. „Einzelauftrag (Kunde, WM)“. */
+  title: z.string(),
+  requestedBy: person,
+  requestedAt: z.string(),
+  deals: z.number().int(),
+  open: z.number().int(),
+  approved: z.number().int(),
+  declined: z.number().int(),
+  void: z.number().int(),
+  /** The reasons the deals need it, each once. */
+  reasonTexts: z.array(z.string()),
+  /** The caller may decide at least one open deal now. */
+  mayDecide: z.boolean(),
+});
+export type ApprovalBatchGroup = z.infer<typeof approvalBatchGroupSchema>;
+
+/** GET /backend/approvals/batches/{batchId}: the group and every deal's request. */
+export const approvalBatchSchema = approvalBatchGroupSchema.extend({
   requests: z.array(approvalRequestSchema),
+});
+export type ApprovalBatch = z.infer<typeof approvalBatchSchema>;
+
+/** POST /backend/approvals/batches/{batchId}/approve: what approving the whole batch did. */
+export const approvalBatchOutcomeSchema = z.object({
+  /** Deals approved now. */
+  approved: z.number().int(),
+  /** Open deals the caller may not decide (their own, or not their group's), or that became void. */
+  skipped: z.number().int(),
+  batch: approvalBatchSchema,
+});
+export type ApprovalBatchOutcome = z.infer<typeof approvalBatchOutcomeSchema>;
+
+export const approvalListSchema = z.object({
+  /** Single requests; a batch's deals are in `batches`. */
+  requests: z.array(approvalRequestSchema),
+  /** The batches with deals matching the filter, newest first (not paged: few at a time). */
+  batches: z.array(approvalBatchGroupSchema),
   total: z.number().int(),
   page: z.number().int(),
   pageSize: z.number().int(),

@@ -55,6 +55,16 @@ export const BATCH_STATUS_LABELS: Record<BatchStatus, string> = {
   cancelled: 'Abgebrochen',
 };
 
+/**
+ * How a batch's envelopes go out, chosen once for the batch: the company's countersignatory (null:
+ * without, where the document's family allows it) and the message every signer reads with the link.
+ */
+export const batchSendSchema = z.object({
+  countersignatory: z.string().trim().min(1).max(100).nullable(),
+  message: z.string().trim().max(4000, 'Die Nachricht ist zu lang (max. 4.000 Zeichen).').default(''),
+});
+export type BatchSend = z.infer<typeof batchSendSchema>;
+
 /** POST /backend/batches: the document, the values for every deal, and the deals (pasted IDs or a file). */
 export const batchCheckRequestSchema = z
   .object({
@@ -75,6 +85,8 @@ export const batchCheckRequestSchema = z
         content: z.string().max(4_000_000, 'Die Datei ist zu groß (höchstens 3 MB).'),
       })
       .optional(),
+    /** E-signature contracts only: how every deal's envelope goes out. */
+    send: batchSendSchema.optional(),
   })
   .refine((request) => Boolean(request.matchIds?.trim()) || request.file !== undefined, {
     message: 'Bitte gib Match-IDs ein oder wähle eine Datei.',
@@ -99,6 +111,12 @@ export const batchItemSchema = z.object({
   error: z.string().nullable(),
   documentId: z.string().nullable(),
   fileName: z.string().nullable(),
+  /** E-signature contracts: the deal's envelope, once made. */
+  envelopeId: z.string().nullable(),
+  /** The deal's Freigabe request, while one exists: its id and where it stands. */
+  approval: z
+    .object({ id: z.string(), status: z.enum(['open', 'approved', 'declined', 'void']) })
+    .nullable(),
   finishedAt: z.string().nullable(),
 });
 export type BatchItem = z.infer<typeof batchItemSchema>;
@@ -139,6 +157,8 @@ export type BatchSummary = z.infer<typeof batchSummarySchema>;
 
 export const batchSchema = batchSummarySchema.extend({
   values: z.record(z.string(), z.unknown()),
+  /** E-signature contracts: how the envelopes go out; null for Word documents. */
+  send: batchSendSchema.nullable(),
   items: z.array(batchItemSchema),
 });
 export type Batch = z.infer<typeof batchSchema>;

@@ -12,7 +12,7 @@ import type { Db } from '../db/database.js';
 import type { MailOutbox } from '../mail/mail-outbox.js';
 import { HttpError } from '../shared/http-error.js';
 import type { Executor } from '../signature/envelopes-repository.js';
-import { approvalEscalatedMail } from './approval-mails.js';
+import { approvalBatchEscalatedMail, approvalEscalatedMail } from './approval-mails.js';
 
 export interface ApprovalEscalationDeps {
   db: Db;
@@ -111,11 +111,20 @@ export class ApprovalEscalation {
           .skipLocked()
           .executeTakeFirst();
         if (!request) return false;
-        await trx
+        // A batch's deals escalate together, as they were asked: one mail for all of them.
+        const escalated = await trx
           .updateTable('approval_requests')
           .set({ escalation_mailed_at: this.now() })
-          .where('id', '=', request.id)
-          .execute();
+          .where((eb) =>
+            request.batch_id
+              ? eb.and([
+                  eb('batch_id', '=', request.batch_id),
+                  eb('status', '=', 'open'),
+                  eb('escalation_mailed_at', 'is', null),
+                ])
+              : eb('id', '=', request.id),
+          )
+          .executeTakeFirst();
         const next = request.rules.approvers.order.slice(1);
         const first = new Set(
           await approverAddresses(
@@ -130,7 +139,15 @@ export class ApprovalEscalation {
         );
         const texts = request.reasons.map(approvalReasonText);
         await this.deps.outbox.enqueue(
-          addresses.map((to) => approvalEscalatedMail(request, to, texts, this.deps.publicUrl)),
+          addresses.map((to) =>
+            request.batch_id
+              ? approvalBatchEscalatedMail(
+                  { ...request, batchId: request.batch_id, deals: Number(escalated.numUpdatedRows) },
+                  to,
+                  this.deps.publicUrl,
+                )
+              : approvalEscalatedMail(request, to, texts, this.deps.publicUrl),
+          ),
           trx,
         );
         return true;

@@ -1,3 +1,4 @@
+import { catalogueEntry, documentTitle } from '@vertragsgenerator/domain';
 import type { OutgoingMail } from '../mail/mail-outbox.js';
 import { isMailbox } from '../signature/mail-parties.js';
 
@@ -125,4 +126,82 @@ export function approvalSendFailedMail(
       reference: `approval:${request.id}`,
     },
   ];
+}
+
+/** What the mails of a batch's grouped request need. */
+export interface BatchForMail {
+  batchId: string;
+  /** The batch's document, e.g. „Einzelauftrag (Kunde, WM)“. */
+  title: string;
+  requested_by: string;
+  requested_by_name: string;
+}
+
+/** To each approver, once per batch run: its deals that need an approval wait as one request. */
+export function approvalBatchRequestedMail(
+  batch: BatchForMail & { deals: number },
+  approver: string,
+  publicUrl: string,
+): OutgoingMail {
+  return {
+    to: approver,
+    ...(isMailbox(batch.requested_by) ? { replyTo: batch.requested_by } : {}),
+    subject: `Freigabe erbeten: Serie ${batch.title} (${batch.deals} Deals)`,
+    text: [
+      'Hallo,',
+      '',
+      `${batch.requested_by_name} (${batch.requested_by}) bittet um die Freigabe von ${batch.deals} Deals der Serie „${batch.title}“.`,
+      'Du kannst alle auf einmal freigeben oder jeden Deal einzeln entscheiden.',
+      '',
+      `Zur Freigabe: ${publicUrl}/freigaben/serien/${batch.batchId}`,
+    ].join('\n'),
+    reference: `batch:${batch.batchId}`,
+  };
+}
+
+/** To the starter, once for `Alle freigeben`: how many deals were approved (and are being sent). */
+export function approvalBatchDecidedMail(
+  batch: BatchForMail,
+  decision: { approved: number; by: string; byName: string; comment: string | null },
+  publicUrl: string,
+): OutgoingMail[] {
+  if (!isMailbox(batch.requested_by)) return [];
+  return [
+    {
+      to: batch.requested_by,
+      ...(isMailbox(decision.by) ? { replyTo: decision.by } : {}),
+      subject: `Freigegeben: ${decision.approved} Deals der Serie ${batch.title}`,
+      text: [
+        `Hallo ${batch.requested_by_name},`,
+        '',
+        `${decision.byName} hat ${decision.approved} Deals der Serie „${batch.title}“ freigegeben. Umschläge werden in deinem Namen versendet, Dokumente kannst du herunterladen.`,
+        ...(decision.comment ? ['', `Kommentar: ${decision.comment}`] : []),
+        '',
+        `Zur Serie: ${publicUrl}/serien/${batch.batchId}`,
+      ].join('\n'),
+      reference: `batch:${batch.batchId}`,
+    },
+  ];
+}
+
+/** To the next group in turn, once per batch: its deals waited their working days undecided. */
+export function approvalBatchEscalatedMail(
+  batch: Omit<BatchForMail, 'title'> & { doc_key: string; deals: number },
+  approver: string,
+  publicUrl: string,
+): OutgoingMail {
+  const entry = catalogueEntry(batch.doc_key);
+  const mail = approvalBatchRequestedMail(
+    { ...batch, title: entry ? documentTitle(entry) : batch.doc_key },
+    approver,
+    publicUrl,
+  );
+  return {
+    ...mail,
+    subject: mail.subject.replace('Freigabe erbeten', 'Freigabe wartet noch'),
+    text: mail.text.replace(
+      'bittet um die Freigabe',
+      'wartet seit der Anfrage auf eine Freigabe, die noch niemand erteilt hat. Du kannst jetzt ebenfalls entscheiden. Es geht um die Freigabe',
+    ),
+  };
 }

@@ -67,7 +67,7 @@ export class ApprovalQueries {
   }
 
   /** Who sees a request: its requester, who decided it, and whoever the rules name as approver. */
-  private visibleTo(user: Decider): Expression<SqlBool> {
+  visibleTo(user: Decider): Expression<SqlBool> {
     const email = user.email.toLowerCase();
     const group = user.permission ? GROUPS_OF_LEVEL[user.permission] : undefined;
     const byGroup = group
@@ -79,12 +79,14 @@ export class ApprovalQueries {
       ${byGroup})`;
   }
 
-  async list(user: StaffMember, query: ApprovalListQuery): Promise<ApprovalList> {
+  async list(user: StaffMember, query: ApprovalListQuery): Promise<Omit<ApprovalList, 'batches'>> {
     const base = () => {
       let q = this.deps.db
         .selectFrom('approval_requests')
         .leftJoin('approval_decisions', 'approval_decisions.request_id', 'approval_requests.id')
-        .where(this.visibleTo(user));
+        .where(this.visibleTo(user))
+        // A batch's deals are listed as one grouped request (batch-approvals.ts).
+        .where('approval_requests.batch_id', 'is', null);
       if (query.q) {
         const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
         q = q.where((eb) =>
@@ -277,6 +279,7 @@ export class ApprovalQueries {
       maySendAgain:
         uncertain &&
         (request.requested_by.toLowerCase() === user.email.toLowerCase() || user.administrator === true),
+      batchId: request.batch_id,
     };
   }
 }

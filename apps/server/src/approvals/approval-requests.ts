@@ -319,15 +319,17 @@ export class ApprovalRequests implements ApprovalGate, EnvelopeApprovalSource {
           trx,
         );
       }
-      await this.deps.outbox.enqueue(
-        approvalDecidedMail(
-          request,
-          { approved: decision.approved, by: user.email, byName: user.name, comment: decision.comment },
-          this.deps.publicUrl,
-          request.envelope_id,
-        ),
-        trx,
-      );
+      // A batch's approvals are told once (batch-approvals.ts); a decline with its reason, as always.
+      if (!request.batch_id || !decision.approved)
+        await this.deps.outbox.enqueue(
+          approvalDecidedMail(
+            request,
+            { approved: decision.approved, by: user.email, byName: user.name, comment: decision.comment },
+            this.deps.publicUrl,
+            request.envelope_id,
+          ),
+          trx,
+        );
     });
     this.deps.outbox.deliverSoon();
     if (conflict) throw conflict;

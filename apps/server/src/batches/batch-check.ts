@@ -1,4 +1,5 @@
 import {
+  type ApprovalReason,
   type ApprovalRules,
   approvalReasons,
   approvalReasonText,
@@ -7,6 +8,7 @@ import {
   type DataList,
   dealIssues,
   documentTermsOf,
+  type EsignatureDataList,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
@@ -70,6 +72,7 @@ export function checkDeal(
   const problems = Object.entries(fields).flatMap(([field, messages]) =>
     messages.map((message) => `${fieldLabel(entry, field)}: ${message}`),
   );
+  if (checked.ok) problems.push(...signerProblems(entry, checked.dataList));
   if (!checked.ok || problems.length > 0) return { reason: problems.join(' ') };
   try {
     templateDataFor(entry, match, checked.dataList, companyData, new Date());
@@ -80,19 +83,46 @@ export function checkDeal(
   return { dataList: checked.dataList };
 }
 
+/**
+ * An e-signature contract needs its signers, whom the CRM does not know: the file's columns name them
+ * (batch-input.ts). The single form asks for them as required fields.
+ */
+function signerProblems(entry: CatalogueEntry, dataList: DataList): string[] {
+  if (entry.form !== 'docusign' || entry.params.family !== 'contract') return [];
+  const list = dataList as EsignatureDataList;
+  const signers: [string | undefined, string | undefined, string][] =
+    entry.params.partner === 'pp'
+      ? [[list.Projektpartner_UserName, list.Projektpartner_Email, 'Unterzeichner']]
+      : [
+          [list.Kunde_UserName, list.Kunde_Email, 'Unterzeichner'],
+          ...(entry.params.customerSigners === 2
+            ? [
+                [list.Kunde2_UserName, list.Kunde2_Email, 'Unterzeichner 2'] as [
+                  string | undefined,
+                  string | undefined,
+                  string,
+                ],
+              ]
+            : []),
+        ];
+  return signers.flatMap(([name, email, label]) =>
+    name && email
+      ? []
+      : [`${label}: Name und E-Mail-Adresse fehlen (Spalten „${label}“ und „${label} E-Mail“).`],
+  );
+}
+
 /** The reasons the approval rules give for this deal's document, as its values would make it. */
 export function approvalReasonsOf(
   entry: CatalogueEntry,
   match: ResolvedMatch,
   dataList: DataList,
   rules: ApprovalRules,
-): string[] {
+): ApprovalReason[] {
   // An extension with new rates is judged by them.
   const terms = documentTermsOf(entry, match, dataList);
   const subject = { ...match, ek: terms.ek, vk: terms.vk, ek2: terms.ek2, vk2: terms.vk2 };
-  return approvalReasons(rules, { match: subject, docKey: entry.key, editedText: false }).map(
-    approvalReasonText,
-  );
+  return approvalReasons(rules, { match: subject, docKey: entry.key, editedText: false });
 }
 
 /**
@@ -142,7 +172,7 @@ export async function checkDeals(
     const counterparty = counterpartyOf(entry, match);
     const deal = checkDeal(entry, match, values, deps.companyData);
     if ('reason' in deal) return cannot(deal.reason, counterparty);
-    const reasons = approvalReasonsOf(entry, match, deal.dataList, rules);
+    const reasons = approvalReasonsOf(entry, match, deal.dataList, rules).map(approvalReasonText);
     return {
       row,
       counterparty,

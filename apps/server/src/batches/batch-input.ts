@@ -59,12 +59,39 @@ const VALUE_COLUMNS: Record<string, { field: string; label: string; names: strin
     { field: 'projectDays', label: 'Projekttage', names: ['projekttage', 'projectdays', 'tage'] },
   ],
 };
+/** An e-signature contract's signers: the CRM does not know their addresses, so the file names them. */
+const signerColumns = (prefix: 'Kunde' | 'Projektpartner') => [
+  { field: `${prefix}_UserName`, label: 'Unterzeichner', names: ['unterzeichner', 'unterzeichnername'] },
+  {
+    field: `${prefix}_Email`,
+    label: 'Unterzeichner E-Mail',
+    names: ['unterzeichneremail', 'unterzeichnermail', 'email', 'mail'],
+  },
+];
+const copyColumns = [
+  { field: 'CC_UserName', label: 'Kopie an', names: ['kopiean', 'cc', 'ccname'] },
+  { field: 'CC_Email', label: 'Kopie an E-Mail', names: ['kopieanemail', 'ccemail', 'ccmail'] },
+];
+const ESIGNATURE_COLUMNS = {
+  k: [
+    ...signerColumns('Kunde'),
+    { field: 'Kunde2_UserName', label: 'Unterzeichner 2', names: ['unterzeichner2', 'unterzeichner2name'] },
+    {
+      field: 'Kunde2_Email',
+      label: 'Unterzeichner 2 E-Mail',
+      names: ['unterzeichner2email', 'unterzeichner2mail', 'email2'],
+    },
+    ...copyColumns,
+  ],
+  pp: [...signerColumns('Projektpartner'), ...copyColumns],
+};
 const MATCH_ID_NAMES = ['matchid', 'match', 'id', 'dealid'];
 
 /** The per-deal columns a file for this key may have (an extension's dates and rates, an offer's volume). */
 export function valueColumns(entry: CatalogueEntry) {
   const { params } = entry;
   if (params.family === 'agreement' && params.agreement === 'extension') return VALUE_COLUMNS.extension ?? [];
+  if (entry.form === 'docusign') return ESIGNATURE_COLUMNS[params.partner === 'pp' ? 'pp' : 'k'];
   return VALUE_COLUMNS[entry.form] ?? [];
 }
 

@@ -1,32 +1,45 @@
 import { randomUUID } from 'node:crypto';
 import {
+  type ApprovalReason,
   type ApprovalRules,
+  approvalReasonText,
   catalogueEntry,
   documentTermsOf,
   documentTitle,
+  type EsignatureDataList,
   formatDateTime,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { type Kysely, type Selectable, sql } from 'kysely';
-import type { AuditLog } from '../admin/audit-log.js';
+import type { BatchApprovals, BatchDealApproval } from '../approvals/batch-approvals.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import type { BatchItemsTable } from '../db/schema-batches.js';
-import type { DocumentGenerator } from '../documents/document-generator.js';
-import type { OutgoingMail } from '../mail/mail-outbox.js';
+import type { BatchesTable, BatchItemsTable } from '../db/schema-batches.js';
+import type { DocumentGenerator, GeneratedDocument } from '../documents/document-generator.js';
 import {
   type MatchSource,
   MatchSourceUnavailableError,
   MatchUnreadableError,
 } from '../matches/match-source.js';
+import { HttpError } from '../shared/http-error.js';
 import { LeasedRuns } from '../shared/leased-runs.js';
-import type { EventSink } from '../shared/product-events.js';
+import { sha256Hex } from '../shared/sha256.js';
+import { ApprovalRequiredProblem } from '../signature/approval-gate.js';
+import { SignatureProviderError } from '../signature/signature-provider.js';
+import { EnvelopeStateProblem } from '../signature/signing-problems.js';
 import { type CompanyData, templateDataFor } from '../templates/companies.js';
 import { RendererUnavailableError, TemplateError } from '../templates/renderer.js';
 import { approvalReasonsOf, checkDeal } from './batch-check.js';
+import { type BatchEnd, lockBatch } from './batch-end.js';
+import { type BatchEnvelopes, type DealEnvelope, starterActor } from './batch-envelopes.js';
 
 type Executor = Kysely<Database>;
 type LeasedItem = Selectable<BatchItemsTable>;
+/** What a chunk's deals need of their batch. */
+type ChunkBatch = Pick<
+  Selectable<BatchesTable>,
+  'doc_key' | 'created_by' | 'created_by_name' | 'countersignatory' | 'send_message'
+>;
 
 /**
  * Longer than one deal takes: a CRM lookup with its retries and a render within its 20 s deadline. A
@@ -44,12 +57,12 @@ export interface BatchRunnerDeps {
   companyData: CompanyData;
   generator: DocumentGenerator;
   approvalRules: () => Promise<ApprovalRules>;
-  audit: AuditLog;
-  /** Queues the starter's mail in the transaction that finishes the batch. */
-  enqueueMail: (mails: OutgoingMail[], executor: Executor) => Promise<void>;
-  /** `batch.completed` for the webhooks, in the same transaction. */
-  events?: EventSink<Executor>;
-  publicUrl: string;
+  /** What happens once, when a batch's last deal is through. */
+  end: BatchEnd;
+  /** E-signature contracts: each deal's envelope, sent or held for Freigabe. */
+  envelopes: BatchEnvelopes;
+  /** The deals that need Freigabe: asked for as one grouped request per batch. */
+  approvals: BatchApprovals;
   log?: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
 
@@ -160,7 +173,7 @@ export class BatchRunner {
       (
         await this.deps.db
           .selectFrom('batches')
-          .select(['id', 'doc_key', 'created_by'])
+          .select(['id', 'doc_key', 'created_by', 'created_by_name', 'countersignatory', 'send_message'])
           .where('id', 'in', [...new Set(items.map((item) => item.batch_id))])
           .execute()
       ).map((batch) => [batch.id, batch]),
@@ -182,7 +195,7 @@ export class BatchRunner {
   private async work(
     item: LeasedItem,
     looked: ResolvedMatch | undefined | MatchUnreadableError | Error,
-    batch: { doc_key: string; created_by: string } | undefined,
+    batch: ChunkBatch | undefined,
     rules: ApprovalRules,
   ): Promise<boolean> {
     const entry = batch && catalogueEntry(batch.doc_key);
@@ -199,18 +212,18 @@ export class BatchRunner {
     const deal = checkDeal(entry, match, item.values, this.deps.companyData);
     if ('reason' in deal) return this.fail(item, `Seit der Prüfung im CRM geändert: ${deal.reason}`);
     const reasons = approvalReasonsOf(entry, match, deal.dataList, rules);
-    let documentId: string;
+    const data = templateDataFor(entry, match, deal.dataList, this.deps.companyData, new Date());
+    let generated: GeneratedDocument;
     try {
-      const generated = await this.deps.generator.generate({
+      generated = await this.deps.generator.generate({
         entry,
         matchId: match.matchId,
         dataList: deal.dataList,
-        data: templateDataFor(entry, match, deal.dataList, this.deps.companyData, new Date()),
+        data,
         terms: documentTermsOf(entry, match, deal.dataList),
         createdBy: batch.created_by,
         batchItemId: item.id,
       });
-      documentId = generated.id;
     } catch (error) {
       if (error instanceof TemplateError)
         return this.fail(item, `Die Vorlage ${error.templateFile} ist fehlerhaft; bitte melde das Problem.`);
@@ -218,27 +231,150 @@ export class BatchRunner {
         return this.fail(item, 'Der Dokumentdienst war ausgelastet. Bitte erneut versuchen.');
       throw error;
     }
-    return this.deps.db.transaction().execute(async (trx) => {
-      await lockBatch(trx, item.batch_id);
-      const updated = await trx
-        .updateTable('batch_items')
-        .set({
-          status: reasons.length > 0 ? 'approval' : 'done',
-          reason: reasons.length > 0 ? reasons.join(' ') : item.reason,
-          document_id: documentId,
-          error: null,
-          lease: null,
-          lease_until: null,
-          finished_at: sql<Date>`now()`,
-        })
-        .where('id', '=', item.id)
-        .where('lease', '=', item.lease)
-        .executeTakeFirst();
-      // Its lease ran out meanwhile and another run took the deal: that run records it.
-      if (updated.numUpdatedRows === 0n) return false;
-      await this.finishIfDone(trx, item.batch_id);
-      return true;
-    });
+    const document = {
+      documentId: generated.id,
+      documentSha256: sha256Hex(generated.content),
+      fileName: generated.fileName,
+      customer: typeof data.kunde === 'string' ? data.kunde : '',
+    };
+    if (entry.form !== 'docusign') {
+      const approval = reasons.length > 0 ? { ...document, envelopeId: null, sendRequest: null } : undefined;
+      return this.settle(item, batch, rules, { documentId: generated.id, reasons, approval });
+    }
+    const envelope = await this.deps.envelopes.draft(
+      item,
+      batch,
+      entry,
+      { countersignatory: batch.countersignatory, message: batch.send_message ?? '' },
+      generated,
+      deal.dataList as EsignatureDataList,
+      data,
+    );
+    const held = { ...document, envelopeId: envelope.envelopeId, sendRequest: envelope.sendRequest };
+    if (reasons.length > 0) return this.settle(item, batch, rules, { ...held, reasons, approval: held });
+    return this.send(item, batch, rules, envelope, held);
+  }
+
+  /**
+   * Sends a deal's envelope; its outcome is recorded in the send's transaction. What the gate says only
+   * now (the rules or the deal changed since the check) holds it for Freigabe instead; a refusal
+   * fails the deal with its German reason.
+   */
+  private async send(
+    item: LeasedItem,
+    batch: ChunkBatch,
+    rules: ApprovalRules,
+    envelope: DealEnvelope,
+    held: Omit<BatchDealApproval, 'batchId' | 'docKey' | 'matchId' | 'reasons'>,
+  ): Promise<boolean> {
+    let recorded = false;
+    try {
+      await this.deps.envelopes.send(envelope, batch.created_by, async (trx) => {
+        recorded = await this.record(trx, item, {
+          status: 'done',
+          documentId: envelope.document.id,
+          envelopeId: envelope.envelopeId,
+        });
+        if (recorded) await this.deps.envelopes.spreadInvitations(trx, item.batch_id, envelope.envelopeId);
+      });
+      return recorded;
+    } catch (error) {
+      if (error instanceof ApprovalRequiredProblem)
+        return this.settle(item, batch, rules, { ...held, reasons: error.reasons, approval: held });
+      // Sent before (by its sender view, or a try whose record another run took over): it is done.
+      if (error instanceof EnvelopeStateProblem)
+        return this.settle(item, batch, rules, { ...held, reasons: [] });
+      if (error instanceof SignatureProviderError || (error instanceof HttpError && error.statusCode < 500))
+        return this.fail(item, `Der Umschlag wurde nicht versendet: ${error.message}`);
+      throw error;
+    }
+  }
+
+  /**
+   * Records a made deal: done, or waiting for Freigabe with its request (asked for in the same
+   * transaction). A request nobody may decide fails the deal with why.
+   */
+  private async settle(
+    item: LeasedItem,
+    batch: ChunkBatch,
+    rules: ApprovalRules,
+    made: {
+      documentId: string;
+      envelopeId?: string | null;
+      reasons: ApprovalReason[];
+      approval?: Omit<BatchDealApproval, 'batchId' | 'docKey' | 'matchId' | 'reasons'>;
+    },
+  ): Promise<boolean> {
+    const approval = made.reasons.length > 0 ? made.approval : undefined;
+    try {
+      return await this.deps.db.transaction().execute(async (trx) =>
+        this.record(
+          trx,
+          item,
+          {
+            status: approval ? 'approval' : 'done',
+            reason: approval ? made.reasons.map(approvalReasonText).join(' ') : item.reason,
+            documentId: made.documentId,
+            envelopeId: made.envelopeId ?? null,
+          },
+          approval &&
+            (() =>
+              this.deps.approvals.ask(
+                trx,
+                {
+                  ...approval,
+                  batchId: item.batch_id,
+                  docKey: batch.doc_key,
+                  matchId: item.match_id,
+                  reasons: made.reasons,
+                },
+                rules,
+                { email: batch.created_by, name: batch.created_by_name },
+                starterActor(batch.created_by),
+              )),
+        ),
+      );
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode < 500) return this.fail(item, error.message);
+      throw error;
+    }
+  }
+
+  /**
+   * In the caller's transaction: the deal's outcome, if its lease is still this run's (else another run
+   * took the deal over and records it), then `also` (its Freigabe request), then the batch's end.
+   */
+  private async record(
+    trx: Executor,
+    item: LeasedItem,
+    outcome: {
+      status: 'done' | 'approval';
+      reason?: string | null;
+      documentId: string;
+      envelopeId: string | null;
+    },
+    also?: () => Promise<void>,
+  ): Promise<boolean> {
+    await lockBatch(trx, item.batch_id);
+    const updated = await trx
+      .updateTable('batch_items')
+      .set({
+        status: outcome.status,
+        reason: outcome.reason === undefined ? item.reason : outcome.reason,
+        document_id: outcome.documentId,
+        envelope_id: outcome.envelopeId,
+        error: null,
+        lease: null,
+        lease_until: null,
+        finished_at: sql<Date>`now()`,
+      })
+      .where('id', '=', item.id)
+      .where('lease', '=', item.lease)
+      .executeTakeFirst();
+    if (updated.numUpdatedRows === 0n) return false;
+    await also?.();
+    await this.deps.end.finishIfDone(trx, item.batch_id);
+    return true;
   }
 
   /** The deal failed with a German reason; the starter can try the failed again. */
@@ -257,113 +393,8 @@ export class BatchRunner {
         .where('id', '=', item.id)
         .where('lease', '=', item.lease)
         .executeTakeFirst();
-      if (updated.numUpdatedRows > 0n) await this.finishIfDone(trx, item.batch_id);
+      if (updated.numUpdatedRows > 0n) await this.deps.end.finishIfDone(trx, item.batch_id);
     });
     return false;
   }
-
-  /**
-   * Finishes a running batch none of whose deals waits or runs, in the caller's transaction, which holds
-   * the batch's row lock: of two runs that finish its last two deals at once, the second sees the first's
-   * deal done and finishes it — exactly once.
-   */
-  async finishIfDone(trx: Executor, batchId: string): Promise<void> {
-    const finished = await trx
-      .updateTable('batches')
-      .set({
-        status: sql`case when exists (select 1 from batch_items where batch_id = ${batchId} and status = 'cancelled') then 'cancelled' else 'finished' end`,
-        finished_at: sql<Date>`now()`,
-      })
-      .where('id', '=', batchId)
-      .where('status', '=', 'running')
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('batch_items')
-              .select('id')
-              .where('batch_id', '=', batchId)
-              .where('status', 'in', ['waiting', 'running']),
-          ),
-        ),
-      )
-      .returning(['id', 'doc_key', 'created_by', 'created_by_name', 'started_at'])
-      .executeTakeFirst();
-    if (!finished) return;
-    const counts = await batchCounts(trx, batchId);
-    const entry = catalogueEntry(finished.doc_key);
-    const title = entry ? documentTitle(entry) : finished.doc_key;
-    const summary = [
-      `${counts.done} erstellt`,
-      counts.waitingApproval > 0 ? `davon ${counts.waitingApproval} vor Freigabe` : '',
-      `${counts.failed} fehlgeschlagen`,
-      counts.cancelled > 0 ? `${counts.cancelled} abgebrochen` : '',
-      counts.skipped > 0 ? `${counts.skipped} übersprungen` : '',
-    ]
-      .filter(Boolean)
-      .join(', ');
-    await this.deps.audit.record(
-      { actor: finished.created_by, action: 'batch.finished', subject: `Serie ${title}`, newValue: summary },
-      trx,
-    );
-    await this.deps.enqueueMail(
-      [
-        {
-          to: finished.created_by,
-          subject: `Serie fertig: ${title} – ${summary}`,
-          text: [
-            `Hallo ${finished.created_by_name},`,
-            '',
-            `deine Serie „${title}“${finished.started_at ? ` vom ${formatDateTime(finished.started_at)} Uhr` : ''} ist fertig: ${summary}.`,
-            '',
-            `Die Dokumente und die Gründe der fehlgeschlagenen Deals: ${this.deps.publicUrl}/serien/${batchId}`,
-          ].join('\n'),
-          reference: `batch:${batchId}`,
-        },
-      ],
-      trx,
-    );
-    await this.deps.events?.record(
-      {
-        kind: 'batch.completed',
-        batchId,
-        counts: {
-          done: counts.done,
-          approval: counts.waitingApproval,
-          failed: counts.failed,
-          cancelled: counts.cancelled,
-          skipped: counts.skipped,
-        },
-      },
-      trx,
-    );
-  }
-}
-
-/** The batch's row lock: the deals' outcomes and the batch's end are decided one after another. */
-export async function lockBatch(trx: Executor, batchId: string): Promise<void> {
-  await trx.selectFrom('batches').select('id').where('id', '=', batchId).forUpdate().executeTakeFirst();
-}
-
-/** How many deals of a batch stand where. */
-export async function batchCounts(db: Executor, batchId: string) {
-  const rows = await db
-    .selectFrom('batch_items')
-    .select(['status', 'verdict', sql<string>`count(*)`.as('n')])
-    .where('batch_id', '=', batchId)
-    .groupBy(['status', 'verdict'])
-    .execute();
-  const count = (where: (row: (typeof rows)[number]) => boolean) =>
-    rows.filter(where).reduce((sum, row) => sum + Number(row.n), 0);
-  return {
-    ready: count((row) => row.verdict === 'ready'),
-    approval: count((row) => row.verdict === 'approval'),
-    cannot: count((row) => row.verdict === 'cannot'),
-    waiting: count((row) => row.status === 'waiting'),
-    running: count((row) => row.status === 'running'),
-    done: count((row) => row.status === 'done' || row.status === 'approval'),
-    waitingApproval: count((row) => row.status === 'approval'),
-    failed: count((row) => row.status === 'failed'),
-    cancelled: count((row) => row.status === 'cancelled'),
-    skipped: count((row) => row.status === 'skipped'),
-  };
 }

@@ -17,7 +17,15 @@ import { testDatabases } from '../test/databases.js';
 import { eventually } from '../test/eventually.js';
 import { SwitchableSource } from '../test/switchable-match-source.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
+import { BatchEnd } from './batch-end.js';
 import { BatchRunner } from './batch-runner.js';
+
+/** A replica making Word documents asks neither for envelopes nor for Freigabe. */
+const notForWordDocuments = new Proxy({} as never, {
+  get: () => () => {
+    throw new Error('a Word document batch made an envelope or asked for Freigabe');
+  },
+});
 
 const { configDir } = loadConfig({}, '0');
 const EXTENSION = 'verlaengerung-de-wm-k';
@@ -353,10 +361,19 @@ describe.each(testDatabases())('Serien on $name', (database) => {
       matches: new DatabaseMatchSource(db),
       companyData: await loadCompanyData(configDir),
       generator: new DocumentGenerator(documents, renderer, new TemplateVersions(db, new AuditLog(db))),
-      approvalRules: async () => (await import('@vertragsgenerator/domain')).DEFAULT_APPROVAL_RULES,
-      audit: new AuditLog(db),
-      enqueueMail: async () => {},
-      publicUrl: 'https://vertrag.example',
+      // Word documents only: whether a deal needs Freigabe is not what this replica is about.
+      approvalRules: async () => ({
+        ...(await import('@vertragsgenerator/domain')).DEFAULT_APPROVAL_RULES,
+        margin: { enabled: false, thresholds: { wm: 0, we: 0, wp: 0 } },
+      }),
+      end: new BatchEnd({
+        audit: new AuditLog(db),
+        enqueueMail: async () => {},
+        approvals: { mailBatch: async () => {} },
+        publicUrl: 'https://vertrag.example',
+      }),
+      envelopes: notForWordDocuments,
+      approvals: notForWordDocuments,
       log: { warn: () => {}, error: () => {} },
     });
     try {
@@ -427,9 +444,12 @@ describe.each(testDatabases())('Serien on $name', (database) => {
     expect((await check({ docKey: EXTENSION, values: {}, matchIds: 'PL-10001' }, nobody)).statusCode).toBe(
       403,
     );
+    // An e-signature batch names who countersigns its envelopes.
     const envelopes = await check({ docKey: 'de-wm-pp-rv', values: {}, matchIds: 'PL-10001' });
     expect(envelopes.statusCode).toBe(400);
-    expect(envelopes.json().message).toMatch(/E-Signatur-Umschläge gehen noch einzeln/);
+    expect(envelopes.json().fields['send.countersignatory']).toEqual([
+      'Bitte wähle, wer für die Firma gegenzeichnet.',
+    ]);
     expect((await call('GET', '/backend/batches/kein-uuid')).statusCode).toBe(400);
     expect((await t.app.inject({ method: 'GET', url: '/backend/batches' })).statusCode).toBe(401);
   });

@@ -3,7 +3,9 @@ import {
   type Batch,
   type BatchCheckRequest,
   type BatchItem,
+  type BatchSend,
   type BatchSummary,
+  batchSendSchema,
   type CatalogueEntry,
   catalogueEntry,
   DATA_LIST_SCHEMAS,
@@ -17,25 +19,30 @@ import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import type { BatchesTable } from '../db/schema-batches.js';
 import { HttpError, notFound } from '../shared/http-error.js';
+import type { Countersignature } from '../signature/countersignature.js';
 import { templateDataFor } from '../templates/companies.js';
 import { documentFileName } from '../templates/file-name.js';
 import type { Renderer, TemplateSources } from '../templates/renderer.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { type BatchCheckDeps, checkDeal, checkDeals } from './batch-check.js';
+import { type BatchEnd, batchCounts } from './batch-end.js';
 import { BatchInputError, type BatchRow, checkedPastedRows, fileRows } from './batch-input.js';
-import { type BatchRunner, batchCounts } from './batch-runner.js';
+import { BatchQueries, batchTitle, ownBatch } from './batch-queries.js';
+import type { BatchRunner } from './batch-runner.js';
 
 type Executor = Kysely<Database>;
 
 export interface BatchesDeps extends BatchCheckDeps {
+  /** Checks a batch's countersignatory as a direct send would, and offers the choice. */
+  countersignature: Pick<Countersignature, 'countersigner' | 'setting'>;
   db: Db;
   runner: BatchRunner;
+  end: BatchEnd;
   audit: AuditLog;
   renderer: Renderer;
   templates: TemplateSources;
 }
 
-const BATCH_UNKNOWN = 'Diese Serie gibt es nicht, oder sie gehört jemand anderem.';
 /** Rows per INSERT: 1,000 deals in five statements, far below the parameter limit. */
 const INSERT_CHUNK = 200;
 
@@ -47,12 +54,17 @@ const invalid = (message: string, fields: Record<string, string[]>) =>
  * deals tried again or its waiting ones cancelled. A batch is its starter's: nobody else sees it.
  */
 export class Batches {
-  constructor(private readonly deps: BatchesDeps) {}
+  private readonly queries: BatchQueries;
+
+  constructor(private readonly deps: BatchesDeps) {
+    this.queries = new BatchQueries(deps.db);
+  }
 
   /** Checks the deals and stores the batch as `checked`, with what will happen to each deal. */
   async check(user: StaffMember, request: BatchCheckRequest, log: FastifyBaseLogger): Promise<Batch> {
     const entry = batchEntry(user, request.docKey);
     const common = commonValues(entry, request.values ?? {});
+    const sending = await this.sending(entry, request.send);
     const rows = await inputRows(entry, request);
     const checked = await checkDeals(entry, common, rows, this.deps, log);
     const id = await this.deps.db.transaction().execute(async (trx) => {
@@ -66,6 +78,7 @@ export class Batches {
           source: request.file ? (/\.xlsx$/i.test(request.file.name) ? 'xlsx' : 'csv') : 'ids',
           created_by: user.email,
           created_by_name: user.name,
+          ...(sending ? { countersignatory: sending.countersignatory, send_message: sending.message } : {}),
         })
         .returning('id')
         .executeTakeFirstOrThrow();
@@ -91,6 +104,38 @@ export class Batches {
     return this.get(user, id);
   }
 
+  /** What the batch form offers as countersignatory for the envelopes of `docKey`. */
+  countersignatureOptions(user: StaffMember, docKey: string) {
+    const entry = batchEntry(user, docKey);
+    if (entry.form !== 'docusign') throw invalid('Nur E-Signatur-Verträge werden gegengezeichnet.', {});
+    return this.deps.countersignature.setting(entry.key);
+  }
+
+  /**
+   * E-signature contracts: how every envelope goes out, checked once as a direct send checks it (the
+   * countersignatory one of the company's, or none where the family allows it). Null for Word documents.
+   */
+  private async sending(entry: CatalogueEntry, send: BatchCheckRequest['send']): Promise<BatchSend | null> {
+    if (entry.form !== 'docusign') return null;
+    const parsed = batchSendSchema.safeParse(send);
+    if (!parsed.success)
+      throw invalid('Bitte wähle, wer für die Firma gegenzeichnet.', {
+        'send.countersignatory': ['Bitte wähle, wer für die Firma gegenzeichnet.'],
+      });
+    try {
+      await this.deps.countersignature.countersigner(
+        entry.key,
+        { recipients: [], countersignatory: parsed.data.countersignatory },
+        this.deps.db,
+      );
+    } catch (error) {
+      if (error instanceof HttpError && error.statusCode === 400)
+        throw invalid(error.message, { 'send.countersignatory': [error.message] });
+      throw error;
+    }
+    return parsed.data;
+  }
+
   /** Starts a checked batch: its runner makes the documents from now on, on any replica. */
   async start(user: StaffMember, id: string): Promise<Batch> {
     await this.deps.db.transaction().execute(async (trx) => {
@@ -114,7 +159,7 @@ export class Batches {
         {
           actor: user.email,
           action: 'batch.start',
-          subject: `Serie ${titleOf(batch.doc_key)}`,
+          subject: `Serie ${batchTitle(batch.doc_key)}`,
           newValue: `${counts.waiting} Deals`,
         },
         trx,
@@ -145,7 +190,7 @@ export class Batches {
         {
           actor: user.email,
           action: 'batch.retry',
-          subject: `Serie ${titleOf(batch.doc_key)}`,
+          subject: `Serie ${batchTitle(batch.doc_key)}`,
           newValue: `${retried.numUpdatedRows} Deals`,
         },
         trx,
@@ -173,12 +218,12 @@ export class Batches {
           .set({ status: 'cancelled', finished_at: sql<Date>`now()` })
           .where('id', '=', id)
           .execute();
-      else await this.deps.runner.finishIfDone(trx, id);
+      else await this.deps.end.finishIfDone(trx, id);
       await this.deps.audit.record(
         {
           actor: user.email,
           action: 'batch.cancel',
-          subject: `Serie ${titleOf(batch.doc_key)}`,
+          subject: `Serie ${batchTitle(batch.doc_key)}`,
           newValue: `${cancelled.numUpdatedRows} Deals abgebrochen`,
         },
         trx,
@@ -188,60 +233,13 @@ export class Batches {
   }
 
   /** The user's batches, newest first, with their counts. */
-  async list(user: StaffMember): Promise<BatchSummary[]> {
-    const batches = await this.deps.db
-      .selectFrom('batches')
-      .selectAll()
-      .where('created_by', '=', user.email)
-      .orderBy('created_at', 'desc')
-      .limit(50)
-      .execute();
-    return Promise.all(batches.map((batch) => this.summary(this.deps.db, batch)));
+  list(user: StaffMember): Promise<BatchSummary[]> {
+    return this.queries.list(user);
   }
 
   /** One of the user's batches with every deal. */
-  async get(user: StaffMember, id: string): Promise<Batch> {
-    const batch = await ownBatch(this.deps.db, user, id);
-    const items = await this.deps.db
-      .selectFrom('batch_items as i')
-      .leftJoin('documents as d', 'd.id', 'i.document_id')
-      .select([
-        'i.id',
-        'i.position',
-        'i.match_id',
-        'i.counterparty',
-        'i.values',
-        'i.verdict',
-        'i.reason',
-        'i.status',
-        'i.error',
-        'i.document_id',
-        'i.finished_at',
-        'd.file_name',
-      ])
-      .where('i.batch_id', '=', id)
-      .orderBy('i.position')
-      .execute();
-    return {
-      ...(await this.summary(this.deps.db, batch)),
-      values: batch.values,
-      items: items.map(
-        (item): BatchItem => ({
-          id: item.id,
-          position: item.position,
-          matchId: item.match_id,
-          counterparty: item.counterparty,
-          values: item.values,
-          verdict: item.verdict,
-          reason: item.reason,
-          status: item.status,
-          error: item.error,
-          documentId: item.document_id,
-          fileName: item.file_name ?? null,
-          finishedAt: item.finished_at?.toISOString() ?? null,
-        }),
-      ),
-    };
+  get(user: StaffMember, id: string): Promise<Batch> {
+    return this.queries.get(user, id);
   }
 
   /** A deal's document rendered as the run would make it, and not stored: the check's preview. */
@@ -270,47 +268,7 @@ export class Batches {
     const rendered = await this.deps.renderer.render(await this.deps.templates.current(entry.template), data);
     return { fileName: `Vorschau ${documentFileName(entry, data)}`, content: rendered.content };
   }
-
-  private async summary(db: Executor, batch: Selectable<BatchesTable>): Promise<BatchSummary> {
-    const counts = await batchCounts(db, batch.id);
-    const finished = counts.done + counts.failed;
-    const left = counts.waiting + counts.running;
-    const elapsed = batch.started_at ? (Date.now() - batch.started_at.getTime()) / 1000 : 0;
-    return {
-      id: batch.id,
-      docKey: batch.doc_key,
-      title: titleOf(batch.doc_key),
-      status: batch.status,
-      createdBy: batch.created_by,
-      createdAt: batch.created_at.toISOString(),
-      startedAt: batch.started_at?.toISOString() ?? null,
-      finishedAt: batch.finished_at?.toISOString() ?? null,
-      deals:
-        counts.waiting + counts.running + counts.done + counts.failed + counts.cancelled + counts.skipped,
-      counts: {
-        ready: counts.ready,
-        approval: counts.approval,
-        cannot: counts.cannot,
-        waiting: counts.waiting,
-        running: counts.running,
-        done: counts.done,
-        waitingApproval: counts.waitingApproval,
-        failed: counts.failed,
-        cancelled: counts.cancelled,
-        skipped: counts.skipped,
-      },
-      secondsLeft:
-        batch.status === 'running' && finished > 0 && left > 0
-          ? Math.ceil((elapsed / finished) * left)
-          : null,
-    };
-  }
 }
-
-const titleOf = (docKey: string) => {
-  const entry = catalogueEntry(docKey);
-  return entry ? documentTitle(entry) : docKey;
-};
 
 /** The key's entry, if it can be made as a batch and the user may generate it. */
 function batchEntry(user: StaffMember, docKey: string): CatalogueEntry {
@@ -319,11 +277,6 @@ function batchEntry(user: StaffMember, docKey: string): CatalogueEntry {
     throw invalid(`Für diese Auswahl gibt es kein Dokument (${docKey}).`, {
       docKey: ['Unbekanntes Dokument.'],
     });
-  if (entry.form === 'docusign')
-    throw invalid(
-      'Als Serie entstehen derzeit Word-Dokumente: Verlängerungen, Zusatzvereinbarungen, Kündigungen, Angebote und DOCX-Verträge. E-Signatur-Umschläge gehen noch einzeln.',
-      { docKey: ['Als Serie noch nicht möglich.'] },
-    );
   if (!mayGenerate(user.permission, entry))
     throw new HttpError(
       403,
@@ -373,18 +326,4 @@ async function inputRows(entry: CatalogueEntry, request: BatchCheckRequest): Pro
   if (rows.length > BATCH_MAX_DEALS)
     throw invalid('Zu viele Deals.', { matchIds: ['Höchstens 1.000 Deals.'] });
   return rows;
-}
-
-/** The user's batch, locked for a change when `forUpdate`; 404 for anyone else's. */
-async function ownBatch(
-  db: Executor,
-  user: StaffMember,
-  id: string,
-  forUpdate = false,
-): Promise<Selectable<BatchesTable>> {
-  let query = db.selectFrom('batches').selectAll().where('id', '=', id).where('created_by', '=', user.email);
-  if (forUpdate) query = query.forUpdate();
-  const batch = await query.executeTakeFirst();
-  if (!batch) throw notFound(BATCH_UNKNOWN);
-  return batch;
 }

@@ -57,6 +57,8 @@ const envSchema = z.object({
     .max(100 * 1024 * 1024)
     .default(1024 * 1024),
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+  /** Invitations of a batch's envelopes mailed per minute, so that the mail server does not throttle. */
+  BATCH_INVITATIONS_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(60),
   TRUST_PROXY: booleanFromString.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST_DIR: z.string().min(1).optional(),
@@ -112,6 +114,8 @@ export interface Config {
   seal: SealConfig;
   admin: AdminConfig;
   operations: OperationsConfig;
+  /** Serien: the pace of a batch's invitations (BATCH_INVITATIONS_PER_MINUTE). */
+  batches: { invitationsPerMinute: number };
   webhooks: WebhookConfig;
   /** Undefined: matches come from the built-in store. */
   crm: CrmConfig | undefined;
@@ -209,6 +213,7 @@ export function loadConfig(env: Env, version: string): Config {
     signature,
     admin: adminConfig(e),
     operations: operationsConfig(e),
+    batches: { invitationsPerMinute: e.BATCH_INVITATIONS_PER_MINUTE },
     webhooks: webhookConfig(e),
     seal: sealConfig(e),
     crm,

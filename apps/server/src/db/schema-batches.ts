@@ -19,6 +19,12 @@ export interface BatchesTable {
   created_at: ColumnType<Date, Date | string | undefined, never>;
   started_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+  /** E-signature contracts: who countersigns every envelope (null: without). Migration 0034. */
+  countersignatory: ColumnType<string | null, string | null | undefined, string | null>;
+  /** E-signature contracts: the message every signer reads; null for a batch of Word documents. */
+  send_message: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The earliest time the batch's next invitation may be mailed. */
+  next_invitation_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
 export interface BatchItemsTable {
@@ -37,5 +43,6 @@ export interface BatchItemsTable {
   lease: string | null;
   lease_until: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
   document_id: string | null;
+  envelope_id: ColumnType<string | null, string | null | undefined, string | null>;
   finished_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }

@@ -595,6 +595,8 @@ export interface ApprovalRequestsTable {
   send_attempts: ColumnType<number, number | undefined, number>;
   send_error: string | null;
   sent_at: Timestamp | null;
+  /** Asked for as one deal of a batch (migration 0034): mailed and shown with the batch's others. */
+  batch_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** The one decision of an approval request (migration 0018). */

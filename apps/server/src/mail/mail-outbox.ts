@@ -1,4 +1,4 @@
-import { type RawBuilder, type Selectable, sql } from 'kysely';
+import { type QueryExecutorProvider, type RawBuilder, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { OutgoingMailTable } from '../db/schema.js';
 import { LeasedRuns, retryBackoffSeconds } from '../shared/leased-runs.js';
@@ -77,6 +77,28 @@ export class MailOutbox {
         })),
       )
       .execute();
+  }
+
+  /**
+   * Holds back the undelivered mails of `reference` so that a mail server is not flooded: the first is
+   * due at `from`, each next one `everySeconds` later (a batch spreads its invitations so). Returns how
+   * many mails it holds.
+   */
+  async spread(
+    reference: string,
+    from: RawBuilder<Date>,
+    everySeconds: number,
+    executor: QueryExecutorProvider,
+  ): Promise<number> {
+    const { rows } = await sql<{ id: string }>`
+      update outgoing_mail set next_attempt_at = ${from} + make_interval(secs => ${everySeconds}::float8 * (due.n - 1))
+      from (
+        select id, row_number() over (order by id) as n from outgoing_mail
+        where reference = ${reference} and sent_at is null
+      ) as due
+      where outgoing_mail.id = due.id
+      returning outgoing_mail.id`.execute(executor);
+    return rows.length;
   }
 
   /** Starts a delivery run without waiting for it: the caller's answer does not wait for SMTP. */

@@ -16,6 +16,7 @@ import { paragraphsOf } from '../approvals/approval-evaluation.js';
 import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import type { ApprovalRequests } from '../approvals/approval-requests.js';
 import { type ApprovalSends, assertMaySendAgain } from '../approvals/approval-sends.js';
+import type { BatchApprovals } from '../approvals/batch-approvals.js';
 import { mayManageEnvelope, mayReadDocument } from '../auth/document-access.js';
 import type { Db } from '../db/database.js';
 import type { DocumentsRepository } from '../documents/documents-repository.js';
@@ -34,6 +35,8 @@ export interface ApprovalRoutesDeps {
   guards: AuthGuards;
   requests: ApprovalRequests;
   queries: ApprovalQueries;
+  /** `/freigaben` lists a batch's deals as one grouped request. */
+  batches: BatchApprovals;
   sends: ApprovalSends;
   envelopes: EnvelopesRepository;
   documents: DocumentsRepository;
@@ -81,13 +84,14 @@ export const approvalRoutes: FastifyPluginAsync<ApprovalRoutesDeps> = async (app
       schema: {
         ...common,
         summary: 'The approval requests the caller asked for, may decide or decided',
+        description: 'A batch’s deals are listed once, as a group in `batches`, not among `requests`.',
         querystring: approvalListQuerySchema,
         response: { 200: approvalListSchema, ...errorAnswers([400, 401, 403]) },
       },
     },
     async (request) => {
       const query = parseInput(approvalListQuerySchema, request.query ?? {});
-      return queries.list(currentUser(request), query);
+      return deps.batches.list(currentUser(request), query);
     },
   );
 

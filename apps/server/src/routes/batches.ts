@@ -3,6 +3,7 @@ import {
   batchSchema,
   batchSummarySchema,
   DOCX_MIME_TYPE,
+  envelopeViewSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -16,6 +17,9 @@ export interface BatchRoutesDeps {
   guards: AuthGuards;
   batches: Batches;
 }
+
+/** The sender view's choice of countersignatory, as a batch's form offers it. */
+const countersignatureSettingSchema = envelopeViewSchema.shape.countersignature.unwrap();
 
 const batchParams = z.object({
   id: z.uuid({ error: 'Diese Serie gibt es nicht.' }).describe('The batch’s id'),
@@ -62,6 +66,27 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesDeps> = async (app, { gu
         request.log,
       );
       return reply.status(201).send(checked);
+    },
+  );
+
+  app.get(
+    '/backend/batches/countersignature',
+    {
+      preHandler: user,
+      schema: {
+        tags: ['batches'],
+        summary: 'Who may countersign the envelopes of a batch of this e-signature contract',
+        security: BEARER,
+        querystring: z.object({ docKey: z.string().min(1).max(100).describe('The catalogue key') }),
+        response: {
+          200: countersignatureSettingSchema,
+          ...errorAnswers([400, 401, 403], { 403: 'The user may not generate this document' }),
+        },
+      },
+    },
+    async (request) => {
+      const { docKey } = parseInput(z.object({ docKey: z.string().min(1).max(100) }), request.query);
+      return batches.countersignatureOptions(currentUser(request), docKey);
     },
   );
 

@@ -64,13 +64,14 @@ export class ApprovalRequiredProblem extends Error {
 export interface ApprovedSender {
   /**
    * Sends the envelope as `request` says; `onSent` runs in the send's own transaction, so the send and
-   * its record (the approval's send marked done) are committed together or not at all.
+   * its record (the approval's send marked done) are committed together or not at all. `approvalId`:
+   * the approval it is sent on; none for a batch's deal that needs no approval (the gate checks that).
    */
   sendApproved(
     envelopeId: string,
     request: SendEnvelopeRequest,
     actor: Actor,
-    approvalId: string,
+    approvalId: string | undefined,
     onSent: (trx: Executor) => Promise<void>,
   ): Promise<void>;
 }

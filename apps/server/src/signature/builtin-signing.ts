@@ -88,7 +88,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
     envelopeId: string,
     request: SendEnvelopeRequest,
     actor: Actor,
-    approvalId: string,
+    approvalId: string | undefined,
     onSent: (trx: Executor) => Promise<void>,
   ): Promise<void> {
     await this.sendChecked(envelopeId, request, actor, { approvalId, onSent });
@@ -98,7 +98,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
     envelopeId: string,
     request: SendEnvelopeRequest,
     actor: Actor,
-    approved?: { approvalId: string; onSent: (trx: Executor) => Promise<void> },
+    approved?: { approvalId: string | undefined; onSent: (trx: Executor) => Promise<void> },
   ): Promise<void> {
     const gate = this.deps.approvalGate;
     // The gate reads the match (maybe from the CRM) before the transaction, never while it is open.

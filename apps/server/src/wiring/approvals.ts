@@ -3,8 +3,10 @@ import type { ApprovalQueries } from '../approvals/approval-queries.js';
 import { ApprovalRequests } from '../approvals/approval-requests.js';
 import { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
 import { ApprovalSends } from '../approvals/approval-sends.js';
+import { BatchApprovals } from '../approvals/batch-approvals.js';
 import { DocumentApprovals } from '../approvals/document-approvals.js';
 import { createPdfRenditions } from '../documents/pdf-rendition.js';
+import { approvalBatchRoutes } from '../routes/approval-batches.js';
 import { approvalRulesRoutes } from '../routes/approval-rules.js';
 import { approvalRoutes } from '../routes/approvals.js';
 import { documentApprovalRoutes } from '../routes/document-approvals.js';
@@ -22,6 +24,8 @@ export interface Approvals {
   queries: ApprovalQueries;
   /** Freigabe of a document downloaded rather than signed, and the gate of its download. */
   documentApprovals: DocumentApprovals;
+  /** A batch's deals that need Freigabe, asked for and decided as one grouped request. */
+  batches: BatchApprovals;
 }
 
 export function createApprovals(context: AppContext): Approvals {
@@ -41,7 +45,14 @@ export function createApprovals(context: AppContext): Approvals {
   };
   const requests = new ApprovalRequests(requestDeps);
   const documentApprovals = new DocumentApprovals(requestDeps, requests.queries);
-  return { rules, evaluation, requests, queries: requests.queries, documentApprovals };
+  return {
+    rules,
+    evaluation,
+    requests,
+    queries: requests.queries,
+    documentApprovals,
+    batches: new BatchApprovals(requestDeps, requests),
+  };
 }
 
 /**
@@ -63,6 +74,7 @@ export async function registerApprovals(
     guards,
     requests: approvals.requests,
     queries: approvals.queries,
+    batches: approvals.batches,
     sends,
     envelopes: new EnvelopesRepository(db),
     documents,
@@ -71,6 +83,7 @@ export async function registerApprovals(
     db,
     pdf: deps.pdfRenditions ?? createPdfRenditions(),
   });
+  await app.register(approvalBatchRoutes, { guards, batches: approvals.batches, sends });
   await app.register(documentApprovalRoutes, {
     guards,
     documents,

@@ -1,11 +1,16 @@
-import type { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
+import { BatchEnd } from '../batches/batch-end.js';
+import { BatchEnvelopes } from '../batches/batch-envelopes.js';
 import { BatchRunner } from '../batches/batch-runner.js';
 import { Batches } from '../batches/batches.js';
 import type { DocumentGenerator } from '../documents/document-generator.js';
 import { batchRoutes } from '../routes/batches.js';
 import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
+import type { ApprovedSender } from '../signature/approval-gate.js';
+import type { Countersignature } from '../signature/countersignature.js';
+import { EnvelopesRepository } from '../signature/envelopes-repository.js';
 import type { TemplateSources } from '../templates/renderer.js';
 import type { AppContext, AreaRunning } from './app-context.js';
+import type { Approvals } from './approvals.js';
 
 /**
  * Serien: the routes, and the runner that makes a started batch's documents on every replica. A run
@@ -14,20 +19,40 @@ import type { AppContext, AreaRunning } from './app-context.js';
  */
 export async function registerBatches(
   context: AppContext,
-  made: { generator: DocumentGenerator; templates: TemplateSources; approvalRules: ApprovalRulesStore },
+  made: {
+    generator: DocumentGenerator;
+    templates: TemplateSources;
+    approvals: Approvals;
+    /** Sends a deal's envelope in the starter's name, as an approved envelope is sent. */
+    sender: ApprovedSender;
+    countersignature: Countersignature;
+  },
 ): Promise<AreaRunning> {
   const { app, deps, guards, audit, outbox } = context;
-  const approvalRules = async () => (await made.approvalRules.current()).rules;
+  const approvalRules = async () => (await made.approvals.rules.current()).rules;
+  const end = new BatchEnd({
+    audit,
+    enqueueMail: (mails, trx) => outbox.enqueue(mails, trx),
+    ...(context.events ? { events: context.events } : {}),
+    approvals: made.approvals.batches,
+    publicUrl: deps.config.publicUrl,
+  });
   const runner = new BatchRunner({
     db: deps.db,
     matches: deps.matches,
     companyData: deps.companyData,
     generator: made.generator,
     approvalRules,
-    audit,
-    enqueueMail: (mails, trx) => outbox.enqueue(mails, trx),
-    ...(context.events ? { events: context.events } : {}),
-    publicUrl: deps.config.publicUrl,
+    end,
+    envelopes: new BatchEnvelopes({
+      db: deps.db,
+      envelopes: new EnvelopesRepository(deps.db, context.events),
+      sender: made.sender,
+      provider: deps.signatureProvider ? 'docusign' : 'builtin',
+      outbox,
+      invitationsPerMinute: deps.config.batches.invitationsPerMinute,
+    }),
+    approvals: made.approvals.batches,
     log: app.log,
   });
   const batches = new Batches({
@@ -36,7 +61,9 @@ export async function registerBatches(
     companyData: deps.companyData,
     approvalRules,
     runner,
+    end,
     audit,
+    countersignature: made.countersignature,
     renderer: deps.renderer,
     templates: made.templates,
   });

@@ -58,7 +58,7 @@ export class DocusignApprovedSender implements ApprovedSender {
     envelopeId: string,
     request: SendEnvelopeRequest,
     actor: Actor,
-    approvalId: string,
+    approvalId: string | undefined,
     onSent: (trx: Executor) => Promise<void>,
   ): Promise<void> {
     const { db, envelopes, gate } = this.deps;
