@@ -8,7 +8,6 @@ import {
   type DataList,
   dealIssues,
   documentTermsOf,
-  type EsignatureDataList,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
@@ -46,6 +45,8 @@ function fieldLabel(entry: CatalogueEntry, field: string): string {
     projectHours: 'Projektstunden',
     projectDays: 'Projekttage',
     vertragspartner_type: 'Vertragspartner',
+    Absender_UserName: 'Absender',
+    Absender_Email: 'Absender E-Mail',
   };
   return valueColumns(entry).find((column) => column.field === field)?.label ?? labels[field] ?? field;
 }
@@ -72,7 +73,6 @@ export function checkDeal(
   const problems = Object.entries(fields).flatMap(([field, messages]) =>
     messages.map((message) => `${fieldLabel(entry, field)}: ${message}`),
   );
-  if (checked.ok) problems.push(...signerProblems(entry, checked.dataList));
   if (!checked.ok || problems.length > 0) return { reason: problems.join(' ') };
   try {
     templateDataFor(entry, match, checked.dataList, companyData, new Date());
@@ -81,35 +81,6 @@ export function checkDeal(
     throw error;
   }
   return { dataList: checked.dataList };
-}
-
-/**
- * An e-signature contract needs its signers, whom the CRM does not know: the file's columns name them
- * (batch-input.ts). The single form asks for them as required fields.
- */
-function signerProblems(entry: CatalogueEntry, dataList: DataList): string[] {
-  if (entry.form !== 'docusign' || entry.params.family !== 'contract') return [];
-  const list = dataList as EsignatureDataList;
-  const signers: [string | undefined, string | undefined, string][] =
-    entry.params.partner === 'pp'
-      ? [[list.Projektpartner_UserName, list.Projektpartner_Email, 'Unterzeichner']]
-      : [
-          [list.Kunde_UserName, list.Kunde_Email, 'Unterzeichner'],
-          ...(entry.params.customerSigners === 2
-            ? [
-                [list.Kunde2_UserName, list.Kunde2_Email, 'Unterzeichner 2'] as [
-                  string | undefined,
-                  string | undefined,
-                  string,
-                ],
-              ]
-            : []),
-        ];
-  return signers.flatMap(([name, email, label]) =>
-    name && email
-      ? []
-      : [`${label}: Name und E-Mail-Adresse fehlen (Spalten „${label}“ und „${label} E-Mail“).`],
-  );
 }
 
 /** The reasons the approval rules give for this deal's document, as its values would make it. */

@@ -63,7 +63,10 @@ export class Batches {
   /** Checks the deals and stores the batch as `checked`, with what will happen to each deal. */
   async check(user: StaffMember, request: BatchCheckRequest, log: FastifyBaseLogger): Promise<Batch> {
     const entry = batchEntry(user, request.docKey);
-    const common = commonValues(entry, request.values ?? {});
+    // An envelope goes out in the name of who starts the batch, unless the values name a sender.
+    const sender =
+      entry.form === 'docusign' ? { Absender_UserName: user.name, Absender_Email: user.email } : {};
+    const common = commonValues(entry, { ...sender, ...request.values });
     const sending = await this.sending(entry, request.send);
     const rows = await inputRows(entry, request);
     const checked = await checkDeals(entry, common, rows, this.deps, log);
