@@ -61,8 +61,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   const templatePage = (page: 'TemplatesPage' | 'TemplatePage' | 'PlaceholdersPage') => async () => ({
     Component: (await import('@/features/templates'))[page],
   });
-  const approvalsPage = async () => ({
-    Component: (await import('@/features/approvals')).ApprovalsPage,
+  const approvalsPage = (page: 'ApprovalsPage' | 'ApprovalBatchPage') => async () => ({
+    Component: (await import('@/features/approvals'))[page],
   });
   const contractsPage = async () => ({
     Component: (await import('./contracts-page')).ContractsWithCalendarPage,
@@ -107,7 +107,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.document, lazy: editorPage },
             { path: PATHS.administration, lazy: administrationPage },
             { path: PATHS.signatureOverview, lazy: signatureOverviewPage },
-            { path: PATHS.approvals, lazy: approvalsPage },
+            { path: PATHS.approvals, lazy: approvalsPage('ApprovalsPage') },
+            // A batch's grouped Freigabe: its deals approved whole or one by one.
+            { path: PATHS.approvalBatch, lazy: approvalsPage('ApprovalBatchPage') },
             { path: PATHS.figures, lazy: figuresPage },
             { path: PATHS.contracts, lazy: contractsPage },
             { path: PATHS.contract, lazy: contractPage },

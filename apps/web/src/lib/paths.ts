@@ -20,6 +20,8 @@ export const PATHS = {
   placeholders: '/vorlagen/platzhalter',
   /** Freigaben: the approval requests of leaders, legal staff and their deputies. */
   approvals: '/freigaben',
+  /** A batch's deals that need Freigabe, as one grouped request. */
+  approvalBatch: '/freigaben/serien/:batchId',
   /** Team-Operations (administrators only). */
   administration: '/verwaltung',
   /** Auswertung: the figures of the contract work (leaders and legal staff). */
@@ -53,6 +55,11 @@ export function templatePath(name: string): string {
 /** The template file a template page's address names. */
 export function templateOfPath(name: string): string {
   return `${name}.docx`;
+}
+
+/** The grouped Freigabe request of one batch. */
+export function approvalBatchPath(batchId: string): string {
+  return PATHS.approvalBatch.replace(':batchId', encodeURIComponent(batchId));
 }
 
 /** The editor page of one stored document. */

@@ -1,7 +1,10 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import {
+  type ApprovalBatchOutcome,
   type ApprovalListQuery,
   type ApprovalRequest,
+  approvalBatchOutcomeSchema,
+  approvalBatchSchema,
   approvalComparisonSchema,
   approvalListSchema,
   approvalRequestSchema,
@@ -14,6 +17,10 @@ export const APPROVALS_QUERY_KEY = ['approvals'] as const;
 
 function approvalUrl(id: string, suffix = ''): string {
   return `/backend/approvals/${encodeURIComponent(id)}${suffix}`;
+}
+
+function approvalBatchUrl(batchId: string, suffix = ''): string {
+  return `/backend/approvals/batches/${encodeURIComponent(batchId)}${suffix}`;
 }
 
 export function approvalsQueryOptions(query: ApprovalListQuery) {
@@ -34,6 +41,22 @@ export function approvalQueryOptions(id: string, shown?: ApprovalRequest) {
     queryFn: ({ signal }) => apiJson(approvalUrl(id), approvalRequestSchema, { signal }),
     // The list's copy shows at once while the request's own answer is on its way.
     placeholderData: shown,
+  });
+}
+
+/** A batch's grouped request with every deal's own request. */
+export function approvalBatchQueryOptions(batchId: string) {
+  return queryOptions({
+    queryKey: [...APPROVALS_QUERY_KEY, 'batch', batchId],
+    queryFn: ({ signal }) => apiJson(approvalBatchUrl(batchId), approvalBatchSchema, { signal }),
+  });
+}
+
+/** „Alle freigeben“: every open deal of the batch the caller may decide, with one optional comment. */
+export function approveBatch(batchId: string, comment: string): Promise<ApprovalBatchOutcome> {
+  return apiJson(approvalBatchUrl(batchId, '/approve'), approvalBatchOutcomeSchema, {
+    method: 'POST',
+    body: comment.trim() ? { comment: comment.trim() } : {},
   });
 }
 

@@ -119,16 +119,22 @@ function DecisionForm({
   );
 }
 
-function DeclineDialog({
+/**
+ * `Ablehnen` asks for the reason the requester is mailed, checked as the server checks it; shared by the
+ * single request's decision and each deal of a batch (`title` names the deal there).
+ */
+export function DeclineDialog({
   opened,
   pending,
   onCancel,
   onDecline,
+  title = t.declineTitle,
 }: {
   opened: boolean;
   pending: boolean;
   onCancel: () => void;
   onDecline: (reason: string) => void;
+  title?: string;
 }) {
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -143,7 +149,7 @@ function DeclineDialog({
     onDecline(parsed.data.reason);
   }
   return (
-    <Modal opened={opened} onClose={onCancel} title={t.declineTitle}>
+    <Modal opened={opened} onClose={onCancel} title={title}>
       <form onSubmit={submit} noValidate>
         <Stack>
           <Textarea

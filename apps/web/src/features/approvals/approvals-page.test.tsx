@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import {
+  type ApprovalBatchGroup,
   type ApprovalList,
   type ApprovalRequest,
   DEFAULT_APPROVAL_RULES,
@@ -85,8 +86,16 @@ const approved: ApprovalRequest = {
 function list(
   requests: ApprovalRequest[],
   counts = { open: requests.length, decided: 0, all: requests.length },
+  batches: ApprovalBatchGroup[] = [],
 ) {
-  return { requests, total: requests.length, page: 1, pageSize: 25, counts } satisfies ApprovalList;
+  return {
+    requests,
+    batches,
+    total: requests.length,
+    page: 1,
+    pageSize: 25,
+    counts,
+  } satisfies ApprovalList;
 }
 
 function renderApprovals(path = '/freigaben', user: SessionUser = leader) {
@@ -115,6 +124,68 @@ describe('ApprovalsPage', () => {
     expect(within(rows[2] as HTMLElement).getByText('Text nach der Erstellung geändert')).toBeInTheDocument();
     expect(api.callsTo(LIST)[0]?.url).toBe('/backend/approvals?status=open&page=1');
     expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Offen (2)');
+    // No batch waits: no section of them.
+    expect(screen.queryByRole('region', { name: 'Serien' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Einzelne Anfragen' })).not.toBeInTheDocument();
+  });
+
+  it('lists the batches whose deals need Freigabe above the single requests, each linking to its page', async () => {
+    const group: ApprovalBatchGroup = {
+      batchId: 'batch-7',
+      title: 'Einzelauftrag (Projektpartner, WM)',
+      requestedBy: { email: 'berater@demo.local', name: 'Berta Berater' },
+      requestedAt: '2026-11-27T08:15:00Z',
+      deals: 12,
+      open: 9,
+      approved: 2,
+      declined: 1,
+      void: 0,
+      reasonTexts: ['Marge remote liegt unter 15 % (WM)', 'Text nach der Erstellung geändert'],
+      mayDecide: true,
+    };
+    stubApi({ [LIST]: jsonResponse(200, list([thinMargin], undefined, [group])) });
+    const { router } = renderRoutes(
+      [
+        {
+          id: SESSION_ROUTE,
+          loader: () => leader,
+          children: [
+            { path: '/freigaben', Component: ApprovalsPage },
+            { path: '/freigaben/serien/:batchId', Component: () => <p>Seite der Serie</p> },
+          ],
+        },
+      ],
+      '/freigaben',
+    );
+    const section = await screen.findByRole('region', { name: 'Serien' });
+    const groups = within(section).getByRole('table', { name: 'Serien mit Freigabe-Anfragen' });
+    const rows = within(groups).getAllByRole('row');
+    expect(rows).toHaveLength(2);
+    expect(
+      within(rows[1] as HTMLElement)
+        .getAllByRole('cell')
+        .map((cell) => cell.textContent),
+    ).toEqual([
+      'Einzelauftrag (Projektpartner, WM)',
+      'Berta Berateram 27.11.2026 09:15',
+      '12 Deals · 9 offen · 2 freigegeben · 1 abgelehnt',
+      'Marge remote liegt unter 15 % (WM)Text nach der Erstellung geändert',
+      'Serie prüfen',
+    ]);
+    // The single requests follow under a heading of their own, with the batch's deals not among them.
+    expect(
+      section.compareDocumentPosition(screen.getByRole('heading', { name: 'Einzelne Anfragen' })) &
+        Node.DOCUMENT_POSITION_FOLLOWING,
+    ).toBeTruthy();
+    expect(within(await table()).getAllByRole('row')).toHaveLength(2);
+
+    const review = within(groups).getByRole('link', {
+      name: 'Serie prüfen: Einzelauftrag (Projektpartner, WM) vom 27.11.2026 09:15',
+    });
+    expect(review).toHaveAttribute('href', '/freigaben/serien/batch-7');
+    await userEvent.click(review);
+    expect(await screen.findByText('Seite der Serie')).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/freigaben/serien/batch-7');
   });
 
   it('shows decided requests by filter, with who decided and what they said', async () => {

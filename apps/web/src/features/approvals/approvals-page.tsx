@@ -29,6 +29,7 @@ import { LoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
 import { SESSION_ROUTE } from '@/lib/paths';
 import { approvalQueryOptions, approvalsQueryOptions } from './api';
+import { ApprovalBatchGroups } from './approval-batch-groups';
 import { ApprovalDetail } from './approval-detail';
 import { ApprovalStatusBadge } from './approval-status-badge';
 import { ReasonList } from './reason-list';
@@ -90,8 +91,9 @@ function readQuery(params: URLSearchParams): { query: ApprovalListQuery; selecte
 }
 
 /**
- * /freigaben: the requests the user may decide (and, by filter, those decided), each with who asks,
- * the match and the reasons; one at a time under review with its document and decision.
+ * /freigaben: the batches whose deals are asked for together (decided on their own page), then the
+ * single requests the user may decide (and, by filter, those decided), each with who asks, the match and
+ * the reasons; one at a time under review with its document and decision.
  */
 export function ApprovalsPage() {
   const { query, selected, update, search: searchFor, select } = useApprovalsQuery();
@@ -150,6 +152,15 @@ export function ApprovalsPage() {
 
       {list.isError && (
         <LoadFailed title={t.loadFailed} error={list.error} onRetry={() => void list.refetch()} />
+      )}
+
+      {list.data && list.data.batches.length > 0 && (
+        <>
+          <ApprovalBatchGroups groups={list.data.batches} />
+          <Title order={2} size="h3">
+            {t.groups.singleHeading}
+          </Title>
+        </>
       )}
 
       {list.data && (

@@ -1,1 +1,2 @@
+export { ApprovalBatchPage } from './approval-batch-page';
 export { ApprovalsPage } from './approvals-page';

@@ -50,6 +50,63 @@ export const approvalTexts = {
     groups: (groups: string) => `Entscheiden dürfen jetzt: ${groups} (und die Vertretungen).`,
     loadFailed: 'Die Anfrage konnte nicht geladen werden.',
   },
+  /** The batches whose deals are asked for as one grouped request, above the single requests. */
+  groups: {
+    heading: 'Serien',
+    intro: 'Serien, deren Deals eine Freigabe brauchen: alle auf einmal oder Deal für Deal zu entscheiden.',
+    table: 'Serien mit Freigabe-Anfragen',
+    title: 'Serie',
+    counts: 'Deals',
+    review: 'Serie prüfen',
+    reviewFor: (title: string, date: string) => `Serie prüfen: ${title} vom ${date}`,
+    singleHeading: 'Einzelne Anfragen',
+  },
+  /** The deals of a batch, counted by where their requests stand. */
+  batchCounts: (counts: { deals: number; open: number; approved: number; declined: number; void: number }) =>
+    [
+      counts.deals === 1 ? '1 Deal' : `${counts.deals.toLocaleString('de-DE')} Deals`,
+      `${counts.open.toLocaleString('de-DE')} offen`,
+      `${counts.approved.toLocaleString('de-DE')} freigegeben`,
+      `${counts.declined.toLocaleString('de-DE')} abgelehnt`,
+      ...(counts.void > 0 ? [`${counts.void.toLocaleString('de-DE')} hinfällig`] : []),
+    ].join(' · '),
+  /** /freigaben/serien/:batchId: one batch's grouped request. */
+  batch: {
+    back: 'Zurück zu den Freigaben',
+    notFoundTitle: 'Serie nicht gefunden',
+    loadFailed: 'Die Serie konnte nicht geladen werden.',
+    asks: (name: string, email: string, date: string) =>
+      `Serie von ${name} (${email}), angefragt am ${date}.`,
+    reasonsHeading: 'Warum eine Freigabe nötig ist',
+    decisionHeading: 'Entscheidung',
+    comment: 'Kommentar (optional)',
+    commentDescription: 'Geht mit jeder Freigabe an die anfragende Person.',
+    approveAll: (n: number) => `Alle freigeben (${n.toLocaleString('de-DE')})`,
+    approveAllHelp:
+      'Gibt jeden offenen Deal frei, den du entscheiden darfst. Die Umschläge gehen im Namen der anfragenden Person hinaus.',
+    approvedAll: (approved: number, skipped: number) =>
+      `${approved === 1 ? '1 Deal' : `${approved.toLocaleString('de-DE')} Deals`} freigegeben.` +
+      (skipped > 0
+        ? ` ${skipped === 1 ? '1 Deal' : `${skipped.toLocaleString('de-DE')} Deals`} übersprungen (nicht deine Entscheidung oder hinfällig).`
+        : ''),
+    ownBatch: 'Das ist deine eigene Serie: freigeben muss jemand anderes (Vier-Augen-Prinzip).',
+    notYours: 'Die offenen Deals dieser Serie kannst du nicht entscheiden.',
+    nothingOpen: 'Kein Deal dieser Serie wartet noch auf eine Entscheidung.',
+    actionFailed: 'Das hat nicht geklappt.',
+    table: 'Deals der Serie',
+    match: 'Match-ID',
+    customer: 'Kunde',
+    file: 'Datei',
+    reasons: 'Gründe',
+    status: 'Status',
+    actions: 'Aktionen',
+    approveOne: (matchId: string) => `Freigeben (${matchId})`,
+    declineOne: (matchId: string) => `Ablehnen (${matchId})`,
+    declineTitle: (matchId: string) => `Freigabe ablehnen: ${matchId}`,
+    approvedOne: (matchId: string) => `${matchId} freigegeben.`,
+    declinedOne: (matchId: string) => `${matchId} abgelehnt. Die anfragende Person ist benachrichtigt.`,
+    decidedBy: (name: string) => `von ${name}`,
+  },
   decision: {
     heading: 'Entscheidung',
     comment: 'Kommentar (optional)',

@@ -5,6 +5,7 @@ import {
   type BatchItem,
   batchSchema,
   batchSummarySchema,
+  envelopeViewSchema,
 } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import { apiFetch, apiJson } from '@/lib/api';
@@ -32,6 +33,29 @@ export function batchQueryOptions(id: string) {
     queryKey: [...BATCHES_QUERY_KEY, 'batch', id],
     queryFn: ({ signal }) => apiJson(batchUrl(id), batchSchema, { signal }),
     refetchInterval: (query) => (query.state.data?.status === 'running' ? BATCH_POLL_INTERVAL_MS : false),
+  });
+}
+
+/**
+ * `GET /backend/batches/countersignature`: who may countersign an e-signature contract's envelopes for
+ * the company, whether „ohne Gegenzeichnung“ is allowed, and where the company signs — the shape of the
+ * sender view's `countersignature`.
+ */
+export const batchCountersignatureSchema = envelopeViewSchema.shape.countersignature.unwrap();
+export type BatchCountersignature = z.infer<typeof batchCountersignatureSchema>;
+
+/** What the batch form offers as countersignatory for an e-signature key. */
+export function countersignatureQueryOptions(docKey: string) {
+  return queryOptions({
+    queryKey: [...BATCHES_QUERY_KEY, 'countersignature', docKey],
+    queryFn: ({ signal }) =>
+      apiJson(
+        `/backend/batches/countersignature?${new URLSearchParams({ docKey })}`,
+        batchCountersignatureSchema,
+        { signal },
+      ),
+    // The administrators change the signatories seldom; a batch's form need not ask twice.
+    staleTime: 5 * 60_000,
   });
 }
 

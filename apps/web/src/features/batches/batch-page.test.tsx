@@ -24,6 +24,8 @@ function renderBatch(api: Record<string, ApiAnswer | ApiAnswer[]>) {
         children: [
           { path: '/serien/:batchId', Component: BatchPage },
           { path: '/dokumente/:documentId', Component: () => <p>Editor</p> },
+          { path: '/signatur/:envelopeId', Component: () => <p>Umschlag</p> },
+          { path: '/freigaben/serien/:batchId', Component: () => <p>Freigabe der Serie</p> },
         ],
       },
     ],
@@ -244,6 +246,103 @@ describe('BatchPage: the run', () => {
     expect(await screen.findByText('2 Deals abgebrochen')).toBeVisible();
     expect(screen.getByRole('heading', { level: 1 }).parentElement).toHaveTextContent('Abgebrochen');
     expect(screen.queryByRole('button', { name: 'Abbrechen' })).not.toBeInTheDocument();
+  });
+});
+
+describe('BatchPage: e-signature contracts', () => {
+  const COUNTERSIGNATURE = 'GET /backend/batches/countersignature';
+  const envelopes = batch(
+    [
+      item(1, { status: 'done', documentId: 'doc-1', envelopeId: 'env-1' }),
+      item(2, {
+        verdict: 'approval',
+        reason: 'Marge remote 12,4 % liegt unter 15 % (WM)',
+        status: 'approval',
+        documentId: 'doc-2',
+        envelopeId: 'env-2',
+        approval: { id: 'req-2', status: 'open' },
+      }),
+      item(3, {
+        verdict: 'approval',
+        reason: 'Marge onsite fehlt',
+        status: 'done',
+        documentId: 'doc-3',
+        envelopeId: 'env-3',
+        approval: { id: 'req-3', status: 'declined' },
+      }),
+    ],
+    {
+      docKey: 'de-wm-pp-ev',
+      title: 'Einzelauftrag (Projektpartner, WM)',
+      status: 'finished',
+      startedAt: '2027-03-01T09:31:00.000Z',
+      values: { vertragspartner_type: 'pp' },
+      send: { countersignatory: 'henrik-albers', message: 'Bitte bis Freitag unterschreiben.' },
+    },
+  );
+
+  it('shows the send once, each deal’s envelope instead of its document, and where its Freigabe stands', async () => {
+    const api = renderBatch({
+      [GET]: jsonResponse(200, envelopes),
+      [COUNTERSIGNATURE]: jsonResponse(200, {
+        options: [{ id: 'henrik-albers', name: 'Henrik Albers', function: 'Geschäftsführer' }],
+        withoutAllowed: false,
+        position: 'last',
+      }),
+    });
+    const send = await screen.findByRole('region', { name: 'Versand' });
+    expect(await within(send).findByText(/Henrik Albers – Geschäftsführer/)).toBeVisible();
+    expect(send).toHaveTextContent('Gegenzeichnung: Henrik Albers – Geschäftsführer');
+    expect(send).toHaveTextContent('Nachricht an die Unterzeichner: Bitte bis Freitag unterschreiben.');
+    expect(api.callsTo(COUNTERSIGNATURE)[0]?.url).toBe(
+      '/backend/batches/countersignature?docKey=de-wm-pp-ev',
+    );
+
+    const table = screen.getByRole('table', { name: 'Deals der Serie' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((header) => header.textContent),
+    ).toEqual(['Zeile', 'Match-ID', 'Gegenseite', 'Status', 'Hinweis', 'Freigabe', 'Dokument']);
+    expect(cells(table).map((row) => row.slice(3))).toEqual([
+      ['Erstellt', '', '', 'Umschlag öffnen'],
+      [
+        'Wartet auf Freigabe',
+        'Marge remote 12,4 % liegt unter 15 % (WM)',
+        'Freigabe offenZur Freigabe',
+        'Umschlag öffnen',
+      ],
+      ['Erstellt', '', 'AbgelehntZur Freigabe', 'Umschlag öffnen'],
+    ]);
+    expect(
+      screen.getAllByRole('link', { name: /^Umschlag öffnen/ }).map((link) => link.getAttribute('href')),
+    ).toEqual(['/signatur/env-1', '/signatur/env-2', '/signatur/env-3']);
+    expect(screen.queryByRole('link', { name: /^Dokument öffnen/ })).not.toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Zur Freigabe (PL-10002)' })).toHaveAttribute(
+      'href',
+      `/freigaben/serien/${BATCH_ID}`,
+    );
+    // A deal without a Freigabe links to none.
+    expect(screen.queryByRole('link', { name: 'Zur Freigabe (PL-10001)' })).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('link', { name: 'Umschlag öffnen (PL-10001)' }));
+    expect(await screen.findByText('Umschlag')).toBeVisible();
+  });
+
+  it('says when the envelopes go out without a countersignature and without a message, and asks for no names then', async () => {
+    const api = renderBatch({
+      [GET]: jsonResponse(200, { ...envelopes, send: { countersignatory: null, message: '' } }),
+    });
+    const send = await screen.findByRole('region', { name: 'Versand' });
+    expect(send).toHaveTextContent('Gegenzeichnung: Ohne Gegenzeichnung');
+    expect(send).toHaveTextContent('Nachricht an die Unterzeichner: Keine Nachricht');
+    expect(api.callsTo(COUNTERSIGNATURE)).toHaveLength(0);
+  });
+
+  it('shows no send for a Word document', async () => {
+    renderBatch({ [GET]: jsonResponse(200, checkedBatch) });
+    await screen.findByRole('table', { name: 'Ergebnis der Prüfung' });
+    expect(screen.queryByRole('region', { name: 'Versand' })).not.toBeInTheDocument();
   });
 });
 

@@ -16,6 +16,7 @@ import {
   downloadPreview,
   runBatchAction,
 } from './api';
+import { BatchSendSummary } from './batch-send-summary';
 import { BatchStatusBadge } from './batch-status-badge';
 import { CheckTable, RunTable } from './batch-tables';
 import { batchesTexts } from './texts';
@@ -180,7 +181,7 @@ function RunView({ batch, action }: { batch: Batch; action: ActionState }) {
         )}
         <ActionFailed action={action} />
       </Section>
-      <RunTable items={batch.items} />
+      <RunTable batchId={batch.id} items={batch.items} />
       <Modal opened={confirming} onClose={dialog.close} title={t.cancelTitle}>
         <Stack>
           <Text size="sm">{t.cancelText(waiting)}</Text>
@@ -208,6 +209,11 @@ function BatchView({ batch }: { batch: Batch }) {
         <BatchStatusBadge status={batch.status} />
       </Group>
       <Text c="dimmed">{t.created(formatDateTime(new Date(batch.createdAt)), batch.deals)}</Text>
+      {batch.send && (
+        <Section title={t.send}>
+          <BatchSendSummary docKey={batch.docKey} send={batch.send} />
+        </Section>
+      )}
       {batch.status === 'checked' ? (
         <CheckView batch={batch} action={action} />
       ) : (

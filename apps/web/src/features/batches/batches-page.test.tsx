@@ -9,6 +9,7 @@ import { BATCH_ID, checkedBatch, consultant, leader, legal } from './test-fixtur
 
 const LIST = 'GET /backend/batches';
 const CHECK = 'POST /backend/batches';
+const COUNTERSIGNATURE = 'GET /backend/batches/countersignature';
 
 const signatories = [{ id: 'henrik-albers', name: 'Henrik Albers', function: 'Geschäftsführer' }];
 
@@ -199,15 +200,23 @@ describe('BatchesPage: a new batch', () => {
       'Kündigung/Kündigungsbestätigung',
       'Angebot',
       'DOCX-Kundenvertrag',
+      'E-Signatur-Vertrag',
     ]);
   });
 
-  it('offers a leader offers only, and a consultant no document at all', async () => {
+  it('offers a leader offers and e-signature contracts, a consultant e-signature contracts with project partners, and one without a level nothing', async () => {
     const first = renderPage('/serien', { user: leader });
-    expect(await optionsOf('Dokument')).toEqual(['Angebot']);
+    expect(await optionsOf('Dokument')).toEqual(['Angebot', 'E-Signatur-Vertrag']);
     first.unmount();
 
-    renderPage('/serien', { user: consultant });
+    const second = renderPage('/serien', { user: consultant });
+    expect(await optionsOf('Dokument')).toEqual(['E-Signatur-Vertrag']);
+    await choose('Dokument', 'E-Signatur-Vertrag');
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    expect(await optionsOf('Vertragspartner')).toEqual(['Projektpartner']);
+    second.unmount();
+
+    renderPage('/serien', { user: { ...consultant, permission: null } });
     expect(
       await screen.findByText(/^Es gibt kein Dokument, das du als Serie erstellen darfst/),
     ).toBeVisible();
@@ -253,6 +262,116 @@ describe('BatchesPage: a new batch', () => {
       expect.stringContaining('Bitte gib Match-IDs ein oder wähle eine Datei.'),
     );
     expect(callsTo(CHECK)).toHaveLength(0);
+  });
+});
+
+describe('BatchesPage: a batch of e-signature contracts', () => {
+  const henrik = { id: 'henrik-albers', name: 'Henrik Albers', function: 'Geschäftsführer' };
+  const setting = (withoutAllowed: boolean) => ({
+    options: [henrik, { id: 'greta-sommer', name: 'Greta Sommer', function: 'Prokuristin' }],
+    withoutAllowed,
+    position: 'last',
+  });
+
+  async function chooseContract() {
+    await choose('Dokument', 'E-Signatur-Vertrag');
+    await choose('Sprache', 'Deutsch');
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    await choose('Vertragsart', 'Einzelauftrag');
+    await choose('Vertragspartner', 'Kunde');
+    await choose('Unterschriftsblöcke Kunde', '2');
+  }
+
+  it('asks who countersigns every envelope and sends it with the message as `send`', async () => {
+    const { callsTo, router } = renderPage('/serien', {
+      api: {
+        [COUNTERSIGNATURE]: jsonResponse(200, setting(false)),
+        [CHECK]: jsonResponse(201, checkedBatch),
+      },
+    });
+    await chooseContract();
+    const versand = screen.getByRole('group', { name: 'Versand' });
+    const countersignatory = await within(versand).findByRole('combobox', { name: 'Gegenzeichnung (Firma)' });
+    // The document's family allows no envelope without the company's signature: nothing is preselected.
+    expect(countersignatory).toHaveValue('');
+    expect(await optionsOf('Gegenzeichnung (Firma)')).toEqual([
+      'Henrik Albers – Geschäftsführer',
+      'Greta Sommer – Prokuristin',
+    ]);
+    expect(callsTo(COUNTERSIGNATURE).map((call) => call.url)).toEqual([
+      '/backend/batches/countersignature?docKey=de-wm-k-ev-2',
+    ]);
+
+    await paste('Match-IDs', 'PL-10001\nPL-10002');
+    await userEvent.click(checkButton());
+    expect(countersignatory).toHaveAttribute('aria-invalid', 'true');
+    expect(countersignatory).toHaveAccessibleDescription(
+      expect.stringContaining('Bitte wähle, wer für die Firma gegenzeichnet.'),
+    );
+    expect(callsTo(CHECK)).toHaveLength(0);
+
+    await choose('Gegenzeichnung (Firma)', 'Henrik Albers – Geschäftsführer');
+    await paste('Nachricht an die Unterzeichner', 'Bitte bis Freitag unterschreiben.');
+    await userEvent.click(checkButton());
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/serien/${BATCH_ID}`));
+    expect(callsTo(CHECK)).toEqual([
+      {
+        url: '/backend/batches',
+        body: {
+          docKey: 'de-wm-k-ev-2',
+          values: { vertragspartner_type: 'k' },
+          send: { countersignatory: 'henrik-albers', message: 'Bitte bis Freitag unterschreiben.' },
+          matchIds: 'PL-10001\nPL-10002',
+        },
+      },
+    ]);
+  });
+
+  it('offers „Ohne Gegenzeichnung“ where the family allows it, and shows the server’s words at the send’s fields', async () => {
+    const refusal = {
+      error: 'invalid_input',
+      message: 'Bitte korrigiere die markierten Felder.',
+      fields: {
+        'send.countersignatory': ['Für diesen Vertrag ist eine Gegenzeichnung nötig.'],
+        'send.message': ['Die Nachricht ist zu lang (max. 4.000 Zeichen).'],
+      },
+    };
+    const { callsTo, router } = renderPage('/serien', {
+      api: { [COUNTERSIGNATURE]: jsonResponse(200, setting(true)), [CHECK]: jsonResponse(400, refusal) },
+    });
+    await chooseContract();
+    const countersignatory = await screen.findByRole('combobox', { name: 'Gegenzeichnung (Firma)' });
+    expect(countersignatory).toHaveValue('Ohne Gegenzeichnung (das Siegel steht für die Firma)');
+    await paste('Match-IDs', 'PL-10001');
+    await userEvent.click(checkButton());
+    await waitFor(() => expect(callsTo(CHECK)).toHaveLength(1));
+    expect(callsTo(CHECK)[0]?.body.send).toEqual({ countersignatory: null, message: '' });
+
+    expect(
+      await screen.findByRole('alert', { name: 'Die Serie konnte nicht geprüft werden.' }),
+    ).toBeVisible();
+    expect(countersignatory).toHaveAttribute('aria-invalid', 'true');
+    expect(countersignatory).toHaveAccessibleDescription(
+      expect.stringContaining('Für diesen Vertrag ist eine Gegenzeichnung nötig.'),
+    );
+    expect(
+      screen.getByRole('textbox', { name: 'Nachricht an die Unterzeichner' }),
+    ).toHaveAccessibleDescription(expect.stringContaining('Die Nachricht ist zu lang (max. 4.000 Zeichen).'));
+    // At their fields, not again in the list of what the check found.
+    expect(
+      screen.queryByRole('alert', { name: 'Das ist bei der Prüfung aufgefallen:' }),
+    ).not.toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/serien');
+  });
+
+  it('asks nothing about a send for a Word document', async () => {
+    const { callsTo } = renderPage('/serien');
+    await choose('Dokument', 'DOCX-Kundenvertrag');
+    await choose('Sprache', 'Deutsch');
+    await choose('Gesellschaft', 'WM Consulting GmbH');
+    await choose('Vertragsart', 'Einzelauftrag');
+    expect(screen.queryByRole('group', { name: 'Versand' })).not.toBeInTheDocument();
+    expect(callsTo(COUNTERSIGNATURE)).toHaveLength(0);
   });
 });
 

@@ -4,6 +4,7 @@ import {
   type CatalogueEntry,
   type Company,
   type ContractType,
+  CUSTOMER_SIGNER_COUNTS,
   catalogueEntry,
   documentKeys,
   type FormName,
@@ -20,9 +21,9 @@ import type { SelectOption } from '@/components/fields';
 /**
  * The documents a batch can make, chosen as the single forms choose them: first the kind, then the
  * catalogue's parameters of its form. An extension is an agreement of its own kind here, since it is what
- * a batch is most often for; the e-signature contracts (docusign) are not offered yet.
+ * a batch is most often for; the e-signature contracts (form docusign) go out as one envelope per deal.
  */
-export const BATCH_KINDS = ['extension', 'agreement', 'termination', 'offer', 'docx'] as const;
+export const BATCH_KINDS = ['extension', 'agreement', 'termination', 'offer', 'docx', 'esignature'] as const;
 export type BatchKind = (typeof BATCH_KINDS)[number];
 
 export const KIND_FORMS: Record<BatchKind, FormName> = {
@@ -31,14 +32,32 @@ export const KIND_FORMS: Record<BatchKind, FormName> = {
   termination: 'termination',
   offer: 'offer',
   docx: 'docx',
+  esignature: 'docusign',
 };
 
-export type DocumentParams = Partial<Record<OptionParam, string | null>>;
+/**
+ * A choice of the batch's document: the catalogue's parameters, and an e-signature contract's signature
+ * blocks of the customer (1 or 2), which the single form derives from the signers it is given.
+ */
+export type BatchParam = OptionParam | 'customerSigners';
+
+export type DocumentParams = Partial<Record<BatchParam, string | null>>;
+
+/** The customer's signature blocks an e-signature contract offers (the catalogue's `customerSigners`). */
+const CUSTOMER_SIGNER_OPTIONS: SelectOption[] = CUSTOMER_SIGNER_COUNTS.map((count) => ({
+  value: String(count),
+  label: String(count),
+}));
 
 /** The kind a catalogue entry belongs to; undefined for a form a batch does not offer. */
 export function kindOf(entry: CatalogueEntry): BatchKind | undefined {
   if (entry.form === 'agreement') return isExtension(entry) ? 'extension' : 'agreement';
   return BATCH_KINDS.find((kind) => kind !== 'extension' && KIND_FORMS[kind] === entry.form);
+}
+
+/** Whether the kind is sent for e-signature: its batch goes out as envelopes, with `send`. */
+export function isEsignature(kind: BatchKind | null): boolean {
+  return kind === 'esignature';
 }
 
 /** The kinds of which `level` may generate at least one key (the server checks the key again). */
@@ -53,18 +72,48 @@ export function availableKinds(level: PermissionLevel | null | undefined): Batch
 
 /** One parameter of a kind: which values it offers, given those chosen so far. */
 export interface ParamField {
-  param: OptionParam;
+  param: BatchParam;
   options: SelectOption[];
 }
 
-/** The parameters a kind asks for, in the order shown, each with the options the choices so far leave. */
-export function paramFields(kind: BatchKind, params: DocumentParams): ParamField[] {
+/** Whether `level` may generate some key of the form whose parameters include all of `where`. */
+function generatable(
+  form: FormName,
+  where: Partial<Record<OptionParam, string | null>>,
+  level: PermissionLevel | null | undefined,
+): boolean {
+  for (const entry of CATALOGUE.values()) {
+    if (entry.form !== form || !mayGenerate(level, entry)) continue;
+    const params = entry.params as Partial<Record<OptionParam, string>>;
+    const fits = Object.entries(where).every(
+      ([name, value]) => value == null || params[name as OptionParam] === value,
+    );
+    if (fits) return true;
+  }
+  return false;
+}
+
+/**
+ * The parameters a kind asks for, in the order shown, each with the options the choices so far leave.
+ * Given a `level`, only the values of which it may generate a key: a consultant's e-signature contract
+ * is with the project partner, as in the single form.
+ */
+export function paramFields(
+  kind: BatchKind,
+  params: DocumentParams,
+  level?: PermissionLevel | null,
+): ParamField[] {
   const form = KIND_FORMS[kind];
-  const field = (param: OptionParam, where: DocumentParams = {}): ParamField => ({
+  const field = (
+    param: OptionParam,
+    where: Partial<Record<OptionParam, string | null>> = {},
+  ): ParamField => ({
     param,
-    options: catalogueOptions(form, param, where),
+    options: catalogueOptions(form, param, where).filter(
+      (option) => level === undefined || generatable(form, { ...where, [param]: option.value }, level),
+    ),
   });
-  const { company, language, agreement, document } = params;
+  const { company, language, agreement, document, partner } = params;
   switch (kind) {
     case 'extension':
       return [
@@ -92,6 +141,15 @@ export function paramFields(kind: BatchKind, params: DocumentParams): ParamField
       return [field('company')];
     case 'docx':
       return [field('language'), field('company', { language }), field('contract')];
+    case 'esignature':
+      return [
+        field('language'),
+        field('company', { language }),
+        field('contract'),
+        field('partner', { company }),
+        // The project partner signs alone; a customer signs in one or two blocks.
+        ...(partner === 'k' ? [{ param: 'customerSigners' as const, options: CUSTOMER_SIGNER_OPTIONS }] : []),
+      ];
   }
 }
 
@@ -99,11 +157,15 @@ export function paramFields(kind: BatchKind, params: DocumentParams): ParamField
  * The choices with every value the current choices no longer offer cleared (company wp has no customer
  * side and no English), so that a key is never made of a combination the catalogue lacks.
  */
-export function fittingParams(kind: BatchKind, params: DocumentParams): DocumentParams {
+export function fittingParams(
+  kind: BatchKind,
+  params: DocumentParams,
+  level?: PermissionLevel | null,
+): DocumentParams {
   let current = { ...params };
   // Each parameter's options depend only on those before it; one pass in order suffices.
-  for (const { param } of paramFields(kind, current)) {
-    const offered = paramFields(kind, current).find((field) => field.param === param)?.options ?? [];
+  for (const { param } of paramFields(kind, current, level)) {
+    const offered = paramFields(kind, current, level).find((field) => field.param === param)?.options ?? [];
     const value = current[param];
     if (value != null && !offered.some((option) => option.value === value)) {
       current = { ...current, [param]: null };
@@ -114,7 +176,7 @@ export function fittingParams(kind: BatchKind, params: DocumentParams): Document
 
 /** The catalogue key the choices name; null while one is missing. */
 export function keyOf(kind: BatchKind, params: DocumentParams): string | null {
-  const { company, partner, language, agreement, document, deadline, contract } = params;
+  const { company, partner, language, agreement, document, deadline, contract, customerSigners } = params;
   switch (kind) {
     case 'extension':
       return company && partner && language
@@ -152,6 +214,16 @@ export function keyOf(kind: BatchKind, params: DocumentParams): string | null {
             contract: contract as ContractType,
           })
         : null;
+    case 'esignature':
+      return language && company && contract && partner && (partner !== 'k' || customerSigners)
+        ? documentKeys.docusign({
+            language: language as Language,
+            company: company as Company,
+            partner: partner as PartnerType,
+            contract: contract as ContractType,
+            ...(partner === 'k' ? { customerSigners: Number(customerSigners) } : {}),
+          })
+        : null;
   }
 }
 
@@ -185,12 +257,13 @@ export function choiceOfKey(
   if (p.family === 'contract') {
     params.language = p.language;
     params.contract = p.contract;
+    params.customerSigners = String(p.customerSigners);
   }
   // Only what the kind's fields show: an offer's partner, say, is no choice.
   const shown = new Set(paramFields(kind, params).map((field) => field.param));
   return {
     kind,
-    params: Object.fromEntries(Object.entries(params).filter(([param]) => shown.has(param as OptionParam))),
+    params: Object.fromEntries(Object.entries(params).filter(([param]) => shown.has(param as BatchParam))),
   };
 }
 

@@ -8,7 +8,6 @@ import {
 } from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
-import type { OptionParam } from '@/components/catalogue-options';
 import { ExtensionRateFields, OfferVolumeFields } from '@/components/document-value-fields';
 import { isNumberValid, isSelectValid, isTextValid, SelectField, TextField } from '@/components/fields';
 import { type FieldRule, FormStatus, useFirstInvalidFocus, useFormValidation } from '@/components/form';
@@ -18,12 +17,15 @@ import { UnreadableFileError, useFreshFileChoice } from '@/lib/chosen-file';
 import { batchPath } from '@/lib/paths';
 import { texts } from '@/texts';
 import { BATCHES_QUERY_KEY, batchQueryOptions, checkBatch } from './api';
+import { BatchSendFields, useBatchSend } from './batch-send-fields';
 import {
   availableKinds,
   type BatchKind,
+  type BatchParam,
   batchEntry,
   type DocumentParams,
   fittingParams,
+  isEsignature,
   keyOf,
   paramFields,
   splitMatchIds,
@@ -34,10 +36,26 @@ import { BATCH_KIND_LABELS, batchesTexts } from './texts';
 const t = batchesTexts.form;
 const labels = texts.forms.labels;
 
-/** Upper bounds as the server accepts them (the single forms' bounds). */
-
 /** The server's name of the field a choice's error belongs to (a 400's `fields`). */
-const PARAM_SERVER_FIELDS: Partial<Record<OptionParam, string>> = { partner: 'vertragspartner_type' };
+const PARAM_SERVER_FIELDS: Partial<Record<BatchParam, string>> = { partner: 'vertragspartner_type' };
+
+/** The fields of the common values and of the send, which show the server's words themselves. */
+const FIELDS_WITH_ERRORS = [
+  'docKey',
+  'matchIds',
+  'file',
+  'neuesEnde',
+  'neuerSatzRemote',
+  'neuerSatzOnsite',
+  'neueStundenProWoche',
+  'selectedPerson',
+  'position',
+  'projectHours',
+  'projectDays',
+  'send',
+  'send.countersignatory',
+  'send.message',
+];
 
 /** A line of the input the server refused: „Zeile 3“. */
 const LINE_FIELD = /^Zeile (\d+)$/;
@@ -51,8 +69,8 @@ export interface BatchPrefill {
 
 /**
  * „Neue Serie“: the document (its kind, then the catalogue's choices of its form), the values every deal
- * shares, and the deals — pasted match IDs and/or a CSV or Excel file. „Prüfen“ sends it to the server's
- * check and opens the checked batch.
+ * shares, an e-signature contract's send, and the deals — pasted match IDs and/or a CSV or Excel file.
+ * „Prüfen“ sends it to the server's check and opens the checked batch.
  */
 export function NewBatchForm({
   level,
@@ -80,9 +98,11 @@ export function NewBatchForm({
   const navigate = useNavigate();
   const queryClient = useQueryClient();
 
-  const fields = kind ? paramFields(kind, params) : [];
+  const fields = kind ? paramFields(kind, params, level) : [];
   const docKey = kind ? keyOf(kind, params) : null;
   const entry = batchEntry(docKey, level);
+  // The send is asked for once the e-signature contract is known: its family says who may countersign.
+  const send = useBatchSend(isEsignature(kind) && entry ? entry.key : null);
   const ids = splitMatchIds(matchIds);
   const tooMany = ids.length > BATCH_MAX_DEALS;
   const hasDeals = ids.length > 0 || file !== null;
@@ -111,6 +131,7 @@ export function NewBatchForm({
           { name: 'projectDays', required: true, valid: isNumberValid(projectDays, true) },
         ]
       : []),
+    ...send.rules,
     { name: 'deals', required: true, valid: hasDeals && !tooMany && fileError === null },
   ];
   const validation = useFormValidation(rules);
@@ -119,6 +140,8 @@ export function NewBatchForm({
   const check = useMutation({
     mutationFn: async (chosen: CatalogueEntry) => {
       const request: BatchCheckRequest = { docKey: chosen.key, values: values(chosen) };
+      const how = send.send();
+      if (how) request.send = how;
       if (matchIds.trim() !== '') request.matchIds = matchIds;
       if (file) request.file = { name: file.name, content: await readAsBase64(file) };
       return checkBatch(request);
@@ -163,12 +186,12 @@ export function NewBatchForm({
     setKind(chosen);
     setInvalidChoice(false);
     // The choices shared by the kinds (company, partner …) stay where the new kind offers them.
-    if (chosen) setParams((current) => fittingParams(chosen, current));
+    if (chosen) setParams((current) => fittingParams(chosen, current, level));
   }
 
-  function choose(param: OptionParam, value: string | null) {
+  function choose(param: BatchParam, value: string | null) {
     setInvalidChoice(false);
-    if (kind) setParams((current) => fittingParams(kind, { ...current, [param]: value }));
+    if (kind) setParams((current) => fittingParams(kind, { ...current, [param]: value }, level));
   }
 
   function handleSubmit(event: FormEvent) {
@@ -191,17 +214,7 @@ export function NewBatchForm({
   const failure = check.error;
   const serverFields = failure instanceof ApiRequestError ? failure.fields : {};
   const shownFields = new Set([
-    'docKey',
-    'matchIds',
-    'file',
-    'neuesEnde',
-    'neuerSatzRemote',
-    'neuerSatzOnsite',
-    'neueStundenProWoche',
-    'selectedPerson',
-    'position',
-    'projectHours',
-    'projectDays',
+    ...FIELDS_WITH_ERRORS,
     ...fields.map(({ param }) => PARAM_SERVER_FIELDS[param] ?? param),
   ]);
   // The lines of the input first, in their order; then whatever the form has no field for.
@@ -295,6 +308,10 @@ export function NewBatchForm({
           </Fieldset>
         )}
 
+        {send.rules.length > 0 && (
+          <BatchSendFields send={send} showErrors={showErrors} serverError={serverError} />
+        )}
+
         <Fieldset legend={t.deals} variant="unstyled">
           <Stack>
             <Textarea
@@ -316,7 +333,7 @@ export function NewBatchForm({
             )}
             <FileInput
               label={t.file}
-              description={t.fileHelp}
+              description={isEsignature(kind) ? t.fileHelpEsignature : t.fileHelp}
               accept=".csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
               value={file}
               {...fileChoice}

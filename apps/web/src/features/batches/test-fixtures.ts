@@ -25,6 +25,8 @@ export function item(position: number, extra: Partial<BatchItem> = {}): BatchIte
     error: null,
     documentId: null,
     fileName: null,
+    envelopeId: null,
+    approval: null,
     finishedAt: null,
     ...extra,
   };
@@ -74,6 +76,7 @@ export function batch(items: BatchItem[], extra: Partial<Batch> = {}): Batch {
     counts: countsOf(items),
     secondsLeft: null,
     values: { vertragspartner_type: 'k', neuesEnde: '2027-12-31' },
+    send: null,
     items,
     ...extra,
   };

@@ -1,3 +1,4 @@
+import type { ApprovalStatus } from '@vertragsgenerator/domain';
 import type { BatchKind } from './document-choice';
 
 const count = (n: number, one: string, many: string) =>
@@ -10,6 +11,7 @@ export const BATCH_KIND_LABELS: Record<BatchKind, string> = {
   termination: 'Kündigung/Kündigungsbestätigung',
   offer: 'Angebot',
   docx: 'DOCX-Kundenvertrag',
+  esignature: 'E-Signatur-Vertrag',
 };
 
 /** The German texts of /serien and /serien/:batchId. */
@@ -22,7 +24,7 @@ export const batchesTexts = {
     heading: 'Neue Serie',
     kind: 'Dokument',
     noDocuments:
-      'Es gibt kein Dokument, das du als Serie erstellen darfst. Serien gibt es für Verlängerungen, Zusatzvereinbarungen, Kündigungen, Angebote und DOCX-Kundenverträge.',
+      'Es gibt kein Dokument, das du als Serie erstellen darfst. Serien gibt es für Verlängerungen, Zusatzvereinbarungen, Kündigungen, Angebote, DOCX-Kundenverträge und E-Signatur-Verträge.',
     invalidChoice: 'Diese Auswahl gibt es nicht, oder du darfst dieses Dokument nicht erstellen.',
     commonValues: 'Werte für alle Deals',
     newEndFromFile: 'Leer lassen, wenn die Datei eine Spalte „Neues Ende“ hat.',
@@ -34,11 +36,25 @@ export const batchesTexts = {
     file: 'CSV- oder Excel-Datei',
     fileHelp:
       'Spalte Match-ID, dazu je Deal abweichende Werte (z. B. Neues Ende) in Spalten, die wie die Felder heißen. Werte aus der Datei gehen den Werten oben vor.',
+    fileHelpEsignature:
+      'Spalte Match-ID, dazu je Deal die Unterzeichner: „Unterzeichner“ und „Unterzeichner E-Mail“ (bei zwei Unterschriftsblöcken auch „Unterzeichner 2“ und „Unterzeichner 2 E-Mail“), optional „Kopie an“ und „Kopie an E-Mail“.',
     fileTooLarge: 'Die Datei ist zu groß (höchstens 3 MB).',
     noDeals: 'Bitte gib Match-IDs ein oder wähle eine Datei.',
     problems: 'Das ist bei der Prüfung aufgefallen:',
     check: 'Prüfen',
     checkFailed: 'Die Serie konnte nicht geprüft werden.',
+  },
+
+  /** „Versand“ of an e-signature batch: how every deal's envelope goes out. */
+  send: {
+    heading: 'Versand',
+    intro: 'Gilt für die Umschläge aller Deals dieser Serie.',
+    countersignatory: 'Gegenzeichnung (Firma)',
+    without: 'Ohne Gegenzeichnung',
+    optionsFailed: 'Wer gegenzeichnen kann, konnte nicht geladen werden.',
+    message: 'Nachricht an die Unterzeichner',
+    messageHelp: 'Optional. Steht in jeder E-Mail mit dem Link zum Unterschreiben.',
+    messageTooLong: 'Die Nachricht ist zu lang (max. 4.000 Zeichen).',
   },
 
   list: {
@@ -98,6 +114,22 @@ export const batchesTexts = {
     cancelKeep: 'Weiterlaufen lassen',
     openDocument: 'Dokument öffnen',
     openDocumentOf: (matchId: string) => `Dokument öffnen (${matchId})`,
+    openEnvelope: 'Umschlag öffnen',
+    openEnvelopeOf: (matchId: string) => `Umschlag öffnen (${matchId})`,
+    /** The envelopes' send, once above the deals. */
+    send: 'Versand',
+    countersignatory: 'Gegenzeichnung',
+    without: 'Ohne Gegenzeichnung',
+    message: 'Nachricht an die Unterzeichner',
+    noMessage: 'Keine Nachricht',
+    approvalStates: {
+      open: 'Freigabe offen',
+      approved: 'Freigegeben',
+      declined: 'Abgelehnt',
+      void: 'Hinfällig',
+    } satisfies Record<ApprovalStatus, string>,
+    openApproval: 'Zur Freigabe',
+    openApprovalOf: (matchId: string) => `Zur Freigabe (${matchId})`,
   },
 
   columns: {
@@ -108,6 +140,7 @@ export const batchesTexts = {
     reason: 'Grund',
     status: 'Status',
     note: 'Hinweis',
+    approval: 'Freigabe',
     document: 'Dokument',
   },
   none: '–',

@@ -25,6 +25,12 @@ import {
   sendEnvelopeSchema,
 } from '@vertragsgenerator/domain';
 import { type FormEvent, useId, useState } from 'react';
+import {
+  CountersignatorySelect,
+  countersignatoryOf,
+  countersignatureTexts,
+  initialCountersignatory,
+} from '@/components/countersignatory-select';
 import { useFirstInvalidFocus } from '@/components/form';
 import { VoidEnvelopeButton } from '@/components/void-envelope-button';
 import { ApiRequestError, errorMessage } from '@/lib/api';
@@ -32,12 +38,6 @@ import { useSingleMutation } from '@/lib/use-single-mutation';
 import { texts } from '@/texts';
 import { requestApproval, sendEnvelope } from './api';
 import { approvalTexts } from './approval-texts';
-import {
-  CountersignatorySelect,
-  countersignatoryOf,
-  countersignatureTexts,
-  initialCountersignatory,
-} from './countersignatory-select';
 import { approvalState, EnvelopeApprovalNotice } from './envelope-approval';
 import { errorAt, type FieldErrors, fieldErrorsOf, NO_FIELD_ERRORS } from './field-errors';
 import { codeTexts } from './signing-code-texts';
