@@ -231,6 +231,19 @@ export const envelopeRecipientSchema = z.object({
 });
 export type EnvelopeRecipient = z.infer<typeof envelopeRecipientSchema>;
 
+/**
+ * Who may countersign an envelope of a document for the company (its company's signatories), whether it
+ * may go out without (the administrators' switch for its family), and whether the countersignatory signs
+ * before or after the others (their order for its template). The sender view offers it, and a batch's
+ * form (`GET /backend/batches/countersignature`).
+ */
+export const countersignatureChoiceSchema = z.object({
+  options: z.array(signatoryOptionSchema),
+  withoutAllowed: z.boolean(),
+  position: z.enum(COUNTERSIGNATURE_POSITIONS),
+});
+export type CountersignatureChoice = z.infer<typeof countersignatureChoiceSchema>;
+
 /** GET /backend/signature/envelopes/:id: what the sender view shows. */
 export const envelopeViewSchema = z.object({
   id: z.string(),
@@ -264,13 +277,7 @@ export const envelopeViewSchema = z.object({
    * envelope may go out without one (the administrators' switch for its document family), and whether
    * the countersignatory signs before or after the others (the administrators' order for its template).
    */
-  countersignature: z
-    .object({
-      options: z.array(signatoryOptionSchema),
-      withoutAllowed: z.boolean(),
-      position: z.enum(COUNTERSIGNATURE_POSITIONS),
-    })
-    .optional(),
+  countersignature: countersignatureChoiceSchema.optional(),
   /**
    * Freigabe: whether the envelope needs an approval before it is sent, why, and its latest request.
    * Absent where the server does not evaluate approvals (e.g. a final envelope).

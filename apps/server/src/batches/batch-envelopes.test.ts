@@ -116,7 +116,11 @@ describe.each(testDatabases())('Serien of e-signature contracts on $name', (data
         .execute();
       expect(recipients[0]).toMatchObject({ role: 'Kunde', status: 'sent' });
       // The company countersigns last, as the one chosen for the whole batch.
-      expect(recipients.at(-1)).toMatchObject({ role: 'Firma', name: countersignatory.name, status: 'waiting' });
+      expect(recipients.at(-1)).toMatchObject({
+        role: 'Firma',
+        name: countersignatory.name,
+        status: 'waiting',
+      });
       const sent = await db
         .selectFrom('envelopes')
         .select('message')
@@ -185,9 +189,7 @@ describe.each(testDatabases())('Serien of e-signature contracts on $name', (data
       .where('subject', 'like', 'Freigabe erbeten%')
       .execute();
     expect(asked.map((mail) => mail.recipient).sort()).toEqual(leaders.map((l) => l.email).sort());
-    expect(asked[0]?.subject).toBe(
-      'Freigabe erbeten: Serie Rahmenvertrag – Kunde, WM (2 Deals)',
-    );
+    expect(asked[0]?.subject).toBe('Freigabe erbeten: Serie Rahmenvertrag – Kunde, WM (2 Deals)');
     expect(
       await db
         .selectFrom('outgoing_mail')
@@ -232,9 +234,7 @@ describe.each(testDatabases())('Serien of e-signature contracts on $name', (data
       .where('reference', '=', `batch:${batch.id}`)
       .where('subject', 'like', 'Freigegeben%')
       .execute();
-    expect(told).toEqual([
-      { subject: 'Freigegeben: 2 Deals der Serie Rahmenvertrag – Kunde, WM' },
-    ]);
+    expect(told).toEqual([{ subject: 'Freigegeben: 2 Deals der Serie Rahmenvertrag – Kunde, WM' }]);
     const after = await read(batch.id);
     expect(held.map((item) => deal(after, item.matchId).approval?.status)).toEqual(['approved', 'approved']);
   });

@@ -5,9 +5,7 @@ import {
   approvalReasonText,
   catalogueEntry,
   documentTermsOf,
-  documentTitle,
   type EsignatureDataList,
-  formatDateTime,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { type Kysely, type Selectable, sql } from 'kysely';

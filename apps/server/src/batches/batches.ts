@@ -2,22 +2,18 @@ import {
   BATCH_MAX_DEALS,
   type Batch,
   type BatchCheckRequest,
-  type BatchItem,
   type BatchSend,
   type BatchSummary,
   batchSendSchema,
   type CatalogueEntry,
   catalogueEntry,
   DATA_LIST_SCHEMAS,
-  documentTitle,
   mayGenerate,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
-import type { Database } from '../db/schema.js';
-import type { BatchesTable } from '../db/schema-batches.js';
 import { HttpError, notFound } from '../shared/http-error.js';
 import type { Countersignature } from '../signature/countersignature.js';
 import { templateDataFor } from '../templates/companies.js';
@@ -29,8 +25,6 @@ import { type BatchEnd, batchCounts } from './batch-end.js';
 import { BatchInputError, type BatchRow, checkedPastedRows, fileRows } from './batch-input.js';
 import { BatchQueries, batchTitle, ownBatch } from './batch-queries.js';
 import type { BatchRunner } from './batch-runner.js';
-
-type Executor = Kysely<Database>;
 
 export interface BatchesDeps extends BatchCheckDeps {
   /** Checks a batch's countersignatory as a direct send would, and offers the choice. */

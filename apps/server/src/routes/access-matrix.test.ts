@@ -81,6 +81,7 @@ const PERSONS_ONLY: readonly string[] = [
   'POST /backend/approvals/:id/approve',
   'POST /backend/approvals/:id/decline',
   'POST /backend/approvals/:id/send-again',
+  'POST /backend/approvals/batches/:batchId/approve',
   // A calendar subscribe link is a person's own.
   'GET /backend/contracts/calendar-feed',
   'POST /backend/contracts/calendar-feed',
@@ -320,6 +321,31 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
       call: (r) => ({ method: 'POST', url: `/backend/batches/${r.batch.id}/${action}` }),
     }),
   ),
+  {
+    // An e-signature contract for a customer is legal's, as its single form is.
+    route: 'GET /backend/batches/countersignature',
+    access: LEGAL,
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/batches/countersignature?docKey=de-wm-k-rv-1' }),
+  },
+  {
+    // The matrix's batch asked for no Freigabe: nobody sees a grouped request of it (who sees one is
+    // batches/batch-envelopes.test.ts's).
+    route: 'GET /backend/approvals/batches/:batchId',
+    access: STAFF,
+    ok: [404],
+    call: (r) => ({ method: 'GET', url: `/backend/approvals/batches/${r.batch.id}` }),
+  },
+  {
+    route: 'POST /backend/approvals/batches/:batchId/approve',
+    access: STAFF,
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/approvals/batches/${r.batch.id}/approve`,
+      payload: { comment: 42 },
+    }),
+  },
   {
     route: 'GET /backend/batches/:id/items/:itemId/preview',
     access: STAFF,

@@ -2,8 +2,8 @@ import {
   batchCheckRequestSchema,
   batchSchema,
   batchSummarySchema,
+  countersignatureChoiceSchema,
   DOCX_MIME_TYPE,
-  envelopeViewSchema,
 } from '@vertragsgenerator/domain';
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
@@ -17,9 +17,6 @@ export interface BatchRoutesDeps {
   guards: AuthGuards;
   batches: Batches;
 }
-
-/** The sender view's choice of countersignatory, as a batch's form offers it. */
-const countersignatureSettingSchema = envelopeViewSchema.shape.countersignature.unwrap();
 
 const batchParams = z.object({
   id: z.uuid({ error: 'Diese Serie gibt es nicht.' }).describe('The batch’s id'),
@@ -79,7 +76,7 @@ export const batchRoutes: FastifyPluginAsync<BatchRoutesDeps> = async (app, { gu
         security: BEARER,
         querystring: z.object({ docKey: z.string().min(1).max(100).describe('The catalogue key') }),
         response: {
-          200: countersignatureSettingSchema,
+          200: countersignatureChoiceSchema,
           ...errorAnswers([400, 401, 403], { 403: 'The user may not generate this document' }),
         },
       },

@@ -1,5 +1,5 @@
 import { Select } from '@mantine/core';
-import type { EnvelopeView } from '@vertragsgenerator/domain';
+import type { CountersignatureChoice } from '@vertragsgenerator/domain';
 
 /** The choice „ohne Gegenzeichnung“, where the administrators allow it for the document family. */
 export const WITHOUT_COUNTERSIGNATURE = 'ohne';
@@ -17,7 +17,7 @@ export const countersignatureTexts = {
 
 /** The request's `countersignatory` from the choice; undefined where the server offers none (DocuSign). */
 export function countersignatoryOf(
-  setting: EnvelopeView['countersignature'],
+  setting: CountersignatureChoice | undefined,
   choice: string | null,
 ): string | null | undefined {
   if (!setting) return undefined;
@@ -25,7 +25,7 @@ export function countersignatoryOf(
 }
 
 /** The first choice: without, where that is allowed; else nobody yet, so the sender picks on purpose. */
-export function initialCountersignatory(setting: EnvelopeView['countersignature']): string | null {
+export function initialCountersignatory(setting: CountersignatureChoice | undefined): string | null {
   return setting?.withoutAllowed ? WITHOUT_COUNTERSIGNATURE : null;
 }
 
@@ -36,7 +36,7 @@ export function CountersignatorySelect({
   onChange,
   error,
 }: {
-  setting: NonNullable<EnvelopeView['countersignature']>;
+  setting: NonNullable<CountersignatureChoice | undefined>;
   value: string | null;
   onChange: (value: string | null) => void;
   error: string | undefined;

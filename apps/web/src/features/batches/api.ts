@@ -5,7 +5,7 @@ import {
   type BatchItem,
   batchSchema,
   batchSummarySchema,
-  envelopeViewSchema,
+  countersignatureChoiceSchema,
 } from '@vertragsgenerator/domain';
 import { z } from 'zod';
 import { apiFetch, apiJson } from '@/lib/api';
@@ -36,14 +36,6 @@ export function batchQueryOptions(id: string) {
   });
 }
 
-/**
- * `GET /backend/batches/countersignature`: who may countersign an e-signature contract's envelopes for
- * the company, whether „ohne Gegenzeichnung“ is allowed, and where the company signs — the shape of the
- * sender view's `countersignature`.
- */
-export const batchCountersignatureSchema = envelopeViewSchema.shape.countersignature.unwrap();
-export type BatchCountersignature = z.infer<typeof batchCountersignatureSchema>;
-
 /** What the batch form offers as countersignatory for an e-signature key. */
 export function countersignatureQueryOptions(docKey: string) {
   return queryOptions({
@@ -51,7 +43,7 @@ export function countersignatureQueryOptions(docKey: string) {
     queryFn: ({ signal }) =>
       apiJson(
         `/backend/batches/countersignature?${new URLSearchParams({ docKey })}`,
-        batchCountersignatureSchema,
+        countersignatureChoiceSchema,
         { signal },
       ),
     // The administrators change the signatories seldom; a batch's form need not ask twice.

@@ -1,6 +1,6 @@
 import { Fieldset, Loader, Stack, Text, Textarea } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import type { BatchSend } from '@vertragsgenerator/domain';
+import type { BatchSend, CountersignatureChoice } from '@vertragsgenerator/domain';
 import { type ReactNode, useState } from 'react';
 import {
   CountersignatorySelect,
@@ -10,7 +10,7 @@ import {
 } from '@/components/countersignatory-select';
 import type { FieldRule } from '@/components/form';
 import { LoadFailed } from '@/components/load-failed';
-import { type BatchCountersignature, countersignatureQueryOptions } from './api';
+import { countersignatureQueryOptions } from './api';
 import { batchesTexts } from './texts';
 
 const t = batchesTexts.send;
@@ -22,7 +22,7 @@ const MESSAGE_MAX = 4000;
  * The countersignatory as chosen, while the document's options still offer it; otherwise the first
  * choice: without, where that is allowed, else nobody yet, so that the starter picks on purpose.
  */
-function chosenCountersignatory(setting: BatchCountersignature | undefined, choice: string | null) {
+function chosenCountersignatory(setting: CountersignatureChoice | undefined, choice: string | null) {
   if (!setting) return null;
   const offered =
     choice === WITHOUT_COUNTERSIGNATURE
