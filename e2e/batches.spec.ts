@@ -1,7 +1,7 @@
 import { expectAccessible } from './axe.js';
 import { recordSignedElsewhere } from './contracts-support.js';
-import { demoMatch } from './forms-support.js';
-import { DEMO_ACCOUNTS, expect, sharedPage, test } from './support.js';
+import { choose, demoMatch } from './forms-support.js';
+import { DEMO_ACCOUNTS, expect, newUserPage, sharedPage, signedIn, test } from './support.js';
 
 /**
  * Serien, end to end: legal records an Einzelauftrag of WE with Saalekreis Chemie AG (PL-10019, ending
@@ -65,4 +65,76 @@ test.describe('Serien', () => {
     await page.getByRole('link', { name: 'Zurück zu den Serien' }).click();
     await expect(page.getByRole('table', { name: 'Meine Serien' })).toContainText('Verlängerung – Kunde, WE');
   });
+
+  test('e-signature contracts from a CSV: the countersignatory chosen once, the envelopes sent, the thin margin approved on /freigaben', async ({
+    browser,
+  }) => {
+    test.setTimeout(150_000);
+    const page = legal();
+    await page.goto('/serien');
+    await choose(page, 'Dokument', 'E-Signatur-Vertrag');
+    await choose(page, 'Sprache', 'Deutsch');
+    await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
+    await choose(page, 'Vertragsart', 'Rahmenvertrag');
+    await choose(page, 'Vertragspartner', 'Kunde');
+    await choose(page, 'Unterschriftsblöcke Kunde', '1');
+    // PL-10009 sells well above its buying rate; PL-10006 below it (config/demo-matches.json).
+    await page.locator('input[type="file"]').setInputFiles({
+      name: 'vertraege.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        'Match-ID;Unterzeichner;Unterzeichner E-Mail\nPL-10009;Wiebke Weser;wiebke@weserland.example\nPL-10006;Bruno Brückner;bruno@brueckner.example\n',
+      ),
+    });
+    await choose(page, 'Gegenzeichnung (Firma)', await firstCountersignatory(page));
+    await page.getByLabel('Nachricht an die Unterzeichner').fill('Wie besprochen – bitte unterschreiben.');
+    await expectAccessible(page, '/serien, an e-signature batch');
+    await page.getByRole('button', { name: 'Prüfen' }).click();
+
+    const check = page.getByRole('table', { name: 'Ergebnis der Prüfung' });
+    await expect(check.getByRole('row', { name: /PL-10009/ })).toContainText('Bereit');
+    await expect(check.getByRole('row', { name: /PL-10006/ })).toContainText('Braucht Freigabe');
+    await page.getByRole('button', { name: 'Serie starten' }).click();
+    await expect(page.getByRole('heading', { level: 1 }).locator('..')).toContainText('Fertig', {
+      timeout: 30_000,
+    });
+    const deals = page.getByRole('table', { name: 'Deals der Serie' });
+    await expect(deals.getByRole('link', { name: /Umschlag öffnen.*PL-10009/ })).toHaveAttribute(
+      'href',
+      /^\/signatur\/[0-9a-f-]{36}$/,
+    );
+    await expect(deals.getByRole('row', { name: /PL-10006/ })).toContainText('Freigabe offen');
+    await expectAccessible(page, 'a finished e-signature batch');
+    const batchUrl = page.url();
+
+    // A leader finds the batch as one request and approves it whole.
+    const leader = await newUserPage(browser);
+    await signedIn(leader, DEMO_ACCOUNTS.leader);
+    await leader.goto('/freigaben');
+    await leader
+      .getByRole('table', { name: 'Serien mit Freigabe-Anfragen' })
+      .getByRole('link', { name: /^Serie prüfen: Rahmenvertrag – Kunde, WM/ })
+      .first()
+      .click();
+    await expect(leader.getByRole('heading', { level: 1 })).toContainText('Rahmenvertrag – Kunde, WM');
+    await expectAccessible(leader, '/freigaben/serien/…');
+    await leader.getByRole('button', { name: /Alle freigeben \(1\)/ }).click();
+    await expect(
+      leader.getByRole('table', { name: /Deals/ }).getByRole('row', { name: /PL-10006/ }),
+    ).toContainText('Freigegeben');
+
+    await page.goto(batchUrl);
+    await expect(
+      page.getByRole('table', { name: 'Deals der Serie' }).getByRole('row', { name: /PL-10006/ }),
+    ).toContainText('Freigegeben');
+  });
 });
+
+/** The first of the company's signatories the batch form offers to countersign. */
+async function firstCountersignatory(page: import('@playwright/test').Page): Promise<string> {
+  await page.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
+  const first = page.getByRole('option').first();
+  const name = (await first.textContent()) ?? '';
+  await page.keyboard.press('Escape');
+  return name;
+}

@@ -338,6 +338,7 @@ export function NewBatchForm({
               value={file}
               {...fileChoice}
               clearable
+              clearButtonProps={{ 'aria-label': t.removeFile }}
               error={fileError ?? serverError('file') ?? (showErrors && !hasDeals)}
               // A name on the button and on the hidden file input behind it too, as the match import has.
               aria-label={t.file}

@@ -34,6 +34,7 @@ export const batchesTexts = {
     matchIdsCount: (n: number) => count(n, 'Match-ID', 'Match-IDs'),
     tooManyDeals: (max: number) => `Höchstens ${max.toLocaleString('de-DE')} Deals je Serie.`,
     file: 'CSV- oder Excel-Datei',
+    removeFile: 'Datei entfernen',
     fileHelp:
       'Spalte Match-ID, dazu je Deal abweichende Werte (z. B. Neues Ende) in Spalten, die wie die Felder heißen. Werte aus der Datei gehen den Werten oben vor.',
     fileHelpEsignature:
