@@ -430,6 +430,67 @@ test('Serien: a batch of extensions checked, then made', async ({ page }) => {
   await page.screenshot({ path: shot('serie-fertig') });
 });
 
+test('Serien of e-signature contracts: the send chosen once, the envelopes, and the grouped Freigabe', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  await signedIn(page, DEMO_ACCOUNTS.legal);
+  await page.goto('/serien');
+  await choose(page, 'Dokument', 'E-Signatur-Vertrag');
+  await choose(page, 'Sprache', 'Deutsch');
+  await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
+  await choose(page, 'Vertragsart', 'Rahmenvertrag');
+  await choose(page, 'Vertragspartner', 'Kunde');
+  await choose(page, 'Unterschriftsblöcke Kunde', '1');
+  // PL-10012 and PL-10013 sell well above their buying rates; PL-10011 has no remote buying rate.
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'rahmenvertraege.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      [
+        'Match-ID;Unterzeichner;Unterzeichner E-Mail',
+        'PL-10012;Eva Elbe;eva.elbe@elbwerk.example',
+        'PL-10013;Isa Isar;isa@isarblick.example',
+        'PL-10011;Ole Ostsee;ole@ostseeblick.example',
+        'PL-10015;;',
+      ].join('\n'),
+    ),
+  });
+  await page.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
+  await page.getByRole('option').first().click();
+  await page
+    .getByLabel('Nachricht an die Unterzeichner')
+    .fill('Wie besprochen, die Rahmenverträge für 2027.');
+  await wholePage(page);
+  await page.screenshot({ path: shot('serie-esignatur-neu') });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.getByRole('button', { name: 'Prüfen' }).click();
+  await expect(page.getByRole('table', { name: 'Ergebnis der Prüfung' })).toBeVisible();
+  await page.getByRole('button', { name: 'Serie starten' }).click();
+  await expect(page.getByRole('heading', { level: 1 }).locator('..')).toContainText('Fertig', {
+    timeout: 30_000,
+  });
+  await wholePage(page);
+  await page.screenshot({ path: shot('serie-esignatur-fertig') });
+
+  const leader = await newUserPage(browser);
+  await leader.setViewportSize({ width: 1280, height: 860 });
+  await signedIn(leader, DEMO_ACCOUNTS.leader);
+  await leader.goto('/freigaben');
+  const groups = leader.getByRole('table', { name: 'Serien mit Freigabe-Anfragen' });
+  await expect(groups).toBeVisible();
+  await wholePage(leader);
+  await leader.screenshot({ path: shot('freigaben-serien') });
+  await groups
+    .getByRole('link', { name: /^Serie prüfen/ })
+    .first()
+    .click();
+  await expect(leader.getByRole('table', { name: 'Deals der Serie' })).toBeVisible();
+  await wholePage(leader);
+  await leader.screenshot({ path: shot('freigaben-serie') });
+});
+
 // After Verträge, whose records it counts: the contracts ending per month.
 test('Auswertung: the figures of the contract work as charts with their tables', async ({ page }) => {
   await signedIn(page, DEMO_ACCOUNTS.leader);
