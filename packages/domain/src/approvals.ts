@@ -125,13 +125,13 @@ export const approvalBatchGroupSchema = z.object({
 });
 export type ApprovalBatchGroup = z.infer<typeof approvalBatchGroupSchema>;
 
-/** GET /backend/approvals/batches/{batchId}: the group and every deal's request. */
+/** GET /backend/approval-batches/{batchId}: the group and every deal's request. */
 export const approvalBatchSchema = approvalBatchGroupSchema.extend({
   requests: z.array(approvalRequestSchema),
 });
 export type ApprovalBatch = z.infer<typeof approvalBatchSchema>;
 
-/** POST /backend/approvals/batches/{batchId}/approve: what approving the whole batch did. */
+/** POST /backend/approval-batches/{batchId}/approve: what approving the whole batch did. */
 export const approvalBatchOutcomeSchema = z.object({
   /** Deals approved now. */
   approved: z.number().int(),

@@ -114,9 +114,7 @@ export const batchItemSchema = z.object({
   /** E-signature contracts: the deal's envelope, once made. */
   envelopeId: z.string().nullable(),
   /** The deal's Freigabe request, while one exists: its id and where it stands. */
-  approval: z
-    .object({ id: z.string(), status: z.enum(['open', 'approved', 'declined', 'void']) })
-    .nullable(),
+  approval: z.object({ id: z.string(), status: z.enum(['open', 'approved', 'declined', 'void']) }).nullable(),
   finishedAt: z.string().nullable(),
 });
 export type BatchItem = z.infer<typeof batchItemSchema>;

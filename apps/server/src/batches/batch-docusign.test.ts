@@ -115,7 +115,7 @@ describe.each(testDatabases())('Serien with DocuSign on $name', (database) => {
     ]);
     expect(await envelope(thin.envelopeId)).toMatchObject({ status: 'created', external_id: null });
 
-    const approved = await call('POST', `/backend/approvals/batches/${id}/approve`, leader, {});
+    const approved = await call('POST', `/backend/approval-batches/${id}/approve`, leader, {});
     expect(approved.statusCode, approved.body).toBe(200);
     await eventually('the thin deal sent', async () =>
       (await envelope(thin.envelopeId)).status === 'sent' ? true : undefined,

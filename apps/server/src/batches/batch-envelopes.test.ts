@@ -208,17 +208,17 @@ describe.each(testDatabases())('Serien of e-signature contracts on $name', (data
       requestedBy: { email: 'legal@demo.local' },
     });
     // The starter sees it but may not decide it; a consultant sees nothing of it.
-    const own: ApprovalBatch = (await call('GET', `/backend/approvals/batches/${batch.id}`)).json();
+    const own: ApprovalBatch = (await call('GET', `/backend/approval-batches/${batch.id}`)).json();
     expect(own.mayDecide).toBe(false);
-    expect((await call('POST', `/backend/approvals/batches/${batch.id}/approve`, legal, {})).statusCode).toBe(
+    expect((await call('POST', `/backend/approval-batches/${batch.id}/approve`, legal, {})).statusCode).toBe(
       403,
     );
-    expect((await call('GET', `/backend/approvals/batches/${batch.id}`, consultant)).statusCode).toBe(404);
+    expect((await call('GET', `/backend/approval-batches/${batch.id}`, consultant)).statusCode).toBe(404);
     expect(
-      (await call('POST', `/backend/approvals/batches/${batch.id}/approve`, consultant, {})).statusCode,
+      (await call('POST', `/backend/approval-batches/${batch.id}/approve`, consultant, {})).statusCode,
     ).toBe(404);
 
-    const approved = await call('POST', `/backend/approvals/batches/${batch.id}/approve`, leader, {
+    const approved = await call('POST', `/backend/approval-batches/${batch.id}/approve`, leader, {
       comment: 'Passt so.',
     });
     expect(approved.statusCode, approved.body).toBe(200);
@@ -249,7 +249,7 @@ describe.each(testDatabases())('Serien of e-signature contracts on $name', (data
     const id = response.json().id as string;
     await call('POST', `/backend/batches/${id}/start`);
     const batch = await finished(id);
-    const group: ApprovalBatch = (await call('GET', `/backend/approvals/batches/${id}`, leader)).json();
+    const group: ApprovalBatch = (await call('GET', `/backend/approval-batches/${id}`, leader)).json();
     const [first, second] = group.requests;
     if (!first || !second) throw new Error('two deals expected');
     expect(group.requests.every((request) => request.envelopeId === null && request.mayDecide)).toBe(true);

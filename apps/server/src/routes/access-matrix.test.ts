@@ -81,7 +81,7 @@ const PERSONS_ONLY: readonly string[] = [
   'POST /backend/approvals/:id/approve',
   'POST /backend/approvals/:id/decline',
   'POST /backend/approvals/:id/send-again',
-  'POST /backend/approvals/batches/:batchId/approve',
+  'POST /backend/approval-batches/:batchId/approve',
   // A calendar subscribe link is a person's own.
   'GET /backend/contracts/calendar-feed',
   'POST /backend/contracts/calendar-feed',
@@ -331,18 +331,18 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
   {
     // The matrix's batch asked for no Freigabe: nobody sees a grouped request of it (who sees one is
     // batches/batch-envelopes.test.ts's).
-    route: 'GET /backend/approvals/batches/:batchId',
+    route: 'GET /backend/approval-batches/:batchId',
     access: STAFF,
     ok: [404],
-    call: (r) => ({ method: 'GET', url: `/backend/approvals/batches/${r.batch.id}` }),
+    call: (r) => ({ method: 'GET', url: `/backend/approval-batches/${r.batch.id}` }),
   },
   {
-    route: 'POST /backend/approvals/batches/:batchId/approve',
+    route: 'POST /backend/approval-batches/:batchId/approve',
     access: STAFF,
     ok: [400],
     call: (r) => ({
       method: 'POST',
-      url: `/backend/approvals/batches/${r.batch.id}/approve`,
+      url: `/backend/approval-batches/${r.batch.id}/approve`,
       payload: { comment: 42 },
     }),
   },

@@ -30,7 +30,7 @@ export const approvalBatchRoutes: FastifyPluginAsync<ApprovalBatchRoutesDeps> = 
   const common = { tags: ['signature'], security: BEARER };
 
   app.get<{ Params: { batchId: string } }>(
-    '/backend/approvals/batches/:batchId',
+    '/backend/approval-batches/:batchId',
     {
       preHandler: deps.guards.session('staff'),
       schema: {
@@ -47,7 +47,7 @@ export const approvalBatchRoutes: FastifyPluginAsync<ApprovalBatchRoutesDeps> = 
   );
 
   app.post<{ Params: { batchId: string } }>(
-    '/backend/approvals/batches/:batchId/approve',
+    '/backend/approval-batches/:batchId/approve',
     {
       // A Freigabe is the second pair of eyes of a person: no API client decides one.
       preHandler: deps.guards.session('staff', { personsOnly: true }),

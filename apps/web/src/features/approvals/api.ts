@@ -20,7 +20,7 @@ function approvalUrl(id: string, suffix = ''): string {
 }
 
 function approvalBatchUrl(batchId: string, suffix = ''): string {
-  return `/backend/approvals/batches/${encodeURIComponent(batchId)}${suffix}`;
+  return `/backend/approval-batches/${encodeURIComponent(batchId)}${suffix}`;
 }
 
 export function approvalsQueryOptions(query: ApprovalListQuery) {

@@ -13,8 +13,8 @@ import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '@/test/util
 import { ApprovalBatchPage } from './approval-batch-page';
 
 const BATCH_ID = 'b7b7b7b7-7777-4777-8777-777777777777';
-const GET = `GET /backend/approvals/batches/${BATCH_ID}`;
-const APPROVE_ALL = `POST /backend/approvals/batches/${BATCH_ID}/approve`;
+const GET = `GET /backend/approval-batches/${BATCH_ID}`;
+const APPROVE_ALL = `POST /backend/approval-batches/${BATCH_ID}/approve`;
 
 const leader: SessionUser = {
   email: 'leitung@demo.local',
@@ -118,7 +118,7 @@ const rowOf = async (matchId: string) =>
 
 /** The batch's GETs, without the POSTs to it. */
 const loads = (api: ReturnType<typeof stubApi>) =>
-  api.callsTo(GET).filter((call) => call.url === `/backend/approvals/batches/${BATCH_ID}`);
+  api.callsTo(GET).filter((call) => call.url === `/backend/approval-batches/${BATCH_ID}`);
 
 describe('ApprovalBatchPage', () => {
   it('shows the batch, its counts, reasons and deals, and approves every open deal at once with a comment', async () => {
@@ -171,7 +171,7 @@ describe('ApprovalBatchPage', () => {
 
     await waitFor(() => expect(api.callsTo(APPROVE_ALL)).toHaveLength(1));
     expect(api.callsTo(APPROVE_ALL)[0]).toEqual({
-      url: `/backend/approvals/batches/${BATCH_ID}/approve`,
+      url: `/backend/approval-batches/${BATCH_ID}/approve`,
       body: { comment: 'Passt für alle.' },
     });
     expect(await screen.findByText('2 Deals freigegeben.')).toBeInTheDocument();
