@@ -1,5 +1,6 @@
-import { Alert, Button, Stack, Text } from '@mantine/core';
-import { errorMessage } from '@/lib/api';
+import { Alert, Button, Stack, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { ApiRequestError, errorMessage } from '@/lib/api';
 import { texts } from '@/texts';
 
 /** A list or page that could not be loaded: what went wrong, in the server's words, and a retry. */
@@ -21,5 +22,39 @@ export function LoadFailed({
         </Button>
       </Stack>
     </Alert>
+  );
+}
+
+/**
+ * The page of one record (a contract, a batch) that could not be loaded: a 404 as the page's own heading
+ * with the server's words (unknown, or someone else's), anything else as `LoadFailed` with its retry.
+ * `back` leads to the list the record belongs to.
+ */
+export function RecordLoadFailed({
+  back,
+  error,
+  notFoundTitle,
+  loadFailedTitle,
+  onRetry,
+}: {
+  back: ReactNode;
+  error: Error;
+  notFoundTitle: string;
+  loadFailedTitle: string;
+  onRetry: () => void;
+}) {
+  const notFound = error instanceof ApiRequestError && error.status === 404;
+  return (
+    <Stack>
+      {back}
+      {notFound ? (
+        <>
+          <Title order={1}>{notFoundTitle}</Title>
+          <Text>{error.message}</Text>
+        </>
+      ) : (
+        <LoadFailed title={loadFailedTitle} error={error} onRetry={onRetry} />
+      )}
+    </Stack>
   );
 }

@@ -9,9 +9,9 @@ import {
 } from '@vertragsgenerator/domain';
 import { type ReactNode, useId, useState } from 'react';
 import { Link, useParams, useRouteLoaderData } from 'react-router';
-import { LoadFailed } from '@/components/load-failed';
+import { RecordLoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
-import { ApiRequestError, errorMessage } from '@/lib/api';
+import { errorMessage } from '@/lib/api';
 import { PATHS, SESSION_ROUTE } from '@/lib/paths';
 import { APPROVALS_QUERY_KEY, approvalBatchQueryOptions, approve, approveBatch, decline } from './api';
 import { DeclineDialog } from './approval-decision';
@@ -288,21 +288,15 @@ export function ApprovalBatchPage() {
   const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
   const batch = useQuery(approvalBatchQueryOptions(batchId));
   if (batch.data) return <BatchView batch={batch.data} userEmail={user?.email ?? null} />;
-  if (batch.isError) {
-    const notFound = batch.error instanceof ApiRequestError && batch.error.status === 404;
+  if (batch.isError)
     return (
-      <Stack>
-        <BackLink />
-        {notFound ? (
-          <>
-            <Title order={1}>{t.notFoundTitle}</Title>
-            <Text>{batch.error.message}</Text>
-          </>
-        ) : (
-          <LoadFailed title={t.loadFailed} error={batch.error} onRetry={() => void batch.refetch()} />
-        )}
-      </Stack>
+      <RecordLoadFailed
+        back={<BackLink />}
+        error={batch.error}
+        notFoundTitle={t.notFoundTitle}
+        loadFailedTitle={t.loadFailed}
+        onRetry={() => void batch.refetch()}
+      />
     );
-  }
   return <SectionLoader />;
 }

@@ -5,7 +5,7 @@ import { type Batch, formatDateTime } from '@vertragsgenerator/domain';
 import { type ReactNode, useId } from 'react';
 import { Link, useParams } from 'react-router';
 import { DownloadButton } from '@/components/download-button';
-import { LoadFailed } from '@/components/load-failed';
+import { RecordLoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { PATHS } from '@/lib/paths';
@@ -228,21 +228,15 @@ export function BatchPage() {
   const { batchId = '' } = useParams();
   const batch = useQuery(batchQueryOptions(batchId));
   if (batch.data) return <BatchView batch={batch.data} />;
-  if (batch.isError) {
-    const notFound = batch.error instanceof ApiRequestError && batch.error.status === 404;
+  if (batch.isError)
     return (
-      <Stack>
-        <BackLink />
-        {notFound ? (
-          <>
-            <Title order={1}>{t.notFoundTitle}</Title>
-            <Text>{batch.error.message}</Text>
-          </>
-        ) : (
-          <LoadFailed title={t.loadFailed} error={batch.error} onRetry={() => void batch.refetch()} />
-        )}
-      </Stack>
+      <RecordLoadFailed
+        back={<BackLink />}
+        error={batch.error}
+        notFoundTitle={t.notFoundTitle}
+        loadFailedTitle={t.loadFailed}
+        onRetry={() => void batch.refetch()}
+      />
     );
-  }
   return <SectionLoader />;
 }

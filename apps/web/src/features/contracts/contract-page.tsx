@@ -11,9 +11,8 @@ import {
 } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { LoadFailed } from '@/components/load-failed';
+import { RecordLoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
-import { ApiRequestError } from '@/lib/api';
 import { contractPath, documentPath, envelopePath, PATHS } from '@/lib/paths';
 import { contractQueryOptions } from './api';
 import { ContractChain } from './contract-chain';
@@ -239,21 +238,15 @@ export function ContractPage() {
   const { contractId = '' } = useParams();
   const record = useQuery(contractQueryOptions(contractId));
   if (record.data) return <ContractRecordView record={record.data} />;
-  if (record.isError) {
-    const notFound = record.error instanceof ApiRequestError && record.error.status === 404;
+  if (record.isError)
     return (
-      <Stack>
-        <BackLink />
-        {notFound ? (
-          <>
-            <Title order={1}>{t.notFoundTitle}</Title>
-            <Text>{record.error.message}</Text>
-          </>
-        ) : (
-          <LoadFailed title={t.loadFailed} error={record.error} onRetry={() => void record.refetch()} />
-        )}
-      </Stack>
+      <RecordLoadFailed
+        back={<BackLink />}
+        error={record.error}
+        notFoundTitle={t.notFoundTitle}
+        loadFailedTitle={t.loadFailed}
+        onRetry={() => void record.refetch()}
+      />
     );
-  }
   return <SectionLoader />;
 }
