@@ -1,6 +1,6 @@
 import { expectAccessible } from './axe.js';
 import { recordSignedElsewhere } from './contracts-support.js';
-import { choose, demoMatch } from './forms-support.js';
+import { choose, demoMatch, fillEsignatureBatch } from './forms-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, sharedPage, signedIn, test } from './support.js';
 
 /**
@@ -72,20 +72,11 @@ test.describe('Serien', () => {
     test.setTimeout(150_000);
     const page = legal();
     await page.goto('/serien');
-    await choose(page, 'Dokument', 'E-Signatur-Vertrag');
-    await choose(page, 'Sprache', 'Deutsch');
-    await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
-    await choose(page, 'Vertragsart', 'Rahmenvertrag');
-    await choose(page, 'Vertragspartner', 'Kunde');
-    await choose(page, 'Unterschriftsblöcke Kunde', '1');
     // PL-10009 sells well above its buying rate; PL-10006 below it (config/demo-matches.json).
-    await page.locator('input[type="file"]').setInputFiles({
-      name: 'vertraege.csv',
-      mimeType: 'text/csv',
-      buffer: Buffer.from(
-        'Match-ID;Unterzeichner;Unterzeichner E-Mail\nPL-10009;Wiebke Weser;wiebke@weserland.example\nPL-10006;Bruno Brückner;bruno@brueckner.example\n',
-      ),
-    });
+    await fillEsignatureBatch(page, [
+      'PL-10009;Wiebke Weser;wiebke@weserland.example',
+      'PL-10006;Bruno Brückner;bruno@brueckner.example',
+    ]);
     await choose(page, 'Gegenzeichnung (Firma)', await firstCountersignatory(page));
     await page.getByLabel('Nachricht an die Unterzeichner').fill('Wie besprochen – bitte unterschreiben.');
     await expectAccessible(page, '/serien, an e-signature batch');

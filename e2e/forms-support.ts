@@ -196,3 +196,18 @@ export async function fillDocusign(
   await type(page, 'Projektpartner E-Mail', 'jana.kowalski@example.org');
   await choose(page, 'Absender', o.sender);
 }
+
+/** A batch (/serien) of WM's Rahmenvertrag for customers with one signer, from a CSV of its deals' signers. */
+export async function fillEsignatureBatch(page: Page, csvLines: string[]) {
+  await choose(page, 'Dokument', 'E-Signatur-Vertrag');
+  await choose(page, 'Sprache', 'Deutsch');
+  await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
+  await choose(page, 'Vertragsart', 'Rahmenvertrag');
+  await choose(page, 'Vertragspartner', 'Kunde');
+  await choose(page, 'Unterschriftsblöcke Kunde', '1');
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'rahmenvertraege.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(['Match-ID;Unterzeichner;Unterzeichner E-Mail', ...csvLines].join('\n')),
+  });
+}

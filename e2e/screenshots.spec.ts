@@ -9,6 +9,7 @@ import {
   fillAgreement,
   fillDocusign,
   fillDocx,
+  fillEsignatureBatch,
   fillOffer,
   fillTermination,
   loadMatch,
@@ -437,26 +438,13 @@ test('Serien of e-signature contracts: the send chosen once, the envelopes, and 
   test.setTimeout(120_000);
   await signedIn(page, DEMO_ACCOUNTS.legal);
   await page.goto('/serien');
-  await choose(page, 'Dokument', 'E-Signatur-Vertrag');
-  await choose(page, 'Sprache', 'Deutsch');
-  await choose(page, 'Gesellschaft', 'WM Consulting GmbH');
-  await choose(page, 'Vertragsart', 'Rahmenvertrag');
-  await choose(page, 'Vertragspartner', 'Kunde');
-  await choose(page, 'Unterschriftsblöcke Kunde', '1');
   // PL-10012 and PL-10013 sell well above their buying rates; PL-10011 has no remote buying rate.
-  await page.locator('input[type="file"]').setInputFiles({
-    name: 'rahmenvertraege.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from(
-      [
-        'Match-ID;Unterzeichner;Unterzeichner E-Mail',
-        'PL-10012;Eva Elbe;eva.elbe@elbwerk.example',
-        'PL-10013;Isa Isar;isa@isarblick.example',
-        'PL-10011;Ole Ostsee;ole@ostseeblick.example',
-        'PL-10015;;',
-      ].join('\n'),
-    ),
-  });
+  await fillEsignatureBatch(page, [
+    'PL-10012;Eva Elbe;eva.elbe@elbwerk.example',
+    'PL-10013;Isa Isar;isa@isarblick.example',
+    'PL-10011;Ole Ostsee;ole@ostseeblick.example',
+    'PL-10015;;',
+  ]);
   await page.getByRole('combobox', { name: 'Gegenzeichnung (Firma)' }).click();
   await page.getByRole('option').first().click();
   await page

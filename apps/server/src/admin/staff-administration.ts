@@ -9,6 +9,7 @@ import type { Kysely } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
 import { HttpError, notFound } from '../shared/http-error.js';
+import { containing } from '../shared/text-match.js';
 import type { AuditLog } from './audit-log.js';
 
 export interface StaffChangeRequest {
@@ -39,7 +40,7 @@ export class StaffAdministration {
     let query = this.db.selectFrom('users').select(COLUMNS).orderBy('name').orderBy('email');
     const term = search?.trim();
     if (term) {
-      const pattern = `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = containing(term);
       query = query.where((eb) => eb.or([eb('name', 'ilike', pattern), eb('email', 'ilike', pattern)]));
     }
     return (await query.execute()).map((row) => this.toEntry(row));

@@ -17,6 +17,7 @@ import { type Expression, type Selectable, type SqlBool, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { ApprovalDecisionsTable, ApprovalRequestsTable } from '../db/schema.js';
 import { forbidden, notFound } from '../shared/http-error.js';
+import { containing } from '../shared/text-match.js';
 import { SEND_UNCERTAIN_MESSAGE } from '../signature/docusign/docusign-approved-sender.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
@@ -88,7 +89,7 @@ export class ApprovalQueries {
         // A batch's deals are listed as one grouped request (batch-approvals.ts).
         .where('approval_requests.batch_id', 'is', null);
       if (query.q) {
-        const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        const pattern = containing(query.q);
         q = q.where((eb) =>
           eb.or([
             eb('approval_requests.match_id', 'ilike', pattern),

@@ -19,6 +19,7 @@ import {
 } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { HttpError, notFound } from '../shared/http-error.js';
+import { containing } from '../shared/text-match.js';
 import type { Actor, Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { addresseesOfNewRequest } from './approval-escalation.js';
@@ -265,7 +266,7 @@ export class BatchApprovals {
       .groupBy(['batches.id', 'batches.doc_key', 'batches.created_by', 'batches.created_by_name']);
     if (batchId) rows = rows.where('batches.id', '=', batchId);
     if (query?.q) {
-      const pattern = `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const pattern = containing(query.q);
       rows = rows.where((eb) =>
         eb.or([
           eb('approval_requests.match_id', 'ilike', pattern),

@@ -1,14 +1,13 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import type { Batch, ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig, type SignatureConfig } from '../config/config.js';
+import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
-import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
-import { type DocumentEnvelope, type DocusignFake, startDocusignFake } from '../test/docusign-fake.js';
+import type { DocumentEnvelope, DocusignFake } from '../test/docusign-fake.js';
+import { docusignMode } from '../test/docusign-mode.js';
 import { eventually } from '../test/eventually.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -36,29 +35,14 @@ describe.each(testDatabases())('Serien with DocuSign on $name', (database) => {
   let leader: string;
 
   beforeAll(async () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const ids = { integrationKey: 'ik-test', userId: 'user-test', accountId: 'account-test' };
-    fake = await startDocusignFake({
-      ...ids,
-      publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    });
+    const mode = await docusignMode();
+    fake = mode.fake;
     db = await database.open();
     await new MatchStore(db).upsertMany([HEALTHY, THIN]);
-    const signature: SignatureConfig = {
-      kind: 'docusign',
-      linkValidDays: 14,
-      reminderEveryDays: 3,
-      ...ids,
-      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      authUrl: fake.authUrl,
-      basePath: fake.basePath,
-      connectHmacKey: 'connect-hmac-key-for-tests',
-      templates: {},
-    };
     t = await createTestApp(db, {
       demoStaff: true,
-      signature,
-      signatureProvider: createDocusignProvider(signature, { retryDelaysMs: [1, 1, 1], timeoutMs: 2_000 }),
+      signature: mode.signature,
+      signatureProvider: mode.provider,
     });
     [legal, leader] = await Promise.all([t.signIn('legal@demo.local'), t.signIn('leitung@demo.local')]);
   });

@@ -1,15 +1,14 @@
-import { generateKeyPairSync } from 'node:crypto';
 import { join } from 'node:path';
 import type { ApprovalRequest, EnvelopeView, ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { SignatureConfig } from '../config/config.js';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
 import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
-import { type DocusignFake, startDocusignFake, type TemplateEnvelope } from '../test/docusign-fake.js';
+import type { DocusignFake, TemplateEnvelope } from '../test/docusign-fake.js';
+import { type DocusignConfig, docusignMode } from '../test/docusign-mode.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -56,7 +55,7 @@ describe.each(testDatabases())('Freigabe with DocuSign on $name', (database) => 
   let db: Db;
   let t: TestApp;
   let fake: DocusignFake;
-  let signature: SignatureConfig;
+  let signature: DocusignConfig;
   const tokens: Record<string, string> = {};
 
   const app = (db: Db) =>
@@ -64,32 +63,16 @@ describe.each(testDatabases())('Freigabe with DocuSign on $name', (database) => 
       demoStaff: true,
       signature,
       env: { PUBLIC_URL },
-      signatureProvider: createDocusignProvider(signature as Extract<SignatureConfig, { kind: 'docusign' }>, {
+      signatureProvider: createDocusignProvider(signature, {
         retryDelaysMs: [1, 1, 1],
         timeoutMs: 2_000,
       }),
     });
 
   beforeAll(async () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const ids = { integrationKey: 'ik-test', userId: 'user-test', accountId: 'account-test' };
-    fake = await startDocusignFake({
-      ...ids,
-      publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    });
+    ({ fake, signature } = await docusignMode({ templates: { [TEMPLATE_KEY]: TEMPLATE_ID } }));
     db = await database.open();
     await new MatchStore(db).upsertMany([THIN]);
-    signature = {
-      kind: 'docusign' as const,
-      linkValidDays: 14,
-      reminderEveryDays: 3,
-      ...ids,
-      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      authUrl: fake.authUrl,
-      basePath: fake.basePath,
-      connectHmacKey: 'connect-hmac-key-for-tests',
-      templates: { [TEMPLATE_KEY]: TEMPLATE_ID },
-    };
     t = await app(db);
     for (const email of [BERATER, LEITUNG, OPS]) tokens[email] = await t.signIn(email);
   });

@@ -1,4 +1,4 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { join } from 'node:path';
 import type { HistoryEntry, ResolvedMatch } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,11 +6,11 @@ import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
 import { sha256Hex } from '../shared/sha256.js';
-import { createDocusignProvider } from '../signature/docusign/docusign-provider.js';
 import { richestDemoMatch } from '../templates/samples.js';
 import { pgliteTestDatabase } from '../test/databases.js';
 import { connectMessage } from '../test/docusign-api/connect-message.js';
-import { type DocusignFake, startDocusignFake } from '../test/docusign-fake.js';
+import type { DocusignFake } from '../test/docusign-fake.js';
+import { docusignMode } from '../test/docusign-mode.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
 const { configDir } = loadConfig({}, '0');
@@ -38,30 +38,14 @@ describe('e-signature through DocuSign', () => {
   let berater: string;
 
   beforeAll(async () => {
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const ids = { integrationKey: 'ik-test', userId: 'user-test', accountId: 'account-test' };
-    fake = await startDocusignFake({
-      ...ids,
-      publicKey: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    });
+    const mode = await docusignMode({ connectHmacKey: HMAC_KEY });
+    fake = mode.fake;
     db = await pgliteTestDatabase.open();
     await new MatchStore(db).upsertMany([match]);
-    const signature = {
-      kind: 'docusign' as const,
-      linkValidDays: 14,
-      reminderEveryDays: 3,
-      ...ids,
-      privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      authUrl: fake.authUrl,
-      basePath: fake.basePath,
-      connectHmacKey: HMAC_KEY,
-      templates: {},
-    };
     t = await createTestApp(db, {
       demoStaff: true,
-      signature,
-      // A hanging DocuSign ends within two seconds instead of fifteen.
-      signatureProvider: createDocusignProvider(signature, { retryDelaysMs: [1, 1, 1], timeoutMs: 2_000 }),
+      signature: mode.signature,
+      signatureProvider: mode.provider,
     });
     berater = await t.signIn('berater@demo.local');
   });

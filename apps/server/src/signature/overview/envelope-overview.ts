@@ -10,6 +10,7 @@ import {
 import { type Expression, type SqlBool, sql } from 'kysely';
 import { mayManageEnvelope, seesEveryEnvelope } from '../../auth/document-access.js';
 import type { Db } from '../../db/database.js';
+import { containing } from '../../shared/text-match.js';
 import { envelopeSeal } from './envelope-seal.js';
 
 /** Who asks: legal staff see every envelope, everyone else the ones they created. */
@@ -206,7 +207,7 @@ function filterCondition(filter: OverviewFilter, status: Expression<OverviewStat
 /** Match ID, customer, subject, or a signer's name or address containing the search, any case. */
 function searchCondition(q: string): Expression<SqlBool> {
   if (!q) return sql<SqlBool>`true`;
-  const like = `%${q.replace(/[\\%_]/g, '\\$&')}%`;
+  const like = containing(q);
   return sql<SqlBool>`(e.match_id ilike ${like} or e.customer ilike ${like} or e.subject ilike ${like}
     or exists (select 1 from envelope_recipients s where s.envelope_id = e.id
       and (s.name ilike ${like} or s.email ilike ${like})))`;
