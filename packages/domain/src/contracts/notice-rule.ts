@@ -10,7 +10,6 @@ import {
 import {
   NOTICE_END_POINTS,
   NOTICE_UNITS,
-  type NoticeEndPoint,
   type NoticeRule,
   type NoticeUnit,
 } from './notice-terms.js';
