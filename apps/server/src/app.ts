@@ -31,6 +31,7 @@ import { spaRoutes } from './routes/spa.js';
 import { storedDocumentRoutes } from './routes/stored-documents.js';
 import { systemRoutes } from './routes/system.js';
 import { templateLibraryRoutes } from './routes/template-library.js';
+import { templateMarkRoutes } from './routes/template-marks.js';
 import { templateVersionRoutes } from './routes/template-versions.js';
 import { TOKEN_EXCHANGE_PATH, tokenExchangeRoutes } from './routes/token-exchange.js';
 import { usersRoutes } from './routes/users.js';
@@ -40,6 +41,7 @@ import {
   scheduleBackgroundJobs,
 } from './shared/background-jobs.js';
 import { richestDemoMatch } from './templates/samples.js';
+import { TemplateMarksStore } from './templates/template-marks.js';
 import { seedTemplates } from './templates/template-seed.js';
 import { createTemplateUsage } from './templates/template-usage.js';
 import { TemplateVersions } from './templates/template-versions.js';
@@ -233,6 +235,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   // The demo match with the most values: the placeholders' examples and the default deal to try on.
   const exampleMatch = () => richestDemoMatch(join(config.configDir, 'demo-matches.json'));
   await app.register(templateLibraryRoutes, { guards, companyData: deps.companyData, exampleMatch });
+  await app.register(templateMarkRoutes, { guards, marks: new TemplateMarksStore(db, audit) });
   await app.register(templateVersionRoutes, {
     guards,
     templates,

@@ -100,6 +100,7 @@ export const AUDIT_ACTION_LABELS = {
   'access.decline': 'Zugang abgelehnt',
   'matches.import': 'Matches importiert',
   'template.publish': 'Vorlage veröffentlicht',
+  'template.marks': 'Absätze mit Freigabe bei Änderung markiert',
   'template.rollback': 'Vorlage zurückgerollt',
   'countersignature.set': 'Gegenzeichnung geändert',
   'countersignature.order': 'Reihenfolge der Gegenzeichnung geändert',

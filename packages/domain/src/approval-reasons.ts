@@ -73,6 +73,11 @@ export const approvalReasonSchema = z.discriminatedUnion('kind', [
   }),
   z.object({ kind: z.literal('edited_text') }),
   z.object({
+    kind: z.literal('marked_paragraph'),
+    /** The mark's name as the template names it, e.g. „Haftung“. */
+    label: z.string(),
+  }),
+  z.object({
     kind: z.literal('document_type'),
     /** The rule's entry that matched: a family or a catalogue key. */
     documentType: z.string(),
@@ -101,6 +106,8 @@ export function approvalReasonText(reason: ApprovalReason): string {
       )} % (${APPROVAL_COMPANY_LABELS[reason.company]})`;
     case 'edited_text':
       return 'Text nach der Erstellung geändert';
+    case 'marked_paragraph':
+      return `Absatz „${reason.label}“ geändert (braucht bei Änderung eine Freigabe)`;
     case 'document_type':
       return `Dokumenttyp ${approvalDocumentTypeLabel(reason.documentType)} braucht immer eine Freigabe`;
   }
@@ -111,6 +118,8 @@ export interface ApprovalSubject {
   match: MarginSource;
   docKey: string;
   editedText: boolean;
+  /** The marks of the template whose paragraphs differ from what was generated (their labels). */
+  changedMarks?: readonly string[];
 }
 
 /** The reasons the rules give for a document; empty when it may be sent without approval. */
@@ -148,6 +157,8 @@ export function approvalReasons(rules: ApprovalRules, subject: ApprovalSubject):
     }
   }
   if (rules.editedText && subject.editedText) reasons.push({ kind: 'edited_text' });
+  if (rules.markedParagraphs)
+    for (const label of new Set(subject.changedMarks ?? [])) reasons.push({ kind: 'marked_paragraph', label });
   const family = entry?.params.family;
   const matched = rules.documentTypes.find((type) => type === subject.docKey || type === family);
   if (matched !== undefined) reasons.push({ kind: 'document_type', documentType: matched });

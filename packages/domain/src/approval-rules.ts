@@ -70,6 +70,11 @@ export const approvalRulesSchema = z
     }),
     /** The DOCX text differs from what was generated for the document (an editor version). */
     editedText: z.boolean(),
+    /**
+     * A paragraph its template marks („Änderung braucht Freigabe“: Haftung, Kundenschutz, …) differs from
+     * what was generated. Rules stored before it existed get it switched on.
+     */
+    markedParagraphs: z.boolean().default(true),
     /** Families or catalogue keys that always need approval. */
     documentTypes: z.array(approvalDocumentTypeSchema).max(200),
     approvers: z.object({
@@ -106,6 +111,7 @@ export type ApprovalRules = z.infer<typeof approvalRulesSchema>;
 export const DEFAULT_APPROVAL_RULES: ApprovalRules = {
   margin: { enabled: true, thresholds: { wm: 15, we: 15, wp: 15 } },
   editedText: true,
+  markedParagraphs: true,
   documentTypes: [],
   approvers: { order: ['leaders', 'legal'], escalationWorkingDays: 2 },
   deputies: [],

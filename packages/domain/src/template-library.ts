@@ -59,6 +59,32 @@ export const templateVersionSchema = z.object({
 });
 export type TemplateVersion = z.infer<typeof templateVersionSchema>;
 
+/**
+ * A paragraph of a template version marked „Änderung braucht Freigabe“: a document whose text of it differs
+ * from what was generated goes to Freigabe (the rule `markedParagraphs`), named by `label`.
+ */
+export const templateMarkSchema = z.object({
+  /** The paragraph's text in the template, placeholders as typed. */
+  paragraph: z.string().min(1).max(20_000),
+  label: z
+    .string({ error: 'Bitte gib dem Absatz einen Namen, z. B. „Haftung“.' })
+    .trim()
+    .min(1, 'Bitte gib dem Absatz einen Namen, z. B. „Haftung“.')
+    .max(60, 'Der Name ist zu lang (höchstens 60 Zeichen).'),
+});
+export type TemplateMark = z.infer<typeof templateMarkSchema>;
+
+/** GET/PUT /backend/templates/{name}/versions/{version}/marks: the version's paragraphs and its marks. */
+export const templateMarksSchema = z.object({
+  /** The version's body paragraphs, to choose from. */
+  paragraphs: z.array(z.string()),
+  marks: z.array(templateMarkSchema),
+});
+export type TemplateMarks = z.infer<typeof templateMarksSchema>;
+export const templateMarksChangeSchema = z.object({
+  marks: z.array(templateMarkSchema).max(100, 'Höchstens 100 markierte Absätze.'),
+});
+
 export const templateSummarySchema = z.object({
   /** The file name, e.g. `rahmenvertrag-de.docx`: the template's identity in the catalogue. */
   name: z.string(),

@@ -3,6 +3,7 @@ import {
   type ApprovalRules,
   addWorkingDays,
   approvalReasons,
+  catalogueEntry,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -11,6 +12,7 @@ import type { MatchSource } from '../matches/match-source.js';
 import { HttpError, notFound } from '../shared/http-error.js';
 import type { Executor } from '../signature/envelopes-repository.js';
 import { bodyParagraphs } from '../templates/paragraph-diff.js';
+import type { TemplateMarksStore } from '../templates/template-marks.js';
 
 /** Asking for an approval of a deal the CRM no longer knows: its margin cannot be checked. */
 export const matchUnknown = (matchId: string) =>
@@ -120,6 +122,8 @@ export class ApprovalEvaluation {
   constructor(
     private readonly db: Db,
     private readonly matches: MatchSource,
+    /** Which marked paragraphs an edit changed (the rule `markedParagraphs`); absent: none are read. */
+    private readonly marks?: Pick<TemplateMarksStore, 'changedMarks'>,
   ) {}
 
   /** The document's latest version; never older than what the envelope carries. */
@@ -231,16 +235,30 @@ export class ApprovalEvaluation {
     rules: ApprovalRules,
     log: FastifyBaseLogger,
   ) {
-    const editedText = rules.editedText && (await this.edited(subject.documentId, subject.version));
+    const { editedText, changedMarks } = await this.textChanges(
+      subject.documentId,
+      subject.version,
+      docKey,
+      rules,
+    );
     const match = rules.margin.enabled ? await findMatch(this.matches, subject.matchId, log) : undefined;
     const matchFound = !rules.margin.enabled || match !== undefined;
-    const reasons = approvalReasons(rules, { match: match ?? {}, docKey, editedText });
+    const reasons = approvalReasons(rules, { match: match ?? {}, docKey, editedText, changedMarks });
     return { editedText, matchFound, reasons };
   }
 
-  /** Whether `version`'s body text differs from the generated version 1's. */
-  async edited(documentId: string, version: number): Promise<boolean> {
-    if (version <= 1) return false;
+  /**
+   * Whether `version`'s body text differs from the generated version 1's (`editedText`), and the labels
+   * of its template's marked paragraphs that the edit changed or removed.
+   */
+  private async textChanges(
+    documentId: string,
+    version: number,
+    docKey: string,
+    rules: ApprovalRules,
+  ): Promise<{ editedText: boolean; changedMarks: string[] }> {
+    const none = { editedText: false, changedMarks: [] };
+    if (version <= 1 || (!rules.editedText && !rules.markedParagraphs)) return none;
     const rows = await this.db
       .selectFrom('document_versions')
       .select(['version', 'content'])
@@ -249,8 +267,24 @@ export class ApprovalEvaluation {
       .execute();
     const generated = rows.find((r) => r.version === 1);
     const current = rows.find((r) => r.version === version);
-    if (!generated || !current) return false;
-    return paragraphsOf(generated.content).join('\n') !== paragraphsOf(current.content).join('\n');
+    if (!generated || !current) return none;
+    const before = paragraphsOf(generated.content);
+    const after = paragraphsOf(current.content);
+    const edited = before.join('\n') !== after.join('\n');
+    const template = catalogueEntry(docKey)?.template;
+    if (!edited || !rules.markedParagraphs || !this.marks || !template)
+      return { editedText: rules.editedText && edited, changedMarks: [] };
+    const document = await this.db
+      .selectFrom('documents')
+      .select('template_version')
+      .where('id', '=', documentId)
+      .executeTakeFirst();
+    const changedMarks = await this.marks.changedMarks(
+      { template, templateVersion: document?.template_version ?? null },
+      before,
+      after,
+    );
+    return { editedText: rules.editedText && edited, changedMarks };
   }
 }
 

@@ -14,6 +14,7 @@ import type {
   SealLevel,
   SendEnvelopeRequest,
   TemplateCheckProblem,
+  TemplateMark,
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 import type { BatchesTable, BatchItemsTable } from './schema-batches.js';
@@ -148,6 +149,8 @@ export interface TemplateVersionsTable {
   published_at: Date | null;
   published_by: string | null;
   publish_comment: string | null;
+  /** Paragraphs marked „Änderung braucht Freigabe“ (migration 0035). */
+  marks: ColumnType<TemplateMark[], string | undefined, string>;
 }
 
 /** The key signers' link tokens are derived from (migration 0012): one row. */

@@ -988,6 +988,23 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     call: () => ({ method: 'GET', url: '/backend/templates/angebot-de.docx/versions/1/comparison' }),
   },
   {
+    route: 'GET /backend/templates/:name/versions/:version/marks',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/templates/angebot-de.docx/versions/1/marks' }),
+  },
+  {
+    // A paragraph the version does not have: refused after every permission check, nothing marked.
+    route: 'PUT /backend/templates/:name/versions/:version/marks',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: () => ({
+      method: 'PUT',
+      url: '/backend/templates/angebot-de.docx/versions/1/marks',
+      payload: { marks: [{ paragraph: 'Kein Absatz der Vorlage.', label: 'Haftung' }] },
+    }),
+  },
+  {
     // Without a comment: refused after every permission check, nothing published.
     route: 'POST /backend/templates/:name/versions/:version/publish',
     access: { levels: [2, 'admin'] },

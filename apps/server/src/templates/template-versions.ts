@@ -35,7 +35,7 @@ export interface Publication {
 /** The actor of version 1 of each template, taken from TEMPLATES_DIR on an empty database. */
 export const TEMPLATES_FOLDER_ACTOR = 'Vorlagenordner';
 
-type VersionRow = Omit<Selectable<TemplateVersionsTable>, 'content' | 'template'>;
+type VersionRow = Omit<Selectable<TemplateVersionsTable>, 'content' | 'template' | 'marks'>;
 const VERSION_COLUMNS = [
   'version',
   'sha256',

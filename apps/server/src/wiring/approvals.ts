@@ -14,6 +14,7 @@ import { OUTBOX_INTERVAL_MS } from '../shared/background-jobs.js';
 import type { ApprovedSender } from '../signature/approval-gate.js';
 import type { Countersignature } from '../signature/countersignature.js';
 import { EnvelopesRepository } from '../signature/envelopes-repository.js';
+import { TemplateMarksStore } from '../templates/template-marks.js';
 import type { AppContext, AreaRunning } from './app-context.js';
 
 /** Freigabe's services: made before the signature area, which asks `requests` as its gate. */
@@ -32,7 +33,7 @@ export function createApprovals(context: AppContext): Approvals {
   const { deps, audit, outbox } = context;
   const { config, db } = deps;
   const rules = new ApprovalRulesStore(db, audit);
-  const evaluation = new ApprovalEvaluation(db, deps.matches);
+  const evaluation = new ApprovalEvaluation(db, deps.matches, new TemplateMarksStore(db, audit));
   const requestDeps = {
     db,
     rules,

@@ -33,6 +33,7 @@ import * as m0031 from './0031_contract_consultant_order.js';
 import * as m0032 from './0032_contract_rates.js';
 import * as m0033 from './0033_batches.js';
 import * as m0034 from './0034_batch_envelopes.js';
+import * as m0035 from './0035_template_marks.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -73,6 +74,7 @@ const migrations: Record<string, Migration> = {
   '0032_contract_rates': m0032,
   '0033_batches': m0033,
   '0034_batch_envelopes': m0034,
+  '0035_template_marks': m0035,
 };
 
 export const migrationProvider: MigrationProvider = {
