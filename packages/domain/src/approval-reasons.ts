@@ -158,7 +158,8 @@ export function approvalReasons(rules: ApprovalRules, subject: ApprovalSubject):
   }
   if (rules.editedText && subject.editedText) reasons.push({ kind: 'edited_text' });
   if (rules.markedParagraphs)
-    for (const label of new Set(subject.changedMarks ?? [])) reasons.push({ kind: 'marked_paragraph', label });
+    for (const label of new Set(subject.changedMarks ?? []))
+      reasons.push({ kind: 'marked_paragraph', label });
   const family = entry?.params.family;
   const matched = rules.documentTypes.find((type) => type === subject.docKey || type === family);
   if (matched !== undefined) reasons.push({ kind: 'document_type', documentType: matched });

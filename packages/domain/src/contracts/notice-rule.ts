@@ -7,12 +7,7 @@ import {
   noticeEndPointOf,
   noticeUnitOf,
 } from './notice-phrases.js';
-import {
-  NOTICE_END_POINTS,
-  NOTICE_UNITS,
-  type NoticeRule,
-  type NoticeUnit,
-} from './notice-terms.js';
+import { NOTICE_END_POINTS, NOTICE_UNITS, type NoticeRule, type NoticeUnit } from './notice-terms.js';
 
 /**
  * A contract's notice period as a rule the deadlines are computed from: how long it is and the end point
