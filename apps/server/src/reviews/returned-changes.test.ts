@@ -21,7 +21,7 @@ function documentOf(docx: Uint8Array) {
 const elements = (node: Element, name: string) => Array.from(node.getElementsByTagName(name));
 const ancestors = (node: Element): Element[] => {
   const found: Element[] = [];
-  for (let at = node.parentNode as Element | null; at && at.tagName; at = at.parentNode as Element | null)
+  for (let at = node.parentNode as Element | null; at?.tagName; at = at.parentNode as Element | null)
     found.push(at);
   return found;
 };
