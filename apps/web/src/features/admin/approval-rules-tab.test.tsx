@@ -47,6 +47,7 @@ describe('AdministrationPage: Freigaben', () => {
       expect(screen.getByRole('textbox', { name: `Schwellenwert ${company} (%)` })).toHaveValue('15');
     }
     expect(screen.getByRole('switch', { name: /^Nach der Erstellung geänderter Text/ })).toBeChecked();
+    expect(screen.getByRole('switch', { name: /^Geänderte markierte Absätze/ })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Leitung (Stufe 3)' })).toBeChecked();
     expect(screen.getByRole('checkbox', { name: 'Legal (Stufe 2)' })).toBeChecked();
     expect(screen.getByRole('combobox', { name: 'Reihenfolge' })).toHaveValue('Erst Leitung, dann Legal');
@@ -129,6 +130,41 @@ describe('AdministrationPage: Freigaben', () => {
       documentTypes: ['termination'],
       approvers: { order: ['legal', 'leaders'], escalationWorkingDays: 3 },
     });
+  });
+
+  it('sends that changed marked paragraphs need no approval once the switch is off', async () => {
+    const api = stubApi({
+      [RULES]: jsonResponse(200, view()),
+      [SAVE]: jsonResponse(200, view({ version: '2' })),
+    });
+    await openTab();
+    const marked = screen.getByRole('switch', { name: /^Geänderte markierte Absätze/ });
+    expect(marked).toHaveAccessibleDescription(
+      /^Ein Dokument, dessen als ‚Änderung braucht Freigabe‘ markierter Absatz einer Vorlage geändert wurde\./,
+    );
+    await userEvent.click(marked);
+    expect(marked).not.toBeChecked();
+    await userEvent.click(screen.getByRole('button', { name: 'Regeln speichern' }));
+    await waitFor(() => expect(api.callsTo(SAVE)).toHaveLength(1));
+    expect(api.callsTo(SAVE)[0]?.body).toEqual({
+      version: '1',
+      rules: { ...DEFAULT_APPROVAL_RULES, markedParagraphs: false },
+    });
+  });
+
+  it('shows switched-off marked paragraphs as off and switches them on again', async () => {
+    const off = { ...DEFAULT_APPROVAL_RULES, markedParagraphs: false };
+    const api = stubApi({
+      [RULES]: jsonResponse(200, view({ rules: off })),
+      [SAVE]: jsonResponse(200, view({ version: '2' })),
+    });
+    await openTab();
+    const marked = screen.getByRole('switch', { name: /^Geänderte markierte Absätze/ });
+    expect(marked).not.toBeChecked();
+    await userEvent.click(marked);
+    await userEvent.click(screen.getByRole('button', { name: 'Regeln speichern' }));
+    await waitFor(() => expect(api.callsTo(SAVE)).toHaveLength(1));
+    expect(api.callsTo(SAVE)[0]?.body.rules.markedParagraphs).toBe(true);
   });
 
   it('shows the server’s refusal, and after someone else saved offers their rules', async () => {

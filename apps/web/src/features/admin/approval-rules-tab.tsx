@@ -40,6 +40,7 @@ interface Draft {
   /** A number, or the input's text while it is not one yet (`12,` on the way to `12,5`). */
   thresholds: Record<Company, number | string>;
   editedText: boolean;
+  markedParagraphs: boolean;
   documentTypes: string[];
   groups: ApproverGroup[];
   legalFirst: boolean;
@@ -52,6 +53,7 @@ function draftOf(rules: ApprovalRules): Draft {
     marginEnabled: rules.margin.enabled,
     thresholds: { ...rules.margin.thresholds },
     editedText: rules.editedText,
+    markedParagraphs: rules.markedParagraphs,
     documentTypes: [...rules.documentTypes],
     groups: [...rules.approvers.order],
     legalFirst: rules.approvers.order[0] === 'legal' && rules.approvers.order.length > 1,
@@ -83,6 +85,7 @@ function rulesOf(draft: Draft): ApprovalRules {
       },
     },
     editedText: draft.editedText,
+    markedParagraphs: draft.markedParagraphs,
     documentTypes: draft.documentTypes,
     approvers: { order, escalationWorkingDays: number(draft.escalationWorkingDays) },
     deputies: draft.deputies
@@ -119,7 +122,8 @@ function serverErrors(error: unknown): FieldErrors {
 
 /**
  * /verwaltung → Freigaben: when a contract needs an approval (margin per company, edited text,
- * document types) and who gives it. The server keeps each change with its audit entry.
+ * changed marked paragraphs, document types) and who gives it. The server keeps each change with its
+ * audit entry.
  */
 export function ApprovalRulesTab() {
   const view = useQuery(approvalRulesQueryOptions);
@@ -205,6 +209,12 @@ function RulesForm({ view }: { view: ApprovalRulesView }) {
               description={t.editedTextDescription}
               checked={draft.editedText}
               onChange={(event) => change({ editedText: event.currentTarget.checked })}
+            />
+            <Switch
+              label={t.markedParagraphs}
+              description={t.markedParagraphsDescription}
+              checked={draft.markedParagraphs}
+              onChange={(event) => change({ markedParagraphs: event.currentTarget.checked })}
             />
             <MultiSelect
               label={t.documentTypes}

@@ -140,6 +140,9 @@ export const adminTexts = {
     textHeading: 'Geänderter Text',
     editedText: 'Nach der Erstellung geänderter Text braucht eine Freigabe',
     editedTextDescription: 'Eine neue Vorlagenversion allein gilt nicht als Änderung.',
+    markedParagraphs: 'Geänderte markierte Absätze',
+    markedParagraphsDescription:
+      'Ein Dokument, dessen als ‚Änderung braucht Freigabe‘ markierter Absatz einer Vorlage geändert wurde. Die Absätze markiert Legal auf der Seite der Vorlage.',
     documentTypes: 'Dokumenttypen, die immer eine Freigabe brauchen',
     documentTypesDescription: 'Ganze Familien (z. B. jede Kündigung) oder einzelne Dokumente.',
     documentTypesPlaceholder: 'Dokumenttyp suchen',

@@ -4,10 +4,13 @@ import {
   type PublishTemplate,
   placeholderDictionarySchema,
   type TemplateDetail,
+  type TemplateMark,
+  type TemplateMarks,
   type TemplateVersion,
   templateComparisonSchema,
   templateDetailSchema,
   templateListSchema,
+  templateMarksSchema,
   templateTrialSchema,
   templateVersionSchema,
 } from '@vertragsgenerator/domain';
@@ -46,6 +49,21 @@ export const comparisonQueryOptions = (name: string, version: number, published:
       apiJson(`${versionPath(name, version)}/comparison`, templateComparisonSchema, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
   });
+
+/** A version's paragraphs and those marked „Änderung braucht Freigabe“. */
+export const marksQueryOptions = (name: string, version: number) =>
+  queryOptions({
+    queryKey: [...TEMPLATES_QUERY_KEY, name, 'marks', version],
+    queryFn: ({ signal }) => apiJson(`${versionPath(name, version)}/marks`, templateMarksSchema, { signal }),
+  });
+
+/** Replaces the version's marks with `marks`, the whole new list; answers as the query. */
+export function changeMarks(name: string, version: number, marks: TemplateMark[]): Promise<TemplateMarks> {
+  return apiJson(`${versionPath(name, version)}/marks`, templateMarksSchema, {
+    method: 'PUT',
+    body: { marks },
+  });
+}
 
 /** `matchId` empty: the server's default deal (the demo match with the most values). */
 export const trialQueryOptions = (name: string, version: number, matchId: string) =>

@@ -24,10 +24,18 @@ const upload = () => userEvent.click(screen.getByRole('button', { name: 'Hochlad
 const docx = (text: string) => new File([text], 'angebot-de.docx');
 const refused = jsonResponse(422, { error: 'not_docx', message: 'Die Datei enthält Makros (.docm).' });
 const chooseFile = (file: File) => chooseInDialog(fileInput(), file);
+/** No version has marked paragraphs: version-marks.test.tsx looks at those. */
+const unmarked = Object.fromEntries(
+  [1, 2, 3].map((version) => [
+    `GET ${BASE}/versions/${version}/marks`,
+    jsonResponse(200, { paragraphs: [], marks: [] }),
+  ]),
+);
 
 /** The template with a draft that has a problem and, once a version was uploaded, the clean draft 3. */
 function stubUploads(uploads: ApiAnswer | ApiAnswer[]) {
   return stubApi({
+    ...unmarked,
     [`GET ${BASE}`]: [jsonResponse(200, offerWithDrafts), jsonResponse(200, offerWithCleanDraft)],
     [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, comparison),
     [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
@@ -47,6 +55,7 @@ function uploadedTexts(api: ReturnType<typeof stubApi>): Promise<string[]> {
 describe('TemplatePage', () => {
   it('opens the newest draft and names its misspelt placeholder with place and suggestion; it cannot be published', async () => {
     stubApi({
+      ...unmarked,
       [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
       [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, { ...comparison, version: 2 }),
     });
@@ -88,6 +97,7 @@ describe('TemplatePage', () => {
       ],
     };
     const api = stubApi({
+      ...unmarked,
       [`GET ${BASE}`]: jsonResponse(200, offerWithCleanDraft),
       [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
       [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
@@ -144,6 +154,7 @@ describe('TemplatePage', () => {
 
   it("says in the server's words why publishing was refused", async () => {
     stubApi({
+      ...unmarked,
       [`GET ${BASE}`]: jsonResponse(200, offerWithCleanDraft),
       [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
       [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
@@ -172,6 +183,7 @@ describe('TemplatePage', () => {
       ],
     };
     stubApi({
+      ...unmarked,
       [`GET ${BASE}`]: jsonResponse(200, rolledForward),
       [`GET ${BASE}/versions/1/comparison`]: jsonResponse(200, { ...comparison, base: 3, version: 1 }),
       [`GET ${BASE}/versions/1/trial`]: jsonResponse(200, trial),
@@ -190,6 +202,7 @@ describe('TemplatePage', () => {
     'takes ?version=%s for no version and opens the newest draft',
     async (odd) => {
       stubApi({
+        ...unmarked,
         [`GET ${BASE}`]: jsonResponse(200, offerWithDrafts),
         [`GET ${BASE}/versions/2/comparison`]: jsonResponse(200, { ...comparison, version: 2 }),
       });

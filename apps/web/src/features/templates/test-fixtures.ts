@@ -1,6 +1,7 @@
 import type {
   TemplateComparison,
   TemplateDetail,
+  TemplateMarks,
   TemplateSummary,
   TemplateTrial,
   TemplateVersion,
@@ -102,4 +103,21 @@ export const trial: TemplateTrial = {
       error: null,
     },
   ],
+};
+
+export const liabilityParagraph =
+  'Haftung: Wir haften unbeschränkt für Vorsatz und grobe Fahrlässigkeit. Für leichte Fahrlässigkeit haften wir nur bei Verletzung einer wesentlichen Vertragspflicht, begrenzt auf den vorhersehbaren, vertragstypischen Schaden.';
+export const clientProtectionParagraph =
+  'Kundenschutz: {kundeName} wird während der Laufzeit und zwölf Monate danach keine Beraterinnen oder Berater, die wir vorgestellt haben, unmittelbar oder über Dritte beauftragen.';
+
+/** Version 3's paragraphs, the liability clause marked. */
+export const marks: TemplateMarks = {
+  paragraphs: [
+    'Sehr geehrte Damen und Herren,',
+    'An dieses Angebot halten wir uns sechs Wochen gebunden.',
+    liabilityParagraph,
+    clientProtectionParagraph,
+    'Mit freundlichen Grüßen',
+  ],
+  marks: [{ paragraph: liabilityParagraph, label: 'Haftung' }],
 };

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { PublishDialog } from './publish-dialog';
 import { TextComparison } from './text-comparison';
 import { templateTexts } from './texts';
+import { VersionMarks } from './version-marks';
 import { VersionTrial } from './version-trial';
 
 const t = templateTexts.review;
@@ -38,7 +39,8 @@ function CheckResult({ version }: { version: TemplateVersion }) {
 
 /**
  * One version under review: the check, what changed against the published text, the trial on a
- * deal, and publishing it — or, for a version published before, publishing it again (rolling back).
+ * deal, the paragraphs whose change needs Freigabe, and publishing it — or, for a version published
+ * before, publishing it again (rolling back).
  */
 export function VersionReview({ template, version }: { template: TemplateDetail; version: TemplateVersion }) {
   const [publishing, setPublishing] = useState(false);
@@ -65,6 +67,7 @@ export function VersionReview({ template, version }: { template: TemplateDetail;
           published={template.publishedVersion}
         />
         {version.problems.length === 0 && <VersionTrial name={template.name} version={version.version} />}
+        <VersionMarks name={template.name} version={version.version} />
         <section aria-labelledby="publish-heading">
           <Title order={3} size="h4" id="publish-heading" mb="xs">
             {t.publishHeading}
