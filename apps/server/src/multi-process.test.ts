@@ -297,7 +297,7 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
     expect(await offer(a)).toContain(NEW_TEXT);
   });
 
-  it('shares the deals of two batches started on either process: each deal gets exactly one document', async () => {
+  it('shares the deals of two batches started on either process: each deal gets exactly one document, each envelope is sent once', async () => {
     const token = await signInAcross(a, b, publicUrl, 'legal@demo.local');
     expect((await call(a, 'POST', '/backend/private/saveUser', token, {})).status).toBe(200);
     const ids = Array.from({ length: 200 }, (_, i) => `PL-${60001 + i}`);
@@ -312,16 +312,33 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
       })),
     );
     // Two halves that overlap in no deal, checked on A and B and started at once on each: both processes'
-    // runners lease from both batches, the older first.
-    const halves = [ids.slice(0, 100), ids.slice(100)];
+    // runners lease from both batches, the older first. A's half are extensions, B's e-signature
+    // contracts sent with their countersignatory.
+    const [extensions, contractDeals] = [ids.slice(0, 100), ids.slice(100)];
+    const options = (await (
+      await call(b, 'GET', '/backend/batches/countersignature?docKey=de-wm-k-rv-1', token)
+    ).json()) as { options: { id: string }[] };
+    const contracts = [
+      'Match-ID;Unterzeichner;Unterzeichner E-Mail',
+      ...contractDeals.map((id) => `${id};Kim ${id};kim.${id.toLowerCase()}@kunde.example`),
+    ];
+    const requests = [
+      {
+        docKey: 'verlaengerung-de-wm-k',
+        values: { neuesEnde: '2027-12-31' },
+        matchIds: extensions.join('\n'),
+      },
+      {
+        docKey: 'de-wm-k-rv-1',
+        values: {},
+        file: { name: 'vertraege.csv', content: Buffer.from(contracts.join('\n')).toString('base64') },
+        send: { countersignatory: options.options[0]?.id, message: '' },
+      },
+    ];
     const batches = await Promise.all(
-      halves.map(async (half, index) => {
+      requests.map(async (request, index) => {
         const server = index === 0 ? a : b;
-        const checked = await call(server, 'POST', '/backend/batches', token, {
-          docKey: 'verlaengerung-de-wm-k',
-          values: { neuesEnde: '2027-12-31' },
-          matchIds: half.join('\n'),
-        });
+        const checked = await call(server, 'POST', '/backend/batches', token, request);
         expect(checked.status).toBe(201);
         return { server, batch: (await checked.json()) as Batch };
       }),
@@ -355,6 +372,27 @@ describe.skipIf(!postgresUrl)('two server processes against one PostgreSQL', () 
       .execute();
     expect(perDeal).toHaveLength(ids.length);
     expect(perDeal.filter((row) => row.documents !== 1)).toEqual([]);
+    // B's deals: one envelope each, sent, with one invitation.
+    const envelopes = await db
+      .selectFrom('envelopes')
+      .innerJoin('batch_items', 'batch_items.envelope_id', 'envelopes.id')
+      .select(['envelopes.id', 'envelopes.status'])
+      .where('batch_items.batch_id', '=', batches[1]?.batch.id ?? '')
+      .execute();
+    expect(envelopes).toHaveLength(100);
+    expect(envelopes.filter((envelope) => envelope.status !== 'sent')).toEqual([]);
+    const invitations = await db
+      .selectFrom('outgoing_mail')
+      .select(['reference', sql<number>`count(*)::int`.as('mails')])
+      .where(
+        'reference',
+        'in',
+        envelopes.map((envelope) => `envelope:${envelope.id}`),
+      )
+      .groupBy('reference')
+      .execute();
+    expect(invitations).toHaveLength(100);
+    expect(invitations.filter((row) => row.mails !== 1)).toEqual([]);
     // Each batch finished once: one mail to its starter each.
     const mails = await db
       .selectFrom('outgoing_mail')
