@@ -88,18 +88,7 @@ export class ApprovalQueries {
         .where(this.visibleTo(user))
         // A batch's deals are listed as one grouped request (batch-approvals.ts).
         .where('approval_requests.batch_id', 'is', null);
-      if (query.q) {
-        const pattern = containing(query.q);
-        q = q.where((eb) =>
-          eb.or([
-            eb('approval_requests.match_id', 'ilike', pattern),
-            eb('approval_requests.file_name', 'ilike', pattern),
-            eb('approval_requests.customer', 'ilike', pattern),
-            eb('approval_requests.requested_by_name', 'ilike', pattern),
-            eb('approval_requests.requested_by', 'ilike', pattern),
-          ]),
-        );
-      }
+      if (query.q) q = q.where(searchedFor(query.q));
       return q;
     };
     const countRow = await base()
@@ -354,4 +343,14 @@ export async function lockedRequest(executor: Executor, id: string): Promise<Req
     .executeTakeFirst();
   if (!request) throw notFound('Diese Freigabe-Anfrage gibt es nicht.');
   return request;
+}
+
+/** A request whose match, file, customer or requester contains the search, any case. */
+export function searchedFor(search: string): Expression<SqlBool> {
+  const pattern = containing(search);
+  return sql<SqlBool>`(approval_requests.match_id ilike ${pattern}
+    or approval_requests.file_name ilike ${pattern}
+    or approval_requests.customer ilike ${pattern}
+    or approval_requests.requested_by_name ilike ${pattern}
+    or approval_requests.requested_by ilike ${pattern})`;
 }

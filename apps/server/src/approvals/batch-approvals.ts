@@ -19,13 +19,12 @@ import {
 } from '@vertragsgenerator/domain';
 import { sql } from 'kysely';
 import { HttpError, notFound } from '../shared/http-error.js';
-import { containing } from '../shared/text-match.js';
 import type { Actor, Executor } from '../signature/envelopes-repository.js';
 import type { StaffMember } from '../users/users-repository.js';
 import { addresseesOfNewRequest } from './approval-escalation.js';
 import { newRequestColumns } from './approval-evaluation.js';
 import { approvalBatchDecidedMail, approvalBatchRequestedMail } from './approval-mails.js';
-import type { RequestRow } from './approval-queries.js';
+import { type RequestRow, searchedFor } from './approval-queries.js';
 import type { ApprovalRequests, ApprovalRequestsDeps } from './approval-requests.js';
 
 /** One deal of a batch whose document (or envelope) needs an approval. */
@@ -43,6 +42,9 @@ export interface BatchDealApproval {
   customer: string;
   reasons: ApprovalReason[];
 }
+
+/** The answer for a batch that is unknown, has no requests, or none the user may see. */
+export const NO_BATCH = 'Diese Serie hat keine Freigabe-Anfragen, die du sehen darfst.';
 
 /** The batches shown on one `/freigaben` (not paged: a batch is one line however many deals it has). */
 const GROUPS_SHOWN = 50;
@@ -159,7 +161,7 @@ export class BatchApprovals {
   /** One batch's deals, if the user sees any of them. */
   async batch(batchId: string, user: StaffMember): Promise<ApprovalBatch> {
     const group = (await this.groups(user, undefined, batchId))[0];
-    if (!group) throw notFound('Diese Serie hat keine Freigabe-Anfragen, die du sehen darfst.');
+    if (!group) throw notFound(NO_BATCH);
     const rows = await this.deps.db
       .selectFrom('approval_requests')
       .leftJoin('approval_decisions', 'approval_decisions.request_id', 'approval_requests.id')
@@ -265,18 +267,8 @@ export class BatchApprovals {
       .where(this.requests.queries.visibleTo(user))
       .groupBy(['batches.id', 'batches.doc_key', 'batches.created_by', 'batches.created_by_name']);
     if (batchId) rows = rows.where('batches.id', '=', batchId);
-    if (query?.q) {
-      const pattern = containing(query.q);
-      rows = rows.where((eb) =>
-        eb.or([
-          eb('approval_requests.match_id', 'ilike', pattern),
-          eb('approval_requests.file_name', 'ilike', pattern),
-          eb('approval_requests.customer', 'ilike', pattern),
-          eb('batches.created_by_name', 'ilike', pattern),
-          eb('batches.created_by', 'ilike', pattern),
-        ]),
-      );
-    }
+    // A batch's requests are asked in its starter's name: the requester is the batch's.
+    if (query?.q) rows = rows.where(searchedFor(query.q));
     const groups = await rows.orderBy('requested_at', 'desc').limit(GROUPS_SHOWN).execute();
     if (groups.length === 0) return [];
     // A batch's deals share the starter and the rules: its first open deal says whether the user decides.

@@ -207,6 +207,11 @@ describe.each(testDatabases())('Serien of e-signature contracts on $name', (data
       mayDecide: true,
       requestedBy: { email: 'legal@demo.local' },
     });
+    // The search finds a batch by one of its deals, and only then.
+    const searched = async (q: string): Promise<ApprovalList> =>
+      (await call('GET', `/backend/approvals?status=all&q=${q}`, leader)).json();
+    expect((await searched('PL-10011')).batches.map((group) => group.batchId)).toContain(batch.id);
+    expect((await searched('PL-10001')).batches.map((group) => group.batchId)).not.toContain(batch.id);
     // The starter sees it but may not decide it; a consultant sees nothing of it.
     const own: ApprovalBatch = (await call('GET', `/backend/approval-batches/${batch.id}`)).json();
     expect(own.mayDecide).toBe(false);

@@ -6,11 +6,12 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import type { ApprovalSends } from '../approvals/approval-sends.js';
-import type { BatchApprovals } from '../approvals/batch-approvals.js';
+import { type BatchApprovals, NO_BATCH } from '../approvals/batch-approvals.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers } from '../http/openapi.js';
+import { isUuid } from '../http/path-values.js';
 import { requestActor } from '../http/request-actor.js';
-import { parseInput } from '../shared/http-error.js';
+import { notFound, parseInput } from '../shared/http-error.js';
 
 export interface ApprovalBatchRoutesDeps {
   guards: AuthGuards;
@@ -43,7 +44,7 @@ export const approvalBatchRoutes: FastifyPluginAsync<ApprovalBatchRoutesDeps> = 
         },
       },
     },
-    async (request) => deps.batches.batch(request.params.batchId, currentUser(request)),
+    async (request) => deps.batches.batch(batchIdOf(request.params.batchId), currentUser(request)),
   );
 
   app.post<{ Params: { batchId: string } }>(
@@ -70,7 +71,7 @@ export const approvalBatchRoutes: FastifyPluginAsync<ApprovalBatchRoutesDeps> = 
     async (request) => {
       const { comment } = parseInput(approveBodySchema, request.body ?? {});
       const outcome = await deps.batches.approveAll(
-        request.params.batchId,
+        batchIdOf(request.params.batchId),
         currentUser(request),
         requestActor(request),
         comment || null,
@@ -80,3 +81,9 @@ export const approvalBatchRoutes: FastifyPluginAsync<ApprovalBatchRoutesDeps> = 
     },
   );
 };
+
+/** The batch's id from the path; anything but a UUID names no batch (404, as an unknown one). */
+function batchIdOf(value: string): string {
+  if (!isUuid(value)) throw notFound(NO_BATCH);
+  return value;
+}

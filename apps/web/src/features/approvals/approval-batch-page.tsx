@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text, Textarea, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Paper, Stack, Table, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
@@ -14,7 +14,7 @@ import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
 import { PATHS, SESSION_ROUTE } from '@/lib/paths';
 import { APPROVALS_QUERY_KEY, approvalBatchQueryOptions, approve, approveBatch, decline } from './api';
-import { DeclineDialog } from './approval-decision';
+import { ApprovalComment, DeclineDialog } from './approval-decision';
 import { ApprovalStatusBadge } from './approval-status-badge';
 import { ReasonList, ReasonTexts } from './reason-list';
 import { approvalTexts } from './texts';
@@ -103,14 +103,7 @@ function DecideAll({
   if (batch.mayDecide) {
     body = (
       <Stack gap="sm" maw={720}>
-        <Textarea
-          label={t.comment}
-          description={t.commentDescription}
-          value={comment}
-          onChange={(event) => setComment(event.currentTarget.value)}
-          maxLength={2000}
-          rows={2}
-        />
+        <ApprovalComment value={comment} onChange={setComment} description={t.commentDescription} />
         <Text size="sm" c="dimmed" id={helpId}>
           {t.approveAllHelp}
         </Text>

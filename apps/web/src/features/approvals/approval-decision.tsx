@@ -88,14 +88,7 @@ function DecisionForm({
   const busy = approval.isPending || refusal.isPending;
   return (
     <Stack gap="sm" maw={720}>
-      <Textarea
-        label={t.comment}
-        description={t.commentDescription}
-        value={comment}
-        onChange={(event) => setComment(event.currentTarget.value)}
-        maxLength={2000}
-        rows={2}
-      />
+      <ApprovalComment value={comment} onChange={setComment} description={t.commentDescription} />
       <Group>
         <Button
           color="teal.9"
@@ -123,6 +116,28 @@ function DecisionForm({
  * `Ablehnen` asks for the reason the requester is mailed, checked as the server checks it; shared by the
  * single request's decision and each deal of a batch (`title` names the deal there).
  */
+/** The approver's optional comment, which goes with the approval to whoever asked. */
+export function ApprovalComment({
+  value,
+  onChange,
+  description,
+}: {
+  value: string;
+  onChange: (value: string) => void;
+  description: string;
+}) {
+  return (
+    <Textarea
+      label={t.comment}
+      description={description}
+      value={value}
+      onChange={(event) => onChange(event.currentTarget.value)}
+      maxLength={2000}
+      rows={2}
+    />
+  );
+}
+
 export function DeclineDialog({
   opened,
   pending,

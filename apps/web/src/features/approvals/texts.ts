@@ -79,7 +79,6 @@ export const approvalTexts = {
       `Serie von ${name} (${email}), angefragt am ${date}.`,
     reasonsHeading: 'Warum eine Freigabe nötig ist',
     decisionHeading: 'Entscheidung',
-    comment: 'Kommentar (optional)',
     commentDescription: 'Geht mit jeder Freigabe an die anfragende Person.',
     approveAll: (n: number) => `Alle freigeben (${n.toLocaleString('de-DE')})`,
     approveAllHelp:
