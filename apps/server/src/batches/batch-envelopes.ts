@@ -120,6 +120,16 @@ export class BatchEnvelopes {
     this.deps.outbox.deliverSoon();
   }
 
+  /** Whether the envelope went out (sent, and maybe signed or declined since), rather than ended unsent. */
+  async wentOut(envelopeId: string): Promise<boolean> {
+    const envelope = await this.deps.db
+      .selectFrom('envelopes')
+      .select('status')
+      .where('id', '=', envelopeId)
+      .executeTakeFirst();
+    return envelope !== undefined && ['sent', 'completed', 'declined'].includes(envelope.status);
+  }
+
   /**
    * In the send's transaction, with the batch's row locked: the envelope's invitations wait for the
    * batch's next free slot, and the slot moves on by one interval per invitation.
