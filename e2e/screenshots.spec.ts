@@ -343,7 +343,9 @@ test('template library: the list, a version with a misspelt placeholder, and a c
   await page.goto('/vorlagen/angebot-de');
   await upload(editedTemplate(offer, [['{angebotStundensatz}', '{angebotStundensaz}']]), 'Stundensatz fett');
   await expect(page.getByText('Gemeint: {angebotStundensatz}?')).toBeVisible();
-  await page.screenshot({ path: shot('vorlage-problem'), fullPage: true });
+  await wholePage(page);
+  await page.screenshot({ path: shot('vorlage-problem') });
+  await page.setViewportSize({ width: 1280, height: 860 });
 
   await upload(
     editedTemplate(offer, [
@@ -355,7 +357,14 @@ test('template library: the list, a version with a misspelt placeholder, and a c
   await page.getByRole('textbox', { name: /Match-ID/ }).fill('PL-10011');
   await page.getByRole('button', { name: 'Ausprobieren' }).click();
   await expect(page.getByRole('table', { name: 'Mit PL-10011:' })).toBeVisible();
-  await page.screenshot({ path: shot('vorlage-pruefung'), fullPage: true });
+  // The binding period is marked: an edit of it in a document needs Freigabe.
+  await page.getByRole('combobox', { name: 'Absatz', exact: true }).fill('sechs Wochen');
+  await page.getByRole('option').first().click();
+  await page.getByRole('textbox', { name: 'Name des Absatzes' }).fill('Bindefrist');
+  await page.getByRole('button', { name: 'Absatz markieren' }).click();
+  await expect(page.getByRole('table', { name: 'Markierte Absätze' })).toContainText('Bindefrist');
+  await wholePage(page);
+  await page.screenshot({ path: shot('vorlage-pruefung') });
 });
 
 test('Verträge: the running contracts, and a record with its chain', async ({ page }) => {
