@@ -274,7 +274,8 @@ export class ApprovalQueries {
   }
 }
 
-function decisionOf(row: {
+/** The decision columns of a request joined with its decision, as a decision row (none when undecided). */
+export function decisionOf(row: {
   id: string;
   decision: 'approved' | 'declined' | null;
   decided_by: string | null;

@@ -24,7 +24,7 @@ import type { StaffMember } from '../users/users-repository.js';
 import { addresseesOfNewRequest } from './approval-escalation.js';
 import { newRequestColumns } from './approval-evaluation.js';
 import { approvalBatchDecidedMail, approvalBatchRequestedMail } from './approval-mails.js';
-import { type RequestRow, searchedFor } from './approval-queries.js';
+import { decisionOf, type RequestRow, searchedFor } from './approval-queries.js';
 import type { ApprovalRequests, ApprovalRequestsDeps } from './approval-requests.js';
 
 /** One deal of a batch whose document (or envelope) needs an approval. */
@@ -178,22 +178,7 @@ export class BatchApprovals {
       .execute();
     return {
       ...group,
-      requests: rows.map((row) =>
-        this.requests.queries.toView(
-          row,
-          row.decision && row.decided_by && row.decided_at
-            ? {
-                request_id: row.id,
-                decision: row.decision,
-                decided_by: row.decided_by,
-                decided_by_name: row.decided_by_name ?? row.decided_by,
-                decided_at: row.decided_at,
-                comment: row.comment,
-              }
-            : undefined,
-          user,
-        ),
-      ),
+      requests: rows.map((row) => this.requests.queries.toView(row, decisionOf(row), user)),
     };
   }
 

@@ -7,7 +7,7 @@ import {
   type EsignatureDataList,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type Selectable, sql, type Updateable } from 'kysely';
 import type { BatchApprovals, BatchDealApproval } from '../approvals/batch-approvals.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -222,22 +222,14 @@ export class BatchDeal {
     also?: () => Promise<void>,
   ): Promise<boolean> {
     await lockBatch(trx, item.batch_id);
-    const updated = await trx
-      .updateTable('batch_items')
-      .set({
-        status: outcome.status,
-        reason: outcome.reason === undefined ? item.reason : outcome.reason,
-        document_id: outcome.documentId,
-        envelope_id: outcome.envelopeId,
-        error: null,
-        lease: null,
-        lease_until: null,
-        finished_at: sql<Date>`now()`,
-      })
-      .where('id', '=', item.id)
-      .where('lease', '=', item.lease)
-      .executeTakeFirst();
-    if (updated.numUpdatedRows === 0n) return false;
+    const mine = await finishedUnderLease(trx, item, {
+      status: outcome.status,
+      reason: outcome.reason === undefined ? item.reason : outcome.reason,
+      document_id: outcome.documentId,
+      envelope_id: outcome.envelopeId,
+      error: null,
+    });
+    if (!mine) return false;
     await also?.();
     await this.deps.end.finishIfDone(trx, item.batch_id);
     return true;
@@ -247,20 +239,27 @@ export class BatchDeal {
   private async fail(item: LeasedItem, reason: string): Promise<false> {
     await this.deps.db.transaction().execute(async (trx) => {
       await lockBatch(trx, item.batch_id);
-      const updated = await trx
-        .updateTable('batch_items')
-        .set({
-          status: 'failed',
-          error: reason,
-          lease: null,
-          lease_until: null,
-          finished_at: sql<Date>`now()`,
-        })
-        .where('id', '=', item.id)
-        .where('lease', '=', item.lease)
-        .executeTakeFirst();
-      if (updated.numUpdatedRows > 0n) await this.deps.end.finishIfDone(trx, item.batch_id);
+      if (await finishedUnderLease(trx, item, { status: 'failed', error: reason }))
+        await this.deps.end.finishIfDone(trx, item.batch_id);
     });
     return false;
   }
+}
+
+/**
+ * Writes a deal's outcome and gives its lease back, if the lease is still the one this run took: else the
+ * lease ran out and another run took the deal over, and that run records it. Whether it was written.
+ */
+async function finishedUnderLease(
+  trx: Executor,
+  item: LeasedItem,
+  outcome: Updateable<BatchItemsTable>,
+): Promise<boolean> {
+  const updated = await trx
+    .updateTable('batch_items')
+    .set({ ...outcome, lease: null, lease_until: null, finished_at: sql<Date>`now()` })
+    .where('id', '=', item.id)
+    .where('lease', '=', item.lease)
+    .executeTakeFirst();
+  return updated.numUpdatedRows > 0n;
 }
