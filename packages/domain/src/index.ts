@@ -21,6 +21,7 @@ export * from './permissions.js';
 export * from './placeholders.js';
 export * from './plausibility.js';
 export * from './privacy.js';
+export * from './reviews.js';
 export * from './seal-check.js';
 export * from './seal-status.js';
 export * from './signature.js';

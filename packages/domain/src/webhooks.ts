@@ -17,6 +17,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'contract.deadline_approaching',
   'contract.ended',
   'batch.completed',
+  'review.sent',
+  'review.returned',
+  'review.agreed',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -37,6 +40,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookEventType, string> = {
   'contract.deadline_approaching': 'Kündigungsfrist oder Vertragsende naht',
   'contract.ended': 'Vertrag beendet',
   'batch.completed': 'Serie fertig (alle Deals bearbeitet)',
+  'review.sent': 'Vertrag zur Prüfung an die Gegenseite gesendet',
+  'review.returned': 'Gegenseite hat ihre Prüfung zurückgesendet',
+  'review.agreed': 'Verhandlung abgeschlossen (Fassung vereinbart)',
 };
 
 /** POST /backend/admin/webhooks. */
