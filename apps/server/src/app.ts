@@ -55,6 +55,7 @@ import { createContracts } from './wiring/contracts.js';
 import { createCrmWriteback } from './wiring/crm-writeback.js';
 import { createIntegrations } from './wiring/integrations.js';
 import { registerPrivacy } from './wiring/privacy.js';
+import { registerReviews } from './wiring/reviews.js';
 import { registerSignature } from './wiring/signature.js';
 
 /** Never written to logs: credentials and session cookies. */
@@ -230,12 +231,19 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     sender: signature.approvedSender,
     countersignature: signature.countersignature,
   });
-  await app.register(storedDocumentRoutes, { guards, documents });
+  const marks = new TemplateMarksStore(db, audit);
+  const reviewArea = await registerReviews(context, { marks });
+  // While a round is out with the counterparty, the text stays as sent: the editor may not save.
+  await app.register(storedDocumentRoutes, {
+    guards,
+    documents,
+    editable: (documentId) => reviewArea.reviews.assertEditable(documentId),
+  });
   await app.register(signatoryRoutes, { guards, signatories: deps.companyData.signatories });
   // The demo match with the most values: the placeholders' examples and the default deal to try on.
   const exampleMatch = () => richestDemoMatch(join(config.configDir, 'demo-matches.json'));
   await app.register(templateLibraryRoutes, { guards, companyData: deps.companyData, exampleMatch });
-  await app.register(templateMarkRoutes, { guards, marks: new TemplateMarksStore(db, audit) });
+  await app.register(templateMarkRoutes, { guards, marks });
   await app.register(templateVersionRoutes, {
     guards,
     templates,
@@ -271,6 +279,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ...crmWritebackArea.jobs,
       ...contractArea.jobs,
       ...batchArea.jobs,
+      ...reviewArea.jobs,
       { every: OUTBOX_INTERVAL_MS, run: () => outbox.deliverDue() },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => sessions.deleteExpired(new Date()) },
       { every: HOUSEKEEPING_INTERVAL_MS, run: () => deleteExpiredPayloads(db) },

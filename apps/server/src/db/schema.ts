@@ -26,6 +26,13 @@ import type {
   ContractRemindersTable,
   ContractTerms,
 } from './schema-contracts.js';
+import type {
+  ReviewCommentsTable,
+  ReviewReviewersTable,
+  ReviewRoundsTable,
+  ReviewSuggestionsTable,
+  ReviewsTable,
+} from './schema-reviews.js';
 
 /** Table types of the query layer; the migrations under ./migrations are their source of truth. */
 
@@ -104,6 +111,12 @@ export interface Database {
   signing_link_key: SigningLinkKeyTable;
   sealed_pdf_versions: SealedPdfVersionsTable;
   signer_codes: SignerCodesTable;
+  reviews: ReviewsTable;
+  review_rounds: ReviewRoundsTable;
+  review_reviewers: ReviewReviewersTable;
+  reviewer_codes: SignerCodesTable;
+  review_suggestions: ReviewSuggestionsTable;
+  review_comments: ReviewCommentsTable;
   countersignature_settings: CountersignatureSettingsTable;
   countersignature_order: CountersignatureOrderTable;
   templates: TemplatesTable;

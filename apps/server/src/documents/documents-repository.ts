@@ -238,37 +238,48 @@ export class DocumentsRepository {
     content: Uint8Array,
     createdBy: string,
   ): Promise<SaveOutcome> {
-    return this.db.transaction().execute(async (trx) => {
-      // Concurrent saves of one document queue up on its row, so the second reads the first's
-      // version as latest instead of both storing the same next version. NO KEY UPDATE, not UPDATE:
-      // creating an envelope for the document (a foreign key share lock) need not wait for a save.
-      await trx
-        .selectFrom('documents')
-        .select('id')
-        .where('id', '=', id)
-        .forNoKeyUpdate()
-        .executeTakeFirstOrThrow();
-      const latest = await trx
-        .selectFrom('document_versions')
-        .select(VERSION_COLUMNS)
-        .where('document_id', '=', id)
-        .orderBy('version', 'desc')
-        .limit(1)
-        .executeTakeFirstOrThrow();
-      if (latest.version !== baseVersion) return { conflict: latest };
-      const saved = await trx
-        .insertInto('document_versions')
-        .values({
-          document_id: id,
-          version: latest.version + 1,
-          content,
-          sha256: sha256Hex(content),
-          size: content.byteLength,
-          created_by: createdBy,
-        })
-        .returning(VERSION_COLUMNS)
-        .executeTakeFirstOrThrow();
-      return { saved };
-    });
+    return this.db
+      .transaction()
+      .execute((trx) => this.addVersionIn(trx, id, baseVersion, content, createdBy));
+  }
+
+  /** `addVersion` in the caller's transaction (a negotiation stores a round's version with its record). */
+  async addVersionIn(
+    trx: Kysely<Database>,
+    id: string,
+    baseVersion: number,
+    content: Uint8Array,
+    createdBy: string,
+  ): Promise<SaveOutcome> {
+    // Concurrent saves of one document queue up on its row, so the second reads the first's
+    // version as latest instead of both storing the same next version. NO KEY UPDATE, not UPDATE:
+    // creating an envelope for the document (a foreign key share lock) need not wait for a save.
+    await trx
+      .selectFrom('documents')
+      .select('id')
+      .where('id', '=', id)
+      .forNoKeyUpdate()
+      .executeTakeFirstOrThrow();
+    const latest = await trx
+      .selectFrom('document_versions')
+      .select(VERSION_COLUMNS)
+      .where('document_id', '=', id)
+      .orderBy('version', 'desc')
+      .limit(1)
+      .executeTakeFirstOrThrow();
+    if (latest.version !== baseVersion) return { conflict: latest };
+    const saved = await trx
+      .insertInto('document_versions')
+      .values({
+        document_id: id,
+        version: latest.version + 1,
+        content,
+        sha256: sha256Hex(content),
+        size: content.byteLength,
+        created_by: createdBy,
+      })
+      .returning(VERSION_COLUMNS)
+      .executeTakeFirstOrThrow();
+    return { saved };
   }
 }

@@ -1,6 +1,7 @@
 import { diffArrays, diffWordsWithSpace } from 'diff';
 import PizZip from 'pizzip';
 import type { WordParts } from './returned-word-file.js';
+import { decodeXml, escapeXml, PARAGRAPH } from './word-xml.js';
 
 /**
  * A counterparty's returned Word file as suggestions on the version they were sent. A file with tracked
@@ -65,8 +66,6 @@ interface Paragraph {
   xml: string;
   text: string;
 }
-
-const PARAGRAPH = /<w:p\b(?:[^>]*\/>|[^>]*>[\s\S]*?<\/w:p>)/g;
 
 function paragraphsOf(xml: string): Paragraph[] {
   return [...xml.matchAll(PARAGRAPH)].map((match) => ({
@@ -360,17 +359,4 @@ function withMarkChange(pPr: string, mark: string): string {
   if (pPr.includes('<w:rPr>')) return pPr.replace('<w:rPr>', `<w:rPr>${mark}`);
   const at = /<w:sectPr\b|<w:pPrChange\b|<\/w:pPr>/.exec(pPr)?.index ?? pPr.length;
   return `${pPr.slice(0, at)}<w:rPr>${mark}</w:rPr>${pPr.slice(at)}`;
-}
-
-function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-}
-
-function decodeXml(text: string): string {
-  return text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&apos;/g, "'")
-    .replace(/&amp;/g, '&');
 }

@@ -29,26 +29,26 @@ export class ReturnedFileProblem extends Error {
 const problem = {
   tooLarge: () => new ReturnedFileProblem('Die Datei ist zu groß: höchstens 10 MB.'),
   notWord: () =>
-    new ReturnedFileProblem('Die Datei ist kein Word-Dokument. Bitte lade die Datei als .docx hoch.'),
+    new ReturnedFileProblem('Die Datei ist kein Word-Dokument. Bitte laden Sie die Datei als .docx hoch.'),
   macros: () =>
     new ReturnedFileProblem(
-      'Die Datei enthält Makros. Bitte speichere sie in Word als „Word-Dokument (*.docx)“ ohne Makros und lade sie erneut hoch.',
+      'Die Datei enthält Makros. Bitte speichern Sie sie in Word als „Word-Dokument (*.docx)“ ohne Makros und laden Sie sie erneut hoch.',
     ),
   bomb: () =>
     new ReturnedFileProblem(
-      'Die Datei lässt sich nicht sicher entpacken: sie ist entpackt ungewöhnlich groß. Bitte speichere sie in Word neu.',
+      'Die Datei lässt sich nicht sicher entpacken: sie ist entpackt ungewöhnlich groß. Bitte speichern Sie sie in Word neu.',
     ),
   entities: () =>
     new ReturnedFileProblem(
-      'Die Datei enthält XML-Definitionen (DOCTYPE), die Word nicht schreibt. Bitte speichere sie in Word neu.',
+      'Die Datei enthält XML-Definitionen (DOCTYPE), die Word nicht schreibt. Bitte speichern Sie sie in Word neu.',
     ),
   external: (target: string) =>
     new ReturnedFileProblem(
-      `Die Datei lädt Inhalte von außerhalb (${target.slice(0, 80)}). Bitte entferne verknüpfte Bilder, Vorlagen oder Objekte und lade sie erneut hoch.`,
+      `Die Datei lädt Inhalte von außerhalb (${target.slice(0, 80)}). Bitte entfernen Sie verknüpfte Bilder, Vorlagen oder Objekte und laden Sie sie erneut hoch.`,
     ),
   embedded: () =>
     new ReturnedFileProblem(
-      'Die Datei enthält eingebettete Objekte (OLE, z. B. eine eingefügte Excel-Tabelle oder ein Programm). Bitte entferne sie und lade die Datei erneut hoch.',
+      'Die Datei enthält eingebettete Objekte (OLE, z. B. eine eingefügte Excel-Tabelle oder ein Programm). Bitte entfernen Sie sie und laden Sie die Datei erneut hoch.',
     ),
 };
 

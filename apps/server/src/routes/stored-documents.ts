@@ -23,6 +23,8 @@ import { HttpError, notFound } from '../shared/http-error.js';
 export interface StoredDocumentRoutesDeps {
   guards: AuthGuards;
   documents: DocumentsRepository;
+  /** Refuses a save while the document may not change (a negotiation round out with the counterparty). */
+  editable?: (documentId: string) => Promise<void>;
 }
 
 /** Edited contracts with pictures or scans outgrow the global body limit of 1 MB. */
@@ -39,7 +41,7 @@ const documentParams = z.object({
  */
 export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> = async (
   app,
-  { guards, documents },
+  { guards, documents, editable },
 ) => {
   // On request, before the body is read: nobody without access gets to upload 20 MB.
   const staff = { onRequest: guards.session('staff') };
@@ -163,7 +165,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
           ...errorAnswers([400, 401, 403, 404, 409, 413, 428], {
             ...documentErrors,
             400: 'The body is no DOCX',
-            409: 'A newer version was saved meanwhile (`version_conflict`), or the document is not ready',
+            409: 'A newer version was saved meanwhile (`version_conflict`), the document is not ready, or a negotiation round is out with the counterparty',
           }),
         },
       },
@@ -196,6 +198,7 @@ export const storedDocumentRoutes: FastifyPluginAsync<StoredDocumentRoutesDeps> 
           'Dieses Dokument konnte nicht erstellt werden, es gibt nichts zu bearbeiten.',
         );
       }
+      await editable?.(document.id);
       const outcome = await documents.addVersion(
         document.id,
         baseVersion,

@@ -20,6 +20,8 @@ export const unauthorized = () =>
 export const forbidden = (message = 'Dafür fehlt dir die Berechtigung.') =>
   new HttpError(403, 'forbidden', message);
 export const notFound = (message = 'Nicht gefunden.') => new HttpError(404, 'not_found', message);
+/** A conflict with the current state, in words the user can act on. */
+export const conflict = (message: string) => new HttpError(409, 'conflict', message);
 
 export function invalidInput(error: ZodError): HttpError {
   const fields: Record<string, string[]> = {};

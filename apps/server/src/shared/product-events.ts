@@ -36,6 +36,17 @@ export type ProductEvent =
       kind: 'batch.completed';
       batchId: string;
       counts: { done: number; approval: number; failed: number; cancelled: number; skipped: number };
+    }
+  | {
+      /** Negotiation: a round sent to the counterparty, sent back by them, or the version agreed on. */
+      kind: 'review.event';
+      reviewId: string;
+      documentId: string;
+      type: 'sent' | 'returned' | 'agreed';
+      round: number;
+      /** The version the event is about (sent, returned with suggestions, agreed) and its SHA-256. */
+      version: number;
+      sha256: string;
     };
 
 /** Takes product events in the caller's transaction (`executor`). */

@@ -75,6 +75,28 @@ export class TemplateMarksStore {
     generated: string[],
     current: string[],
   ): Promise<string[]> {
+    const kept = new Set(current);
+    return (await this.marksOf(document))
+      .filter((mark) => {
+        const filled = filledPattern(mark.paragraph);
+        return generated.some((paragraph) => filled.test(paragraph) && !kept.has(paragraph));
+      })
+      .map((mark) => mark.label);
+  }
+
+  /** The generated paragraphs that stand for a marked paragraph of the document's template version. */
+  async markedAmong(
+    document: { template: string; templateVersion: number | null },
+    generated: string[],
+  ): Promise<Set<string>> {
+    const patterns = (await this.marksOf(document)).map((mark) => filledPattern(mark.paragraph));
+    return new Set(generated.filter((paragraph) => patterns.some((pattern) => pattern.test(paragraph))));
+  }
+
+  private async marksOf(document: {
+    template: string;
+    templateVersion: number | null;
+  }): Promise<TemplateMark[]> {
     if (document.templateVersion === null) return [];
     const row = await this.db
       .selectFrom('template_versions')
@@ -82,14 +104,7 @@ export class TemplateMarksStore {
       .where('template', '=', document.template)
       .where('version', '=', document.templateVersion)
       .executeTakeFirst();
-    if (!row || row.marks.length === 0) return [];
-    const kept = new Set(current);
-    return row.marks
-      .filter((mark) => {
-        const filled = filledPattern(mark.paragraph);
-        return generated.some((paragraph) => filled.test(paragraph) && !kept.has(paragraph));
-      })
-      .map((mark) => mark.label);
+    return row?.marks ?? [];
   }
 }
 

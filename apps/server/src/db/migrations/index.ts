@@ -34,6 +34,7 @@ import * as m0032 from './0032_contract_rates.js';
 import * as m0033 from './0033_batches.js';
 import * as m0034 from './0034_batch_envelopes.js';
 import * as m0035 from './0035_template_marks.js';
+import * as m0036 from './0036_reviews.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -75,6 +76,7 @@ const migrations: Record<string, Migration> = {
   '0033_batches': m0033,
   '0034_batch_envelopes': m0034,
   '0035_template_marks': m0035,
+  '0036_reviews': m0036,
 };
 
 export const migrationProvider: MigrationProvider = {

@@ -33,6 +33,8 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
       return `contract.${event.type}`;
     case 'batch.completed':
       return 'batch.completed';
+    case 'review.event':
+      return `review.${event.type}`;
   }
 }
 
@@ -152,6 +154,24 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
         return documentApprovalData(event.requestId, trx);
       case 'contract.event':
         return contractData(event, trx);
+      case 'review.event': {
+        const document = await trx
+          .selectFrom('documents')
+          .select(['match_id', 'doc_key'])
+          .where('id', '=', event.documentId)
+          .executeTakeFirst();
+        return (
+          document && {
+            reviewId: event.reviewId,
+            documentId: event.documentId,
+            matchId: document.match_id,
+            docKey: document.doc_key,
+            round: event.round,
+            version: event.version,
+            sha256: event.sha256,
+          }
+        );
+      }
       case 'batch.completed': {
         const batch = await trx
           .selectFrom('batches')

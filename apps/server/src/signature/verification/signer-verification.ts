@@ -14,7 +14,11 @@ import {
   signerCodeHmac,
   signerCodeMatches,
 } from './signer-code.js';
-import { type SignerCodeRecord, signerCodesRepository } from './signer-codes-repository.js';
+import {
+  type CodesRepository,
+  type SignerCodeRecord,
+  signerCodesRepository,
+} from './signer-codes-repository.js';
 import { SignerVerificationProblem } from './verification-problem.js';
 
 const MINUTE_MS = 60_000;
@@ -70,8 +74,14 @@ export class SignerVerification {
       /** Keys the codes' HMAC; the signing-link key, which every replica shares. */
       key: Buffer;
       now: () => Date;
+      /** Where the codes are kept: the signers' table unless another link holder's (reviewers). */
+      codes?: CodesRepository;
     },
   ) {}
+
+  private get codes(): CodesRepository {
+    return this.deps.codes ?? signerCodesRepository;
+  }
 
   /** Whether this envelope's signers are asked for a code: `required` and `off` override the envelope. */
   required(envelope: Pick<EnvelopeForCode, 'signer_code'>): boolean {
@@ -201,13 +211,13 @@ export class SignerVerification {
 
   /** The signer's record for the link they hold; one for an earlier link no longer counts. */
   private async current(signer: SignerForCode, executor: Executor): Promise<SignerCodeRecord | undefined> {
-    const row = await signerCodesRepository.find(signer.id, executor);
+    const row = await this.codes.find(signer.id, executor);
     if (!row || row.link_sha256 !== signer.token_sha256) return undefined;
     return row;
   }
 
   private save(signer: SignerForCode, record: SignerCodeRecord, executor: Executor): Promise<void> {
-    return signerCodesRepository.save(signer.id, record, executor);
+    return this.codes.save(signer.id, record, executor);
   }
 }
 

@@ -1,0 +1,186 @@
+import type { Review, ReviewComment, ReviewRound, Suggestion } from '@vertragsgenerator/domain';
+import type { Selectable } from 'kysely';
+import type { ReviewCommentsTable, ReviewSuggestionsTable } from '../db/schema-reviews.js';
+import type { Executor, ReviewRow } from './review-links.js';
+
+/** Reading a negotiation as staff see it, and the parts the counterparty may see. */
+
+const iso = (date: Date | null) => date?.toISOString() ?? null;
+
+export function suggestionOf(row: Selectable<ReviewSuggestionsTable>): Suggestion {
+  return {
+    id: row.id,
+    kind: row.kind,
+    text: row.text,
+    context: row.context,
+    author: row.author,
+    at: row.made_at.toISOString(),
+    outcome: row.outcome,
+    decidedBy: row.decided_by,
+    decidedAt: iso(row.decided_at),
+  };
+}
+
+export function commentOf(row: Selectable<ReviewCommentsTable>): ReviewComment {
+  return {
+    id: row.id,
+    round: row.round,
+    parentId: row.parent_id,
+    visibility: row.visibility,
+    author: { name: row.author_name, side: row.side },
+    quote: row.quote,
+    text: row.text,
+    createdAt: row.created_at.toISOString(),
+  };
+}
+
+/** A review's comments; `externalOnly` for the counterparty, who never reads an internal one. */
+export async function commentsOf(
+  reviewId: string,
+  trx: Executor,
+  { externalOnly }: { externalOnly: boolean },
+): Promise<ReviewComment[]> {
+  let query = trx.selectFrom('review_comments').selectAll().where('review_id', '=', reviewId);
+  if (externalOnly) query = query.where('visibility', '=', 'external');
+  const rows = await query.orderBy('created_at').orderBy('id').execute();
+  return rows.map(commentOf);
+}
+
+/** The suggestions of some rounds, by round, in document order. */
+export async function suggestionsOfRounds(
+  roundIds: string[],
+  trx: Executor,
+): Promise<Map<string, Selectable<ReviewSuggestionsTable>[]>> {
+  const byRound = new Map<string, Selectable<ReviewSuggestionsTable>[]>();
+  if (roundIds.length === 0) return byRound;
+  const rows = await trx
+    .selectFrom('review_suggestions')
+    .selectAll()
+    .where('round_id', 'in', roundIds)
+    .orderBy('position')
+    .execute();
+  for (const row of rows) byRound.set(row.round_id, [...(byRound.get(row.round_id) ?? []), row]);
+  return byRound;
+}
+
+export async function reviewOfDocument(documentId: string, trx: Executor): Promise<Review | null> {
+  const review = await trx
+    .selectFrom('reviews')
+    .selectAll()
+    .where('document_id', '=', documentId)
+    .executeTakeFirst();
+  return review ? reviewDetails(review, trx) : null;
+}
+
+export async function reviewDetails(review: ReviewRow, trx: Executor): Promise<Review> {
+  const rounds = await trx
+    .selectFrom('review_rounds')
+    .selectAll()
+    .where('review_id', '=', review.id)
+    .orderBy('number')
+    .execute();
+  const roundIds = rounds.map((round) => round.id);
+  const reviewers =
+    roundIds.length === 0
+      ? []
+      : await trx
+          .selectFrom('review_reviewers')
+          .selectAll()
+          .where('round_id', 'in', roundIds)
+          .orderBy('name')
+          .execute();
+  const suggestions = await suggestionsOfRounds(roundIds, trx);
+  const envelope = await trx
+    .selectFrom('envelopes')
+    .select('id')
+    .where('document_id', '=', review.document_id)
+    .where('status', '=', 'created')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  return {
+    id: review.id,
+    documentId: review.document_id,
+    state: review.state,
+    language: review.language,
+    agreedAt: iso(review.agreed_at),
+    agreedBy: review.agreed_by,
+    agreedVersion: review.agreed_version,
+    envelopeId: envelope?.id ?? null,
+    comments: await commentsOf(review.id, trx, { externalOnly: false }),
+    rounds: rounds.map(
+      (round): ReviewRound => ({
+        id: round.id,
+        number: round.number,
+        state: round.state,
+        message: round.message,
+        dueDate: round.due_date,
+        sentBy: round.sent_by_name,
+        sentAt: round.sent_at.toISOString(),
+        sentVersion: round.sent_version,
+        sentSha256: round.sent_sha256,
+        returnedAt: iso(round.returned_at),
+        returnedBy: round.returned_by,
+        returnedVia: round.returned_via,
+        returnedVersion: round.returned_version,
+        returnedSha256: round.returned_sha256,
+        reviewers: reviewers
+          .filter((reviewer) => reviewer.round_id === round.id)
+          .map((reviewer) => ({
+            id: reviewer.id,
+            name: reviewer.name,
+            email: reviewer.email,
+            linkExpiresAt: reviewer.token_expires_at.toISOString(),
+            withdrawnAt: iso(reviewer.withdrawn_at),
+            openedAt: iso(reviewer.opened_at),
+            remindedAt: iso(reviewer.reminded_at),
+          })),
+        suggestions: (suggestions.get(round.id) ?? []).map(suggestionOf),
+      }),
+    ),
+  };
+}
+
+/** The rounds of a review with their version's SHA-256, for the completion certificate. */
+export async function roundsForCertificate(
+  documentId: string,
+  trx: Executor,
+): Promise<
+  {
+    number: number;
+    sentAt: Date;
+    sentVersion: number;
+    sentSha256: string;
+    returnedAt: Date | null;
+    returnedVersion: number | null;
+    returnedSha256: string | null;
+    returnedBy: string | null;
+  }[]
+> {
+  const rows = await trx
+    .selectFrom('review_rounds as o')
+    .innerJoin('reviews as r', 'r.id', 'o.review_id')
+    .select([
+      'o.number',
+      'o.sent_at',
+      'o.sent_version',
+      'o.sent_sha256',
+      'o.returned_at',
+      'o.returned_version',
+      'o.returned_sha256',
+      'o.returned_by',
+    ])
+    .where('r.document_id', '=', documentId)
+    .where('o.state', '!=', 'withdrawn')
+    .orderBy('o.number')
+    .execute();
+  return rows.map((row) => ({
+    number: row.number,
+    sentAt: row.sent_at,
+    sentVersion: row.sent_version,
+    sentSha256: row.sent_sha256,
+    returnedAt: row.returned_at,
+    returnedVersion: row.returned_version,
+    returnedSha256: row.returned_sha256,
+    returnedBy: row.returned_by,
+  }));
+}
