@@ -206,8 +206,13 @@ export class DocumentsRepository {
       .execute();
   }
 
-  async versionContent(id: string, version: number): Promise<Uint8Array | undefined> {
-    const row = await this.db
+  /** `executor`: the caller's transaction, where it reads within one (PGlite has a single connection). */
+  async versionContent(
+    id: string,
+    version: number,
+    executor: Kysely<Database> = this.db,
+  ): Promise<Uint8Array | undefined> {
+    const row = await executor
       .selectFrom('document_versions')
       .select('content')
       .where('document_id', '=', id)
@@ -217,8 +222,11 @@ export class DocumentsRepository {
   }
 
   /** Undefined while the document is rendering, or when rendering failed. */
-  async latestContent(id: string): Promise<{ version: number; content: Uint8Array } | undefined> {
-    return this.db
+  async latestContent(
+    id: string,
+    executor: Kysely<Database> = this.db,
+  ): Promise<{ version: number; content: Uint8Array } | undefined> {
+    return executor
       .selectFrom('document_versions')
       .select(['version', 'content'])
       .where('document_id', '=', id)

@@ -173,13 +173,13 @@ export class ReviewLinkActions {
       let suggestions = 0;
       if (returned.source !== 'none') {
         const parts = await readReturnedWordFile(returned.fileName, returned.content);
-        const sent = await documents.versionContent(review.document_id, round.sent_version);
+        const sent = await documents.versionContent(review.document_id, round.sent_version, trx);
         if (!sent) throw reviewLinkProblem('link_invalid');
         const withChanges = withUniqueChangeIds(
           suggestionsOf(sent, parts, { name: reviewer.name, at }).content,
         );
         const changes = trackedChangesOf(withChanges);
-        const latest = await documents.latestContent(review.document_id);
+        const latest = await documents.latestContent(review.document_id, trx);
         const saved = await documents.addVersionIn(
           trx,
           review.document_id,

@@ -159,7 +159,7 @@ export class Reviews {
       }
       if (wanted.size === 0)
         throw new HttpError(400, 'invalid_input', 'Bitte wähle mindestens einen Vorschlag.');
-      const latest = await documents.latestContent(review.document_id);
+      const latest = await documents.latestContent(review.document_id, trx);
       if (!latest || latest.version !== input.baseVersion) {
         throw conflict('Das Dokument wurde inzwischen gespeichert. Bitte lade die Seite neu.');
       }
