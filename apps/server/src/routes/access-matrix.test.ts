@@ -131,6 +131,20 @@ interface Resources {
   calendarFeed: string;
   /** A batch of one extension legal@ checked and cancelled, and its deal. */
   batch: { id: string; itemId: string };
+  /**
+   * Negotiations legal@ started on DOCX customer contracts of their own: `open` with its round out to three
+   * people (`link`: the code confirmed, for the review page; `renewed` and `withdrawn`: for those rows),
+   * `returning` whose reviewer sends it back, and `ending` to end.
+   */
+  review: {
+    document: string;
+    id: string;
+    link: string;
+    renewed: string;
+    withdrawn: string;
+    returningLink: string;
+    ending: string;
+  };
 }
 
 interface Call {
@@ -475,6 +489,84 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     // 201 for the first admitted caller where the rules give reasons, 409 when they give none or it waits.
     ok: [201, 409],
     call: (r) => ({ method: 'POST', url: `/backend/documents/${r.customerDocument}/approval` }),
+  },
+  {
+    route: 'GET /backend/documents/:id/review',
+    resource: 'DOCX customer contract in negotiation',
+    access: LEGAL,
+    ok: [200],
+    call: (r) => ({ method: 'GET', url: `/backend/documents/${r.review.document}/review` }),
+  },
+  {
+    route: 'POST /backend/documents/:id/review',
+    resource: 'DOCX customer contract',
+    access: LEGAL,
+    ok: [400],
+    call: (r) => ({ method: 'POST', url: `/backend/documents/${r.review.document}/review`, payload: {} }),
+  },
+  {
+    route: 'GET /backend/documents/:id/differences',
+    resource: 'DOCX customer contract',
+    access: LEGAL,
+    ok: [200],
+    call: (r) => ({ method: 'GET', url: `/backend/documents/${r.review.document}/differences` }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/rounds',
+    resource: 'negotiation of a DOCX customer contract',
+    access: LEGAL,
+    ok: [400],
+    call: (r) => ({ method: 'POST', url: `/backend/reviews/${r.review.id}/rounds`, payload: {} }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/decisions',
+    resource: 'negotiation of a DOCX customer contract',
+    access: LEGAL,
+    ok: [400],
+    call: (r) => ({ method: 'POST', url: `/backend/reviews/${r.review.id}/decisions`, payload: {} }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/comments',
+    resource: 'negotiation of a DOCX customer contract',
+    access: LEGAL,
+    ok: [400],
+    call: (r) => ({ method: 'POST', url: `/backend/reviews/${r.review.id}/comments`, payload: {} }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/reviewers/:reviewerId/renew',
+    resource: 'a reviewer of a DOCX customer contract',
+    access: LEGAL,
+    ok: [200],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/reviews/${r.review.id}/reviewers/${r.review.renewed}/renew`,
+    }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/reviewers/:reviewerId/withdraw',
+    resource: 'a reviewer of a DOCX customer contract',
+    access: LEGAL,
+    // The first admitted caller withdraws the link; for the next it is withdrawn already.
+    ok: [200, 409],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/reviews/${r.review.id}/reviewers/${r.review.withdrawn}/withdraw`,
+    }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/withdraw',
+    resource: 'negotiation of a DOCX customer contract',
+    access: LEGAL,
+    ok: [200, 409],
+    call: (r) => ({ method: 'POST', url: `/backend/reviews/${r.review.ending}/withdraw` }),
+  },
+  {
+    route: 'POST /backend/reviews/:reviewId/agree',
+    resource: 'negotiation of a DOCX customer contract',
+    access: LEGAL,
+    // The round is still out with the counterparty.
+    ok: [409],
+    call: (r) => ({ method: 'POST', url: `/backend/reviews/${r.review.id}/agree` }),
   },
   {
     route: 'PUT /backend/documents/:id',
@@ -1093,6 +1185,52 @@ function signerRoute(
   };
 }
 
+const reviewCall = (
+  method: 'GET' | 'POST',
+  path: string,
+  token?: string,
+  payload?: object,
+  headers: Record<string, string> = {},
+): Call => ({
+  method,
+  url: `/backend/review${path}`,
+  headers: { ...headers, ...(token === undefined ? {} : { 'x-review-token': token }) },
+  ...(payload ? { payload } : {}),
+});
+
+/** A route of the counterparty's review page: the review link's token, as the signer routes take theirs. */
+function reviewerRoute(
+  method: 'GET' | 'POST',
+  path: string,
+  link: (r: Resources) => string,
+  payload?: object,
+  headers?: Record<string, string>,
+): PublicRoute {
+  return {
+    route: `${method} /backend/review${path}`,
+    protectedBy: 'X-Review-Token of a person the round went to, rate-limited per client address',
+    refused: [
+      { caller: 'no link token', call: () => reviewCall(method, path, undefined, payload, headers) },
+      {
+        caller: 'a guessed link token',
+        call: () => reviewCall(method, path, GUESSED_LINK, payload, headers),
+      },
+      {
+        caller: 'a signer’s link instead',
+        call: (r: Resources) => reviewCall(method, path, r.openLink, payload, headers),
+      },
+      {
+        caller: 'staff with an ID token instead',
+        call: (_: Resources, staffToken: string) => ({
+          ...reviewCall(method, path, undefined, payload, headers),
+          headers: { ...headers, ...bearer(staffToken) },
+        }),
+      },
+    ].map((c) => ({ ...c, status: 404, error: 'link_invalid' })),
+    admitted: (r) => reviewCall(method, path, link(r), payload, headers),
+  };
+}
+
 const connectEvent = JSON.stringify({
   event: 'envelope-completed',
   apiVersion: 'v2.1',
@@ -1265,6 +1403,12 @@ const PUBLIC_ROUTES: readonly PublicRoute[] = [
     (r) => r.verifyLink,
     (r) => ({ code: r.verifyCode }),
   ),
+  reviewerRoute('GET', '', (r) => r.review.link),
+  reviewerRoute('POST', '/code', (r) => r.review.link),
+  reviewerRoute('POST', '/verify', (r) => r.review.link, { code: '000000' }),
+  reviewerRoute('GET', '/document', (r) => r.review.link),
+  reviewerRoute('POST', '/comments', (r) => r.review.link, { text: 'Bitte Ziffer 3 prüfen.' }),
+  reviewerRoute('POST', '/return', (r) => r.review.returningLink, undefined, { 'x-review-source': 'none' }),
   {
     route: 'POST /backend/signature/docusign/connect',
     protectedBy: 'HMAC of the body with DOCUSIGN_CONNECT_HMAC_KEY',
@@ -1593,6 +1737,58 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
     });
     expect(cancelled.statusCode, cancelled.body).toBe(200);
 
+    const reviewed = async (email: string, people: string[]) => {
+      const document = await as(USER[2], generation('generateDocx', 'docx-de-wm-rv'));
+      expect(document.statusCode, document.body).toBe(200);
+      const id = String(document.headers['x-document-id']);
+      const started = await as(USER[2], {
+        method: 'POST',
+        url: `/backend/documents/${id}/review`,
+        payload: {
+          reviewers: people.map((person) => ({ name: person, email: person })),
+          dueDate: '2027-01-15',
+        },
+      });
+      expect(started.statusCode, started.body).toBe(201);
+      const link = await eventually(`the review link of ${email}`, () =>
+        t.mailer.sent
+          .filter((mail) => mail.to === email)
+          .map((mail) => mail.text.match(/\/vertragspruefung#([A-Za-z0-9_-]+)/)?.[1])
+          .find((token) => token !== undefined),
+      );
+      const code = await inject(t, reviewCall('POST', '/code', link), null);
+      expect(code.statusCode, code.body).toBe(200);
+      const verified = await inject(
+        t,
+        reviewCall('POST', '/verify', link, {
+          code: await eventually('the review code', () =>
+            t.mailer.sent
+              .filter((mail) => mail.to === email && /Bestätigungscode/.test(mail.subject))
+              .map((mail) => mail.text.match(/^\s*(\d{6})\s*$/m)?.[1])
+              .find((found) => found !== undefined),
+          ),
+        }),
+        null,
+      );
+      expect(verified.statusCode, verified.body).toBe(200);
+      const review = started.json();
+      return {
+        document: id,
+        id: review.id,
+        link,
+        reviewers: review.rounds[0].reviewers as { id: string; email: string }[],
+      };
+    };
+    const open = await reviewed('pruefer@kunde.example', [
+      'pruefer@kunde.example',
+      'erneuert@kunde.example',
+      'zurueckgezogen@kunde.example',
+    ]);
+    const returning = await reviewed('ruecksender@kunde.example', ['ruecksender@kunde.example']);
+    const ending = await reviewed('beendet@kunde.example', ['beendet@kunde.example']);
+    const reviewerOf = (email: string) =>
+      open.reviewers.find((reviewer) => reviewer.email === email)?.id ?? '';
+
     resources = {
       customerDocument: String(customerDocument.headers['x-document-id']),
       partnerDocument: draft.documentId,
@@ -1626,6 +1822,15 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
         ).json().url,
       ).pathname,
       batch: { id: batch.json().id, itemId: batch.json().items[0].id },
+      review: {
+        document: open.document,
+        id: open.id,
+        link: open.link,
+        renewed: reviewerOf('erneuert@kunde.example'),
+        withdrawn: reviewerOf('zurueckgezogen@kunde.example'),
+        returningLink: returning.link,
+        ending: ending.id,
+      },
     };
 
     const revokedClient = await apiClient('Matrix widerrufen', 2);
