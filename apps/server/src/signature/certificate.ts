@@ -50,6 +50,15 @@ export interface CertificateInput {
   copies: { name: string; email: string }[];
   /** In chronological order. */
   events: CertificateEvent[];
+  /** The rounds of the negotiation with the counterparty before signing, each version with its SHA-256. */
+  negotiation?: CertificateRound[];
+}
+
+export interface CertificateRound {
+  number: number;
+  sent: { at: Date; version: number; sha256: string };
+  /** Null: sent back without changes, or not sent back. */
+  returned: { at: Date; by: string; version: number | null; sha256: string | null } | null;
 }
 
 export interface CertificateSigner {
@@ -121,6 +130,7 @@ export async function renderCertificate(input: CertificateInput): Promise<Uint8A
     row(fonts, 'SHA-256', input.document.sha256, { style: { font: fonts.mono, size: 8.5 } }),
     row(fonts, 'Angezeigt', SHA_SHOWN),
   ]);
+  if (input.negotiation?.length) drawNegotiation(layout, fonts, input.negotiation);
 
   heading(layout, `Unterzeichner (${input.signers.length})`);
   for (const [index, signer] of input.signers.entries()) {
@@ -342,4 +352,31 @@ function drawFooters(pdf: PDFDocument, fonts: Fonts): void {
       ...style,
     });
   }
+}
+
+/** The rounds with the counterparty: which version went out and which came back, each with its SHA-256. */
+function drawNegotiation(layout: Layout, fonts: Fonts, rounds: CertificateRound[]): void {
+  const hash = (sha256: string) => row(fonts, 'SHA-256', sha256, { style: { font: fonts.mono, size: 8.5 } });
+  section(
+    layout,
+    `Verhandlung (${rounds.length} ${rounds.length === 1 ? 'Runde' : 'Runden'})`,
+    rounds.flatMap((round) => [
+      row(
+        fonts,
+        `Runde ${round.number} gesendet`,
+        `Version ${round.sent.version}, ${withZone(round.sent.at)}`,
+      ),
+      hash(round.sent.sha256),
+      ...(round.returned
+        ? [
+            row(
+              fonts,
+              `Runde ${round.number} zurück`,
+              `${round.returned.by}, ${withZone(round.returned.at)}${round.returned.version === null ? ', ohne Änderungen' : `, Version ${round.returned.version}`}`,
+            ),
+            ...(round.returned.sha256 ? [hash(round.returned.sha256)] : []),
+          ]
+        : []),
+    ]),
+  );
 }

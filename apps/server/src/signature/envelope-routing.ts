@@ -1,6 +1,7 @@
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
+import { negotiationRounds } from './certificate-negotiation.js';
 import type { EnvelopesRepository, Executor } from './envelopes-repository.js';
 import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { invitationMail } from './signing-mails.js';
@@ -58,7 +59,7 @@ export class EnvelopeRouting {
   /** Everyone signed: the certificate is made and stored, and the envelope is due for its seal. */
   async complete(envelope: EnvelopeWithFileName, trx: Executor): Promise<void> {
     const completedAt = this.deps.now();
-    const [recipients, events, version] = await Promise.all([
+    const [recipients, events, version, negotiation] = await Promise.all([
       this.deps.envelopes.recipients(envelope.id, trx),
       trx
         .selectFrom('envelope_events')
@@ -67,10 +68,12 @@ export class EnvelopeRouting {
         .orderBy('id')
         .execute(),
       this.documentVersion(envelope, trx),
+      negotiationRounds(envelope.document_id, trx),
     ]);
-    const certificate = await this.deps.renderCertificate(
-      certificateInput(envelope, recipients, events, version.content.byteLength, completedAt),
-    );
+    const certificate = await this.deps.renderCertificate({
+      ...certificateInput(envelope, recipients, events, version.content.byteLength, completedAt),
+      negotiation,
+    });
     // Due for sealing: the sealer makes the sealed PDF and only then mails everyone (seal/envelope-sealer.ts).
     await trx
       .updateTable('envelopes')
