@@ -25,6 +25,7 @@ const KUNDE2 = 'karl.einkauf@kunde.example';
 const KEY = 'docx-de-wm-rv';
 const MATCH = { ...demoMatch, matchId: 'PL-93001' };
 const INTERNAL = 'Intern: Marge nicht unter 20 % gehen';
+const OPS = 'ops@demo.local';
 
 describe.each(testDatabases())('Negotiation on $name', (database) => {
   let db: Db;
@@ -34,8 +35,8 @@ describe.each(testDatabases())('Negotiation on $name', (database) => {
   beforeAll(async () => {
     db = await database.open();
     await new MatchStore(db).upsertMany([MATCH]);
-    t = await createTestApp(db, { demoStaff: true });
-    for (const email of [LEGAL, BERATER]) tokens[email] = await t.signIn(email);
+    t = await createTestApp(db, { demoStaff: true, env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+    for (const email of [LEGAL, BERATER, OPS]) tokens[email] = await t.signIn(email);
   });
   afterAll(async () => {
     await t.app.close();
@@ -119,6 +120,16 @@ describe.each(testDatabases())('Negotiation on $name', (database) => {
   }
 
   it('runs two rounds: sent, commented, changed, decided, sent again, agreed', async () => {
+    const endpoint = await t.app.inject({
+      method: 'POST',
+      url: '/backend/admin/webhooks',
+      headers: as(OPS),
+      payload: {
+        url: 'http://localhost:9/hooks',
+        events: ['review.sent', 'review.returned', 'review.agreed'],
+      },
+    });
+    expect(endpoint.statusCode, endpoint.body).toBe(201);
     const documentId = await generate();
     const sent = await t.app.inject({
       method: 'POST',
@@ -334,6 +345,25 @@ describe.each(testDatabases())('Negotiation on $name', (database) => {
     expect(agreed.statusCode, agreed.body).toBe(200);
     expect(agreed.json()).toMatchObject({ envelopeId: null, review: { state: 'agreed', agreedVersion: 4 } });
     // The round-1 link of Karl reads nothing of round 2's decisions but still opens (read-only).
+    // Other systems heard of each step, in order, with the version and its SHA-256.
+    const events = (await db.selectFrom('webhook_events').select(['type', 'payload']).orderBy('id').execute())
+      .map((event) => ({
+        type: event.type,
+        data: (typeof event.payload === 'string' ? JSON.parse(event.payload) : event.payload).data,
+      }))
+      .filter((event) => event.data.documentId === documentId);
+    expect(events.map((event) => `${event.type}:${event.data.round}:${event.data.version}`)).toEqual([
+      'review.sent:1:1',
+      'review.returned:1:2',
+      'review.sent:2:4',
+      'review.returned:2:4',
+      'review.agreed:2:4',
+    ]);
+    // Nothing the counterparty received holds the internal note: every part of both versions sent.
+    for (const version of [1, 4]) {
+      const zip = new PizZip(await versionContent(documentId, version));
+      for (const part of Object.values(zip.files)) expect(part.asText()).not.toContain('Marge nicht unter');
+    }
     const karl = await reviewLink(KUNDE2);
     const karlView = await t.app.inject({ method: 'GET', url: '/backend/review', headers: review(karl) });
     expect(karlView.statusCode).toBe(200);
