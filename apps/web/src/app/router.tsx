@@ -37,12 +37,13 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   // file beside the session check. The query client comes with the page, not with /login's first chunk.
   const editorPage = async () => {
     preloadFirstViewRenderer();
-    const [{ EditorPage, preloadStoredDocument }, { appQueryClient }] = await Promise.all([
+    const [{ preloadStoredDocument }, { EditorWithNegotiationPage }, { appQueryClient }] = await Promise.all([
       import('@/features/editor'),
+      import('./editor-page'),
       import('@/components/page-providers'),
     ]);
     return {
-      Component: EditorPage,
+      Component: EditorWithNegotiationPage,
       loader: ({ params }: LoaderFunctionArgs) => {
         if (params.documentId) preloadStoredDocument(appQueryClient, params.documentId);
         return null;

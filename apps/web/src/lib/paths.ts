@@ -67,6 +67,14 @@ export function documentPath(documentId: string): string {
   return PATHS.document.replace(':documentId', encodeURIComponent(documentId));
 }
 
+/** The id of the editor page's negotiation panel, which a link may name as the address's fragment. */
+export const NEGOTIATION_ANCHOR = 'verhandlung';
+
+/** The editor page of one stored document, scrolled to its negotiation with the counterparty. */
+export function documentNegotiationPath(documentId: string): string {
+  return `${documentPath(documentId)}#${NEGOTIATION_ANCHOR}`;
+}
+
 /** The page of one contract record. */
 export function contractPath(contractId: string): string {
   return PATHS.contract.replace(':contractId', encodeURIComponent(contractId));

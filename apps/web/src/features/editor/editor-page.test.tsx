@@ -1,12 +1,13 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { StoredDocument } from '@vertragsgenerator/domain';
+import { useState } from 'react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { captureDownloads } from '@/test/downloads';
 import { readText } from '@/test/files';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
 import type { DocxEditorOptions } from './docx-editor';
-import { EditorPage } from './editor-page';
+import { type DocumentPanelContext, EditorPage } from './editor-page';
 import { contractFields } from './test-fixtures';
 
 /** What the page asked of the editor module, per opening, with what the fake editor hands back. */
@@ -531,5 +532,85 @@ describe('timing of the opened document', () => {
       'Das Dokument kann hier nicht bearbeitet werden',
     );
     expect(shownMarks()).toHaveLength(0);
+  });
+});
+
+describe('EditorPage: a panel below the editor (app/ puts the negotiation there)', () => {
+  /** Stands in for the panel: what the page tells it, and its way to say the server made a version. */
+  function Panel({ latestVersion, dirty, onDocumentChanged }: DocumentPanelContext) {
+    const [settled, setSettled] = useState(0);
+    return (
+      <section aria-label="Panel">
+        <p>{`neueste: ${latestVersion} · ungespeichert: ${dirty} · fertig: ${settled}`}</p>
+        <button type="button" onClick={() => void onDocumentChanged().then(() => setSettled((n) => n + 1))}>
+          Neue Version gemacht
+        </button>
+      </section>
+    );
+  }
+
+  function renderWithPanel() {
+    return renderRoutes(
+      [
+        {
+          path: '/dokumente/:documentId',
+          element: <EditorPage panel={(context) => <Panel {...context} />} />,
+        },
+      ],
+      '/dokumente/doc-1',
+    );
+  }
+
+  const panel = () => within(screen.getByRole('region', { name: 'Panel' }));
+
+  it('tells the panel the newest version and unsaved changes, and opens the version the server made', async () => {
+    const api = stubApi({
+      [DOCUMENT]: [jsonResponse(200, storedDocument), jsonResponse(200, savedDocument)],
+      [LATEST_FILE]: [docxFile('DOCX v2', 2), docxFile('DOCX v3', 3)],
+    });
+    renderWithPanel();
+    await editorReady();
+    expect(panel().getByText('neueste: 2 · ungespeichert: false · fertig: 0')).toBeInTheDocument();
+
+    await userEvent.click(panel().getByRole('button', { name: 'Neue Version gemacht' }));
+    // Settled once the versions are read again: the panel's next call builds on version 3.
+    expect(await panel().findByText('neueste: 3 · ungespeichert: false · fertig: 1')).toBeInTheDocument();
+    await editorReady(2);
+    expect(lastEditor()).toMatchObject({ docx: 'DOCX v3', options: { readOnly: false } });
+    expect(heading()).toHaveTextContent('Version: 3');
+    expect(api.headersOf(LATEST_FILE)).toHaveLength(2);
+  });
+
+  it('shows the panel once the document’s file is here, not before: the tab shows the document first', async () => {
+    let release: (response: Response) => void = () => {};
+    stubApi({
+      [DOCUMENT]: jsonResponse(200, storedDocument),
+      [LATEST_FILE]: () => new Promise<Response>((resolve) => (release = resolve)),
+    });
+    renderWithPanel();
+    expect(await screen.findByRole('heading', { level: 1 })).toHaveTextContent(storedDocument.fileName);
+    expect(screen.queryByRole('region', { name: 'Panel' })).not.toBeInTheDocument();
+    release(docxFile('DOCX v2', 2)());
+    expect(await screen.findByRole('region', { name: 'Panel' })).toBeInTheDocument();
+    // Settled before the next test: its editor would otherwise open into that test's list.
+    await editorReady();
+  });
+
+  it('asks before it drops unsaved changes for the version the server made', async () => {
+    stubApi({
+      [DOCUMENT]: [jsonResponse(200, storedDocument), jsonResponse(200, savedDocument)],
+      [LATEST_FILE]: [docxFile('DOCX v2', 2), docxFile('DOCX v3', 3)],
+    });
+    renderWithPanel();
+    await editorReady();
+    edit();
+    expect(panel().getByText(/ungespeichert: true/)).toBeInTheDocument();
+
+    await userEvent.click(panel().getByRole('button', { name: 'Neue Version gemacht' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Ungespeicherte Änderungen verwerfen?' });
+    expect(editors.opened).toHaveLength(1);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Verwerfen' }));
+    await editorReady(2);
+    expect(lastEditor()).toMatchObject({ docx: 'DOCX v3' });
   });
 });

@@ -1,7 +1,7 @@
 import { Alert, Anchor, Badge, Button, Group, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { StoredDocument } from '@vertragsgenerator/domain';
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { runDownload } from '@/components/download-button';
 import { DownloadInstead } from '@/components/download-instead';
@@ -19,14 +19,35 @@ import { type EditorSession, LATEST, type Opening, openingOf, useEditorSession }
 import { useLeaveGuard } from './use-leave-guard';
 import { VersionList } from './version-list';
 
-/** The built-in editor of a stored document (`/dokumente/:documentId`), opened after generation. */
-export function EditorPage() {
+/** What the page tells a panel that app/ composes below the editor (the negotiation with the counterparty). */
+export interface DocumentPanelContext {
+  document: StoredDocument;
+  /** The newest stored version: what a change on the server builds on (undefined while none is known). */
+  latestVersion: number | undefined;
+  /** The editor holds changes not saved yet: what the server has is not what the user sees. */
+  dirty: boolean;
+  /**
+   * The server made a new version (a decision on suggestions, or a conflict told of one): the page
+   * reloads the versions and opens the newest. Settles once the versions are known again.
+   */
+  onDocumentChanged: () => Promise<void>;
+}
+
+export type DocumentPanel = (context: DocumentPanelContext) => ReactNode;
+
+/**
+ * The built-in editor of a stored document (`/dokumente/:documentId`), opened after generation; `panel`
+ * is shown below the editor, for what another feature adds to the page.
+ */
+export function EditorPage({ panel }: { panel?: DocumentPanel } = {}) {
   const { documentId = '' } = useParams();
   const storedDocument = useQuery(storedDocumentQueryOptions(documentId));
   // superdoc loads while the sign-in is checked and the document fetched, not after.
   useEffect(preloadDocxEditor, []);
   // A failed refresh keeps the workspace: the last known version list is still right for what is open.
-  if (storedDocument.data) return <DocumentWorkspace key={documentId} document={storedDocument.data} />;
+  if (storedDocument.data) {
+    return <DocumentWorkspace key={documentId} document={storedDocument.data} panel={panel} />;
+  }
   if (storedDocument.isError) {
     const { error } = storedDocument;
     if (error instanceof ApiRequestError && error.status === 403) return <ForbiddenDocument />;
@@ -56,7 +77,14 @@ function ForbiddenDocument() {
   );
 }
 
-function DocumentWorkspace({ document }: { document: StoredDocument }) {
+function DocumentWorkspace({
+  document,
+  panel,
+}: {
+  document: StoredDocument;
+  panel: DocumentPanel | undefined;
+}) {
+  const queryClient = useQueryClient();
   const session = useEditorSession(document);
   const { baseVersion, dirty } = session;
   const blocker = useLeaveGuard(dirty);
@@ -66,6 +94,23 @@ function DocumentWorkspace({ document }: { document: StoredDocument }) {
   function requestOpen(opening: Opening) {
     if (dirty) setPendingOpening(opening);
     else session.open(opening);
+  }
+  // A panel's callback may run after renders that changed `dirty`: it asks through the current render.
+  const requestOpenNow = useRef(requestOpen);
+  requestOpenNow.current = requestOpen;
+
+  // The panel (its code and its requests) waits until the document's file is here: the tab shows the
+  // document first. Once shown it stays, also while another version loads, so its state is kept.
+  const [panelDue, setPanelDue] = useState(false);
+  const fileSettled = session.file.data !== undefined || session.file.isError;
+  useEffect(() => {
+    if (fileSettled) setPanelDue(true);
+  }, [fileSettled]);
+
+  async function documentChanged() {
+    // Unsaved changes are not dropped unasked: the dialog of any other opening asks first.
+    requestOpenNow.current(LATEST);
+    await queryClient.invalidateQueries({ queryKey: storedDocumentQueryOptions(document.id).queryKey });
   }
 
   async function downloadShown() {
@@ -136,6 +181,13 @@ function DocumentWorkspace({ document }: { document: StoredDocument }) {
         </Alert>
       )}
       <EditorArea session={session} onDownload={() => void runDownload(downloadShown)} />
+      {panelDue &&
+        panel?.({
+          document,
+          latestVersion: document.versions[0]?.version,
+          dirty,
+          onDocumentChanged: documentChanged,
+        })}
       <VersionList
         document={document}
         shownVersion={baseVersion}

@@ -250,6 +250,16 @@ describe('SenderViewPage: a draft', () => {
     ]);
     expect(screen.queryByRole('button', { name: 'Senden' })).not.toBeInTheDocument();
   });
+
+  it('offers the link to the negotiation of the draft’s document', async () => {
+    stubApi({ [ENVELOPE]: jsonResponse(200, draftEnvelope) });
+    renderEnvelope();
+    await findRole(1);
+    expect(screen.getByRole('link', { name: 'Zur Prüfung an die Gegenseite' })).toHaveAttribute(
+      'href',
+      '/dokumente/doc-1#verhandlung',
+    );
+  });
 });
 
 describe('SenderViewPage: after sending', () => {

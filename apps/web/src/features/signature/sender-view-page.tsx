@@ -1,13 +1,13 @@
-import { Alert, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { EnvelopeView } from '@vertragsgenerator/domain';
-import { useParams } from 'react-router';
+import { Link, useParams } from 'react-router';
 import { DocumentViewer } from '@/components/document-viewer';
 import { runDownload } from '@/components/download-button';
 import { EnvelopeStatusBadge } from '@/components/envelope-status-badge';
 import { SectionLoader } from '@/components/section-loader';
 import { errorMessage } from '@/lib/api';
-import { documentPath } from '@/lib/paths';
+import { documentNegotiationPath, documentPath } from '@/lib/paths';
 import { texts } from '@/texts';
 import { downloadEnvelopeDocument, envelopeQueryOptions, loadEnvelopeDocument } from './api';
 import { EnvelopeDraft } from './envelope-draft';
@@ -32,6 +32,9 @@ export function SenderViewPage() {
   if (envelope.isError) return <Alert color="red">{errorMessage(envelope.error)}</Alert>;
   return <SectionLoader />;
 }
+
+/** The editor page's negotiation, where the draft's document goes to the counterparty before signing. */
+const NEGOTIATION_LINK = 'Zur Prüfung an die Gegenseite';
 
 function Envelope({ envelope }: { envelope: EnvelopeView }) {
   // A retention rule may have deleted the document: the envelope and its history stay readable.
@@ -67,6 +70,9 @@ function Envelope({ envelope }: { envelope: EnvelopeView }) {
             >
               {texts.envelope.editDocument}
             </Button>
+            <Anchor component={Link} to={documentNegotiationPath(envelope.documentId)} size="sm">
+              {NEGOTIATION_LINK}
+            </Anchor>
           </Group>
         )}
       </Stack>
