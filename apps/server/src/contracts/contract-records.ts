@@ -84,9 +84,21 @@ export class ContractRecords {
       .orderBy('at')
       .orderBy('id')
       .execute();
+    const negotiation = await this.db
+      .selectFrom('reviews as r')
+      .leftJoin('review_rounds as o', (join) =>
+        join.onRef('o.review_id', '=', 'r.id').on('o.state', '!=', 'withdrawn'),
+      )
+      .select((eb) => ['r.agreed_at', eb.fn.count<string>('o.id').as('rounds')])
+      .where('r.document_id', '=', record.document_id)
+      .groupBy('r.agreed_at')
+      .executeTakeFirst();
     return {
       ...contractRow(record),
       parties: record.parties,
+      negotiation: negotiation
+        ? { rounds: Number(negotiation.rounds), agreedAt: negotiation.agreed_at?.toISOString() ?? null }
+        : null,
       noticeProblem: record.notice_problem,
       dateProblem: record.date_problem,
       rates: {

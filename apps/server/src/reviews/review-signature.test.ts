@@ -182,6 +182,20 @@ describe.each(testDatabases())('a negotiated contract signed on $name', (databas
       if (round.returnedSha256) expect(text).toContain(round.returnedSha256);
     }
     expect(text).toMatch(/Runde 2 zurück Paula Partner.*ohne Änderungen/);
+
+    // The running contract's record points to the negotiation.
+    const record = await db
+      .selectFrom('contract_records')
+      .select('id')
+      .where('envelope_id', '=', envelopeId)
+      .executeTakeFirstOrThrow();
+    const contract = await t.app.inject({
+      method: 'GET',
+      url: `/backend/contracts/${record.id}`,
+      headers: as(LEGAL),
+    });
+    expect(contract.statusCode, contract.body).toBe(200);
+    expect(contract.json().negotiation).toEqual({ rounds: 2, agreedAt: review.agreedAt });
   });
 });
 

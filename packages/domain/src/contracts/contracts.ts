@@ -162,6 +162,8 @@ export const contractRecordSchema = contractRowSchema.extend({
     /** Who signed, for a document signed elsewhere (as legal entered it). */
     signedBy: z.string().nullable(),
   }),
+  /** The negotiation with the counterparty before signing: its rounds (withdrawn ones left out); null: none. */
+  negotiation: z.object({ rounds: z.number().int(), agreedAt: z.string().nullable() }).nullable(),
   /** The whole chain, top-down, this record included. */
   chain: z.array(chainEntrySchema),
   history: z.array(

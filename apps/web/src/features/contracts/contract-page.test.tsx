@@ -27,6 +27,7 @@ const frameworkRecord: ContractRecord = {
     envelopeId: 'env-1',
     signedBy: null,
   },
+  negotiation: null,
   chain: [{ ...frameworkRow, relation: null, depth: 0 }],
   history: [{ at: '2026-11-20T11:00:00.000Z', type: 'created', actor: 'berater@demo.local', detail: null }],
   maySetNoticeRule: false,
@@ -83,6 +84,10 @@ describe('ContractPage', () => {
       'href',
       `/dokumente/${orderRecord.source.documentId}`,
     );
+    // The rounds with the counterparty before signing, in the editor's negotiation panel.
+    expect(
+      within(source).getByRole('link', { name: 'Verhandlung: 2 Runden, vereinbart am 24.11.2026 10:30 Uhr' }),
+    ).toHaveAttribute('href', `/dokumente/${orderRecord.source.documentId}#verhandlung`);
 
     // The chain top-down, each level a list inside the entry above it.
     const chain = section('Vertragskette');

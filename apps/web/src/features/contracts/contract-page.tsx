@@ -89,6 +89,11 @@ function Source({ record }: { record: ContractRecord }) {
           {t.openDocument}
         </Anchor>
       )}
+      {record.negotiation && source.fileName !== null && (
+        <Anchor component={Link} to={`${documentPath(source.documentId)}#verhandlung`}>
+          {t.negotiation(record.negotiation.rounds, record.negotiation.agreedAt)}
+        </Anchor>
+      )}
     </Stack>
   );
 }

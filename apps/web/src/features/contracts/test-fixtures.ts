@@ -64,6 +64,7 @@ export const orderRecord: ContractRecord = {
     envelopeId: null,
     signedBy: 'Ute Vogelsang',
   },
+  negotiation: { rounds: 2, agreedAt: '2026-11-24T09:30:00.000Z' },
   chain: [
     { ...frameworkRow, relation: null, depth: 0 },
     { ...unreadableRow, relation: 'under', depth: 1 },

@@ -1,4 +1,10 @@
-import type { Company, NoticeEndPoint, NoticeRuleSource, NoticeUnit } from '@vertragsgenerator/domain';
+import {
+  type Company,
+  formatDateTime,
+  type NoticeEndPoint,
+  type NoticeRuleSource,
+  type NoticeUnit,
+} from '@vertragsgenerator/domain';
 
 /** Our companies as the filter names them. */
 export const COMPANY_LABELS: Record<Company, string> = { wm: 'WM', we: 'WE', wp: 'WP' };
@@ -88,6 +94,8 @@ export const contractsTexts = {
     documentDeleted: 'Dokument gelöscht',
     documentVersion: (version: number) => `Version ${version}`,
     openDocument: 'Dokument öffnen',
+    negotiation: (rounds: number, agreedAt: string | null) =>
+      `Verhandlung: ${rounds} ${rounds === 1 ? 'Runde' : 'Runden'}${agreedAt ? `, vereinbart am ${formatDateTime(new Date(agreedAt))} Uhr` : ''}`,
     chain: 'Vertragskette',
     chainCurrent: '(dieser Vertrag)',
     history: 'Verlauf',
