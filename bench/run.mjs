@@ -21,6 +21,7 @@ const SUITES = {
   figures: () => import('./figures/suite.mjs'),
   contracts: () => import('./contracts/suite.mjs'),
   batches: () => import('./batches/suite.mjs'),
+  reviews: () => import('./reviews/suite.mjs'),
 };
 /** Run only when named: the soak takes 35 minutes (30 of load on both databases at once). */
 const OPT_IN = ['soak'];

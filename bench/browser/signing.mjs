@@ -72,6 +72,14 @@ async function confirmSigningCode(baseUrl, mailDir, link) {
   const since = Date.now();
   const asked = await post('/code', {});
   if (!asked.ok) throw new Error(`POST /backend/signing/code: ${asked.status} ${await asked.text()}`);
+  const code = await mailedCode(mailDir, PARTNER.email, 'Dein Bestätigungscode', since);
+  const confirmed = await post('/verify', { code });
+  if (!confirmed.ok)
+    throw new Error(`POST /backend/signing/verify: ${confirmed.status} ${await confirmed.text()}`);
+}
+
+/** The code in the newest mail to `to` whose subject starts with `subject`, written after `since`. */
+export async function mailedCode(mailDir, to, subject, since) {
   for (let attempt = 0; attempt < 300; attempt++) {
     // Newest first: the last code sent is the one that works.
     const files = (await readdir(mailDir).catch(() => []))
@@ -81,26 +89,26 @@ async function confirmSigningCode(baseUrl, mailDir, link) {
     for (const file of files) {
       if ((await stat(join(mailDir, file))).mtimeMs < since) continue;
       const mail = await simpleParser(await readFile(join(mailDir, file)));
-      if (mail.to?.text !== PARTNER.email || !mail.subject?.startsWith('Dein Bestätigungscode')) continue;
+      if (mail.to?.text !== to || !mail.subject?.startsWith(subject)) continue;
       const code = mail.text?.match(/^\s*(\d{6})\s*$/m)?.[1];
-      const confirmed = await post('/verify', { code });
-      if (!confirmed.ok)
-        throw new Error(`POST /backend/signing/verify: ${confirmed.status} ${await confirmed.text()}`);
-      return;
+      if (code) return code;
     }
     await sleep(100);
   }
-  throw new Error(`no code mailed to ${PARTNER.email} in ${mailDir}`);
+  throw new Error(`no code mailed to ${to} in ${mailDir}`);
 }
 
-/** The signing link in the invitation to `to`, once the outbox has sent it (it mails soon, not at once). */
-async function invitationLink(mailDir, to) {
+/**
+ * The link (`path`: `unterschreiben` or `vertragspruefung`) in the invitation to `to`, once the outbox has
+ * sent it (it mails soon, not at once).
+ */
+export async function invitationLink(mailDir, to, path = 'unterschreiben') {
   for (let attempt = 0; attempt < 300; attempt++) {
     const files = await readdir(mailDir).catch(() => []);
     for (const file of files.filter((name) => name.endsWith('.eml'))) {
       const mail = await simpleParser(await readFile(join(mailDir, file)));
       const link =
-        mail.to?.text === to ? mail.text?.match(/https?:\/\/\S+\/unterschreiben#[\w-]+/)?.[0] : undefined;
+        mail.to?.text === to ? mail.text?.match(new RegExp(`https?://\\S+/${path}#[\\w-]+`))?.[0] : undefined;
       if (link) return link;
     }
     await sleep(100);
