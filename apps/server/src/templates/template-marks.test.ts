@@ -151,4 +151,46 @@ describe.each(testDatabases())('paragraphs marked „Änderung braucht Freigabe�
       reasonTexts: ['Absatz „Haftung“ geändert (braucht bei Änderung eine Freigabe)'],
     });
   });
+
+  it('carries the marks whose paragraph a new version keeps, and drops one whose paragraph it changed', async () => {
+    const offered: TemplateMarks = (await marks()).json();
+    const long = offered.paragraphs.filter((p) => !p.includes('{') && p.length > 80);
+    const [kept, changed] = long;
+    if (!kept || !changed) throw new Error('two long paragraphs expected');
+    const set = await marks(legal, {
+      marks: [
+        { paragraph: kept, label: 'Kundenschutz' },
+        { paragraph: changed, label: 'Vertragsstrafe' },
+      ],
+    });
+    expect(set.statusCode, set.body).toBe(200);
+    const current = await t.app.inject({
+      method: 'GET',
+      url: `/backend/templates/${TEMPLATE}/versions/1/file`,
+      headers: bearer(legal),
+    });
+    expect(current.statusCode, current.body).toBe(200);
+    const zip = new PizZip(current.rawPayload);
+    zip.file(
+      'word/document.xml',
+      withParagraphChanged(zip.file('word/document.xml')?.asText() ?? '', changed),
+    );
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: `/backend/templates/${TEMPLATE}/versions?comment=${encodeURIComponent('Vertragsstrafe neu')}`,
+      headers: {
+        ...bearer(legal),
+        'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      },
+      payload: zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' }),
+    });
+    expect(uploaded.statusCode, uploaded.body).toBe(201);
+    const version = uploaded.json().version as number;
+    const next = await t.app.inject({
+      method: 'GET',
+      url: `/backend/templates/${TEMPLATE}/versions/${version}/marks`,
+      headers: bearer(legal),
+    });
+    expect(next.json<TemplateMarks>().marks).toEqual([{ paragraph: kept, label: 'Kundenschutz' }]);
+  });
 });

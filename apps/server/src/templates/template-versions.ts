@@ -4,6 +4,7 @@ import {
   keysOfTemplate,
   type TemplateCheckProblem,
   type TemplateDetail,
+  type TemplateMark,
   type TemplateSummary,
   type TemplateVersion,
 } from '@vertragsgenerator/domain';
@@ -15,6 +16,7 @@ import type { Database, TemplateVersionsTable } from '../db/schema.js';
 import { HttpError, notFound } from '../shared/http-error.js';
 import type { EventSink } from '../shared/product-events.js';
 import { sha256Hex } from '../shared/sha256.js';
+import { bodyParagraphs } from './paragraph-diff.js';
 import { TemplateError, type TemplateSource, type TemplateSources } from './renderer.js';
 
 export interface NewTemplateVersion {
@@ -197,7 +199,9 @@ export class TemplateVersions implements TemplateSources {
         .select((eb) => eb.fn.max('version').as('last'))
         .where('template', '=', name)
         .executeTakeFirst();
-      const row = await this.insertVersion(trx, name, (last?.last ?? 0) + 1, version);
+      const row = await this.insertVersion(trx, name, (last?.last ?? 0) + 1, version, {
+        marks: await carriedMarks(trx, name, last?.last ?? null, version.content),
+      });
       return versionOf(row, template.published_version);
     });
   }
@@ -273,10 +277,12 @@ export class TemplateVersions implements TemplateSources {
     name: string,
     number: number,
     { content, comment, createdBy, problems }: NewTemplateVersion,
+    { marks = [] }: { marks?: TemplateMark[] } = {},
   ): Promise<VersionRow> {
     return trx
       .insertInto('template_versions')
       .values({
+        marks: JSON.stringify(marks),
         template: name,
         version: number,
         content,
@@ -359,4 +365,26 @@ function versionOf(row: VersionRow, publishedVersion: number | null): TemplateVe
     publishComment: row.publish_comment,
     problems: row.problems,
   };
+}
+
+/**
+ * The marks of the version before that still name a paragraph of the new one: an upload that leaves
+ * „Haftung“ as it was keeps it marked; a mark whose paragraph changed is for legal to set again.
+ */
+async function carriedMarks(
+  trx: Kysely<Database>,
+  name: string,
+  previous: number | null,
+  content: Uint8Array,
+): Promise<TemplateMark[]> {
+  if (previous === null) return [];
+  const row = await trx
+    .selectFrom('template_versions')
+    .select('marks')
+    .where('template', '=', name)
+    .where('version', '=', previous)
+    .executeTakeFirst();
+  if (!row || row.marks.length === 0) return [];
+  const paragraphs = new Set(bodyParagraphs(content));
+  return row.marks.filter((mark) => paragraphs.has(mark.paragraph));
 }
