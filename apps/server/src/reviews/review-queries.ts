@@ -90,11 +90,14 @@ export async function reviewDetails(review: ReviewRow, trx: Executor): Promise<R
           .orderBy('name')
           .execute();
   const suggestions = await suggestionsOfRounds(roundIds, trx);
+  // The draft the agreed version can go out with: ours, which takes the document's latest version when
+  // sent. A draft DocuSign already holds carries the version it was created with, so it does not count.
   const envelope = await trx
     .selectFrom('envelopes')
     .select('id')
     .where('document_id', '=', review.document_id)
     .where('status', '=', 'created')
+    .where((eb) => eb.or([eb('provider', '=', 'builtin'), eb('external_id', 'is', null)]))
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   return {
