@@ -15,6 +15,7 @@ export const WEB_FILES_WITH_MOCKS = [
   'src/features/editor/editor-page.test.tsx',
   'src/features/editor/load-docx-editor.test.tsx',
   'src/features/forms/preload-editor.test.tsx',
+  'src/features/review-link/review-suggesting.test.tsx',
   'src/features/signature/envelope-draft-approval.test.tsx',
   'src/features/signature/envelope-draft-countersignature.test.tsx',
   'src/features/signature/envelope-draft-signer-code.test.tsx',

@@ -1,16 +1,23 @@
+import { basename } from 'node:path';
 import { constants } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defaultClientConditions, defineConfig, type Plugin } from 'vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { docxPreviewReadsWithFflate } from './vite-docx-zip';
 
+/** The pages of an e-mail link, each an HTML entry of its own, by the path the server answers with it. */
+const LINK_PAGES: Record<string, string> = {
+  '/unterschreiben': 'signing.html',
+  '/vertragspruefung': 'review.html',
+};
+
 export default defineConfig({
   root: import.meta.dirname,
   plugins: [
     react(),
     docxPreviewReadsWithFflate(),
-    signingPageInDevelopment(),
-    preloadOfSigningPageCode(),
+    linkPagesInDevelopment(),
+    preloadOfLinkPageCode(),
     // .gz and .br beside every asset, which the server sends as they are (routes/spa.ts). Brotli at
     // quality 10 takes about 6 s of the build on two cores; the maximum 11 takes about 16 s (9 s for
     // the editor chunk alone) for files only 2 % smaller, 9 under a second for files 7 % larger.
@@ -33,10 +40,12 @@ export default defineConfig({
     // The seconds the compression above takes are expected, not a slow plugin to warn about.
     rolldownOptions: { checks: { bundlerTimings: false } },
   },
-  // Two builds into dist/: the app (index.html) and the signing page of an e-mail link (signing.html,
-  // app/signing), which the server answers /unterschreiben with (apps/server/src/routes/spa.ts).
-  // Built apart, they share no chunk: a signer's phone loads React and the Mantine components the page
-  // shows and nothing of the signed-in app, and /login nothing of the signing page.
+  // Three builds into dist/: the app (index.html) and the two pages of an e-mail link, each with an entry
+  // of its own: the signing page (signing.html, app/signing), which the server answers /unterschreiben
+  // with, and the counterparty's review page (review.html, app/review) for /vertragspruefung
+  // (apps/server/src/routes/spa.ts). Built apart, they share no chunk: a signer's or reviewer's phone
+  // loads React and the Mantine components its page shows and nothing of the signed-in app, and /login
+  // nothing of either page.
   environments: {
     client: {
       build: {
@@ -62,27 +71,13 @@ export default defineConfig({
         },
       },
     },
-    signing: {
-      consumer: 'client',
-      // The domain package from its sources, as the app's build reads it (the top-level `resolve` is the app's).
-      resolve: { conditions: ['source', ...defaultClientConditions] },
-      build: {
-        // After the app's build, beside it.
-        emptyOutDir: false,
-        rolldownOptions: {
-          input: `${import.meta.dirname}/signing.html`,
-          // The domain package makes its zod schemas at the top of its modules, which the bundler keeps as
-          // side effects: the page would make all of them where it uses a few, and a constant of a module
-          // would bring its schemas along. Making a schema has no effect beyond the schema.
-          treeshake: { manualPureFunctions: ['z'] },
-        },
-      },
-    },
+    signing: linkPageEnvironment('signing.html'),
+    review: linkPageEnvironment('review.html'),
   },
   builder: {
     async buildApp(builder) {
       // The app's first: it empties dist/.
-      for (const name of ['client', 'signing']) {
+      for (const name of ['client', 'signing', 'review']) {
         const environment = builder.environments[name];
         if (!environment) throw new Error(`vite.config.ts names no environment ${name}`);
         await builder.build(environment);
@@ -92,14 +87,38 @@ export default defineConfig({
   server: { proxy: { '/backend': 'http://localhost:8080', '/idp': 'http://localhost:8080' } },
 });
 
-/** `vite` (development) answers /unterschreiben with the signing page's entry, as the server does. */
-function signingPageInDevelopment(): Plugin {
+/**
+ * The build of one page of an e-mail link, after the app's and beside it in dist/: its HTML entry and
+ * what that imports, nothing of the app.
+ */
+function linkPageEnvironment(html: string) {
   return {
-    name: 'signing-page-in-development',
+    consumer: 'client' as const,
+    // The domain package from its sources, as the app's build reads it (the top-level `resolve` is the app's).
+    resolve: { conditions: ['source', ...defaultClientConditions] },
+    build: {
+      // After the app's build, beside it.
+      emptyOutDir: false,
+      rolldownOptions: {
+        input: `${import.meta.dirname}/${html}`,
+        // The domain package makes its zod schemas at the top of its modules, which the bundler keeps as
+        // side effects: the page would make all of them where it uses a few, and a constant of a module
+        // would bring its schemas along. Making a schema has no effect beyond the schema.
+        treeshake: { manualPureFunctions: ['z'] },
+      },
+    },
+  };
+}
+
+/** `vite` (development) answers the paths of the e-mail links' pages with their entries, as the server does. */
+function linkPagesInDevelopment(): Plugin {
+  return {
+    name: 'link-pages-in-development',
     apply: 'serve',
     configureServer(server) {
       server.middlewares.use((request, _response, next) => {
-        if (request.url?.split('?')[0] === '/unterschreiben') request.url = '/signing.html';
+        const page = LINK_PAGES[request.url?.split('?')[0]?.replace(/\/$/, '') ?? ''];
+        if (page) request.url = `/${page}`;
         next();
       });
     },
@@ -107,17 +126,20 @@ function signingPageInDevelopment(): Plugin {
 }
 
 /**
- * signing.html names the page's code, which its small entry imports once it has asked for the signer's
- * view (app/signing/main.ts), for preloading: it loads beside the entry, not after it has run.
+ * The HTML of each e-mail link's page names the page's code, which its small entry imports once it has
+ * asked for the link's view (app/signing/main.ts, app/review/main.ts), for preloading: it loads beside
+ * the entry, not after it has run. Only what the entry imports dynamically and what that imports
+ * statically: the review page's superdoc, imported only on „Änderungen vorschlagen“, is not among it.
  */
-function preloadOfSigningPageCode(): Plugin {
+function preloadOfLinkPageCode(): Plugin {
+  const pages = new Set(Object.values(LINK_PAGES));
   return {
-    name: 'preload-of-signing-page-code',
+    name: 'preload-of-link-page-code',
     apply: 'build',
     transformIndexHtml: {
       order: 'post',
       handler(_html, { filename, chunk, bundle }) {
-        if (!filename.endsWith('signing.html') || !chunk || !bundle) return;
+        if (!pages.has(basename(filename)) || !chunk || !bundle) return;
         // The entry itself is in the page already (the page's code imports what the two share from it).
         const files = new Set<string>([chunk.fileName]);
         const add = (file: string) => {

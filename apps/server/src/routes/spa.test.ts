@@ -11,6 +11,8 @@ const INDEX_HTML =
   '<!doctype html><title>Vertragsgenerator</title><script src="/assets/app-abc123.js"></script>';
 const SIGNING_HTML =
   '<!doctype html><title>Vertragsgenerator</title><script src="/assets/signing-ghi789.js"></script>';
+const REVIEW_HTML =
+  '<!doctype html><title>Vertragsprüfung</title><script src="/assets/review-jkl012.js"></script>';
 const APP_JS = 'console.log("Vertragsgenerator");\n'.repeat(200);
 const SMALL_JS = 'export const a = 1;';
 
@@ -29,6 +31,7 @@ function compressedWebBuild(): string {
   };
   write('index.html', INDEX_HTML, ['br', 'gz']);
   write('signing.html', SIGNING_HTML, ['br', 'gz']);
+  write('review.html', REVIEW_HTML, ['br', 'gz']);
   write('assets/app-abc123.js', APP_JS, ['br', 'gz']);
   write('assets/small-def456.js', SMALL_JS, ['gz']);
   return dir;
@@ -122,12 +125,28 @@ describe('the built SPA, precompressed', () => {
     }
   });
 
+  it('answers the counterparty’s review page of an e-mail link with its own entry, never cached', async () => {
+    for (const url of ['/vertragspruefung', '/vertragspruefung/', '/vertragspruefung?utm=mail']) {
+      const response = await get(url, BROWSER_ENCODINGS);
+      expect(response.statusCode, url).toBe(200);
+      expect(response.headers['content-type'], url).toMatch(/^text\/html/);
+      expect(response.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(response.rawPayload).toString(), url).toBe(REVIEW_HTML);
+    }
+    // Only that page: a path below or beside it is the app's, and the signing page stays the signing page's.
+    for (const url of ['/vertragspruefung/mehr', '/vertragspruefungen', '/reviews']) {
+      expect((await get(url)).body, url).toBe(INDEX_HTML);
+    }
+    expect((await get('/unterschreiben')).body).toBe(SIGNING_HTML);
+  });
+
   it('answers HEAD as GET, without the body: navigations, assets and unknown API paths', async () => {
     for (const url of [
       '/',
       '/start',
       '/login',
       '/unterschreiben',
+      '/vertragspruefung',
       '/dokumente/4f1c',
       '/assets/app-abc123.js',
       '/backend/nichts',

@@ -21,10 +21,13 @@ async function isZip(file: Blob): Promise<boolean> {
   return head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04;
 }
 
-/** What the viewer and the editor choose themselves; the rest is the same for both. */
+/**
+ * What the viewer and the editors choose themselves; the rest is the same for all. `user` names the author
+ * of tracked changes (the review page's suggestions), `zoom` fits the page to a phone's width there.
+ */
 export type SuperdocOptions = Pick<
   Config,
-  'documentMode' | 'role' | 'toolbar' | 'modules' | 'layoutEngineOptions'
+  'documentMode' | 'role' | 'toolbar' | 'modules' | 'layoutEngineOptions' | 'user' | 'zoom'
 >;
 
 /**

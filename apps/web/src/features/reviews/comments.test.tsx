@@ -1,9 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, stubApi } from '@/test/utils';
 import { threadsOf } from './comments';
-import { API, comment, expectNoSeriousViolations, noDifferences, renderPanel, review } from './test-fixtures';
+import { API, comment, noDifferences, renderPanel, review } from './test-fixtures';
 
 const question = comment(1, {
   text: 'Warum ist die Haftung unbeschränkt?',

@@ -2,8 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { DocumentDifferences } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, stubApi } from '@/test/utils';
-import { API, expectNoSeriousViolations, renderPanel } from './test-fixtures';
+import { API, renderPanel } from './test-fixtures';
 
 const differences: DocumentDifferences = {
   version: 3,

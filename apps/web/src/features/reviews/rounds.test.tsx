@@ -2,11 +2,11 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Review, ReviewRound } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, stubApi } from '@/test/utils';
 import {
   API,
   deletion,
-  expectNoSeriousViolations,
   insertion,
   karl,
   kim,

@@ -1,15 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, stubApi } from '@/test/utils';
-import {
-  API,
-  DOCUMENT_ID,
-  expectNoSeriousViolations,
-  noDifferences,
-  renderPanel,
-  review,
-} from './test-fixtures';
+import { API, DOCUMENT_ID, noDifferences, renderPanel, review } from './test-fixtures';
 
 const form = () => screen.getByRole('form', { name: 'Zur Prüfung an die Gegenseite' });
 const person = (index: number) => within(screen.getByRole('group', { name: `Person ${index}` }));

@@ -2,17 +2,9 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Review, Suggestion } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
+import { expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, stubApi } from '@/test/utils';
-import {
-  API,
-  deletion,
-  expectNoSeriousViolations,
-  insertion,
-  noDifferences,
-  renderPanel,
-  returnedRound,
-  review,
-} from './test-fixtures';
+import { API, deletion, insertion, noDifferences, renderPanel, returnedRound, review } from './test-fixtures';
 
 const decided = (suggestion: Suggestion, outcome: 'accepted' | 'rejected'): Suggestion => ({
   ...suggestion,

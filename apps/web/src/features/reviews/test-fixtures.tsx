@@ -6,9 +6,8 @@ import type {
   StoredDocument,
   Suggestion,
 } from '@vertragsgenerator/domain';
-import axe from 'axe-core';
 import { useState } from 'react';
-import { expect, vi } from 'vitest';
+import { vi } from 'vitest';
 import { renderRoutes } from '@/test/utils';
 import { NegotiationPanel } from './negotiation-panel';
 
@@ -128,29 +127,6 @@ export const comment = (n: number, extra: Partial<ReviewComment> = {}): ReviewCo
   createdAt: `2026-11-22T1${n}:00:00Z`,
   ...extra,
 });
-
-/** The WCAG 2.2 A and AA rules, as e2e/axe.ts runs them in the browser. */
-const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
-
-/**
- * Fails with each serious or critical axe-core violation of what is rendered now. jsdom lays nothing
- * out: contrast is left to the browser tests (e2e/axe.ts), everything else about names, roles and
- * structure is checked here.
- */
-export async function expectNoSeriousViolations(root: Element = document.body): Promise<void> {
-  const results = await axe.run(root, {
-    runOnly: { type: 'tag', values: WCAG_TAGS },
-    rules: { 'color-contrast': { enabled: false } },
-  });
-  const serious = results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => ({
-      rule: violation.id,
-      help: violation.help,
-      nodes: violation.nodes.map((node) => node.html),
-    }));
-  expect(serious).toEqual([]);
-}
 
 export const API = {
   review: `GET /backend/documents/${DOCUMENT_ID}/review`,

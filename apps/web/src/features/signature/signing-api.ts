@@ -1,6 +1,5 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
-  SIGNING_CODE_ERRORS,
   SIGNING_LINK_ERRORS,
   SIGNING_TOKEN_HEADER,
   type SignEnvelopeRequest,
@@ -25,11 +24,6 @@ function signingFetch(
 /** The link is unknown, expired or its envelope closed: nothing on the page can help any more. */
 export function isLinkError(error: unknown): error is ApiRequestError {
   return error instanceof ApiRequestError && Object.hasOwn(SIGNING_LINK_ERRORS, error.code);
-}
-
-/** An answer of the code step (wrong, expired, locked, too early, or not confirmed yet). */
-export function isCodeError(error: unknown): error is ApiRequestError {
-  return error instanceof ApiRequestError && Object.hasOwn(SIGNING_CODE_ERRORS, error.code);
 }
 
 export function signingQueryOptions(token: string) {
