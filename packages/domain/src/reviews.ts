@@ -112,8 +112,19 @@ export const staffCommentSchema = z.object({
 });
 export type StaffCommentRequest = z.input<typeof staffCommentSchema>;
 
-/** POST /backend/review/comments (the counterparty): always external. */
-export const reviewerCommentSchema = staffCommentSchema.omit({ visibility: true });
+/**
+ * POST /backend/review/comments (the counterparty): always external. Its messages address a business
+ * partner („Sie“); the page shows its own in the contract's language before anything is sent.
+ */
+export const reviewerCommentSchema = z.object({
+  text: z
+    .string({ error: 'Bitte schreiben Sie einen Kommentar.' })
+    .trim()
+    .min(1, 'Bitte schreiben Sie einen Kommentar.')
+    .max(REVIEW_COMMENT_MAX, `Der Kommentar ist zu lang (höchstens ${REVIEW_COMMENT_MAX} Zeichen).`),
+  parentId: z.uuid('Diesen Kommentar gibt es nicht.').nullable().default(null),
+  quote: z.string().trim().max(1000, 'Die Textstelle ist zu lang (höchstens 1000 Zeichen).').default(''),
+});
 export type ReviewerCommentRequest = z.input<typeof reviewerCommentSchema>;
 
 /** POST /backend/reviews/:id/decisions: each suggestion named, or all open ones. */
@@ -217,6 +228,8 @@ export type DocumentDifferences = z.infer<typeof documentDifferencesSchema>;
 /** GET /backend/review: what the counterparty sees behind their link. */
 export const reviewerViewSchema = z.object({
   fileName: z.string(),
+  /** The SHA-256 of the version this round sent: what the document route answers. */
+  documentSha256: z.string(),
   language: z.enum(['de', 'en']),
   company: z.string(),
   sender: z.object({ name: z.string(), email: z.string() }),

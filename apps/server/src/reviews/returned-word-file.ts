@@ -21,34 +21,57 @@ const MACRO_DOCUMENT = 'application/vnd.ms-word.document.macroEnabled.main+xml';
 /** The one kind of external relationship Word never follows by itself: a link the reader clicks. */
 const HYPERLINK = 'http://schemas.openxmlformats.org/officeDocument/2006/relationships/hyperlink';
 
-/** Why a returned file is refused, in German for the person who uploaded it. */
+/**
+ * Why a returned file is refused, for the person who uploaded it: in German (`message`) and in English,
+ * the contract's language deciding which they read. `tooLarge` is 413, the rest 422.
+ */
 export class ReturnedFileProblem extends Error {
   override name = 'ReturnedFileProblem';
+  constructor(
+    readonly kind: 'tooLarge' | 'refused',
+    readonly messages: { de: string; en: string },
+  ) {
+    super(messages.de);
+  }
 }
 
+const refused = (de: string, en: string) => new ReturnedFileProblem('refused', { de, en });
+
 const problem = {
-  tooLarge: () => new ReturnedFileProblem('Die Datei ist zu groß: höchstens 10 MB.'),
+  tooLarge: () =>
+    new ReturnedFileProblem('tooLarge', {
+      de: 'Die Datei ist zu groß: höchstens 10 MB.',
+      en: 'The file is too large: 10 MB at most.',
+    }),
   notWord: () =>
-    new ReturnedFileProblem('Die Datei ist kein Word-Dokument. Bitte laden Sie die Datei als .docx hoch.'),
+    refused(
+      'Die Datei ist kein Word-Dokument. Bitte laden Sie die Datei als .docx hoch.',
+      'The file is not a Word document. Please upload it as a .docx file.',
+    ),
   macros: () =>
-    new ReturnedFileProblem(
+    refused(
       'Die Datei enthält Makros. Bitte speichern Sie sie in Word als „Word-Dokument (*.docx)“ ohne Makros und laden Sie sie erneut hoch.',
+      'The file contains macros. Please save it in Word as “Word Document (*.docx)” without macros and upload it again.',
     ),
   bomb: () =>
-    new ReturnedFileProblem(
+    refused(
       'Die Datei lässt sich nicht sicher entpacken: sie ist entpackt ungewöhnlich groß. Bitte speichern Sie sie in Word neu.',
+      'The file cannot be unpacked safely: it is unusually large once unpacked. Please save it again in Word.',
     ),
   entities: () =>
-    new ReturnedFileProblem(
+    refused(
       'Die Datei enthält XML-Definitionen (DOCTYPE), die Word nicht schreibt. Bitte speichern Sie sie in Word neu.',
+      'The file contains XML definitions (DOCTYPE) that Word does not write. Please save it again in Word.',
     ),
   external: (target: string) =>
-    new ReturnedFileProblem(
+    refused(
       `Die Datei lädt Inhalte von außerhalb (${target.slice(0, 80)}). Bitte entfernen Sie verknüpfte Bilder, Vorlagen oder Objekte und laden Sie sie erneut hoch.`,
+      `The file loads content from outside (${target.slice(0, 80)}). Please remove linked pictures, templates or objects and upload it again.`,
     ),
   embedded: () =>
-    new ReturnedFileProblem(
+    refused(
       'Die Datei enthält eingebettete Objekte (OLE, z. B. eine eingefügte Excel-Tabelle oder ein Programm). Bitte entfernen Sie sie und laden Sie die Datei erneut hoch.',
+      'The file contains embedded objects (OLE, such as an inserted Excel table or a program). Please remove them and upload the file again.',
     ),
 };
 

@@ -8,7 +8,7 @@ import { maskedAddress } from '../signature/verification/signer-code.js';
 import { lockedMessage, type SignerVerification } from '../signature/verification/signer-verification.js';
 import { SignerVerificationProblem } from '../signature/verification/verification-problem.js';
 import { suggestionsOf } from './returned-changes.js';
-import { readReturnedWordFile } from './returned-word-file.js';
+import { ReturnedFileProblem, readReturnedWordFile } from './returned-word-file.js';
 import { type Executor, type ReviewLinkHolder, type ReviewLinks, reviewLinkProblem } from './review-links.js';
 import { type RoundForMail, reviewCodeMail, reviewReturnedMail } from './review-mails.js';
 import { commentsOf, suggestionsOfRounds } from './review-queries.js';
@@ -172,7 +172,16 @@ export class ReviewLinkActions {
       let version: { version: number; sha256: string } | undefined;
       let suggestions = 0;
       if (returned.source !== 'none') {
-        const parts = await readReturnedWordFile(returned.fileName, returned.content);
+        const parts = await readReturnedWordFile(returned.fileName, returned.content).catch(
+          (error: unknown) => {
+            if (!(error instanceof ReturnedFileProblem)) throw error;
+            throw new HttpError(
+              error.kind === 'tooLarge' ? 413 : 422,
+              'file_refused',
+              error.messages[review.language],
+            );
+          },
+        );
         const sent = await documents.versionContent(review.document_id, round.sent_version, trx);
         if (!sent) throw reviewLinkProblem('link_invalid');
         const withChanges = withUniqueChangeIds(
@@ -286,6 +295,7 @@ export class ReviewLinkActions {
     );
     return {
       fileName: document.file_name,
+      documentSha256: round.sent_sha256,
       language: review.language,
       company: this.deps.companyOf(document.doc_key),
       sender: { name: round.sent_by_name, email: round.sent_by },

@@ -12,7 +12,7 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { errorAnswers, fileAnswer, PUBLIC } from '../http/openapi.js';
 import { sendFile } from '../http/send-file.js';
-import { RETURNED_FILE_MAX_BYTES, ReturnedFileProblem } from '../reviews/returned-word-file.js';
+import { RETURNED_FILE_MAX_BYTES } from '../reviews/returned-word-file.js';
 import type { ReturnedRound, ReviewLinkActions } from '../reviews/review-link-actions.js';
 import { HttpError, parseInput } from '../shared/http-error.js';
 import { SignerVerificationProblem } from '../signature/verification/verification-problem.js';
@@ -212,10 +212,6 @@ async function linkAction<T>(action: () => Promise<T>): Promise<T> {
   } catch (error) {
     if (error instanceof SignerVerificationProblem) {
       throw new HttpError(SIGNING_CODE_ERRORS[error.code], error.code, error.message);
-    }
-    if (error instanceof ReturnedFileProblem) {
-      const tooLarge = /zu groß/.test(error.message);
-      throw new HttpError(tooLarge ? 413 : 422, 'file_refused', error.message);
     }
     throw error;
   }

@@ -70,12 +70,12 @@ describe.each(testDatabases())('Negotiation on $name', (database) => {
 
   async function confirmCode(token: string, to: string): Promise<ReviewerView> {
     const before = t.mailer.sent.filter(
-      (mail) => mail.to === to && /Bestätigungscode/.test(mail.subject),
+      (mail) => mail.to === to && /Bestätigungscode|confirmation code/.test(mail.subject),
     ).length;
     const sent = await t.app.inject({ method: 'POST', url: '/backend/review/code', headers: review(token) });
     expect(sent.statusCode, sent.body).toBe(200);
     const code = await eventually('the review code', () => {
-      const mails = t.mailer.sent.filter((mail) => mail.to === to && /Bestätigungscode/.test(mail.subject));
+      const mails = t.mailer.sent.filter((mail) => mail.to === to && /Bestätigungscode|confirmation code/.test(mail.subject));
       return mails.length > before ? codeInMail(mails.at(-1)?.text ?? '') : undefined;
     });
     const verified = await t.app.inject({
@@ -403,6 +403,30 @@ describe.each(testDatabases())('Negotiation on $name', (database) => {
       .where('document_id', '=', documentId)
       .execute();
     expect(versions).toHaveLength(1);
+  });
+
+  it('speaks English to the counterparty of an English contract: mails, refusals and the view', async () => {
+    const generated = await t.app.inject({
+      method: 'POST',
+      url: `/backend/generateDocx/docx-en-wm-rv/${MATCH.matchId}`,
+      headers: as(LEGAL),
+      payload: { dataList: demoDataList('docx-en-wm-rv') },
+    });
+    expect(generated.statusCode, generated.body).toBe(200);
+    const { token } = await startWith(
+      generated.headers['x-document-id'] as string,
+      'erin.english@customer.example',
+    );
+    const invitation = t.mailer.sent.find(
+      (mail) => mail.to === 'erin.english@customer.example' && /review/i.test(mail.subject),
+    );
+    expect(invitation?.subject).toMatch(/^Please review: /);
+    expect(invitation?.text).toMatch(/Please reply by 31 December 2026\./);
+    const view = await t.app.inject({ method: 'GET', url: '/backend/review', headers: review(token) });
+    expect(view.json<ReviewerView>().language).toBe('en');
+    const refused = await returnFile(token, Buffer.from('%PDF-1.7'), 'upload', 'contract.docx');
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().message).toBe('The file is not a Word document. Please upload it as a .docx file.');
   });
 
   it('answers 410 for a withdrawn or expired link and locks after five wrong codes', async () => {

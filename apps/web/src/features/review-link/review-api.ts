@@ -58,9 +58,9 @@ export async function reviewViewOf(earlyAnswer: Promise<Response>): Promise<Revi
   return parseJsonAnswer(await checkedAnswer(earlyAnswer), reviewerViewSchema);
 }
 
-/** The name the page's reader knows the document by: each round is another version. */
-export function reviewDocumentKey(token: string, view: Pick<ReviewerView, 'round'>): string {
-  return `review:${token}:${view.round}`;
+/** The name the page's reader knows the document by: the version the round sent, by its SHA-256. */
+export function reviewDocumentKey(token: string, view: Pick<ReviewerView, 'documentSha256'>): string {
+  return `review:${token}:${view.documentSha256}`;
 }
 
 /**

@@ -6,6 +6,7 @@ export const LINK_TOKEN = 'cmV2aWV3LWxpbmstdG9rZW4tMTIzNDU2';
 /** A reviewer who confirmed the code mailed to them: the contract is open for comments and changes. */
 export const reviewerView: ReviewerView = {
   fileName: 'Rahmenvertrag PL-12345.docx',
+  documentSha256: 'a'.repeat(64),
   language: 'de',
   company: 'Demo GmbH',
   sender: { name: 'Lena Legal', email: 'legal@demo.local' },
