@@ -75,7 +75,9 @@ describe.each(testDatabases())('Negotiation on $name', (database) => {
     const sent = await t.app.inject({ method: 'POST', url: '/backend/review/code', headers: review(token) });
     expect(sent.statusCode, sent.body).toBe(200);
     const code = await eventually('the review code', () => {
-      const mails = t.mailer.sent.filter((mail) => mail.to === to && /Bestätigungscode|confirmation code/.test(mail.subject));
+      const mails = t.mailer.sent.filter(
+        (mail) => mail.to === to && /Bestätigungscode|confirmation code/.test(mail.subject),
+      );
       return mails.length > before ? codeInMail(mails.at(-1)?.text ?? '') : undefined;
     });
     const verified = await t.app.inject({
