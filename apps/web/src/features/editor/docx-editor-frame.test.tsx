@@ -1,7 +1,8 @@
 import { act, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FIRST_VIEW_WAIT_MS } from '@/components/use-superdoc-opening';
 import { renderWithProviders } from '@/test/utils';
-import { DocxEditorFrame, FIRST_VIEW_WAIT_MS } from './docx-editor-frame';
+import { DocxEditorFrame } from './docx-editor-frame';
 
 const control = vi.hoisted(() => ({
   /** How often superdoc (its fake) was asked to open a file. */

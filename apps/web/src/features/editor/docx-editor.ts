@@ -1,4 +1,5 @@
 import { openSuperdoc } from '@/lib/superdoc';
+import { exportDocx } from '@/lib/superdoc-export';
 import { texts } from '@/texts';
 import { keepToolbarNamesGerman } from './german-toolbar-names';
 
@@ -66,20 +67,7 @@ export async function openDocxEditor(
   const toolbarElement = readOnly ? null : document.getElementById(toolbarId);
   const stopGermanNames = toolbarElement ? keepToolbarNamesGerman(superdoc, toolbarElement) : () => {};
   return {
-    async exportDocx() {
-      // superdoc reports a failed export as an event and then hands out the file it was opened with:
-      // saving that would silently drop every edit.
-      const failures: unknown[] = [];
-      const remember = (payload: { error?: unknown }) => failures.push(payload.error ?? payload);
-      superdoc.on('exception', remember);
-      try {
-        const exported = await superdoc.export({ exportType: ['docx'], triggerDownload: false });
-        if (failures.length > 0) throw failures[0];
-        return exported;
-      } finally {
-        superdoc.off('exception', remember);
-      }
-    },
+    exportDocx: () => exportDocx(superdoc),
     destroy() {
       stopGermanNames();
       superdoc.destroy();

@@ -1,4 +1,5 @@
 import { openSuperdoc } from '@/lib/superdoc';
+import { exportDocx } from '@/lib/superdoc-export';
 
 /**
  * superdoc for the counterparty's suggestions. Its own module, imported only when the reviewer asks to
@@ -48,20 +49,7 @@ export async function openSuggestingEditor(
   // Only from now on: while it opens the file, superdoc reports its own import as an update.
   superdoc.on('editor-update', onChange);
   return {
-    async exportDocx() {
-      // superdoc reports a failed export as an event and then hands out the file it was opened with:
-      // sending that back would silently drop every suggestion (as features/editor/docx-editor.ts guards).
-      const failures: unknown[] = [];
-      const remember = (payload: { error?: unknown }) => failures.push(payload.error ?? payload);
-      superdoc.on('exception', remember);
-      try {
-        const exported = await superdoc.export({ exportType: ['docx'], triggerDownload: false });
-        if (failures.length > 0) throw failures[0];
-        return exported;
-      } finally {
-        superdoc.off('exception', remember);
-      }
-    },
+    exportDocx: () => exportDocx(superdoc),
     selectedText() {
       // The editor's own selection, which stays when the focus moves to the page's button: the browser's
       // selection is in superdoc's hidden input, not in the pages it paints.
