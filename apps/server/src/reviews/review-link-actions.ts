@@ -10,7 +10,7 @@ import { SignerVerificationProblem } from '../signature/verification/verificatio
 import { suggestionsOf } from './returned-changes.js';
 import { ReturnedFileProblem, readReturnedWordFile } from './returned-word-file.js';
 import { type Executor, type ReviewLinkHolder, type ReviewLinks, reviewLinkProblem } from './review-links.js';
-import { type RoundForMail, reviewCodeMail, reviewReturnedMail } from './review-mails.js';
+import { reviewCodeMail, reviewReturnedMail, roundForMail } from './review-mails.js';
 import { commentsOf, suggestionsOfRounds } from './review-queries.js';
 import { trackedChangesOf, withUniqueChangeIds } from './tracked-changes.js';
 
@@ -68,7 +68,17 @@ export class ReviewLinkActions {
       if (await verification.verified(ALWAYS, signer, trx))
         return { view: await this.view(holder, trx), sent: false };
       const { code, expiresAt } = await verification.issue(signer, trx);
-      await outbox.enqueue([reviewCodeMail(roundForMail(holder), holder.reviewer, code, expiresAt)], trx);
+      await outbox.enqueue(
+        [
+          reviewCodeMail(
+            roundForMail(holder.review, holder.round, holder.document.file_name),
+            holder.reviewer,
+            code,
+            expiresAt,
+          ),
+        ],
+        trx,
+      );
       return { view: await this.view(holder, trx), sent: true };
     });
     if (sent) outbox.deliverSoon();
@@ -245,7 +255,13 @@ export class ReviewLinkActions {
       const documentUrl = `${this.deps.publicUrl}/dokumente/${review.document_id}`;
       const staff = new Set([round.sent_by, review.created_by]);
       const mails: OutgoingMail[] = [...staff].map((to) =>
-        reviewReturnedMail(roundForMail(holder), to, reviewer, suggestions, documentUrl),
+        reviewReturnedMail(
+          roundForMail(holder.review, holder.round, holder.document.file_name),
+          to,
+          reviewer,
+          suggestions,
+          documentUrl,
+        ),
       );
       await outbox.enqueue(mails, trx);
       const updated = await this.deps.links.resolve(token, trx);
@@ -322,17 +338,4 @@ export class ReviewLinkActions {
 /** The code step knows link holders as signers: an id, an address, the link it went out for. */
 function signerOf(holder: ReviewLinkHolder) {
   return { id: holder.reviewer.id, email: holder.reviewer.email, token_sha256: holder.reviewer.token_sha256 };
-}
-
-function roundForMail({ review, round, document }: ReviewLinkHolder): RoundForMail {
-  return {
-    reviewId: review.id,
-    language: review.language,
-    fileName: document.file_name,
-    senderName: round.sent_by_name,
-    senderEmail: round.sent_by,
-    message: round.message,
-    dueDate: round.due_date,
-    round: round.number,
-  };
 }

@@ -17,6 +17,24 @@ export interface RoundForMail {
   round: number;
 }
 
+/** What a round's mails say of it. */
+export function roundForMail(
+  review: { id: string; language: 'de' | 'en' },
+  round: { sent_by_name: string; sent_by: string; message: string; due_date: string; number: number },
+  fileName: string,
+): RoundForMail {
+  return {
+    reviewId: review.id,
+    language: review.language,
+    fileName,
+    senderName: round.sent_by_name,
+    senderEmail: round.sent_by,
+    message: round.message,
+    dueDate: round.due_date,
+    round: round.number,
+  };
+}
+
 interface Person {
   name: string;
   email: string;

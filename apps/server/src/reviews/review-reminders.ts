@@ -2,7 +2,7 @@ import { REVIEW_REMINDER_DAYS_BEFORE } from '@vertragsgenerator/domain';
 import type { Db } from '../db/database.js';
 import type { MailOutbox } from '../mail/mail-outbox.js';
 import type { ReviewLinks } from './review-links.js';
-import { reviewReminderMail } from './review-mails.js';
+import { reviewReminderMail, roundForMail } from './review-mails.js';
 
 const DAY_MS = 86_400_000;
 /** Berlin's calendar day of an instant, as `YYYY-MM-DD`. */
@@ -54,16 +54,7 @@ export async function remindReviewers(
     await outbox.enqueue(
       due.map((row) =>
         reviewReminderMail(
-          {
-            reviewId: row.review_id,
-            language: row.language,
-            fileName: row.file_name ?? 'Vertrag.docx',
-            senderName: row.sent_by_name,
-            senderEmail: row.sent_by,
-            message: row.message,
-            dueDate: row.due_date,
-            round: row.number,
-          },
+          roundForMail({ id: row.review_id, language: row.language }, row, row.file_name ?? 'Vertrag.docx'),
           row,
           links.current(row),
         ),

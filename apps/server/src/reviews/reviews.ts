@@ -13,7 +13,12 @@ import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import { conflict, HttpError, notFound } from '../shared/http-error.js';
 import type { EventSink } from '../shared/product-events.js';
 import type { Executor, ReviewLinks, ReviewRow, RoundRow } from './review-links.js';
-import { type RoundForMail, reviewInvitationMail, reviewWithdrawnMail } from './review-mails.js';
+import {
+  type RoundForMail,
+  reviewInvitationMail,
+  reviewWithdrawnMail,
+  roundForMail,
+} from './review-mails.js';
 import { reviewDetails, reviewOfDocument } from './review-queries.js';
 import { type Decision, decided } from './tracked-changes.js';
 
@@ -318,12 +323,7 @@ export class Reviews {
       const review = await this.lockOpen(reviewId, trx);
       const round = await this.lastRound(review.id, trx);
       await this.assertSettled(round, trx);
-      const latest = await trx
-        .selectFrom('document_versions')
-        .select(['version', 'sha256'])
-        .where('document_id', '=', review.document_id)
-        .orderBy('version', 'desc')
-        .executeTakeFirstOrThrow();
+      const latest = await latestVersion(review.document_id, trx);
       const updated = await trx
         .updateTable('reviews')
         .set({
@@ -377,12 +377,7 @@ export class Reviews {
     trx: Executor,
   ): Promise<OutgoingMail[]> {
     const last = await this.lastRound(review.id, trx);
-    const latest = await trx
-      .selectFrom('document_versions')
-      .select(['version', 'sha256'])
-      .where('document_id', '=', review.document_id)
-      .orderBy('version', 'desc')
-      .executeTakeFirstOrThrow();
+    const latest = await latestVersion(review.document_id, trx);
     const round = await trx
       .insertInto('review_rounds')
       .values({
@@ -500,16 +495,7 @@ export class Reviews {
       .select('file_name')
       .where('id', '=', review.document_id)
       .executeTakeFirstOrThrow();
-    return {
-      reviewId: review.id,
-      language: review.language,
-      fileName: document.file_name ?? 'Vertrag.docx',
-      senderName: round.sent_by_name,
-      senderEmail: round.sent_by,
-      message: round.message,
-      dueDate: round.due_date,
-      round: round.number,
-    };
+    return roundForMail(review, round, document.file_name ?? 'Vertrag.docx');
   }
 }
 
@@ -522,4 +508,14 @@ function uniqueByAddress<T extends { email: string }>(people: T[]): T[] {
     seen.add(key);
     return true;
   });
+}
+
+/** The document's latest version: what a round sends and what is agreed. */
+function latestVersion(documentId: string, trx: Executor): Promise<{ version: number; sha256: string }> {
+  return trx
+    .selectFrom('document_versions')
+    .select(['version', 'sha256'])
+    .where('document_id', '=', documentId)
+    .orderBy('version', 'desc')
+    .executeTakeFirstOrThrow();
 }

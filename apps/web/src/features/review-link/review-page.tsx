@@ -23,6 +23,7 @@ import {
   useState,
 } from 'react';
 import { EmailCodeStep } from '@/components/email-code-step';
+import { FullPageMessage } from '@/components/full-page-message';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError } from '@/lib/api';
 import { EarlierRounds } from './earlier-rounds';
@@ -354,16 +355,5 @@ function LoadProblem({
         <Button onClick={onRetry}>{texts.retry}</Button>
       </Group>
     </FullPageMessage>
-  );
-}
-
-function FullPageMessage({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="xl" mt="xl">
-      <Stack>
-        <Title order={1}>{title}</Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }

@@ -18,11 +18,12 @@ import {
   type SigningView,
   signEnvelopeSchema,
 } from '@vertragsgenerator/domain';
-import { type FormEvent, type ReactNode, useCallback, useDeferredValue, useState } from 'react';
+import { type FormEvent, useCallback, useDeferredValue, useState } from 'react';
 // The reader's own module: the package's index brings the sender's viewer and superdoc's frame along.
 import { DocumentReader } from '@/components/document-viewer/document-reader';
 import { runDownload } from '@/components/download-button';
 import { useFirstInvalidFocus } from '@/components/form';
+import { FullPageMessage } from '@/components/full-page-message';
 import { SectionLoader } from '@/components/section-loader';
 import { ApiRequestError, errorMessage } from '@/lib/api';
 import { useSingleMutation } from '@/lib/use-single-mutation';
@@ -299,16 +300,5 @@ function Outcome({ title, text }: { title: string; text: string }) {
     <FullPageMessage title={title}>
       <Text role="status">{text}</Text>
     </FullPageMessage>
-  );
-}
-
-function FullPageMessage({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <Paper withBorder p="xl" mt="xl">
-      <Stack>
-        <Title order={1}>{title}</Title>
-        {children}
-      </Stack>
-    </Paper>
   );
 }
