@@ -99,6 +99,20 @@ describe.each(testDatabases())('a negotiated contract signed on $name', (databas
     const reviewId = started.json<Review>().id;
     expect(started.json<Review>().envelopeId).toBe(envelopeId);
 
+    // While the round is out, the draft does not go to the signers.
+    const tooEarly = await post(`/backend/signature/envelopes/${envelopeId}/send`, {
+      subject: draft.subject,
+      message: '',
+      recipients: draft.recipients.map(({ role, name, email, routingOrder }) => ({
+        role,
+        name,
+        email,
+        routingOrder,
+      })),
+    });
+    expect(tooEarly.statusCode).toBe(409);
+    expect(tooEarly.json().message).toMatch(/Runde 1 bei der Gegenseite/);
+
     // Round 1: the partner suggests a paragraph in the browser (a tracked insertion of theirs).
     const link1 = await reviewerLink(1);
     const sent = await t.app.inject({

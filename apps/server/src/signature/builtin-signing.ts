@@ -13,6 +13,7 @@ import type { CertificateInput } from './certificate.js';
 import { type Countersignature, recipientsWith } from './countersignature.js';
 import { EnvelopeRouting } from './envelope-routing.js';
 import type { Actor, EnvelopesRepository, Executor } from './envelopes-repository.js';
+import { assertNotUnderReview } from './negotiation.js';
 import type { EnvelopeSealer } from './seal/envelope-sealer.js';
 import type { EnvelopeDraft, SignatureProvider } from './signature-provider.js';
 import type { SigningLinks } from './signing-links.js';
@@ -109,6 +110,7 @@ export class BuiltinSigning implements SignatureProvider, ApprovedSender {
         throw new EnvelopeStateProblem('Dieser Umschlag wurde bereits versendet oder beendet.');
       }
       if (gate && evaluation) await gate.assertSendable(envelopeId, evaluation, trx, approved?.approvalId);
+      await assertNotUnderReview(envelope.document_id, trx);
       const signerCode = this.verification.choice(request.signerCode);
       if (signerCode === null) {
         const message = 'Der Bestätigungscode per E-Mail ist für alle Unterzeichner vorgeschrieben.';

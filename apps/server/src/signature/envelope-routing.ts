@@ -1,8 +1,8 @@
 import type { MailOutbox, OutgoingMail } from '../mail/mail-outbox.js';
 import type { CertificateInput } from './certificate.js';
 import { certificateInput } from './certificate-input.js';
-import { negotiationRounds } from './certificate-negotiation.js';
 import type { EnvelopesRepository, Executor } from './envelopes-repository.js';
+import { negotiationRounds } from './negotiation.js';
 import type { EnvelopeWithFileName, SigningLinks } from './signing-links.js';
 import { invitationMail } from './signing-mails.js';
 
