@@ -92,6 +92,11 @@ const TAGS = [
     name: 'batches',
     description: 'Serien: one document for many deals, checked first, then made as a durable job',
   },
+  {
+    name: 'negotiation',
+    description:
+      'Review rounds with the counterparty: staff send and decide, the reviewer’s page is authorised by its link token',
+  },
   { name: 'support', description: 'Problem reports' },
   {
     name: 'webhooks',

@@ -11,7 +11,7 @@ import {
 } from '../test/test-app.js';
 
 /**
- * Public: the probes and runtime settings, the signer pages (authorised by their link token) and the
+ * Public: the probes and runtime settings, the signer and reviewer pages (authorised by their link token) and the
  * sealed PDFs a webhook receiver and the HTTP CRM fetch (authorised by the endpoint's signature or the
  * write-back's token).
  */
@@ -26,6 +26,13 @@ const PUBLIC_PATHS = [
   '/backend/signing/decline',
   '/backend/signing/code',
   '/backend/signing/verify',
+  // The counterparty's review page, authorised by its link token (review-link.ts).
+  '/backend/review',
+  '/backend/review/code',
+  '/backend/review/verify',
+  '/backend/review/document',
+  '/backend/review/comments',
+  '/backend/review/return',
   '/backend/webhooks/envelopes/:envelopeId/sealed-pdf',
   '/backend/crm/envelopes/:envelopeId/sealed-pdf',
   // A calendar program fetches the feed with the personal token in its path (contract-calendar.ts).

@@ -54,6 +54,13 @@ const PUBLIC_OPERATIONS = [
   'POST /backend/signing/decline',
   'POST /backend/signing/code',
   'POST /backend/signing/verify',
+  // The counterparty's review page, authorised by its link token.
+  'GET /backend/review',
+  'GET /backend/review/document',
+  'POST /backend/review/code',
+  'POST /backend/review/verify',
+  'POST /backend/review/comments',
+  'POST /backend/review/return',
   'POST /backend/signature/docusign/connect',
   'GET /backend/webhooks/envelopes/{envelopeId}/sealed-pdf',
   'GET /backend/crm/envelopes/{envelopeId}/sealed-pdf',

@@ -47,6 +47,33 @@ export async function signingCodeInMailFolder(
   return newest?.text?.match(/^\s*(\d{6})\s*$/m)?.[1];
 }
 
+/** The review link in the newest invitation to `to` written since `since`; undefined while there is none. */
+export async function reviewLinkInMailFolder(
+  mailDir: string,
+  to: string,
+  since: number,
+): Promise<string | undefined> {
+  return (await mailsTo(mailDir, to, since))
+    .map((mail) => mail.text?.match(/https?:\/\/\S+\/vertragspruefung#[A-Za-z0-9_-]+/)?.[0])
+    .find(Boolean);
+}
+
+/**
+ * The code in the newest review code mail to `to` written since `since` (German or English, as the
+ * contract); undefined while there is none. A new code replaces the last, so the newest is the one that works.
+ */
+export async function reviewCodeInMailFolder(
+  mailDir: string,
+  to: string,
+  since: number,
+): Promise<string | undefined> {
+  const [newest] = (await mailsTo(mailDir, to, since)).filter(
+    (mail) =>
+      mail.subject?.startsWith('Ihr Bestätigungscode') || mail.subject?.startsWith('Your confirmation code'),
+  );
+  return newest?.text?.match(/^\s*(\d{6})\s*$/m)?.[1];
+}
+
 /**
  * A signer confirms the code of their link on a server process, as the signing page does: asks for a
  * code, polls the mail folder for it and enters it. Resolves once the server took it.
