@@ -18,8 +18,22 @@ import {
   submitButton,
   type,
 } from './forms-support.js';
+import {
+  enterReviewCode,
+  negotiationPanel,
+  openNegotiation,
+  postReviewComment,
+  REVIEWER,
+  returnReview,
+  reviewedContract,
+  reviewLink,
+  sendRound,
+  startSuggesting,
+  suggestAfterLine,
+} from './negotiation-support.js';
+import { PHONE } from './phone-support.js';
 import { shot } from './screenshots-support.js';
-import { chooseCountersignatory } from './signature-support.js';
+import { chooseCountersignatory, fillCustomerContract } from './signature-support.js';
 import { DEMO_ACCOUNTS, expect, newUserPage, openSignInPopup, signedIn, signIn, test } from './support.js';
 
 /**
@@ -498,6 +512,87 @@ test('Auswertung: the figures of the contract work as charts with their tables',
   await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
   await wholePage(page);
   await page.screenshot({ path: shot('auswertung') });
+});
+
+test('Verhandlung: the review page on a desktop and a phone, suggesting changes, and the suggestions in the editor', async ({
+  page,
+  browser,
+}) => {
+  test.setTimeout(180_000);
+  const matchId = 'PL-10017';
+  await signedIn(page, DEMO_ACCOUNTS.legal);
+  await loadMatch(page, matchId);
+  await openForm(page, '/contract/docusign', matchId);
+  await fillCustomerContract(page);
+  const [senderView] = await Promise.all([page.waitForEvent('popup'), submitButton(page).click()]);
+  await senderView.getByRole('link', { name: 'Zur Prüfung an die Gegenseite' }).click();
+  await expect(senderView).toHaveURL(/\/dokumente\/[0-9a-f-]{36}#verhandlung$/);
+  const editorUrl = senderView.url();
+  const panel = negotiationPanel(senderView);
+  await panel.getByRole('button', { name: 'Zur Prüfung senden', exact: true }).click();
+  const sent = await sendRound(panel, {
+    title: 'Zur Prüfung an die Gegenseite',
+    submit: 'Zur Prüfung senden',
+    round: 1,
+    message:
+      'Guten Tag Frau Prüfer,\nanbei der Rahmenvertrag. Über Ihre Anmerkungen bis Ende nächster Woche freuen wir uns.',
+  });
+  await senderView.close();
+
+  // The counterparty's page on a desktop: the contract as text beside the comments.
+  const reviewer = await newUserPage(browser);
+  await reviewer.setViewportSize({ width: 1280, height: 900 });
+  await reviewer.goto(await reviewLink(REVIEWER.email, sent));
+  await enterReviewCode(reviewer, REVIEWER.email, sent);
+  await expect(reviewedContract(reviewer)).toContainText('Rahmenvertrag', { timeout: 15_000 });
+  await postReviewComment(reviewer, 'Können wir die Kündigungsfrist auf sechs Wochen verlängern?');
+  await documentRendered(reviewer);
+  await reviewer.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // No app shell and no fixed footer: the whole page in one capture.
+  await reviewer.screenshot({ path: shot('vertragspruefung'), fullPage: true });
+
+  // The same link on a phone: confirmed already, the page opens at once.
+  const phoneContext = await browser.newContext(PHONE);
+  const phone = await phoneContext.newPage();
+  await phone.goto(reviewer.url());
+  await expect(reviewedContract(phone)).toContainText('Rahmenvertrag', { timeout: 15_000 });
+  await documentRendered(phone);
+  await phone.screenshot({ path: shot('vertragspruefung-telefon'), fullPage: true });
+  await phoneContext.close();
+
+  // Suggesting on the desktop: superdoc marks what the reviewer types as their suggestions.
+  await startSuggesting(reviewer);
+  await suggestAfterLine(reviewer, 'zwischen', ' (Fassung der Kundin)');
+  await suggestAfterLine(reviewer, 'Präambel', ' und Zielsetzung');
+  await reviewer.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await reviewer.screenshot({ path: shot('vertragspruefung-vorschlagen'), fullPage: true });
+  await returnReview(
+    reviewer,
+    'Sie senden Ihre Änderungsvorschläge aus dem Editor und Ihre Kommentare zurück.',
+  );
+
+  // Back in the editor: the returned round with its suggestions, one of them accepted already.
+  const editor = await newUserPage(browser);
+  await editor.setViewportSize({ width: 1280, height: 860 });
+  await signedIn(editor, DEMO_ACCOUNTS.legal);
+  const returned = await openNegotiation(editor, editorUrl);
+  const suggestions = returned.getByRole('region', { name: 'Vorschläge der Gegenseite (Runde 1)' });
+  const accepted = suggestions.getByRole('listitem').filter({ hasText: 'Fassung der Kundin' });
+  await accepted.getByRole('button', { name: 'Annehmen' }).click();
+  await expect(accepted.getByText(/^Angenommen von Lena Legal am /)).toBeVisible();
+  await expect(suggestions.getByRole('button', { name: 'Alle ablehnen' })).toBeEnabled();
+  await editor.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  // The panel whole, between the shell's fixed header and footer: a viewport taller than the panel with
+  // the panel in its middle (a capture of an element taller than the viewport would paint them over it).
+  const panelHeight = await returned.evaluate((element) => element.getBoundingClientRect().height);
+  await editor.setViewportSize({ width: 1280, height: Math.ceil(panelHeight) + 320 });
+  await returned.evaluate((element) => element.scrollIntoView({ block: 'center' }));
+  const box = await returned.boundingBox();
+  if (!box) throw new Error('no negotiation panel');
+  await editor.screenshot({
+    path: shot('verhandlung-vorschlaege'),
+    clip: { x: box.x - 16, y: box.y - 16, width: box.width + 32, height: box.height + 32 },
+  });
 });
 
 /** A viewport as tall as the page: a full-page capture would paint the fixed footer mid-page. */
