@@ -4,6 +4,7 @@ import type {
   ApprovalSendState,
   ApprovalStatus,
   DataList,
+  DocumentClause,
   EnvelopeEventType,
   EnvelopeStatus,
   FormName,
@@ -18,6 +19,7 @@ import type {
 } from '@vertragsgenerator/domain';
 import type { ColumnType, Generated } from 'kysely';
 import type { BatchesTable, BatchItemsTable } from './schema-batches.js';
+import type { ClausesTable, ClauseVersionsTable } from './schema-clauses.js';
 import type {
   CalendarFeedsTable,
   ContractEventsTable,
@@ -121,6 +123,8 @@ export interface Database {
   countersignature_order: CountersignatureOrderTable;
   templates: TemplatesTable;
   template_versions: TemplateVersionsTable;
+  clauses: ClausesTable;
+  clause_versions: ClauseVersionsTable;
   retention_rules: RetentionRulesTable;
   legal_holds: LegalHoldsTable;
   deletion_records: DeletionRecordsTable;
@@ -295,6 +299,8 @@ export interface DocumentsTable {
   terms: ColumnType<ContractTerms | null, string | null | undefined, string | null>;
   /** The deal of a batch it was made for (migration 0033): unique, so a deal gets one document. */
   batch_item_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The clauses it holds, each with its version and variant (migration 0037); null for documents made before. */
+  clauses: ColumnType<DocumentClause[] | null, string | null | undefined, string | null>;
 }
 
 /** The files of a document: version 1 is the rendered output, later versions are edits. */

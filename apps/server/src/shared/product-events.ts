@@ -23,6 +23,7 @@ export type ProductEvent =
       type: 'approval_requested' | 'approved' | 'approval_declined';
     }
   | { kind: 'template.published'; name: string; version: number; publishedBy: string }
+  | { kind: 'clause.published'; key: string; version: number; publishedBy: string }
   | {
       /** A running contract: recorded, its notice deadline or end coming near, or ended. */
       kind: 'contract.event';

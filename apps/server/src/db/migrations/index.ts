@@ -35,6 +35,7 @@ import * as m0033 from './0033_batches.js';
 import * as m0034 from './0034_batch_envelopes.js';
 import * as m0035 from './0035_template_marks.js';
 import * as m0036 from './0036_reviews.js';
+import * as m0037 from './0037_clauses.js';
 
 /**
  * Versioned migrations, applied in name order at start. Listed statically so the compiled server
@@ -77,6 +78,7 @@ const migrations: Record<string, Migration> = {
   '0034_batch_envelopes': m0034,
   '0035_template_marks': m0035,
   '0036_reviews': m0036,
+  '0037_clauses': m0037,
 };
 
 export const migrationProvider: MigrationProvider = {

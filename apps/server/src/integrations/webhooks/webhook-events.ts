@@ -22,6 +22,8 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
       return 'document.generated';
     case 'template.published':
       return 'template.published';
+    case 'clause.published':
+      return 'clause.published';
     // The completion is reported once the sealed PDF exists: a receiver can fetch what it is told of.
     case 'envelope.sealed':
       return 'envelope.completed';
@@ -40,7 +42,8 @@ function webhookType(event: ProductEvent): WebhookEventType | undefined {
 
 /**
  * The events that must arrive in order share a key: an envelope's, and a document's without envelope
- * (its generation before its approval's request, the request before the decision). Templates have none.
+ * (its generation before its approval's request, the request before the decision). Templates and clauses
+ * have none.
  */
 function orderingKeyOf(event: ProductEvent): string | null {
   if ('envelopeId' in event) return `envelope:${event.envelopeId}`;
@@ -132,6 +135,8 @@ export class WebhookEventSink implements EventSink<Kysely<Database>> {
     switch (event.kind) {
       case 'template.published':
         return { template: event.name, version: event.version, publishedBy: event.publishedBy };
+      case 'clause.published':
+        return { clause: event.key, version: event.version, publishedBy: event.publishedBy };
       case 'document.generated': {
         const row = await trx
           .selectFrom('documents')
