@@ -51,6 +51,7 @@ import { createApiClientAccess, registerApiClients } from './wiring/api-clients.
 import type { AppContext, AppDependencies } from './wiring/app-context.js';
 import { createApprovals, registerApprovals } from './wiring/approvals.js';
 import { registerBatches } from './wiring/batches.js';
+import { registerClauses } from './wiring/clauses.js';
 import { createContracts } from './wiring/contracts.js';
 import { createCrmWriteback } from './wiring/crm-writeback.js';
 import { createIntegrations } from './wiring/integrations.js';
@@ -251,6 +252,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     matches: deps.matches,
     exampleMatch,
   });
+  await registerClauses(context);
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });

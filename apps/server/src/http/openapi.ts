@@ -81,6 +81,11 @@ const TAGS = [
     description: 'The template library for legal staff: the placeholders a template may use',
   },
   {
+    name: 'clauses',
+    description:
+      'The clause library for legal staff: clauses versioned and published like templates, and where each is used',
+  },
+  {
     name: 'signing',
     description: 'Signing pages of the built-in signing, authorised by the signer’s link token',
   },
