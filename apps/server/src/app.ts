@@ -8,6 +8,8 @@ import { CountersignatureSettings } from './admin/countersignature-settings.js';
 import { ApprovalRulesStore } from './approvals/approval-rules-store.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
+import { ClausePlacer } from './clauses/clause-choice.js';
+import { PublishedClausesInDatabase } from './clauses/published-clauses.js';
 import type { Config } from './config/config.js';
 import { databasePoolInUse } from './db/database.js';
 import { DocumentGenerator } from './documents/document-generator.js';
@@ -186,7 +188,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await seedTemplates(templates, config.templatesDir, app.log);
   const templateUsage = createTemplateUsage();
   const documents = new DocumentsRepository(db, contracts.events);
-  const generator = new DocumentGenerator(documents, deps.renderer, templates, metrics);
+  const clausePlacer = new ClausePlacer(new PublishedClausesInDatabase(db));
+  const generator = new DocumentGenerator(documents, deps.renderer, templates, metrics, clausePlacer);
   const generation = new DocumentGeneration({
     matches: deps.matches,
     companyData: deps.companyData,

@@ -83,6 +83,7 @@ export class BatchDeal {
         matchId: match.matchId,
         dataList: deal.dataList,
         data,
+        match,
         terms: documentTermsOf(entry, match, deal.dataList),
         createdBy: batch.created_by,
         batchItemId: item.id,

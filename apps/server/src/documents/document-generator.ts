@@ -1,4 +1,12 @@
-import type { CatalogueEntry, ContractTerms, DataList, TemplateData } from '@vertragsgenerator/domain';
+import type {
+  CatalogueEntry,
+  ContractTerms,
+  DataList,
+  DocumentClause,
+  ResolvedMatch,
+  TemplateData,
+} from '@vertragsgenerator/domain';
+import type { ClausePlacer } from '../clauses/clause-choice.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { documentFileName } from '../templates/file-name.js';
 import {
@@ -16,6 +24,8 @@ export interface DocumentOrder {
   /** The dataList as validated for the key: stored with the document. */
   dataList: DataList;
   data: TemplateData;
+  /** The deal the data was made of: the clause rules read it. */
+  match: ResolvedMatch;
   /** The deal's values its contract record will read, if it is ever signed. */
   terms?: ContractTerms;
   /** E-mail of the user. */
@@ -51,6 +61,8 @@ export class DocumentGenerator {
     private readonly templates: TemplateSources,
     /** Told of every document's outcome (the metrics, where METRICS_TOKEN is set). */
     private readonly observer?: GenerationObserver,
+    /** Places the clauses a template names; without it a template's clause tags stay unfilled. */
+    private readonly clauses?: ClausePlacer,
   ) {}
 
   /**
@@ -62,6 +74,7 @@ export class DocumentGenerator {
     matchId,
     dataList,
     data,
+    match,
     terms,
     createdBy,
     batchItemId,
@@ -84,11 +97,15 @@ export class DocumentGenerator {
       return { id, fileName, content: Buffer.from((await this.documents.versionContent(id, 1)) ?? []) };
     let rendered: RenderedDocument;
     let template: TemplateSource | undefined;
+    let clauses: DocumentClause[] = [];
     const started = performance.now();
     const renderSeconds = () => (performance.now() - started) / 1000;
     try {
       template = await this.templates.current(entry.template);
-      rendered = await this.renderer.render(template, data);
+      const placed = this.clauses ? await this.clauses.place(template, entry, match) : { template, clauses };
+      clauses = placed.clauses;
+      // The history names the template version as stored; the clauses it holds are recorded beside it.
+      rendered = { ...(await this.renderer.render(placed.template, data)), templateSha256: template.sha256 };
     } catch (error) {
       const result = error instanceof TemplateError ? 'template_error' : 'unavailable';
       this.observer?.documentGenerated(entry.params.family, result, renderSeconds());
@@ -97,7 +114,7 @@ export class DocumentGenerator {
       throw error;
     }
     this.observer?.documentGenerated(entry.params.family, 'ok', renderSeconds());
-    await this.documents.complete(id, { ...rendered, createdBy });
+    await this.documents.complete(id, { ...rendered, createdBy, clauses });
     return { id, fileName, content: rendered.content };
   }
 }

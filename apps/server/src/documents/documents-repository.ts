@@ -1,4 +1,4 @@
-import type { ContractTerms, DataList, FormName } from '@vertragsgenerator/domain';
+import type { ContractTerms, DataList, DocumentClause, FormName } from '@vertragsgenerator/domain';
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database, DocumentStatus, DocumentsTable, DocumentVersionsTable } from '../db/schema.js';
@@ -116,6 +116,8 @@ export class DocumentsRepository {
       templateSha256: string;
       templateVersion: number | null;
       createdBy: string;
+      /** The clauses placed in it; none for a template that places none. */
+      clauses?: DocumentClause[];
     },
   ): Promise<void> {
     const { events } = this;
@@ -141,6 +143,8 @@ export class DocumentsRepository {
       templateSha256: string;
       templateVersion: number | null;
       createdBy: string;
+      /** The clauses placed in it; none for a template that places none. */
+      clauses?: DocumentClause[];
     },
   ): Promise<boolean> {
     const result = await executor
@@ -162,6 +166,7 @@ export class DocumentsRepository {
         status: 'ready',
         template_sha256: output.templateSha256,
         template_version: output.templateVersion,
+        clauses: output.clauses && output.clauses.length > 0 ? JSON.stringify(output.clauses) : null,
       })
       .where('id', '=', id)
       .where('status', '!=', 'ready')

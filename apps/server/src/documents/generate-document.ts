@@ -76,6 +76,7 @@ export class DocumentGeneration {
       matchId: match.matchId,
       dataList,
       data,
+      match,
       terms: documentTermsOf(entry, match, dataList),
       createdBy: request.user.email,
     };

@@ -13,8 +13,9 @@ export function bodyParagraphs(content: Uint8Array): string[] {
   for (const [, inner = ''] of xml.matchAll(/<w:p[ >]([\s\S]*?)<\/w:p>/g)) {
     let text = '';
     for (const [run, , value] of inner.matchAll(/<w:t(?: [^>]*)?>([^<]*)<\/w:t>|<w:(tab|br|cr)\b[^>]*\/>/g)) {
-      if (run.startsWith('<w:t')) text += decodeXml(run.replace(/^<w:t[^>]*>|<\/w:t>$/g, ''));
-      else text += value === 'tab' ? '\t' : '\n';
+      // `<w:tab/>` starts like `<w:t>`: the element's name tells them apart.
+      if (value) text += value === 'tab' ? '\t' : '\n';
+      else text += decodeXml(run.replace(/^<w:t[^>]*>|<\/w:t>$/g, ''));
     }
     if (text.trim()) paragraphs.push(text);
   }
