@@ -11,6 +11,7 @@ import { preloadFirstViewRenderer } from '@/components/docx-first-view/load-firs
 import { FullPageLoader } from '@/components/full-page-loader';
 import { AuthCallbackPage } from '@/features/auth/auth-callback-page';
 import { LoginPage } from '@/features/auth/login-page';
+import { CLAUSE_PATHS } from '@/features/clauses/paths';
 import type { AuthService } from '@/lib/auth/auth-service';
 import { PATHS, SESSION_ROUTE } from '@/lib/paths';
 import { NotFoundPage, RouteErrorPage } from './pages';
@@ -61,6 +62,9 @@ export function appRoutes(auth: AuthService): RouteObject[] {
   });
   const templatePage = (page: 'TemplatesPage' | 'TemplatePage' | 'PlaceholdersPage') => async () => ({
     Component: (await import('@/features/templates'))[page],
+  });
+  const clausePage = (page: 'ClausesPage' | 'ClausePage') => async () => ({
+    Component: (await import('@/features/clauses'))[page],
   });
   const approvalsPage = (page: 'ApprovalsPage' | 'ApprovalBatchPage') => async () => ({
     Component: (await import('@/features/approvals'))[page],
@@ -120,6 +124,8 @@ export function appRoutes(auth: AuthService): RouteObject[] {
             { path: PATHS.templates, lazy: templatePage('TemplatesPage') },
             { path: PATHS.placeholders, lazy: templatePage('PlaceholdersPage') },
             { path: PATHS.template, lazy: templatePage('TemplatePage') },
+            { path: CLAUSE_PATHS.clauses, lazy: clausePage('ClausesPage') },
+            { path: CLAUSE_PATHS.clause, lazy: clausePage('ClausePage') },
             { path: '*', Component: NotFoundPage },
           ],
         },

@@ -1,6 +1,7 @@
 import { AppShell, Button, Group, Text } from '@mantine/core';
 import { isLegal, type SessionUser } from '@vertragsgenerator/domain';
 import { Link, Outlet, useLoaderData } from 'react-router';
+import { CLAUSE_PATHS, CLAUSES_PAGE_NAME } from '@/features/clauses/paths';
 import { useDriveTokenMonitor } from '@/features/google-drive';
 import { PATHS } from '@/lib/paths';
 import { useRuntimeConfig } from '@/lib/runtime-config';
@@ -51,9 +52,14 @@ export function AppLayout() {
               </Button>
             )}
             {(isLegal(user?.permission) || user?.administrator) && (
-              <Button component={Link} to={PATHS.templates} variant="subtle" size="compact-sm">
-                {texts.shell.templates}
-              </Button>
+              <>
+                <Button component={Link} to={PATHS.templates} variant="subtle" size="compact-sm">
+                  {texts.shell.templates}
+                </Button>
+                <Button component={Link} to={CLAUSE_PATHS.clauses} variant="subtle" size="compact-sm">
+                  {CLAUSES_PAGE_NAME}
+                </Button>
+              </>
             )}
             {/* Legal staff keep the approval rules there (the tab Freigaben). */}
             {(user?.administrator || isLegal(user?.permission)) && (

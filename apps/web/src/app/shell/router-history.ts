@@ -1,4 +1,5 @@
 import { FORM_ROUTES, type FormName } from '@vertragsgenerator/domain';
+import { CLAUSE_PATHS, CLAUSES_PAGE_NAME } from '@/features/clauses/paths';
 import { PATHS } from '@/lib/paths';
 import { SESSION_STORAGE_KEYS } from '@/lib/storage';
 import { texts } from '@/texts';
@@ -19,6 +20,7 @@ const PAGE_NAMES: ReadonlyMap<string, string> = new Map([
   [PATHS.sealCheck, texts.pageNames.sealCheck],
   [PATHS.templates, texts.pageNames.templates],
   [PATHS.placeholders, texts.pageNames.placeholders],
+  [CLAUSE_PATHS.clauses, CLAUSES_PAGE_NAME],
   ...(Object.entries(FORM_ROUTES) as [FormName, string][]).map(
     ([form, path]) => [path, texts.forms[form]] as const,
   ),
