@@ -1,8 +1,10 @@
 import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   type ApprovalRulesView,
   catalogueEntry,
+  clauseTag,
   DOCX_MIME_TYPE,
   type EnvelopeView,
   type PermissionLevel,
@@ -25,6 +27,7 @@ import { richestDemoMatch, sampleDataList } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
 import { eventually } from '../test/eventually.js';
 import { confirmSigningCode } from '../test/partner-envelope.js';
+import { editedTemplate } from '../test/template-edit.js';
 import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp } from '../test/test-app.js';
 
 /**
@@ -33,7 +36,7 @@ import { apiRoutes, bearer, createTestApp, foreignKey, issueToken, type TestApp 
  * guard that goes missing or a route nobody thought about makes this fail.
  */
 
-const { configDir } = loadConfig({}, '0');
+const { configDir, templatesDir } = loadConfig({}, '0');
 const match: ResolvedMatch = await richestDemoMatch(join(configDir, 'demo-matches.json'));
 const { signatories } = await loadCompanyData(configDir);
 const HMAC_KEY = 'connect-hmac-key-for-the-access-matrix';
@@ -129,6 +132,8 @@ interface Resources {
   contractRecord: string;
   /** The path of a calendar subscribe link katrin.koenig@ (level 1, whom no row acts as) made. */
   calendarFeed: string;
+  /** A clause legal@ created, placed by a draft version of angebot-de.docx so that it cannot be deleted. */
+  clause: string;
   /** A batch of one extension legal@ checked and cancelled, and its deal. */
   batch: { id: string; itemId: string };
   /**
@@ -171,6 +176,18 @@ interface PrivateRoute {
 }
 
 const EVERYONE = { levels: LEVELS } as const;
+/** A clause's content without problems, for the clause routes' bodies. */
+const CLAUSE_CONTENT = {
+  option: 'always',
+  variants: [
+    {
+      name: 'Standard',
+      rule: null,
+      de: 'Wir haften nur für Vorsatz.',
+      en: 'Liability is limited to intent.',
+    },
+  ],
+};
 const STAFF = { levels: [1, 2, 3] } as const;
 const LEGAL = { levels: [2] } as const;
 const ONLY_SELF = { levels: LEVELS, colleaguesRefused: LEVELS } as const;
@@ -1108,6 +1125,86 @@ const PRIVATE_ROUTES: readonly PrivateRoute[] = [
     }),
   },
   {
+    route: 'GET /backend/clauses',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: () => ({ method: 'GET', url: '/backend/clauses' }),
+  },
+  {
+    // Without a name: refused after every permission check, nothing created.
+    route: 'POST /backend/clauses',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: () => ({
+      method: 'POST',
+      url: '/backend/clauses',
+      payload: { key: 'matrix', name: '', needsApproval: false, content: CLAUSE_CONTENT, comment: 'x' },
+    }),
+  },
+  {
+    route: 'GET /backend/clauses/:key',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: (r) => ({ method: 'GET', url: `/backend/clauses/${r.clause}` }),
+  },
+  {
+    // Without a name: refused after every permission check, unchanged.
+    route: 'PUT /backend/clauses/:key',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: (r) => ({
+      method: 'PUT',
+      url: `/backend/clauses/${r.clause}`,
+      payload: { name: '', needsApproval: true },
+    }),
+  },
+  {
+    // A template version places it: refused after every permission check, nothing deleted.
+    route: 'DELETE /backend/clauses/:key',
+    access: { levels: [2, 'admin'] },
+    ok: [409],
+    call: (r) => ({ method: 'DELETE', url: `/backend/clauses/${r.clause}` }),
+  },
+  {
+    // Without a comment: refused after every permission check, nothing stored.
+    route: 'POST /backend/clauses/:key/versions',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/clauses/${r.clause}/versions`,
+      payload: { content: CLAUSE_CONTENT, comment: '' },
+    }),
+  },
+  {
+    // Without a comment: refused after every permission check, nothing published.
+    route: 'POST /backend/clauses/:key/versions/:version/publish',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/clauses/${r.clause}/versions/1/publish`,
+      payload: { comment: '', replaces: null },
+    }),
+  },
+  {
+    route: 'GET /backend/clauses/:key/versions/:version/compare',
+    access: { levels: [2, 'admin'] },
+    ok: [200],
+    call: (r) => ({ method: 'GET', url: `/backend/clauses/${r.clause}/versions/1/compare` }),
+  },
+  {
+    // A match ID that is no text: refused after every permission check, nothing rendered.
+    route: 'POST /backend/clauses/:key/versions/:version/trial',
+    access: { levels: [2, 'admin'] },
+    ok: [400],
+    call: (r) => ({
+      method: 'POST',
+      url: `/backend/clauses/${r.clause}/versions/1/trial`,
+      payload: { matchId: 10001 },
+    }),
+  },
+  {
     // Anyone signed in may check a PDF; this one is none.
     route: 'POST /backend/signature/check',
     access: EVERYONE,
@@ -1779,6 +1876,28 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
         reviewers: review.rounds[0].reviewers as { id: string; email: string }[],
       };
     };
+    const clause = await as(USER[2], {
+      method: 'POST',
+      url: '/backend/clauses',
+      payload: {
+        key: 'haftung',
+        name: 'Haftung',
+        needsApproval: true,
+        content: CLAUSE_CONTENT,
+        comment: 'Neu',
+      },
+    });
+    expect(clause.statusCode, clause.body).toBe(201);
+    const placing = await as(USER[2], {
+      method: 'POST',
+      url: '/backend/templates/angebot-de.docx/versions?comment=Haftung',
+      headers: { 'content-type': DOCX_MIME_TYPE },
+      payload: editedTemplate(readFileSync(join(templatesDir, 'angebot-de.docx')), [
+        ['<w:body>', `<w:body><w:p><w:r><w:t>${clauseTag('haftung')}</w:t></w:r></w:p>`],
+      ]),
+    });
+    expect(placing.statusCode, placing.body).toBe(201);
+
     const open = await reviewed('pruefer@kunde.example', [
       'pruefer@kunde.example',
       'erneuert@kunde.example',
@@ -1821,6 +1940,7 @@ describe.each(testDatabases())('access matrix on $name', (database) => {
           await as('katrin.koenig@demo.local', { method: 'POST', url: '/backend/contracts/calendar-feed' })
         ).json().url,
       ).pathname,
+      clause: 'haftung',
       batch: { id: batch.json().id, itemId: batch.json().items[0].id },
       review: {
         document: open.document,
