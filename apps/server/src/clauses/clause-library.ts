@@ -55,7 +55,10 @@ export class ClauseLibrary {
     const { db } = this.deps;
     const clauses = await db.selectFrom('clauses').selectAll().orderBy('key').execute();
     if (clauses.length === 0) return [];
-    const versions = await db.selectFrom('clause_versions').selectAll().execute();
+    const versions = await db
+      .selectFrom('clause_versions')
+      .select(['clause', 'version', 'published_at'])
+      .execute();
     const placements = await this.usage.placements(db);
     return clauses.map((clause) =>
       summary(
@@ -317,7 +320,11 @@ function describeProblem(problem: ClauseProblem): string {
   return problem.place ? `${problem.place}: ${problem.message}` : problem.message;
 }
 
-function summary(clause: ClauseRow, versions: VersionRow[], placements: TemplatePlacement[]): ClauseSummary {
+function summary(
+  clause: ClauseRow,
+  versions: Pick<VersionRow, 'version' | 'published_at'>[],
+  placements: TemplatePlacement[],
+): ClauseSummary {
   const published = versions.find((version) => version.version === clause.published_version);
   return {
     key: clause.key,
