@@ -79,14 +79,23 @@ describe('route guard and shell', () => {
     { who: 'legal', permission: 2, administrator: false, offered: true },
     { who: 'leader', permission: 3, administrator: false, offered: false },
     { who: 'leader who administers', permission: 3, administrator: true, offered: true },
-  ])('offers the templates to $who: $offered', async ({ permission, administrator, offered }) => {
-    stubFetch(jsonResponse(200, { ...legal, permission, administrator }));
-    renderApp('/start');
-    expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
-    const link = screen.queryByRole('link', { name: 'Vorlagen' });
-    if (offered) expect(link).toHaveAttribute('href', '/vorlagen');
-    else expect(link).not.toBeInTheDocument();
-  });
+  ])(
+    'offers the templates and the clauses to $who: $offered',
+    async ({ permission, administrator, offered }) => {
+      stubFetch(jsonResponse(200, { ...legal, permission, administrator }));
+      renderApp('/start');
+      expect(await screen.findByRole('heading', { name: 'Match-ID eingeben' })).toBeInTheDocument();
+      const link = screen.queryByRole('link', { name: 'Vorlagen' });
+      const clauses = screen.queryByRole('link', { name: 'Klauseln' });
+      if (offered) {
+        expect(link).toHaveAttribute('href', '/vorlagen');
+        expect(clauses).toHaveAttribute('href', '/klauseln');
+      } else {
+        expect(link).not.toBeInTheDocument();
+        expect(clauses).not.toBeInTheDocument();
+      }
+    },
+  );
 
   // Whether the rules name the user as approver is the server's answer (`approver`): a consultant
   // named as deputy approves too.

@@ -8,7 +8,7 @@ import { clauseTexts } from './texts';
 const t = clauseTexts.usage;
 
 /** Those holding an older version first, each group in the server's order. */
-export function outdatedFirst(contracts: readonly ClauseContractUse[]): ClauseContractUse[] {
+function outdatedFirst(contracts: readonly ClauseContractUse[]): ClauseContractUse[] {
   return [...contracts.filter((c) => c.outdated), ...contracts.filter((c) => !c.outdated)];
 }
 

@@ -28,7 +28,7 @@ export const swissLawSummary: ClauseSummary = {
   templates: [],
 };
 
-const standard = {
+export const standardVariant = {
   name: 'Standard',
   rule: null,
   de: 'Wir haften unbeschränkt für Vorsatz und grobe Fahrlässigkeit.',
@@ -44,7 +44,7 @@ const highRate = {
 const version = (
   fields: Partial<ClauseVersion> & Pick<ClauseVersion, 'version' | 'status'>,
 ): ClauseVersion => ({
-  content: { variants: [standard], option: 'always' },
+  content: { variants: [standardVariant], option: 'always' },
   comment: '',
   createdBy: 'legal@demo.local',
   createdAt: '2026-11-24T09:00:00Z',
@@ -69,7 +69,7 @@ export const brokenDraft = version({
   version: 2,
   status: 'Entwurf',
   comment: 'Begrenzung bei hohem Satz',
-  content: { variants: [{ ...highRate, rule: 'satz >= hoch' }, standard], option: 'always' },
+  content: { variants: [{ ...highRate, rule: 'satz >= hoch' }, standardVariant], option: 'always' },
   problems: [
     {
       place: 'Variante „Ab 120 €“, Regel',
@@ -83,7 +83,7 @@ export const cleanDraft = version({
   version: 3,
   status: 'Entwurf',
   comment: 'Begrenzung ab 120 €',
-  content: { variants: [highRate, standard], option: 'optional-on' },
+  content: { variants: [highRate, standardVariant], option: 'optional-on' },
 });
 
 export const liabilityWithBrokenDraft: ClauseDetail = {
@@ -148,7 +148,7 @@ export const comparison: ClauseComparison = {
     {
       variant: 'Standard',
       language: 'en',
-      paragraphs: [{ change: 'kept', parts: [{ text: standard.en, change: 'kept' }] }],
+      paragraphs: [{ change: 'kept', parts: [{ text: standardVariant.en, change: 'kept' }] }],
     },
   ],
 };
