@@ -251,11 +251,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(templateVersionRoutes, {
     guards,
     templates,
-    trial: { renderer: deps.renderer, usage: templateUsage, companyData: deps.companyData },
+    trial: {
+      renderer: deps.renderer,
+      usage: templateUsage,
+      companyData: deps.companyData,
+      clauses: clausePlacer,
+    },
     matches: deps.matches,
     exampleMatch,
   });
-  await registerClauses(context);
+  await registerClauses(context, { matches: deps.matches, exampleMatch });
   app.addHook('onClose', async () => {
     await deps.renderer.close();
   });

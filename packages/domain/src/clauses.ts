@@ -4,6 +4,7 @@
  * deal. Every generated document records which version and variant of each clause it holds.
  */
 import { z } from 'zod';
+import { clauseChoiceSchema } from './clause-choices.js';
 import { paragraphChangeSchema, TEMPLATE_VERSION_STATUSES } from './template-library.js';
 
 /** A clause's identity, as its tag names it in a template: `haftung`, `schweizer-recht`. */
@@ -23,9 +24,7 @@ export const CLAUSE_TAG_INNER = /^@klausel:(.*)$/;
 /** A clause text: paragraphs, lists, bold and placeholders in a small markup (docs/templates.md#klauseln). */
 export const CLAUSE_TEXT_MAX = 20_000;
 const clauseTextSchema = (language: string) =>
-  z
-    .string()
-    .max(CLAUSE_TEXT_MAX, `Der ${language} Text ist zu lang (höchstens ${CLAUSE_TEXT_MAX} Zeichen).`);
+  z.string().max(CLAUSE_TEXT_MAX, `Der ${language} Text ist zu lang (höchstens ${CLAUSE_TEXT_MAX} Zeichen).`);
 
 export const clauseVariantSchema = z.object({
   /** How legal names the variant: „Standard“, „Schweiz“, „ab 120 € Stundensatz“. */
@@ -38,7 +37,11 @@ export const clauseVariantSchema = z.object({
    * When the variant applies, in the rule form (`land = CH und partner = kunde`); null or empty: always.
    * The first variant whose rule holds is the document's; none holding leaves the clause out.
    */
-  rule: z.string().trim().max(500, 'Die Regel ist zu lang (höchstens 500 Zeichen).').nullable(),
+  rule: z
+    .string({ error: 'Die Regel muss Text sein, z. B. land = CH.' })
+    .trim()
+    .max(500, 'Die Regel ist zu lang (höchstens 500 Zeichen).')
+    .nullable(),
   de: clauseTextSchema('deutsche'),
   en: clauseTextSchema('englische'),
 });
@@ -59,7 +62,7 @@ export const clauseContentSchema = z.object({
     .array(clauseVariantSchema)
     .min(1, 'Eine Klausel braucht mindestens eine Variante.')
     .max(10, 'Höchstens 10 Varianten.'),
-  option: z.enum(CLAUSE_OPTIONS),
+  option: z.enum(CLAUSE_OPTIONS, { error: `Wähle, wann die Klausel gilt: ${CLAUSE_OPTIONS.join(', ')}.` }),
 });
 export type ClauseContent = z.infer<typeof clauseContentSchema>;
 
@@ -117,7 +120,9 @@ export const clauseDetailSchema = clauseSummarySchema.extend({
   /** Newest first. */
   versions: z.array(clauseVersionSchema),
   /** Templates placing it in any version, and whether their published version does. */
-  usedInTemplates: z.array(z.object({ name: z.string(), published: z.boolean(), versions: z.array(z.number()) })),
+  usedInTemplates: z.array(
+    z.object({ name: z.string(), published: z.boolean(), versions: z.array(z.number()) }),
+  ),
   /** Running contracts holding it, those with an older version first. */
   contracts: z.array(clauseContractUseSchema),
 });
@@ -137,7 +142,7 @@ export const newClauseSchema = z.object({
     .trim()
     .min(1, 'Bitte gib der Klausel einen Namen.')
     .max(80, 'Der Name ist zu lang (höchstens 80 Zeichen).'),
-  needsApproval: z.boolean(),
+  needsApproval: z.boolean({ error: 'Bitte angeben, ob Änderungen an der Klausel eine Freigabe brauchen.' }),
   content: clauseContentSchema,
   comment,
 });
@@ -150,27 +155,6 @@ export type NewClauseVersion = z.infer<typeof newClauseVersionSchema>;
 /** PUT /backend/clauses/{key}: the clause's name and approval flag (not versioned, audited). */
 export const clauseSettingsSchema = newClauseSchema.pick({ name: true, needsApproval: true });
 export type ClauseSettings = z.infer<typeof clauseSettingsSchema>;
-
-/** Which version and variant of a clause a document holds, and the rule that chose it. */
-export const documentClauseSchema = z.object({
-  key: z.string(),
-  version: z.number().int(),
-  variant: z.string(),
-  /** The variant's rule as written; null when it applies always. */
-  rule: z.string().nullable(),
-});
-export type DocumentClause = z.infer<typeof documentClauseSchema>;
-
-/** How a deal fared with one clause in one document: chosen (with what), left out, or switched off. */
-export const clauseChoiceSchema = z.object({
-  key: z.string(),
-  name: z.string(),
-  /** null: the clause is left out — no rule held, or the person generating switched it off. */
-  chosen: documentClauseSchema.nullable(),
-  /** In German, e.g. „Regel „land = CH“ trifft zu“, „Keine Regel trifft zu“, „beim Erstellen abgewählt“. */
-  reason: z.string(),
-});
-export type ClauseChoice = z.infer<typeof clauseChoiceSchema>;
 
 /** POST /backend/clauses/{key}/versions/{version}/trial: the version on a deal, in every document placing it. */
 export const clauseTrialSchema = z.object({
@@ -212,7 +196,11 @@ export interface RuleField {
 }
 export const RULE_FIELDS = {
   firma: { kind: 'choice', description: 'Unsere Gesellschaft', values: ['wm', 'we', 'wp'] },
-  partner: { kind: 'choice', description: 'Vertragspartner des Dokuments', values: ['kunde', 'projektpartner'] },
+  partner: {
+    kind: 'choice',
+    description: 'Vertragspartner des Dokuments',
+    values: ['kunde', 'projektpartner'],
+  },
   dokument: {
     kind: 'choice',
     description: 'Art des Dokuments',
@@ -235,7 +223,8 @@ export const RULE_FIELDS = {
   },
   satz: {
     kind: 'number',
-    description: 'Stundensatz remote in Euro für diesen Vertragspartner: VK beim Kunden, EK beim Projektpartner',
+    description:
+      'Stundensatz remote in Euro für diesen Vertragspartner: VK beim Kunden, EK beim Projektpartner',
   },
   stunden: { kind: 'number', description: 'Stunden pro Woche' },
 } as const satisfies Record<string, RuleField>;

@@ -6,6 +6,7 @@ export * from './approval-rules.js';
 export * from './approvals.js';
 export * from './batches.js';
 export * from './bytes.js';
+export * from './clause-choices.js';
 export * from './clauses.js';
 export * from './contracts/contracts.js';
 export * from './contracts/figures.js';

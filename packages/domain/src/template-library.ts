@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { clauseChoiceSchema } from './clause-choices.js';
 import { CATALOGUE, type CatalogueEntry, type DocumentFamily } from './documents/catalogue.js';
 
 /**
@@ -121,6 +122,8 @@ export const templateTrialDocumentSchema = z.object({
   fileName: z.string(),
   /** The dictionary fields the document shows as a blank line: the deal has no value for them. */
   blankFields: z.array(z.object({ name: z.string(), description: z.string() })),
+  /** The clauses the template places (`{@klausel:…}`), each with the variant this deal gets and why. */
+  clauses: z.array(clauseChoiceSchema),
   /** Why the key could not be rendered; null when it was. */
   error: z.string().nullable(),
 });

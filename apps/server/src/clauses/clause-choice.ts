@@ -4,6 +4,7 @@ import {
   type ClauseContent,
   clauseTag,
   type DocumentClause,
+  keysOfTemplate,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import { LRUCache } from 'lru-cache';
@@ -63,6 +64,35 @@ export class ClausePlacer {
   }
 
   /**
+   * What keeps a template version from placing its clauses, per key: a clause the library does not have or
+   * has not published, or one without text in a language of the template's documents.
+   */
+  async problems(template: TemplateSource): Promise<{ key: string; message: string }[]> {
+    const keys = this.keysOfTemplate(template);
+    if (keys.length === 0) return [];
+    const published = await this.clauses.published(keys);
+    const languages = [...new Set(keysOfTemplate(template.name).map((entry) => entry.params.language))];
+    return keys.flatMap((key) => {
+      const clause = published.get(key);
+      if (!clause)
+        return [
+          {
+            key,
+            message: `Die Klausel „${key}“ gibt es in der Klauselbibliothek nicht, oder sie ist noch nicht veröffentlicht.`,
+          },
+        ];
+      return languages.flatMap((language) =>
+        clause.content.variants
+          .filter((variant) => variant[language].trim() === '')
+          .map((variant) => ({
+            key,
+            message: `Die Klausel „${clause.name}“ hat in der Variante „${variant.name}“ keinen ${language === 'de' ? 'deutschen' : 'englischen'} Text; diese Vorlage braucht ihn.`,
+          })),
+      );
+    });
+  }
+
+  /**
    * `switches`: the optional clauses the person generating ticked (true) or unticked (false); a clause not
    * named takes its default. Throws a `TemplateError` for a placed clause that has no published version.
    */
@@ -93,7 +123,7 @@ export class ClausePlacer {
     const signature: string[] = [template.sha256, language];
     for (const key of keys) {
       const clause = published.get(key) as PublishedClause;
-      const { choice, variant } = this.choose(clause, facts, switches[key]);
+      const { choice, variant } = chooseVariant(clause, facts, switches[key], this.compiled(clause));
       choices.push(choice);
       texts.set(key, variant === null ? null : (clause.content.variants[variant]?.[language] ?? null));
       signature.push(`${key}@${clause.version}:${variant ?? '-'}`);
@@ -105,47 +135,11 @@ export class ClausePlacer {
     };
   }
 
-  private choose(
-    clause: PublishedClause,
-    facts: DealFacts,
-    switched: boolean | undefined,
-  ): { choice: ClauseChoice; variant: number | null } {
-    const { option, variants } = clause.content;
-    const base = { key: clause.key, name: clause.name };
-    if (option !== 'always' && (switched === false || (switched === undefined && option === 'optional-off')))
-      return {
-        choice: {
-          ...base,
-          chosen: null,
-          reason: switched === false ? 'Beim Erstellen abgewählt' : 'Wählbar, nicht ausgewählt',
-        },
-        variant: null,
-      };
-    const rules = this.compiled(clause);
-    const index = rules.findIndex((holds) => holds(facts));
-    const variant = variants[index];
-    if (!variant)
-      return { choice: { ...base, chosen: null, reason: 'Keine Regel trifft zu' }, variant: null };
-    const rule = variant.rule?.trim() || null;
-    return {
-      choice: {
-        ...base,
-        chosen: { key: clause.key, version: clause.version, variant: variant.name, rule },
-        reason: rule ? `Regel „${rule}“ trifft zu` : 'Gilt immer',
-      },
-      variant: index,
-    };
-  }
-
-  /** The variants' rules as functions; a rule that cannot be read (never published so) holds for no deal. */
   private compiled(clause: PublishedClause): CompiledRule[] {
     const id = `${clause.key}@${clause.version}`;
     let rules = this.rules.get(id);
     if (!rules) {
-      rules = clause.content.variants.map((variant) => {
-        const check = compileRule(variant.rule);
-        return check.ok ? check.holds : () => false;
-      });
+      rules = variantRules(clause.content);
       this.rules.set(id, rules);
     }
     return rules;
@@ -164,4 +158,47 @@ export class ClausePlacer {
     }
     return placed;
   }
+}
+
+/** The variants' rules as functions; a rule that cannot be read (never published so) holds for no deal. */
+export function variantRules(content: ClauseContent): CompiledRule[] {
+  return content.variants.map((variant) => {
+    const check = compileRule(variant.rule);
+    return check.ok ? check.holds : () => false;
+  });
+}
+
+/**
+ * One clause for one document: left out when it is optional and not chosen (`switched`: the person
+ * generating ticked it, unticked it, or left it to its default), else the first variant whose rule holds.
+ */
+export function chooseVariant(
+  clause: PublishedClause,
+  facts: DealFacts,
+  switched: boolean | undefined,
+  rules: CompiledRule[],
+): { choice: ClauseChoice; variant: number | null } {
+  const { option, variants } = clause.content;
+  const base = { key: clause.key, name: clause.name };
+  if (option !== 'always' && (switched === false || (switched === undefined && option === 'optional-off')))
+    return {
+      choice: {
+        ...base,
+        chosen: null,
+        reason: switched === false ? 'Beim Erstellen abgewählt' : 'Wählbar, nicht ausgewählt',
+      },
+      variant: null,
+    };
+  const index = rules.findIndex((holds) => holds(facts));
+  const variant = variants[index];
+  if (!variant) return { choice: { ...base, chosen: null, reason: 'Keine Regel trifft zu' }, variant: null };
+  const rule = variant.rule?.trim() || null;
+  return {
+    choice: {
+      ...base,
+      chosen: { key: clause.key, version: clause.version, variant: variant.name, rule },
+      reason: rule ? `Regel „${rule}“ trifft zu` : 'Gilt immer',
+    },
+    variant: index,
+  };
 }

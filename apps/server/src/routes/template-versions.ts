@@ -202,6 +202,7 @@ export const templateVersionRoutes: FastifyPluginAsync<TemplateVersionRoutesDeps
             name: field,
             description: TEMPLATE_FIELDS[field as keyof typeof TEMPLATE_FIELDS]?.description ?? '',
           })),
+          clauses: document.clauses,
           error: document.error,
         })),
       };

@@ -1,4 +1,4 @@
-import type { ResolvedMatch, TemplateCheckProblem } from '@vertragsgenerator/domain';
+import { clauseTag, type ResolvedMatch, type TemplateCheckProblem } from '@vertragsgenerator/domain';
 import { containerProblem } from './docx-container.js';
 import type { TemplateSource } from './renderer.js';
 import { lintTemplate } from './template-lint.js';
@@ -18,6 +18,10 @@ export async function checkTemplate(
 ): Promise<TemplateCheckProblem[]> {
   const problems = fileProblems(template.content);
   // A template that does not parse cannot be rendered; its syntax problems say all there is.
+  if (problems.length > 0) return problems;
+  // Nor can one whose clauses the library cannot give: said once per clause, not once per document.
+  for (const { key, message } of (await sources.clauses?.problems(template)) ?? [])
+    problems.push({ place: 'Haupttext', tag: clauseTag(key), message, suggestion: null });
   if (problems.length > 0 || !example) return problems;
   // Keys with the same gap are named together: a deleted block would otherwise be told 26 times.
   const keysMissing = new Map<string, string[]>();

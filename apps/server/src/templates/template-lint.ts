@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import {
   CATALOGUE,
+  CLAUSE_TAG_INNER,
   catalogueTemplates,
   TEMPLATE_FIELDS,
   type TemplateFieldKind,
@@ -117,7 +118,13 @@ function checkTags(parts: DXT.Part[], scopes: Scope[]): Omit<TemplateProblem, 'p
     const tag = `{${isSection ? (part.inverted ? '^' : '#') : part.module === 'rawxml' ? '@' : ''}${name}}`;
     const kind = scopes.find((scope) => scope.has(name))?.get(name);
     if (part.module === 'rawxml') {
-      problems.push({ tag, message: 'Platzhalter mit „@“ (rohes XML) werden nicht unterstützt.' });
+      // A clause of the library is the one raw tag there is; the upload check asks the library for it.
+      if (!CLAUSE_TAG_INNER.test(`@${name}`))
+        problems.push({
+          tag,
+          message:
+            'Platzhalter mit „@“ gibt es nur für Klauseln der Klauselbibliothek, z. B. {@klausel:haftung}.',
+        });
     } else if (!kind) {
       const meant = closestName(name, scopes, isSection);
       problems.push({ tag, message: unknownNameMessage(scopes), ...(meant ? { suggestion: meant } : {}) });

@@ -1,12 +1,14 @@
 import {
   BLANK_LINE,
   type CatalogueEntry,
+  type ClauseChoice,
   keysOfTemplate,
   type ResolvedMatch,
   TEMPLATE_FIELDS,
   type TemplateData,
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
+import type { ClausePlacer } from '../clauses/clause-choice.js';
 import type { CompanyData } from './companies.js';
 import { documentFileName } from './file-name.js';
 import { type Renderer, TemplateError, type TemplateSource } from './renderer.js';
@@ -18,6 +20,8 @@ export interface TrialSources {
   usage: TemplateUsage;
   companyData: CompanyData;
   today: Date;
+  /** Places the clauses a template names, as the document generator does; without it they are left out. */
+  clauses?: ClausePlacer;
 }
 
 /** One catalogue key rendered from a template version with a deal's data, as the form would fill it. */
@@ -30,6 +34,8 @@ export interface TrialDocument {
   blankFields: string[];
   /** Signature anchors of the key's signing parties that the document lacks: it cannot be signed. */
   missingAnchors: string[];
+  /** The clauses the template places, each with what this deal gets and why. */
+  clauses: ClauseChoice[];
   error: string | null;
 }
 
@@ -50,13 +56,17 @@ export async function tryTemplate(
     const data = sampleTemplateData(entry, match, sources.companyData, sources.today);
     const fileName = documentFileName(entry, data);
     try {
-      const { content } = await sources.renderer.render(template, data);
+      const placed = sources.clauses
+        ? await sources.clauses.place(template, entry, match)
+        : { template, choices: [] };
+      const { content } = await sources.renderer.render(placed.template, data);
       documents.push({
         entry,
         fileName,
         content,
         blankFields: blankFields(sources.usage, template, data),
         missingAnchors: missingAnchors(content, data),
+        clauses: placed.choices,
         error: null,
       });
     } catch (error) {
@@ -67,6 +77,7 @@ export async function tryTemplate(
         content: null,
         blankFields: [],
         missingAnchors: [],
+        clauses: [],
         error: error.message,
       });
     }

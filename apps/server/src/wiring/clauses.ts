@@ -1,22 +1,25 @@
+import type { ResolvedMatch } from '@vertragsgenerator/domain';
 import { ClauseLibrary } from '../clauses/clause-library.js';
 import { lintClauseContent } from '../clauses/clause-lint.js';
 import { clauseKeysOfTemplate } from '../clauses/clause-placement.js';
-import { type ClauseTrialRun, clauseRoutes } from '../routes/clauses.js';
-import { notFound } from '../shared/http-error.js';
+import { clauseTrialRun } from '../clauses/clause-trial.js';
+import type { MatchSource } from '../matches/match-source.js';
+import { clauseRoutes } from '../routes/clauses.js';
 import type { AppContext } from './app-context.js';
 
-/** Until trying a version on a deal can render, the route answers that there is nothing to try. */
-const noClauseTrial: ClauseTrialRun = async () => {
-  throw notFound('Das Ausprobieren von Klauseln ist noch nicht verfügbar.');
-};
+export interface ClauseTrialSources {
+  matches: MatchSource;
+  /** The deal a version is tried on unless the user names another. */
+  exampleMatch: () => Promise<ResolvedMatch>;
+}
 
 /**
  * The clause library: its routes for legal staff and administrators, its changes audited and its
- * publications told to the webhooks. `trialRun` renders a version on a deal in every document placing it.
+ * publications told to the webhooks; a version is tried on a deal in every document placing it.
  */
 export async function registerClauses(
   context: AppContext,
-  { trialRun = noClauseTrial }: { trialRun?: ClauseTrialRun } = {},
+  trialSources: ClauseTrialSources,
 ): Promise<{ clauses: ClauseLibrary }> {
   const clauses = new ClauseLibrary({
     db: context.deps.db,
@@ -25,6 +28,12 @@ export async function registerClauses(
     lint: lintClauseContent,
     clauseKeysOf: clauseKeysOfTemplate,
   });
-  await context.app.register(clauseRoutes, { guards: context.guards, clauses, trial: trialRun });
+  const trial = clauseTrialRun({
+    library: clauses,
+    ...trialSources,
+    companyData: context.deps.companyData,
+    log: context.app.log,
+  });
+  await context.app.register(clauseRoutes, { guards: context.guards, clauses, trial });
   return { clauses };
 }
