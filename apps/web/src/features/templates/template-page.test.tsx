@@ -124,8 +124,10 @@ describe('TemplatePage', () => {
     const tried = await screen.findByRole('table', { name: 'Mit PL-10001:' });
     const [first, second] = within(tried).getAllByRole('row').slice(1);
     expect(first).toHaveTextContent(
-      'angebot-wmPL-10001 Angebot Elbwerk Logistik AG.docxeinsatzort (Einsatzort)',
+      'angebot-wmPL-10001 Angebot Elbwerk Logistik AG.docxeinsatzort (Einsatzort)' +
+        'Haftung: Schweiz (Regel „land = CH“ trifft zu)Schweizer Recht: weggelassen (Keine Regel trifft zu)',
     );
+    expect(within(tried).getByRole('columnheader', { name: 'Klauseln' })).toBeInTheDocument();
     expect(second).toHaveTextContent('angebot-we');
     expect(within(second as HTMLElement).getAllByRole('cell')[1]).toHaveTextContent('–');
     expect(api.callsTo(`GET ${BASE}/versions/3/trial`)[0]?.url).toBe(`${BASE}/versions/3/trial`);

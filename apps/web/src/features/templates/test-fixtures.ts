@@ -94,12 +94,22 @@ export const trial: TemplateTrial = {
       key: 'angebot-wm',
       fileName: 'PL-10001 Angebot Elbwerk Logistik AG.docx',
       blankFields: [{ name: 'einsatzort', description: 'Einsatzort' }],
+      clauses: [
+        {
+          key: 'haftung',
+          name: 'Haftung',
+          chosen: { key: 'haftung', version: 2, variant: 'Schweiz', rule: 'land = CH' },
+          reason: 'Regel „land = CH“ trifft zu',
+        },
+        { key: 'schweizer-recht', name: 'Schweizer Recht', chosen: null, reason: 'Keine Regel trifft zu' },
+      ],
       error: null,
     },
     {
       key: 'angebot-we',
       fileName: 'PL-10001 Angebot Elbwerk Logistik AG (WE).docx',
       blankFields: [],
+      clauses: [],
       error: null,
     },
   ],

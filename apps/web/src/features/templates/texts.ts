@@ -109,6 +109,9 @@ export const templateTexts = {
     document: 'Dokument',
     blank: 'Bleibt leer',
     nothingBlank: '–',
+    clauses: 'Klauseln',
+    clauseChoice: (name: string, variant: string | null, reason: string) =>
+      `${name}: ${variant ?? 'weggelassen'} (${reason})`,
     show: 'Anzeigen',
     showLabel: (key: string) => `${key} anzeigen`,
     downloadLabel: (key: string) => `${key} herunterladen`,

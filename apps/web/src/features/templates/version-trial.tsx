@@ -22,6 +22,8 @@ export function VersionTrial({ name, version }: { name: string; version: number 
   const [matchId, setMatchId] = useState('');
   const [viewing, setViewing] = useState<string | undefined>();
   const trial = useQuery(trialQueryOptions(name, version, matchId));
+  // A column for the clauses only where the template places any.
+  const withClauses = trial.data?.documents.some((document) => document.clauses.length > 0) ?? false;
 
   function tryIt(event: FormEvent) {
     event.preventDefault();
@@ -66,12 +68,13 @@ export function VersionTrial({ name, version }: { name: string; version: number 
           {trial.data && !trial.isError && (
             <Stack gap="xs">
               <Text fw={500}>{t.trialFor(trial.data.matchId)}</Text>
-              <Table.ScrollContainer minWidth={760}>
+              <Table.ScrollContainer minWidth={withClauses ? 980 : 760}>
                 <Table verticalSpacing="xs" aria-label={t.trialFor(trial.data.matchId)}>
                   <Table.Thead>
                     <Table.Tr>
                       <Table.Th>{t.document}</Table.Th>
                       <Table.Th>{t.blank}</Table.Th>
+                      {withClauses && <Table.Th>{t.clauses}</Table.Th>}
                       <Table.Th>{templateTexts.template.actions}</Table.Th>
                     </Table.Tr>
                   </Table.Thead>
@@ -101,6 +104,15 @@ export function VersionTrial({ name, version }: { name: string; version: number 
                             t.nothingBlank
                           )}
                         </Table.Td>
+                        {withClauses && (
+                          <Table.Td>
+                            {document.clauses.map((clause) => (
+                              <Text size="sm" key={clause.key}>
+                                {t.clauseChoice(clause.name, clause.chosen?.variant ?? null, clause.reason)}
+                              </Text>
+                            ))}
+                          </Table.Td>
+                        )}
                         <Table.Td>
                           {!document.error && (
                             <ViewAndDownload
