@@ -9,6 +9,7 @@ import { ApprovalRulesStore } from './approvals/approval-rules-store.js';
 import { issuerDiscovery } from './auth/issuer-discovery.js';
 import { SessionsRepository } from './auth/sessions-repository.js';
 import { ClausePlacer } from './clauses/clause-choice.js';
+import { ClauseMarksInDatabase } from './clauses/clause-marks.js';
 import { PublishedClausesInDatabase } from './clauses/published-clauses.js';
 import type { Config } from './config/config.js';
 import { databasePoolInUse } from './db/database.js';
@@ -235,7 +236,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     sender: signature.approvedSender,
     countersignature: signature.countersignature,
   });
-  const marks = new TemplateMarksStore(db, audit);
+  const marks = new TemplateMarksStore(db, audit, new ClauseMarksInDatabase(db));
   const reviewArea = await registerReviews(context, { marks });
   // While a round is out with the counterparty, the text stays as sent: the editor may not save.
   await app.register(storedDocumentRoutes, {

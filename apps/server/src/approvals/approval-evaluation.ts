@@ -3,7 +3,6 @@ import {
   type ApprovalRules,
   addWorkingDays,
   approvalReasons,
-  catalogueEntry,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db/database.js';
@@ -235,12 +234,7 @@ export class ApprovalEvaluation {
     rules: ApprovalRules,
     log: FastifyBaseLogger,
   ) {
-    const { editedText, changedMarks } = await this.textChanges(
-      subject.documentId,
-      subject.version,
-      docKey,
-      rules,
-    );
+    const { editedText, changedMarks } = await this.textChanges(subject.documentId, subject.version, rules);
     const match = rules.margin.enabled ? await findMatch(this.matches, subject.matchId, log) : undefined;
     const matchFound = !rules.margin.enabled || match !== undefined;
     const reasons = approvalReasons(rules, { match: match ?? {}, docKey, editedText, changedMarks });
@@ -249,12 +243,11 @@ export class ApprovalEvaluation {
 
   /**
    * Whether `version`'s body text differs from the generated version 1's (`editedText`), and the labels
-   * of its template's marked paragraphs that the edit changed or removed.
+   * of its marked paragraphs (its template's and its clauses') that the edit changed or removed.
    */
   private async textChanges(
     documentId: string,
     version: number,
-    docKey: string,
     rules: ApprovalRules,
   ): Promise<{ editedText: boolean; changedMarks: string[] }> {
     const none = { editedText: false, changedMarks: [] };
@@ -271,19 +264,9 @@ export class ApprovalEvaluation {
     const before = paragraphsOf(generated.content);
     const after = paragraphsOf(current.content);
     const edited = before.join('\n') !== after.join('\n');
-    const template = catalogueEntry(docKey)?.template;
-    if (!edited || !rules.markedParagraphs || !this.marks || !template)
+    if (!edited || !rules.markedParagraphs || !this.marks)
       return { editedText: rules.editedText && edited, changedMarks: [] };
-    const document = await this.db
-      .selectFrom('documents')
-      .select('template_version')
-      .where('id', '=', documentId)
-      .executeTakeFirst();
-    const changedMarks = await this.marks.changedMarks(
-      { template, templateVersion: document?.template_version ?? null },
-      before,
-      after,
-    );
+    const changedMarks = await this.marks.changedMarks(documentId, before, after);
     return { editedText: rules.editedText && edited, changedMarks };
   }
 }

@@ -1,4 +1,4 @@
-import { catalogueEntry, type DocumentDifferences as Differences } from '@vertragsgenerator/domain';
+import type { DocumentDifferences as Differences } from '@vertragsgenerator/domain';
 import { paragraphsOf } from '../approvals/approval-evaluation.js';
 import type { Db } from '../db/database.js';
 import { compareParagraphs } from '../templates/paragraph-diff.js';
@@ -39,15 +39,7 @@ export class DocumentDifferences {
     const latest = rows.at(-1);
     if (!generated || !latest) return { version: 0, paragraphs: [] };
     const before = paragraphsOf(generated.content);
-    const template = catalogueEntry(document.doc_key)?.template;
-    const row = await this.db
-      .selectFrom('documents')
-      .select('template_version')
-      .where('id', '=', document.id)
-      .executeTakeFirst();
-    const marked = template
-      ? await this.marks.markedAmong({ template, templateVersion: row?.template_version ?? null }, before)
-      : new Set<string>();
+    const marked = await this.marks.markedAmong(document.id, before);
     const paragraphs = compareParagraphs(before, paragraphsOf(latest.content))
       .filter((change) => change.change !== 'kept')
       .map((change) => {

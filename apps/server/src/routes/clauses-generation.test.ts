@@ -6,6 +6,7 @@ import {
   type ClauseDetail,
   catalogueEntry,
   DOCX_MIME_TYPE,
+  type DocumentApproval,
   type MatchRecord,
   type TemplateTrial,
   type TemplateVersion,
@@ -18,6 +19,7 @@ import { MatchStore } from '../matches/match-store.js';
 import { loadCompanyData } from '../templates/companies.js';
 import { sampleDataList } from '../templates/samples.js';
 import { testDatabases } from '../test/databases.js';
+import { changeWord } from '../test/document-edit.js';
 import { docxText } from '../test/docx-text.js';
 import { editedTemplate } from '../test/template-edit.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
@@ -275,5 +277,47 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
       choice: { chosen: { variant: 'Standard', version: 2 }, reason: 'Gilt immer' },
       paragraphs: ['Die Haftung von WM Consulting GmbH ist auf 300.000 € begrenzt.'],
     });
+  });
+
+  it('asks for Freigabe when an edit changes the text of a clause that needs it, naming the clause', async () => {
+    const current = (await call('GET', '/backend/approval-rules')).json();
+    const rules = await t.app.inject({
+      method: 'PUT',
+      url: '/backend/approval-rules',
+      headers: bearer(legal),
+      payload: {
+        rules: { ...current.rules, editedText: false, markedParagraphs: true },
+        version: current.version,
+      },
+    });
+    expect(rules.statusCode, rules.body).toBe(200);
+    const approval = async (id: string) =>
+      (await call('GET', `/backend/documents/${id}/approval`)).json() as DocumentApproval;
+
+    const swiss = await generate('docx-de-wm-rv', DEALS.swiss);
+    // Another paragraph: no reason. The clause's paragraph: the clause's name is the reason.
+    await changeWord(
+      t.app,
+      legal,
+      swiss.id,
+      'Die Parteien haften unbeschränkt bei Vorsatz und grober Fahrlässigkeit, für Schäden aus der Verletzung des Lebens, des Körpers oder der Gesundheit, nach dem Produkthaftungsgesetz sowie im Umfang einer übernommenen Garantie.',
+    );
+    expect(await approval(swiss.id)).toMatchObject({ version: 2, required: false, reasons: [] });
+    await changeWord(t.app, legal, swiss.id, 'Es gilt Schweizer Recht. Gerichtsstand ist Zürich.');
+    expect(await approval(swiss.id)).toMatchObject({
+      version: 3,
+      required: true,
+      reasons: [{ kind: 'marked_paragraph', label: 'Schweizer Recht' }],
+    });
+
+    // Without the flag, the same edit is free.
+    const settings = await t.app.inject({
+      method: 'PUT',
+      url: '/backend/clauses/schweizer-recht',
+      headers: bearer(legal),
+      payload: { name: 'Schweizer Recht', needsApproval: false },
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
+    expect(await approval(swiss.id)).toMatchObject({ required: false, reasons: [] });
   });
 });

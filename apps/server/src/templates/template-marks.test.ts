@@ -5,6 +5,7 @@ import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
 import { testDatabases } from '../test/databases.js';
 import { demoDataList, demoMatch } from '../test/demo-order.js';
+import { changeWord as changeWordIn, withParagraphChanged } from '../test/document-edit.js';
 import { docxText } from '../test/docx-text.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
 
@@ -22,18 +23,6 @@ function paragraphOf(marked: string, generated: Uint8Array): string {
     .find((text) => pieces.some((piece) => text.includes(piece)));
   if (!paragraph) throw new Error(`no paragraph made of „${marked.slice(0, 60)}…“`);
   return paragraph;
-}
-
-/** `xml` with a word of the paragraph whose text is `paragraph` changed, and nothing else. */
-function withParagraphChanged(xml: string, paragraph: string): string {
-  for (const [p] of xml.matchAll(/<w:p\b[^>]*>[\s\S]*?<\/w:p>/g)) {
-    const text = [...p.matchAll(/<w:t(?:\s[^>]*)?>([^<]*)<\/w:t>/g)].map((t) => t[1]).join('');
-    if (text !== paragraph) continue;
-    const changed = p.replace(/(<w:t(?:\s[^>]*)?>)([^<]*?)(\p{L}{5,})/u, '$1$2$3GEÄNDERT');
-    expect(changed).not.toBe(p);
-    return xml.replace(p, changed);
-  }
-  throw new Error(`the paragraph „${paragraph.slice(0, 60)}…“ is not in the document`);
 }
 
 describe.each(testDatabases())('paragraphs marked „Änderung braucht Freigabe“ on $name', (database) => {
@@ -75,28 +64,8 @@ describe.each(testDatabases())('paragraphs marked „Änderung braucht Freigabe�
       ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }),
     });
 
-  /** The latest version saved again with a word of `paragraph` changed, as the editor saves an edit. */
-  async function changeWord(documentId: string, paragraph: string): Promise<void> {
-    const latest = await t.app.inject({
-      method: 'GET',
-      url: `/backend/documents/${documentId}/file`,
-      headers: bearer(legal),
-    });
-    const zip = new PizZip(latest.rawPayload);
-    const xml = zip.file('word/document.xml')?.asText() ?? '';
-    zip.file('word/document.xml', withParagraphChanged(xml, paragraph));
-    const saved = await t.app.inject({
-      method: 'PUT',
-      url: `/backend/documents/${documentId}`,
-      headers: {
-        ...bearer(legal),
-        'content-type': 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-        'if-match': `"${latest.headers['x-document-version']}"`,
-      },
-      payload: zip.generate({ type: 'nodebuffer', compression: 'DEFLATE' }),
-    });
-    expect(saved.statusCode, saved.body).toBe(200);
-  }
+  const changeWord = (documentId: string, paragraph: string) =>
+    changeWordIn(t.app, legal, documentId, paragraph);
   const approval = async (documentId: string): Promise<DocumentApproval> =>
     (
       await t.app.inject({

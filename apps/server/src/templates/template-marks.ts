@@ -1,4 +1,10 @@
-import type { TemplateMark, TemplateMarks } from '@vertragsgenerator/domain';
+import {
+  catalogueEntry,
+  type DocumentClause,
+  type Language,
+  type TemplateMark,
+  type TemplateMarks,
+} from '@vertragsgenerator/domain';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import { HttpError, notFound } from '../shared/http-error.js';
@@ -13,6 +19,8 @@ export class TemplateMarksStore {
   constructor(
     private readonly db: Db,
     private readonly audit: AuditLog,
+    /** The marks a document's clauses bring: the paragraphs of those whose changes need approval. */
+    private readonly clauseMarks?: ClauseMarks,
   ) {}
 
   /** A version's body paragraphs (to choose from) and its marks. */
@@ -67,45 +75,53 @@ export class TemplateMarksStore {
   }
 
   /**
-   * The labels of the marks of the document's template version whose generated paragraph the edited
-   * text (`current`) no longer holds as it was generated: changed or removed.
+   * The labels of the marks of the document — its template version's and its clauses' — whose generated
+   * paragraph the edited text (`current`) no longer holds as it was generated: changed or removed.
    */
-  async changedMarks(
-    document: { template: string; templateVersion: number | null },
-    generated: string[],
-    current: string[],
-  ): Promise<string[]> {
+  async changedMarks(documentId: string, generated: string[], current: string[]): Promise<string[]> {
     const kept = new Set(current);
-    return (await this.marksOf(document))
+    const labels = (await this.marksOf(documentId))
       .filter((mark) => {
         const filled = filledPattern(mark.paragraph);
         return generated.some((paragraph) => filled.test(paragraph) && !kept.has(paragraph));
       })
       .map((mark) => mark.label);
+    return [...new Set(labels)];
   }
 
-  /** The generated paragraphs that stand for a marked paragraph of the document's template version. */
-  async markedAmong(
-    document: { template: string; templateVersion: number | null },
-    generated: string[],
-  ): Promise<Set<string>> {
-    const patterns = (await this.marksOf(document)).map((mark) => filledPattern(mark.paragraph));
+  /** The generated paragraphs that stand for a marked paragraph of the document. */
+  async markedAmong(documentId: string, generated: string[]): Promise<Set<string>> {
+    const patterns = (await this.marksOf(documentId)).map((mark) => filledPattern(mark.paragraph));
     return new Set(generated.filter((paragraph) => patterns.some((pattern) => pattern.test(paragraph))));
   }
 
-  private async marksOf(document: {
-    template: string;
-    templateVersion: number | null;
-  }): Promise<TemplateMark[]> {
-    if (document.templateVersion === null) return [];
-    const row = await this.db
-      .selectFrom('template_versions')
-      .select('marks')
-      .where('template', '=', document.template)
-      .where('version', '=', document.templateVersion)
+  private async marksOf(documentId: string): Promise<TemplateMark[]> {
+    const document = await this.db
+      .selectFrom('documents')
+      .select(['doc_key', 'template_version', 'clauses'])
+      .where('id', '=', documentId)
       .executeTakeFirst();
-    return row?.marks ?? [];
+    const entry = document && catalogueEntry(document.doc_key);
+    if (!entry) return [];
+    const template =
+      document.template_version === null
+        ? undefined
+        : await this.db
+            .selectFrom('template_versions')
+            .select('marks')
+            .where('template', '=', entry.template)
+            .where('version', '=', document.template_version)
+            .executeTakeFirst();
+    const clauses = document.clauses?.length
+      ? ((await this.clauseMarks?.marksOf(document.clauses, entry.params.language)) ?? [])
+      : [];
+    return [...(template?.marks ?? []), ...clauses];
   }
+}
+
+/** Where the marks of a document's clauses come from (clauses/clause-marks.ts). */
+export interface ClauseMarks {
+  marksOf(clauses: DocumentClause[], language: Language): Promise<TemplateMark[]>;
 }
 
 const labels = (marks: TemplateMark[]) => marks.map((mark) => mark.label).join(', ') || '—';

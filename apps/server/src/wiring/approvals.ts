@@ -5,6 +5,7 @@ import { ApprovalRulesStore } from '../approvals/approval-rules-store.js';
 import { ApprovalSends } from '../approvals/approval-sends.js';
 import { BatchApprovals } from '../approvals/batch-approvals.js';
 import { DocumentApprovals } from '../approvals/document-approvals.js';
+import { ClauseMarksInDatabase } from '../clauses/clause-marks.js';
 import { createPdfRenditions } from '../documents/pdf-rendition.js';
 import { approvalBatchRoutes } from '../routes/approval-batches.js';
 import { approvalRulesRoutes } from '../routes/approval-rules.js';
@@ -33,7 +34,11 @@ export function createApprovals(context: AppContext): Approvals {
   const { deps, audit, outbox } = context;
   const { config, db } = deps;
   const rules = new ApprovalRulesStore(db, audit);
-  const evaluation = new ApprovalEvaluation(db, deps.matches, new TemplateMarksStore(db, audit));
+  const evaluation = new ApprovalEvaluation(
+    db,
+    deps.matches,
+    new TemplateMarksStore(db, audit, new ClauseMarksInDatabase(db)),
+  );
   const requestDeps = {
     db,
     rules,
