@@ -197,6 +197,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     generator,
     templateUsage,
     templates,
+    clauses: clausePlacer,
   });
   const outbox = new MailOutbox(db, deps.mailer, config.mail.supportEmail, app.log);
   const context: AppContext = {

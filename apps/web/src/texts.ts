@@ -157,6 +157,10 @@ export const texts = {
     missingHint:
       'Ergänze sie im CRM und gib die Match-ID danach auf der Startseite erneut ein. Du kannst das Dokument auch jetzt erstellen; die Stellen bleiben dann leer.',
     fixedPartner: 'Vertragspartner: Projektpartner',
+    optionalClauses: 'Wählbare Klauseln',
+    optionalClausesHint:
+      'Diese Klauseln der Klauselbibliothek kannst du für dieses Dokument hinzunehmen oder weglassen.',
+    optionalClause: (name: string, variant: string) => `${name} (${variant})`,
     labels: {
       language: 'Sprache',
       company: 'Gesellschaft',

@@ -77,6 +77,13 @@ export const signatoryListSchema = z.array(signatoryOptionSchema);
  */
 export const documentCheckSchema = z.object({
   missing: z.array(z.object({ field: z.string(), label: z.string() })),
+  /**
+   * The clauses of the key's template the person generating may leave out or add (`dataList.klauseln`),
+   * each with its default and the variant the deal gets; one no rule gives a variant for this deal is left out.
+   */
+  optionalClauses: z.array(
+    z.object({ key: z.string(), name: z.string(), checked: z.boolean(), variant: z.string() }),
+  ),
 });
 export type DocumentCheck = z.infer<typeof documentCheckSchema>;
 

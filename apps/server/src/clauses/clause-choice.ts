@@ -93,6 +93,36 @@ export class ClausePlacer {
   }
 
   /**
+   * The optional clauses a template places that the rules give this deal a variant of: what the form offers
+   * as checkboxes, each ticked as its default says.
+   */
+  async optionalClauses(
+    template: TemplateSource,
+    entry: CatalogueEntry,
+    match: ResolvedMatch,
+  ): Promise<{ key: string; name: string; checked: boolean; variant: string }[]> {
+    const keys = this.keysOfTemplate(template);
+    if (keys.length === 0) return [];
+    const published = await this.clauses.published(keys);
+    const facts = dealFacts(entry, match);
+    return keys.flatMap((key) => {
+      const clause = published.get(key);
+      if (!clause || clause.content.option === 'always') return [];
+      const { choice } = chooseVariant(clause, facts, true, this.compiled(clause));
+      return choice.chosen
+        ? [
+            {
+              key,
+              name: clause.name,
+              checked: clause.content.option === 'optional-on',
+              variant: choice.chosen.variant,
+            },
+          ]
+        : [];
+    });
+  }
+
+  /**
    * `switches`: the optional clauses the person generating ticked (true) or unticked (false); a clause not
    * named takes its default. Throws a `TemplateError` for a placed clause that has no published version.
    */

@@ -102,7 +102,11 @@ export class DocumentGenerator {
     const renderSeconds = () => (performance.now() - started) / 1000;
     try {
       template = await this.templates.current(entry.template);
-      const placed = this.clauses ? await this.clauses.place(template, entry, match) : { template, clauses };
+      // Every form may name the optional clauses the person ticked or unticked (`klauseln`).
+      const switches = (dataList as { klauseln?: Record<string, boolean> }).klauseln;
+      const placed = this.clauses
+        ? await this.clauses.place(template, entry, match, switches)
+        : { template, clauses };
       clauses = placed.clauses;
       // The history names the template version as stored; the clauses it holds are recorded beside it.
       rendered = { ...(await this.renderer.render(placed.template, data)), templateSha256: template.sha256 };

@@ -13,6 +13,7 @@ import {
   type TemplateFieldName,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ClausePlacer } from '../clauses/clause-choice.js';
 import { requireMatch } from '../matches/match-lookup.js';
 import type { MatchSource } from '../matches/match-source.js';
 import { forbidden, HttpError, notFound, parseInput } from '../shared/http-error.js';
@@ -29,6 +30,8 @@ export interface DocumentGenerationDeps {
   templateUsage: TemplateUsage;
   /** The published template versions: the check looks at the version the next document gets. */
   templates: TemplateSources;
+  /** Which optional clauses the check offers the form. */
+  clauses?: ClausePlacer;
 }
 
 /** What a generation call names: a key of the catalogue, a match, the form's submission, and who asks. */
@@ -118,13 +121,16 @@ export class DocumentGeneration {
       new Date(),
     );
     let shown: Set<TemplateFieldName>;
+    let optionalClauses: DocumentCheck['optionalClauses'] = [];
     try {
-      shown = this.deps.templateUsage.shownFields(await this.deps.templates.current(entry.template), data);
+      const template = await this.deps.templates.current(entry.template);
+      shown = this.deps.templateUsage.shownFields(template, data);
+      optionalClauses = (await this.deps.clauses?.optionalClauses(template, entry, match)) ?? [];
     } catch (error) {
       if (error instanceof TemplateError) throw brokenTemplate(error, entry, log);
       throw error;
     }
-    return { missing: missingMatchValues(entry, match, shown) };
+    return { missing: missingMatchValues(entry, match, shown), optionalClauses };
   }
 }
 

@@ -36,6 +36,7 @@ const DEALS = {
     matchId: 'PL-90001',
     kunde: 'Alpen Industrie AG',
     adresseKunde: 'Bahnhofstrasse 1, 8001 Zürich, Schweiz',
+    einsatzort: 'Zürich, 40 % remote',
     vk: '135,00',
   },
   austrian: {
@@ -43,6 +44,7 @@ const DEALS = {
     matchId: 'PL-90002',
     kunde: 'Donau Technik GmbH',
     adresseKunde: 'Ringstraße 3\n1010 Wien\nÖsterreich',
+    einsatzort: 'Wien',
     vk: '95,00',
   },
   german: {
@@ -50,6 +52,7 @@ const DEALS = {
     matchId: 'PL-90003',
     kunde: 'Elbe Werke GmbH',
     adresseKunde: 'Kaiwiese 12, 20457 Hamburg',
+    einsatzort: 'Remote',
     vk: '95,00',
   },
 } satisfies Record<string, MatchRecord>;
@@ -89,11 +92,26 @@ const SWISS_LAW: ClauseContent = {
   ],
 };
 
+const REMOTE_WORK: ClauseContent = {
+  option: 'optional-off',
+  variants: [
+    {
+      name: 'Remote',
+      rule: 'remoteAnteil >= 20',
+      de: 'Die Leistungen werden zu einem Anteil außerhalb der Räume von {partnerName} erbracht.',
+      en: 'The services are partly rendered outside the premises of {partnerName}.',
+    },
+  ],
+};
+
 const tagParagraph = (key: string) =>
   `<w:p><w:pPr><w:pStyle w:val="Klausel"/></w:pPr><w:r><w:t>{@klausel:${key}}</w:t></w:r></w:p>`;
 const placedBefore = (file: string, anchor: string) =>
   editedTemplate(readFileSync(join(templatesDir, file)), [
-    [anchor, tagParagraph('haftung') + tagParagraph('schweizer-recht') + anchor],
+    [
+      anchor,
+      tagParagraph('haftung') + tagParagraph('schweizer-recht') + tagParagraph('remote-arbeit') + anchor,
+    ],
   ]);
 const DE_ANCHOR =
   '<w:p><w:pPr><w:pStyle w:val="Klausel"/></w:pPr><w:r><w:t xml:space="preserve">Die Parteien haften unbeschränkt';
@@ -147,11 +165,14 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
     });
     expect(published.statusCode, published.body).toBe(200);
   };
-  const generate = async (key: string, deal: MatchRecord) => {
+  const generate = async (key: string, deal: MatchRecord, klauseln?: Record<string, boolean>) => {
     const entry = catalogueEntry(key) as CatalogueEntry;
     const match = (await call('GET', `/backend/matches/${deal.matchId}`)).json();
     const response = await call('POST', `/backend/generateDocx/${key}/${deal.matchId}`, {
-      dataList: sampleDataList(entry, match, companyData.signatories),
+      dataList: {
+        ...sampleDataList(entry, match, companyData.signatories),
+        ...(klauseln ? { klauseln } : {}),
+      },
     });
     expect(response.statusCode, response.body).toBe(200);
     const id = response.headers['x-document-id'] as string;
@@ -177,6 +198,7 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
   it('gives each deal the variant its rules choose, in both languages, and records it with the document', async () => {
     await createClause('haftung', 'Haftung', LIABILITY);
     await createClause('schweizer-recht', 'Schweizer Recht', SWISS_LAW);
+    await createClause('remote-arbeit', 'Remote-Arbeit', REMOTE_WORK);
     for (const [file, anchor] of [
       ['rahmenvertrag-de.docx', DE_ANCHOR],
       ['rahmenvertrag-en.docx', EN_ANCHOR],
@@ -225,6 +247,43 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
     });
   });
 
+  it('offers the optional clauses a deal can get in the form, left out unless ticked', async () => {
+    const offered = async (deal: MatchRecord) =>
+      (await call('POST', `/backend/documentCheck/docx-de-wm-rv/${deal.matchId}`)).json().optionalClauses;
+    expect(await offered(DEALS.swiss)).toEqual([
+      { key: 'remote-arbeit', name: 'Remote-Arbeit', checked: false, variant: 'Remote' },
+    ]);
+    // No remote share in Vienna: nothing to offer.
+    expect(await offered(DEALS.austrian)).toEqual([]);
+    const REMOTE_TEXT =
+      'Die Leistungen werden zu einem Anteil außerhalb der Räume von Elbe Werke GmbH erbracht.';
+    expect((await generate('docx-de-wm-rv', DEALS.german)).text).not.toContain(REMOTE_TEXT);
+    const ticked = await generate('docx-de-wm-rv', DEALS.german, { 'remote-arbeit': true });
+    expect(ticked.text).toContain(REMOTE_TEXT);
+    const recorded = await db
+      .selectFrom('documents')
+      .select('clauses')
+      .where('id', '=', ticked.id)
+      .executeTakeFirst();
+    expect(recorded?.clauses).toContainEqual({
+      key: 'remote-arbeit',
+      version: 1,
+      variant: 'Remote',
+      rule: 'remoteAnteil >= 20',
+    });
+    // Ticked for a deal the rules give no variant: still left out.
+    expect((await generate('docx-de-wm-rv', DEALS.austrian, { 'remote-arbeit': true })).text).not.toContain(
+      'außerhalb der Räume',
+    );
+    const refused = await call('POST', `/backend/generateDocx/docx-de-wm-rv/${DEALS.german.matchId}`, {
+      dataList: { vertragspartner_type: 'k', klauseln: { 'remote-arbeit': 'ja' } },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().fields['klauseln.remote-arbeit']).toEqual([
+      'Eine Klausel ist gewählt oder nicht (ja/nein).',
+    ]);
+  });
+
   it('shows in the template trial which clause each document of a deal gets and which rule chose it', async () => {
     const detail = (await call('GET', '/backend/templates/rahmenvertrag-de.docx')).json();
     const trial = (
@@ -234,7 +293,7 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
       )
     ).json() as TemplateTrial;
     const byKey = Object.fromEntries(trial.documents.map((document) => [document.key, document.clauses]));
-    expect(byKey['docx-de-wm-rv']).toEqual([
+    expect(byKey['docx-de-wm-rv']?.slice(0, 2)).toEqual([
       expect.objectContaining({
         key: 'haftung',
         reason: 'Regel „land = CH“ trifft zu',
@@ -246,7 +305,7 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
       }),
     ]);
     // A project partner's contract: the Swiss law clause is for customers only, the rate is the purchase rate.
-    expect(byKey['de-wm-pp-rv']).toEqual([
+    expect(byKey['de-wm-pp-rv']?.slice(0, 2)).toEqual([
       expect.objectContaining({ key: 'haftung', chosen: expect.objectContaining({ variant: 'Schweiz' }) }),
       expect.objectContaining({ key: 'schweizer-recht', chosen: null, reason: 'Keine Regel trifft zu' }),
     ]);
@@ -255,6 +314,10 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
   it('lists the templates placing a clause, and tries a new version on a deal in every document placing it', async () => {
     const detail = (await call('GET', '/backend/clauses/haftung')).json() as ClauseDetail;
     expect(detail.templates).toEqual(['rahmenvertrag-de.docx', 'rahmenvertrag-en.docx']);
+    expect(detail.usedInTemplates.map((use) => use.name)).toEqual([
+      'rahmenvertrag-de.docx',
+      'rahmenvertrag-en.docx',
+    ]);
     const draft = await call('POST', '/backend/clauses/haftung/versions', {
       comment: 'Höhere Grenze',
       content: {

@@ -63,7 +63,7 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
   it.each([...CATALOGUE.keys()])('%s: reports nothing for the complete demo match', async (key) => {
     const response = await check(key, complete.matchId);
     expect(response.statusCode, response.body).toBe(200);
-    expect(documentCheckSchema.parse(response.json())).toEqual({ missing: [] });
+    expect(documentCheckSchema.parse(response.json())).toEqual({ missing: [], optionalClauses: [] });
   });
 
   it.each([
@@ -79,7 +79,7 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
   ])('%s: reports what the template shows and the match lacks, with German labels', async (key, missing) => {
     const response = await check(key, 'pl-20001');
     expect(response.statusCode, response.body).toBe(200);
-    expect(response.json()).toEqual({ missing });
+    expect(response.json()).toEqual({ missing, optionalClauses: [] });
   });
 
   it('leaves out what a section hides for the key or the match', async () => {
@@ -87,11 +87,18 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
     await new MatchStore(db).upsertMany([{ ...withoutNotice, matchId: 'PL-20002' }]);
     const notice = { field: 'kuendigungsfristKunde', label: 'Kündigungsfrist' };
     // An immediate termination names no notice period; without an onsite rate its paragraph is gone.
-    expect((await check('kuendigung-wm-pp-termination-los', 'PL-20002')).json()).toEqual({ missing: [] });
+    expect((await check('kuendigung-wm-pp-termination-los', 'PL-20002')).json()).toEqual({
+      missing: [],
+      optionalClauses: [],
+    });
     expect((await check('kuendigung-wm-pp-termination-gerecht', 'PL-20002')).json()).toEqual({
       missing: [notice],
+      optionalClauses: [],
     });
-    expect((await check('de-wm-k-ev-1', 'PL-20002')).json()).toEqual({ missing: [notice] });
+    expect((await check('de-wm-k-ev-1', 'PL-20002')).json()).toEqual({
+      missing: [notice],
+      optionalClauses: [],
+    });
   });
 
   it('reads the published version of the template, and the next one once it is published', async () => {
@@ -110,9 +117,11 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
       const token = await fixture.signIn('legal@demo.local');
       expect((await check('docx-de-wm-rv', 'PL-20001', token, fixture.app)).json()).toEqual({
         missing: [STARTDATUM],
+        optionalClauses: [],
       });
       expect((await check('de-wm-pp-rv', 'PL-20001', token, fixture.app)).json()).toEqual({
         missing: [STARTDATUM, EK],
+        optionalClauses: [],
       });
 
       const templates = new TemplateVersions(own, new AuditLog(own));
@@ -130,6 +139,7 @@ describe.each(testDatabases())('documentCheck on $name', (database) => {
       });
       expect((await check('de-wm-pp-rv', 'PL-20001', token, fixture.app)).json()).toEqual({
         missing: [STARTDATUM, EINSATZORT],
+        optionalClauses: [],
       });
 
       const missingTemplate = await check('angebot-wm', 'PL-20001', token, fixture.app);

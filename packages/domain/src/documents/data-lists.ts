@@ -30,6 +30,14 @@ const optionalEmail = z.preprocess(
   z.string().trim().max(320).regex(EMAIL_PATTERN, 'Keine gültige E-Mail-Adresse.').optional(),
 );
 
+/**
+ * The optional clauses the person generating ticked (true) or unticked (false), by clause key; a clause not
+ * named takes its default. Every form may send it: which clauses a template offers is the server's to know.
+ */
+const clauseSwitches = z
+  .record(z.string().max(40), z.boolean({ error: 'Eine Klausel ist gewählt oder nicht (ja/nein).' }))
+  .optional();
+
 /** Offer and termination also accept `client` for the customer, as the earlier tool's forms sent it. */
 export const partnerTypeSchema = z.preprocess(
   (value) => (value === 'client' ? 'k' : value),
@@ -37,6 +45,7 @@ export const partnerTypeSchema = z.preprocess(
 );
 
 export const esignatureDataListSchema = z.object({
+  klauseln: clauseSwitches,
   Absender_UserName: optionalText(200),
   Absender_Email: optionalEmail,
   Projektpartner_UserName: optionalText(200),
@@ -58,6 +67,7 @@ const volume = (max: number) =>
   );
 
 export const offerDataListSchema = z.object({
+  klauseln: clauseSwitches,
   projectHours: volume(100_000),
   projectDays: volume(10_000),
   selectedPerson: z.string().trim().min(1, 'Bitte wähle aus, wer unterschreibt.').max(100),
@@ -65,12 +75,16 @@ export const offerDataListSchema = z.object({
 });
 
 export const terminationDataListSchema = z.object({
+  klauseln: clauseSwitches,
   selectedPerson: z.string().trim().min(1, 'Bitte wähle aus, wer unterschreibt.').max(100),
   position: z.string().trim().min(1, 'Bitte gib die Position an.').max(300),
   vertragspartner_type: partnerTypeSchema,
 });
 
-export const partnerOnlyDataListSchema = z.object({ vertragspartner_type: partnerTypeSchema });
+export const partnerOnlyDataListSchema = z.object({
+  vertragspartner_type: partnerTypeSchema,
+  klauseln: clauseSwitches,
+});
 
 /** A field left empty: forms send an empty string or null. */
 const blankAsMissing = (value: unknown) =>

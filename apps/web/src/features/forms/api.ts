@@ -1,14 +1,14 @@
 import { skipToken, useQuery } from '@tanstack/react-query';
-import { catalogueEntry } from '@vertragsgenerator/domain';
-import { z } from 'zod';
+import { catalogueEntry, type DocumentCheck, documentCheckSchema } from '@vertragsgenerator/domain';
 import { apiJson } from '@/lib/api';
 
-const documentCheckSchema = z.object({
-  missing: z.array(z.object({ field: z.string(), label: z.string() })),
-});
-export type MissingMatchValue = z.infer<typeof documentCheckSchema>['missing'][number];
+export type MissingMatchValue = DocumentCheck['missing'][number];
+export type OptionalClause = DocumentCheck['optionalClauses'][number];
 
-/** The match values the template of `docId` needs but the match lacks; asked only for catalogue keys. */
+/**
+ * The match values the template of `docId` needs but the match lacks, and the optional clauses it offers
+ * for this deal; asked only for catalogue keys.
+ */
 export function useDocumentCheck(docId: string | null, matchId: string) {
   const known = docId !== null && catalogueEntry(docId) !== undefined;
   return useQuery({

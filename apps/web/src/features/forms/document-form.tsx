@@ -4,7 +4,9 @@ import { type FormEvent, type ReactNode, useState } from 'react';
 import { FormStatus, type FormValidation, useFirstInvalidFocus } from '@/components/form';
 import { type GenerationTarget, useGenerationFlow } from '@/lib/document-generation';
 import { texts } from '@/texts';
+import { useDocumentCheck } from './api';
 import { MissingValues } from './missing-values';
+import { clauseSwitches, OptionalClauses } from './optional-clauses';
 import { usePreloadedEditor } from './preload-editor';
 
 export interface DocumentFormProps {
@@ -26,6 +28,8 @@ export function DocumentForm({ matchId, docId, target, validation, dataList, chi
   const generation = useGenerationFlow();
   usePreloadedEditor(target);
   const [invalidChoice, setInvalidChoice] = useState<string | null>(null);
+  const offered = useDocumentCheck(docId, matchId).data?.optionalClauses ?? [];
+  const [chosenClauses, setChosenClauses] = useState<Record<string, boolean>>({});
   const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
 
   async function handleSubmit(event: FormEvent) {
@@ -40,7 +44,13 @@ export function DocumentForm({ matchId, docId, target, validation, dataList, chi
       return;
     }
     setInvalidChoice(null);
-    const outcome = await generation.generate({ target, docId, matchId, dataList: dataList() });
+    const clauses = clauseSwitches(offered, chosenClauses);
+    const outcome = await generation.generate({
+      target,
+      docId,
+      matchId,
+      dataList: { ...dataList(), ...(offered.length > 0 ? { klauseln: clauses } : {}) },
+    });
     if (outcome && !outcome.ok) {
       validation.setServerFields(outcome.fields);
       focusFirstInvalid();
@@ -51,6 +61,11 @@ export function DocumentForm({ matchId, docId, target, validation, dataList, chi
     <form ref={container} onSubmit={handleSubmit} noValidate>
       <Stack>
         {children}
+        <OptionalClauses
+          clauses={offered}
+          chosen={chosenClauses}
+          onChange={(key, checked) => setChosenClauses((before) => ({ ...before, [key]: checked }))}
+        />
         <MissingValues docId={docId} matchId={matchId} />
         <FormStatus validation={validation} />
         {invalidChoice !== null && invalidChoice === (docId ?? '') && (

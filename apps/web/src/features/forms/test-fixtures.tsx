@@ -53,7 +53,7 @@ export function renderForm(
     'POST /backend/private/getPermission/': jsonResponse(200, { data: level }),
     'GET /backend/users': jsonResponse(200, users),
     'GET /backend/signatories': jsonResponse(200, signatories),
-    'POST /backend/documentCheck/': jsonResponse(200, { missing: [] }),
+    'POST /backend/documentCheck/': jsonResponse(200, { missing: [], optionalClauses: [] }),
     ...api,
   });
   return { ...renderRoutes(routes, FORM_ROUTES[form]), ...stub };

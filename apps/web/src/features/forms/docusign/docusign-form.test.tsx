@@ -201,6 +201,7 @@ describe('DocuSign form: validation and sending', () => {
       api: {
         'POST /backend/documentCheck/': jsonResponse(200, {
           missing: [{ field: 'adresseKunde', label: 'Adresse Kunde' }],
+          optionalClauses: [],
         }),
         'POST /backend/generateDocusign/': jsonResponse(200, { data: SIGNING_URL }),
       },
@@ -216,6 +217,38 @@ describe('DocuSign form: validation and sending', () => {
     await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
     await userEvent.click(submitButton());
     await waitFor(() => expect(open).toHaveBeenCalledOnce());
+  });
+
+  it('offers the optional clauses of the chosen document and sends what the person chose', async () => {
+    vi.spyOn(window, 'open').mockReturnValue({} as Window);
+    const { callsTo } = renderForm('docusign', {
+      level: 1,
+      api: {
+        'POST /backend/documentCheck/': jsonResponse(200, {
+          missing: [],
+          optionalClauses: [
+            { key: 'remote-arbeit', name: 'Remote-Arbeit', checked: false, variant: 'Remote' },
+            { key: 'vertragsstrafe', name: 'Vertragsstrafe', checked: true, variant: 'Standard' },
+          ],
+        }),
+        'POST /backend/generateDocusign/': jsonResponse(200, { data: SIGNING_URL }),
+      },
+    });
+    await fillCommon();
+    const group = await screen.findByRole('group', { name: 'Wählbare Klauseln' });
+    const remote = within(group).getByRole('checkbox', { name: 'Remote-Arbeit (Remote)' });
+    const penalty = within(group).getByRole('checkbox', { name: 'Vertragsstrafe (Standard)' });
+    expect(remote).not.toBeChecked();
+    expect(penalty).toBeChecked();
+    await userEvent.click(remote);
+    await userEvent.click(penalty);
+    await typeInto('Projektpartner Name', 'Carla Projekt');
+    await typeInto('Projektpartner E-Mail', 'carla@projekt.de');
+    await userEvent.click(submitButton());
+    await waitFor(() => expect(callsTo('POST /backend/generateDocusign/')).toHaveLength(1));
+    expect(callsTo('POST /backend/generateDocusign/')[0]?.body).toMatchObject({
+      dataList: { klauseln: { 'remote-arbeit': true, vertragsstrafe: false } },
+    });
   });
 
   it('without a stored match it says so, links to /start and shows no form', async () => {
