@@ -62,6 +62,7 @@ export class ContractRecords {
         'c.envelope_id',
         'c.signed_by',
         'd.file_name',
+        'd.clauses',
       ])
       .where('c.id', '=', id)
       .executeTakeFirst();
@@ -93,9 +94,36 @@ export class ContractRecords {
       .where('r.document_id', '=', record.document_id)
       .groupBy('r.agreed_at')
       .executeTakeFirst();
+    const held = record.clauses ?? [];
+    const library = new Map(
+      held.length === 0
+        ? []
+        : (
+            await this.db
+              .selectFrom('clauses')
+              .select(['key', 'name', 'published_version'])
+              .where(
+                'key',
+                'in',
+                held.map((clause) => clause.key),
+              )
+              .execute()
+          ).map((row) => [row.key, row]),
+    );
     return {
       ...contractRow(record),
       parties: record.parties,
+      // A clause deleted from the library since is still named by its key.
+      clauses: held.map((clause) => {
+        const current = library.get(clause.key);
+        return {
+          key: clause.key,
+          name: current?.name ?? clause.key,
+          version: clause.version,
+          variant: clause.variant,
+          outdated: (current?.published_version ?? 0) > clause.version,
+        };
+      }),
       negotiation: negotiation
         ? { rounds: Number(negotiation.rounds), agreedAt: negotiation.agreed_at?.toISOString() ?? null }
         : null,

@@ -122,6 +122,8 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
   let db: Db;
   let t: TestApp;
   let legal: string;
+  /** The Austrian deal's contract, made in one test and signed in a later one. */
+  let austrianDocument = '';
 
   beforeAll(async () => {
     db = await database.open();
@@ -222,6 +224,7 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
     expect(swissEnglish.text).toContain('This contract is governed by Swiss law.');
 
     const austrian = await generate('docx-de-wm-rv', DEALS.austrian);
+    austrianDocument = austrian.id;
     expect(austrian.text).toContain('Die Haftung ist je Schadensfall auf 250.000 € begrenzt.');
     expect(austrian.text).not.toContain('Schweizer Recht');
     const german = await generate('docx-en-wm-rv', DEALS.german);
@@ -340,6 +343,41 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
       choice: { chosen: { variant: 'Standard', version: 2 }, reason: 'Gilt immer' },
       paragraphs: ['Die Haftung von WM Consulting GmbH ist auf 300.000 € begrenzt.'],
     });
+  });
+
+  it('names on a running contract the clause versions it holds, and lists it where an older one is used', async () => {
+    const signed = await t.app.inject({
+      method: 'POST',
+      url: `/backend/documents/${austrianDocument}/signed-elsewhere?signedOn=2026-12-01&signedBy=Frau%20Donau`,
+      headers: { ...bearer(legal), 'content-type': 'application/pdf' },
+      payload: Buffer.from('%PDF-1.7\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n'),
+    });
+    expect(signed.statusCode, signed.body).toBe(201);
+    const { contractId } = signed.json();
+    const record = async () => (await call('GET', `/backend/contracts/${contractId}`)).json();
+    expect((await record()).clauses).toEqual([
+      { key: 'haftung', name: 'Haftung', version: 1, variant: 'Standard', outdated: false },
+    ]);
+
+    // Version 2 (the draft of the test before) published: the contract holds an older one now.
+    const published = await call('POST', '/backend/clauses/haftung/versions/2/publish', {
+      comment: 'Höhere Grenze',
+      replaces: 1,
+    });
+    expect(published.statusCode, published.body).toBe(200);
+    expect((await record()).clauses).toEqual([
+      { key: 'haftung', name: 'Haftung', version: 1, variant: 'Standard', outdated: true },
+    ]);
+    const detail = (await call('GET', '/backend/clauses/haftung')).json() as ClauseDetail;
+    expect(detail.contracts).toEqual([
+      expect.objectContaining({
+        contractId,
+        matchId: DEALS.austrian.matchId,
+        version: 1,
+        variant: 'Standard',
+        outdated: true,
+      }),
+    ]);
   });
 
   it('asks for Freigabe when an edit changes the text of a clause that needs it, naming the clause', async () => {

@@ -162,6 +162,19 @@ export const contractRecordSchema = contractRowSchema.extend({
     /** Who signed, for a document signed elsewhere (as legal entered it). */
     signedBy: z.string().nullable(),
   }),
+  /**
+   * The clauses of the library its document holds, each with the version and variant it got; `outdated`
+   * when a later version has been published since.
+   */
+  clauses: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      version: z.number().int(),
+      variant: z.string(),
+      outdated: z.boolean(),
+    }),
+  ),
   /** The negotiation with the counterparty before signing: its rounds (withdrawn ones left out); null: none. */
   negotiation: z.object({ rounds: z.number().int(), agreedAt: z.string().nullable() }).nullable(),
   /** The whole chain, top-down, this record included. */

@@ -28,6 +28,7 @@ const frameworkRecord: ContractRecord = {
     signedBy: null,
   },
   negotiation: null,
+  clauses: [],
   chain: [{ ...frameworkRow, relation: null, depth: 0 }],
   history: [{ at: '2026-11-20T11:00:00.000Z', type: 'created', actor: 'berater@demo.local', detail: null }],
   maySetNoticeRule: false,
@@ -88,6 +89,16 @@ describe('ContractPage', () => {
     expect(
       within(source).getByRole('link', { name: 'Verhandlung: 2 Runden, vereinbart am 24.11.2026 10:30 Uhr' }),
     ).toHaveAttribute('href', `/dokumente/${orderRecord.source.documentId}#verhandlung`);
+    // The clauses of the library it holds, an older version marked.
+    const clauses = within(source).getByRole('list', { name: 'Klauseln' });
+    expect(
+      within(clauses)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual([
+      'Haftung: Version 1, Variante „Standard“ – ältere Version',
+      'Schweizer Recht: Version 2, Variante „Schweiz“',
+    ]);
 
     // The chain top-down, each level a list inside the entry above it.
     const chain = section('Vertragskette');

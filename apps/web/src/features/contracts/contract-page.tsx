@@ -94,6 +94,20 @@ function Source({ record }: { record: ContractRecord }) {
           {t.negotiation(record.negotiation.rounds, record.negotiation.agreedAt)}
         </Anchor>
       )}
+      {record.clauses.length > 0 && (
+        <>
+          <Text size="sm" id="contract-clauses">
+            {t.clauses}
+          </Text>
+          <List size="sm" aria-labelledby="contract-clauses">
+            {record.clauses.map((clause) => (
+              <List.Item key={clause.key}>
+                {t.clause(clause.name, clause.version, clause.variant, clause.outdated)}
+              </List.Item>
+            ))}
+          </List>
+        </>
+      )}
     </Stack>
   );
 }

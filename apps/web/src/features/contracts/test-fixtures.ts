@@ -65,6 +65,10 @@ export const orderRecord: ContractRecord = {
     signedBy: 'Ute Vogelsang',
   },
   negotiation: { rounds: 2, agreedAt: '2026-11-24T09:30:00.000Z' },
+  clauses: [
+    { key: 'haftung', name: 'Haftung', version: 1, variant: 'Standard', outdated: true },
+    { key: 'schweizer-recht', name: 'Schweizer Recht', version: 2, variant: 'Schweiz', outdated: false },
+  ],
   chain: [
     { ...frameworkRow, relation: null, depth: 0 },
     { ...unreadableRow, relation: 'under', depth: 1 },

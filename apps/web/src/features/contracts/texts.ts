@@ -96,6 +96,9 @@ export const contractsTexts = {
     openDocument: 'Dokument öffnen',
     negotiation: (rounds: number, agreedAt: string | null) =>
       `Verhandlung: ${rounds} ${rounds === 1 ? 'Runde' : 'Runden'}${agreedAt ? `, vereinbart am ${formatDateTime(new Date(agreedAt))} Uhr` : ''}`,
+    clauses: 'Klauseln',
+    clause: (name: string, version: number, variant: string, outdated: boolean) =>
+      `${name}: Version ${version}, Variante „${variant}“${outdated ? ' – ältere Version' : ''}`,
     chain: 'Vertragskette',
     chainCurrent: '(dieser Vertrag)',
     history: 'Verlauf',
