@@ -16,6 +16,14 @@ import type { Database } from '../db/schema.js';
 import type { ClauseVersionsTable } from '../db/schema-clauses.js';
 import { conflict, type HttpError, notFound } from '../shared/http-error.js';
 import type { EventSink } from '../shared/product-events.js';
+import {
+  checkPublishable,
+  draftCount,
+  type Publication,
+  publicationAuditValues,
+  publicationFields,
+  publishedColumns,
+} from '../templates/version-publication.js';
 import { compareClauseContents } from './clause-comparison.js';
 import { type ClauseKeysOf, ClauseUsage, type TemplatePlacement } from './clause-usage.js';
 
@@ -27,13 +35,6 @@ export interface ClauseLibraryDeps {
   /** What is wrong with a version's content; stored with it, so that publishing needs no new check. */
   lint: (content: ClauseContent) => ClauseProblem[];
   clauseKeysOf: ClauseKeysOf;
-}
-
-export interface ClausePublication {
-  actor: string;
-  comment: string;
-  /** The version the user saw published; null when they saw none. */
-  replaces: number | null;
 }
 
 type VersionRow = Selectable<ClauseVersionsTable>;
@@ -161,7 +162,7 @@ export class ClauseLibrary {
    * people publishing at once the second is told what the first did; the change, its audit entry and its
    * event are one transaction.
    */
-  async publish(key: string, version: number, publication: ClausePublication): Promise<ClauseDetail> {
+  async publish(key: string, version: number, publication: Publication): Promise<ClauseDetail> {
     await this.deps.db.transaction().execute(async (trx) => {
       const clause = await lockClause(trx, key);
       const target = await trx
@@ -171,28 +172,11 @@ export class ClauseLibrary {
         .where('version', '=', version)
         .executeTakeFirst();
       if (!target) throw unknownVersion(key, version);
-      if (clause.published_version === version) {
-        throw conflict(`Version ${version} ist schon die veröffentlichte Version.`);
-      }
-      if (clause.published_version !== publication.replaces) {
-        throw conflict(
-          `Inzwischen ist Version ${clause.published_version ?? '–'} veröffentlicht, nicht Version ${publication.replaces ?? '–'}. Bitte die Seite neu laden und den Vergleich erneut ansehen.`,
-        );
-      }
-      if (target.problems.length > 0) {
-        const count = target.problems.length === 1 ? 'ein Problem' : `${target.problems.length} Probleme`;
-        throw conflict(
-          `Version ${version} hat ${count} und kann nicht veröffentlicht werden: ${target.problems.map(describeProblem).join(' · ')}`,
-        );
-      }
+      checkPublishable(version, clause.published_version, publication, target.problems.map(describeProblem));
       const rollback = target.published_at !== null;
       await trx
         .updateTable('clause_versions')
-        .set({
-          published_at: new Date(),
-          published_by: publication.actor,
-          publish_comment: publication.comment,
-        })
+        .set(publishedColumns(publication))
         .where('clause', '=', key)
         .where('version', '=', version)
         .execute();
@@ -202,8 +186,7 @@ export class ClauseLibrary {
           actor: publication.actor,
           action: rollback ? 'clause.rollback' : 'clause.publish',
           subject: key,
-          oldValue: clause.published_version === null ? null : `Version ${clause.published_version}`,
-          newValue: `Version ${version}: ${publication.comment}`,
+          ...publicationAuditValues(clause.published_version, version, publication),
         },
         trx,
       );
@@ -332,9 +315,7 @@ function summary(
     needsApproval: clause.needs_approval,
     publishedVersion: clause.published_version,
     publishedAt: published?.published_at?.toISOString() ?? null,
-    drafts: versions.filter(
-      (version) => version.published_at === null && version.version > (clause.published_version ?? 0),
-    ).length,
+    drafts: draftCount(versions, clause.published_version),
     templates: ClauseUsage.templatesPlacing(placements, clause.key)
       .filter((template) => template.published)
       .map((template) => template.name),
@@ -342,17 +323,5 @@ function summary(
 }
 
 function versionOf(row: VersionRow, publishedVersion: number | null): ClauseVersion {
-  return {
-    version: row.version,
-    status:
-      row.version === publishedVersion ? 'veröffentlicht' : row.published_at !== null ? 'ersetzt' : 'Entwurf',
-    content: row.content,
-    comment: row.comment,
-    createdBy: row.created_by,
-    createdAt: row.created_at.toISOString(),
-    publishedAt: row.published_at?.toISOString() ?? null,
-    publishedBy: row.published_by,
-    publishComment: row.publish_comment,
-    problems: row.problems,
-  };
+  return { ...publicationFields(row, publishedVersion), content: row.content, problems: row.problems };
 }

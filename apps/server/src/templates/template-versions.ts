@@ -13,11 +13,19 @@ import { LRUCache } from 'lru-cache';
 import type { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { Database, TemplateVersionsTable } from '../db/schema.js';
-import { HttpError, notFound } from '../shared/http-error.js';
+import { notFound } from '../shared/http-error.js';
 import type { EventSink } from '../shared/product-events.js';
 import { sha256Hex } from '../shared/sha256.js';
 import { bodyParagraphs } from './paragraph-diff.js';
 import { TemplateError, type TemplateSource, type TemplateSources } from './renderer.js';
+import {
+  checkPublishable,
+  draftCount,
+  type Publication,
+  publicationAuditValues,
+  publicationFields,
+  publishedColumns,
+} from './version-publication.js';
 
 export interface NewTemplateVersion {
   content: Uint8Array;
@@ -25,13 +33,6 @@ export interface NewTemplateVersion {
   createdBy: string;
   /** What the server's check found; stored with the version, so a later look needs no new check. */
   problems: TemplateCheckProblem[];
-}
-
-export interface Publication {
-  actor: string;
-  comment: string;
-  /** The version the user saw published; null when they saw none. */
-  replaces: number | null;
 }
 
 /** The actor of version 1 of each template, taken from TEMPLATES_DIR on an empty database. */
@@ -221,31 +222,16 @@ export class TemplateVersions implements TemplateSources {
         .where('version', '=', version)
         .executeTakeFirst();
       if (!target) throw notFound(`Version ${version} der Vorlage ${name} gibt es nicht.`);
-      if (template.published_version === version) {
-        throw new HttpError(409, 'conflict', `Version ${version} ist schon die veröffentlichte Version.`);
-      }
-      if (template.published_version !== publication.replaces) {
-        throw new HttpError(
-          409,
-          'conflict',
-          `Inzwischen ist Version ${template.published_version ?? '–'} veröffentlicht, nicht Version ${publication.replaces ?? '–'}. Bitte die Seite neu laden und den Vergleich erneut ansehen.`,
-        );
-      }
-      if (target.problems.length > 0) {
-        throw new HttpError(
-          409,
-          'conflict',
-          `Version ${version} hat ${target.problems.length === 1 ? 'ein Problem' : `${target.problems.length} Probleme`} und kann nicht veröffentlicht werden: ${target.problems.map(describeProblem).join(' · ')}`,
-        );
-      }
+      checkPublishable(
+        version,
+        template.published_version,
+        publication,
+        target.problems.map(describeProblem),
+      );
       const rollback = target.published_at !== null;
       await trx
         .updateTable('template_versions')
-        .set({
-          published_at: new Date(),
-          published_by: publication.actor,
-          publish_comment: publication.comment,
-        })
+        .set(publishedColumns(publication))
         .where('template', '=', name)
         .where('version', '=', version)
         .execute();
@@ -259,8 +245,7 @@ export class TemplateVersions implements TemplateSources {
           actor: publication.actor,
           action: rollback ? 'template.rollback' : 'template.publish',
           subject: name,
-          oldValue: template.published_version === null ? null : `Version ${template.published_version}`,
-          newValue: `Version ${version}: ${publication.comment}`,
+          ...publicationAuditValues(template.published_version, version, publication),
         },
         trx,
       );
@@ -344,25 +329,15 @@ function summary(name: string, publishedVersion: number | null, versions: Versio
     publishedVersion,
     publishedBy: published?.published_by ?? null,
     publishedAt: published?.published_at?.toISOString() ?? null,
-    drafts: versions.filter(
-      (version) => version.published_at === null && version.version > (publishedVersion ?? 0),
-    ).length,
+    drafts: draftCount(versions, publishedVersion),
   };
 }
 
 function versionOf(row: VersionRow, publishedVersion: number | null): TemplateVersion {
   return {
-    version: row.version,
-    status:
-      row.version === publishedVersion ? 'veröffentlicht' : row.published_at !== null ? 'ersetzt' : 'Entwurf',
+    ...publicationFields(row, publishedVersion),
     sha256: row.sha256,
     size: row.size,
-    comment: row.comment,
-    createdBy: row.created_by,
-    createdAt: row.created_at.toISOString(),
-    publishedAt: row.published_at?.toISOString() ?? null,
-    publishedBy: row.published_by,
-    publishComment: row.publish_comment,
     problems: row.problems,
   };
 }
