@@ -1,33 +1,19 @@
-import type { ClauseContent } from '@vertragsgenerator/domain';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
-import { HttpError } from '../shared/http-error.js';
 import type { EventSink, ProductEvent } from '../shared/product-events.js';
+import { auditEntries, clauseContent as content } from '../test/clause-fixtures.js';
 import { testDatabases } from '../test/databases.js';
+import { refusal } from '../test/refusal.js';
 import { ClauseLibrary } from './clause-library.js';
 
 const LEGAL = 'legal@demo.local';
 
-const content = (de: string, en = 'Liability is limited to gross negligence.'): ClauseContent => ({
-  option: 'always',
-  variants: [{ name: 'Standard', rule: null, de, en }],
-});
 const HAFTUNG_1 = 'Wir haften nur für Vorsatz.\n\nDie Haftung ist auf den Auftragswert begrenzt.';
 const HAFTUNG_2 =
   'Wir haften nur für Vorsatz und grobe Fahrlässigkeit.\n\nDie Haftung ist auf den Auftragswert begrenzt.';
-
-/** How the repository refuses: its status and German message. */
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(error)}`);
-  return { status: error.statusCode, message: error.message };
-}
 
 describe.each(testDatabases())('the clause library on $name', (database) => {
   let db: Db;
@@ -66,13 +52,7 @@ describe.each(testDatabases())('the clause library on $name', (database) => {
     await db.destroy();
   });
 
-  const audit = (subject: string) =>
-    db
-      .selectFrom('audit_entries')
-      .select(['actor', 'action', 'old_value', 'new_value'])
-      .where('subject', '=', subject)
-      .orderBy('id')
-      .execute();
+  const audit = (subject: string) => auditEntries(db, subject);
 
   it('creates a clause with a first draft, and refuses a key taken', async () => {
     const created = await library.create(

@@ -1,28 +1,14 @@
-import type { ClauseContent, ContractKind, DocumentClause } from '@vertragsgenerator/domain';
+import type { ContractKind, DocumentClause } from '@vertragsgenerator/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuditLog } from '../admin/audit-log.js';
 import type { Db } from '../db/database.js';
-import { HttpError } from '../shared/http-error.js';
 import { sha256Hex } from '../shared/sha256.js';
+import { auditEntries, clauseContent as content, contractHolding } from '../test/clause-fixtures.js';
 import { testDatabases } from '../test/databases.js';
+import { refusal } from '../test/refusal.js';
 import { ClauseLibrary } from './clause-library.js';
 
 const LEGAL = 'legal@demo.local';
-
-const content = (de: string, en = 'Liability is limited to gross negligence.'): ClauseContent => ({
-  option: 'always',
-  variants: [{ name: 'Standard', rule: null, de, en }],
-});
-
-/** How the repository refuses: its status and German message. */
-async function refusal(promise: Promise<unknown>): Promise<{ status: number; message: string }> {
-  const error = await promise.then(
-    () => undefined,
-    (caught: unknown) => caught,
-  );
-  if (!(error instanceof HttpError)) throw new Error(`expected an HttpError, got ${String(error)}`);
-  return { status: error.statusCode, message: error.message };
-}
 
 describe.each(testDatabases())('where the clauses are used, on $name', (database) => {
   let db: Db;
@@ -101,61 +87,10 @@ describe.each(testDatabases())('where the clauses are used, on $name', (database
   }
 
   /** A signed contract whose document holds the given clauses. */
-  async function contract(matchId: string, clauses: DocumentClause[], kind: ContractKind = 'einzelauftrag') {
-    const document = await db
-      .insertInto('documents')
-      .values({
-        match_id: matchId,
-        doc_key: 'de-wm-k-ev-1',
-        form: 'docusign',
-        created_by: LEGAL,
-        status: 'ready',
-        error: null,
-        file_name: 'Einzelauftrag.docx',
-        data: '{}',
-        template_sha256: null,
-        data_sha256: sha256Hex(new TextEncoder().encode(matchId)),
-        clauses: JSON.stringify(clauses),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const record = await db
-      .insertInto('contract_records')
-      .values({
-        source_kind: 'envelope',
-        envelope_id: null,
-        document_id: document.id,
-        document_version: 1,
-        match_id: matchId,
-        doc_key: 'de-wm-k-ev-1',
-        kind,
-        company: 'wm',
-        partner_type: 'k',
-        language: 'de',
-        counterparty: 'Elbwerk Logistik AG',
-        customer: 'Elbwerk Logistik AG',
-        consultant: 'Anna Albrecht',
-        parties: '[]',
-        terms_source: 'document',
-        start_date: '2026-01-01',
-        end_date: '2027-12-31',
-        notice_text: null,
-        notice_rule_source: 'missing',
-        last_notice_day: null,
-        signed_at: new Date(),
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    return { documentId: document.id, contractId: record.id };
-  }
+  const contract = (matchId: string, clauses: DocumentClause[], kind: ContractKind = 'einzelauftrag') =>
+    contractHolding(db, matchId, clauses, { kind });
 
-  const audit = (subject: string) =>
-    db
-      .selectFrom('audit_entries')
-      .select(['actor', 'action', 'old_value', 'new_value'])
-      .where('subject', '=', subject)
-      .orderBy('id')
-      .execute();
+  const audit = (subject: string) => auditEntries(db, subject);
 
   it('names the templates placing a clause, reading each template version once', async () => {
     await template('rahmenvertrag-de.docx', [['haftung'], ['haftung', 'datenschutz']], 1);

@@ -18,6 +18,7 @@ import { seedDemoMatches } from '../matches/demo.js';
 import { MatchStore } from '../matches/match-store.js';
 import { loadCompanyData } from '../templates/companies.js';
 import { sampleDataList } from '../templates/samples.js';
+import { changeApprovalRules } from '../test/approval-rules.js';
 import { testDatabases } from '../test/databases.js';
 import { changeWord } from '../test/document-edit.js';
 import { docxText } from '../test/docx-text.js';
@@ -381,17 +382,7 @@ describe.each(testDatabases())('clauses in generated documents on $name', (datab
   });
 
   it('asks for Freigabe when an edit changes the text of a clause that needs it, naming the clause', async () => {
-    const current = (await call('GET', '/backend/approval-rules')).json();
-    const rules = await t.app.inject({
-      method: 'PUT',
-      url: '/backend/approval-rules',
-      headers: bearer(legal),
-      payload: {
-        rules: { ...current.rules, editedText: false, markedParagraphs: true },
-        version: current.version,
-      },
-    });
-    expect(rules.statusCode, rules.body).toBe(200);
+    await changeApprovalRules(t, legal, { editedText: false, markedParagraphs: true });
     const approval = async (id: string) =>
       (await call('GET', `/backend/documents/${id}/approval`)).json() as DocumentApproval;
 

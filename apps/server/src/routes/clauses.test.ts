@@ -12,7 +12,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config/config.js';
 import type { Db } from '../db/database.js';
-import { sha256Hex } from '../shared/sha256.js';
+import { contractHolding } from '../test/clause-fixtures.js';
 import { testDatabases } from '../test/databases.js';
 import { editedTemplate } from '../test/template-edit.js';
 import { bearer, createTestApp, type TestApp } from '../test/test-app.js';
@@ -293,50 +293,15 @@ describe.each(testDatabases())('the clause library’s routes on $name', (databa
   it('lists the running contracts whose document holds the clause, the outdated first', async () => {
     await publish('haftung', 3, 1, 'Wieder erweitert');
     const stored = async (matchId: string, version: number) => {
-      const document = await db
-        .insertInto('documents')
-        .values({
-          match_id: matchId,
-          doc_key: 'de-wm-k-rv-1',
-          form: 'docusign',
-          created_by: 'legal@demo.local',
-          status: 'ready',
-          error: null,
-          file_name: 'Rahmenvertrag.docx',
-          data: '{}',
-          template_sha256: null,
-          data_sha256: sha256Hex(new TextEncoder().encode(matchId)),
-          clauses: JSON.stringify([{ key: 'haftung', version, variant: 'Standard', rule: null }]),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      await db
-        .insertInto('contract_records')
-        .values({
-          source_kind: 'envelope',
-          envelope_id: null,
-          document_id: document.id,
-          document_version: 1,
-          match_id: matchId,
-          doc_key: 'de-wm-k-rv-1',
-          kind: 'rahmenvertrag',
-          company: 'wm',
-          partner_type: 'k',
-          language: 'de',
-          counterparty: 'Nordlicht Energie GmbH',
-          customer: 'Nordlicht Energie GmbH',
-          consultant: 'Anna Albrecht',
-          parties: '[]',
-          terms_source: 'document',
-          start_date: '2026-01-01',
-          end_date: null,
-          notice_text: null,
-          notice_rule_source: 'missing',
-          last_notice_day: null,
-          signed_at: new Date(),
-        })
-        .execute();
-      return document.id;
+      const clauses = [{ key: 'haftung', version, variant: 'Standard', rule: null }];
+      const { documentId } = await contractHolding(db, matchId, clauses, {
+        docKey: 'de-wm-k-rv-1',
+        fileName: 'Rahmenvertrag.docx',
+        kind: 'rahmenvertrag',
+        counterparty: 'Nordlicht Energie GmbH',
+        endDate: null,
+      });
+      return documentId;
     };
     const current = await stored('PL-40001', 3);
     const older = await stored('PL-40002', 1);

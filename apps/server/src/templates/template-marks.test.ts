@@ -3,6 +3,7 @@ import PizZip from 'pizzip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/database.js';
 import { MatchStore } from '../matches/match-store.js';
+import { changeApprovalRules } from '../test/approval-rules.js';
 import { testDatabases } from '../test/databases.js';
 import { demoDataList, demoMatch } from '../test/demo-order.js';
 import { changeWord as changeWordIn, withParagraphChanged } from '../test/document-edit.js';
@@ -37,19 +38,7 @@ describe.each(testDatabases())('paragraphs marked „Änderung braucht Freigabe�
     t = await createTestApp(db, { demoStaff: true });
     [legal, consultant] = await Promise.all([t.signIn('legal@demo.local'), t.signIn('berater@demo.local')]);
     // Only the marks hold a document back: not any edit, not the margin.
-    const current = (
-      await t.app.inject({ method: 'GET', url: '/backend/approval-rules', headers: bearer(legal) })
-    ).json();
-    const rules = await t.app.inject({
-      method: 'PUT',
-      url: '/backend/approval-rules',
-      headers: bearer(legal),
-      payload: {
-        rules: { ...current.rules, editedText: false, markedParagraphs: true },
-        version: current.version,
-      },
-    });
-    expect(rules.statusCode, rules.body).toBe(200);
+    await changeApprovalRules(t, legal, { editedText: false, markedParagraphs: true });
   });
   afterAll(async () => {
     await t.app.close();
