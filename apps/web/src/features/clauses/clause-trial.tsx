@@ -1,8 +1,7 @@
-import { Alert, Badge, Button, Code, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Code, Table, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import type { ClauseTrial as Trial } from '@vertragsgenerator/domain';
-import { type FormEvent, useState } from 'react';
-import { errorMessage } from '@/lib/api';
+import { MatchTrial, versionLibraryTexts } from '@/components/version-library';
 import { tryVersion } from './api';
 import { clauseTexts } from './texts';
 
@@ -12,7 +11,7 @@ function TrialTable({ trial }: { trial: Trial }) {
   if (trial.documents.length === 0) return <Text>{t.noDocuments}</Text>;
   return (
     <Table.ScrollContainer minWidth={900}>
-      <Table verticalSpacing="xs" aria-label={t.trialFor(trial.matchId)}>
+      <Table verticalSpacing="xs" aria-label={versionLibraryTexts.trial.trialFor(trial.matchId)}>
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t.document}</Table.Th>
@@ -73,51 +72,18 @@ function TrialTable({ trial }: { trial: Trial }) {
  * from this version, the rule or reason that chose it, and its paragraphs filled with the deal's values.
  */
 export function ClauseTrial({ clauseKey, version }: { clauseKey: string; version: number }) {
-  const [matchId, setMatchId] = useState('');
   const trial = useMutation({ mutationFn: (id: string) => tryVersion(clauseKey, version, id) });
-
-  function tryIt(event: FormEvent) {
-    event.preventDefault();
-    trial.mutate(matchId.trim());
-  }
-
   return (
-    <section aria-labelledby="trial-heading">
-      <Stack gap="sm">
-        <Title order={3} size="h4" id="trial-heading">
-          {t.heading}
-        </Title>
-        <Text size="sm">{t.intro}</Text>
-        <form onSubmit={tryIt} noValidate>
-          <Group align="flex-end">
-            <TextInput
-              label={t.matchId}
-              description={t.matchIdDescription}
-              placeholder="PL-10001"
-              value={matchId}
-              onChange={(event) => setMatchId(event.currentTarget.value)}
-              autoComplete="off"
-              w={260}
-            />
-            <Button type="submit" variant="default" loading={trial.isPending}>
-              {t.tryIt}
-            </Button>
-          </Group>
-        </form>
-        <div aria-live="polite">
-          {trial.isError && (
-            <Alert color="red" title={t.failed}>
-              {errorMessage(trial.error)}
-            </Alert>
-          )}
-          {trial.data && !trial.isError && (
-            <Stack gap="xs">
-              <Text fw={500}>{t.trialFor(trial.data.matchId)}</Text>
-              <TrialTable trial={trial.data} />
-            </Stack>
-          )}
-        </div>
-      </Stack>
-    </section>
+    <MatchTrial
+      heading={t.heading}
+      intro={t.intro}
+      onTry={trial.mutate}
+      pending={trial.isPending}
+      error={trial.error}
+      result={trial.data}
+      autoComplete="off"
+    >
+      {(result) => <TrialTable trial={result} />}
+    </MatchTrial>
   );
 }

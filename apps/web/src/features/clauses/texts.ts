@@ -47,17 +47,8 @@ export const clauseTexts = {
     tag: 'In einer Vorlage steht die Klausel als eigener Absatz:',
     loadFailed: 'Die Klausel konnte nicht geladen werden.',
     notFound: 'Klausel nicht gefunden',
-    versions: 'Versionen',
     newVersion: 'Neue Version',
-    version: 'Version',
-    status: 'Status',
-    comment: 'Kommentar',
     saved: 'Gespeichert',
-    publishedColumn: 'Veröffentlicht',
-    actions: 'Aktionen',
-    problems: (count: number) => (count === 1 ? '1 Problem' : `${count} Probleme`),
-    review: 'Ansehen',
-    reviewLabel: (version: number) => `Version ${version} ansehen`,
     publishComment: (comment: string) => `„${comment}“`,
   },
   settings: {
@@ -110,10 +101,6 @@ export const clauseTexts = {
     heading: 'An einem Deal ausprobieren',
     intro:
       'Zeigt für jedes Dokument, das die Klausel einsetzt, welche Variante der Deal bekäme, warum, und den Text mit den Werten des Deals. Nichts davon wird gespeichert.',
-    matchId: 'Match-ID',
-    matchIdDescription: 'Leer lassen für das Demo-Match mit den meisten Werten.',
-    tryIt: 'Ausprobieren',
-    trialFor: (matchId: string) => `Mit ${matchId}:`,
     document: 'Dokument',
     language: 'Sprache',
     variant: 'Variante',
@@ -123,24 +110,12 @@ export const clauseTexts = {
     chosen: (variant: string, version: number) => `${variant} (Version ${version})`,
     languages: { de: 'Deutsch', en: 'Englisch' } as Record<'de' | 'en', string>,
     noDocuments: 'Kein Dokument setzt die Klausel ein: eine Vorlage braucht erst ihren Platzhalter.',
-    failed: 'Das Ausprobieren ist fehlgeschlagen.',
   },
   publish: {
-    heading: 'Veröffentlichen',
-    publish: 'Veröffentlichen',
-    rollback: (version: number) => `Version ${version} wieder veröffentlichen`,
-    cannotPublish: 'Erst eine Version ohne Probleme kann veröffentlicht werden.',
-    isPublished: 'Das ist die veröffentlichte Version.',
     intro: (version: number, published: number | null) =>
       published === null
         ? `Version ${version} gilt ab dem nächsten Dokument.`
         : `Version ${version} ersetzt Version ${published}: das nächste Dokument bekommt sie. Laufende Verträge behalten ihre Version.`,
-    title: (version: number) => `Version ${version} veröffentlichen`,
-    comment: 'Kommentar für das Protokoll',
-    commentPlaceholder: 'z. B. von der Rechtsabteilung freigegeben',
-    confirm: 'Veröffentlichen',
-    cancel: 'Abbrechen',
-    done: (version: number) => `Version ${version} ist veröffentlicht.`,
   },
   usage: {
     heading: 'Verwendung',
@@ -175,5 +150,4 @@ export const clauseTexts = {
     confirm: 'Endgültig löschen',
     cancel: 'Abbrechen',
   },
-  statusColors: { Entwurf: 'gray', veröffentlicht: 'green', ersetzt: 'yellow' } as Record<string, string>,
 };

@@ -1,8 +1,9 @@
 import { Alert, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { type ClauseDetail, type ClauseVersion, formatDateTime } from '@vertragsgenerator/domain';
+import { PublishSection } from '@/components/version-library';
+import { clauseListQueryOptions, clauseQueryOptions, publishVersion } from './api';
 import { ClauseComparison } from './clause-comparison';
 import { ClauseTrial } from './clause-trial';
-import { PublishSection } from './publish-section';
 import { clauseTexts } from './texts';
 import { VersionContent } from './version-content';
 
@@ -58,7 +59,14 @@ export function VersionReview({ clause, version }: { clause: ClauseDetail; versi
         <VersionContent version={version} />
         <ClauseComparison clause={clause} version={version.version} />
         {version.problems.length === 0 && <ClauseTrial clauseKey={clause.key} version={version.version} />}
-        <PublishSection clause={clause} version={version} />
+        <PublishSection
+          version={version}
+          published={clause.publishedVersion}
+          intro={clauseTexts.publish.intro}
+          publish={(publication) => publishVersion(clause.key, version.version, publication)}
+          recordQueryKey={clauseQueryOptions(clause.key).queryKey}
+          listQueryKey={clauseListQueryOptions.queryKey}
+        />
       </Stack>
     </Paper>
   );

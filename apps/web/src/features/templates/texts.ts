@@ -52,16 +52,7 @@ export const templateTexts = {
     usedFor: (families: string, count: number) =>
       `${families} · für ${count === 1 ? '1 Dokument' : `${count} Dokumente`}`,
     loadFailed: 'Die Vorlage konnte nicht geladen werden.',
-    versions: 'Versionen',
-    version: 'Version',
-    status: 'Status',
-    comment: 'Kommentar',
     uploaded: 'Hochgeladen',
-    publishedColumn: 'Veröffentlicht',
-    actions: 'Aktionen',
-    problems: (count: number) => (count === 1 ? '1 Problem' : `${count} Probleme`),
-    review: 'Ansehen',
-    reviewLabel: (version: number) => `Version ${version} ansehen`,
     download: 'Herunterladen',
     downloadLabel: (version: number) => `Version ${version} herunterladen`,
     downloadFailed: 'Die Datei konnte nicht geladen werden.',
@@ -91,7 +82,6 @@ export const templateTexts = {
     againstPublished: (base: number) =>
       `Der Text dieser Version gegenüber der veröffentlichten Version ${base}, Absatz für Absatz.`,
     noBase: 'Es ist keine Version veröffentlicht; der ganze Text ist neu.',
-    isPublished: 'Das ist die veröffentlichte Version.',
     comparedIsPublished: 'Das ist die veröffentlichte Version: es gibt nichts zu vergleichen.',
     noChanges: 'Der Text ist unverändert (geändert haben sich höchstens Formatierung, Kopf- oder Fußzeile).',
     keptParagraphs: (count: number) =>
@@ -102,10 +92,6 @@ export const templateTexts = {
     trialHeading: 'An einem Match ausprobieren',
     trialIntro:
       'Erstellt jedes Dokument, das diese Vorlage verwendet, mit den Werten eines Matches – so, wie es nach dem Veröffentlichen entstünde. Nichts davon wird gespeichert.',
-    matchId: 'Match-ID',
-    matchIdDescription: 'Leer lassen für das Demo-Match mit den meisten Werten.',
-    tryIt: 'Ausprobieren',
-    trialFor: (matchId: string) => `Mit ${matchId}:`,
     document: 'Dokument',
     blank: 'Bleibt leer',
     nothingBlank: '–',
@@ -116,12 +102,7 @@ export const templateTexts = {
     showLabel: (key: string) => `${key} anzeigen`,
     downloadLabel: (key: string) => `${key} herunterladen`,
     notRendered: 'Nicht erstellt',
-    trialFailed: 'Das Ausprobieren ist fehlgeschlagen.',
     viewing: (key: string) => `Vorschau: ${key}`,
-    publishHeading: 'Veröffentlichen',
-    publish: 'Veröffentlichen',
-    rollback: (version: number) => `Version ${version} wieder veröffentlichen`,
-    cannotPublish: 'Erst eine Version ohne Probleme kann veröffentlicht werden.',
     publishIntro: (version: number, published: number | null) =>
       published === null
         ? `Version ${version} wird für das nächste Dokument verwendet.`
@@ -159,14 +140,4 @@ export const templateTexts = {
     loadFailed: 'Die markierten Absätze konnten nicht geladen werden.',
     changeFailed: 'Die Markierungen konnten nicht gespeichert werden.',
   },
-  publish: {
-    title: (version: number) => `Version ${version} veröffentlichen`,
-    comment: 'Kommentar für das Protokoll',
-    commentPlaceholder: 'z. B. von der Rechtsabteilung freigegeben',
-    commentMissing: 'Bitte kurz beschreiben, was sich ändert.',
-    confirm: 'Veröffentlichen',
-    cancel: 'Abbrechen',
-    done: (version: number) => `Version ${version} ist veröffentlicht.`,
-  },
-  statusColors: { Entwurf: 'gray', veröffentlicht: 'green', ersetzt: 'yellow' } as Record<string, string>,
 };

@@ -1,7 +1,7 @@
-import { Alert, Button, Code, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert, Code, List, Paper, Stack, Title } from '@mantine/core';
 import type { TemplateDetail, TemplateVersion } from '@vertragsgenerator/domain';
-import { useState } from 'react';
-import { PublishDialog } from './publish-dialog';
+import { PublishSection } from '@/components/version-library';
+import { publishVersion, templateListQueryOptions, templateQueryOptions } from './api';
 import { TextComparison } from './text-comparison';
 import { templateTexts } from './texts';
 import { VersionMarks } from './version-marks';
@@ -43,12 +43,6 @@ function CheckResult({ version }: { version: TemplateVersion }) {
  * before, publishing it again (rolling back).
  */
 export function VersionReview({ template, version }: { template: TemplateDetail; version: TemplateVersion }) {
-  const [publishing, setPublishing] = useState(false);
-  const [published, setPublished] = useState<number | undefined>();
-  const isPublished = version.version === template.publishedVersion;
-  const publishable = !isPublished && version.problems.length === 0;
-  const publishLabel = version.status === 'ersetzt' ? t.rollback(version.version) : t.publish;
-
   return (
     <Paper withBorder p="md" component="section" aria-labelledby="review-heading">
       <Stack>
@@ -68,45 +62,15 @@ export function VersionReview({ template, version }: { template: TemplateDetail;
         />
         {version.problems.length === 0 && <VersionTrial name={template.name} version={version.version} />}
         <VersionMarks name={template.name} version={version.version} />
-        <section aria-labelledby="publish-heading">
-          <Title order={3} size="h4" id="publish-heading" mb="xs">
-            {t.publishHeading}
-          </Title>
-          <div aria-live="polite">
-            {published === version.version && isPublished && (
-              <Alert color="green" mb="xs">
-                {templateTexts.publish.done(version.version)}
-              </Alert>
-            )}
-          </div>
-          {isPublished ? (
-            <Text>{t.isPublished}</Text>
-          ) : publishable ? (
-            <Group>
-              <Text size="sm">{t.publishIntro(version.version, template.publishedVersion)}</Text>
-              <Button onClick={() => setPublishing(true)}>{publishLabel}</Button>
-            </Group>
-          ) : (
-            <Text>{t.cannotPublish}</Text>
-          )}
-        </section>
+        <PublishSection
+          version={version}
+          published={template.publishedVersion}
+          intro={t.publishIntro}
+          publish={(publication) => publishVersion(template.name, version.version, publication)}
+          recordQueryKey={templateQueryOptions(template.name).queryKey}
+          listQueryKey={templateListQueryOptions.queryKey}
+        />
       </Stack>
-      <PublishDialog
-        name={template.name}
-        version={version.version}
-        replaces={template.publishedVersion}
-        title={
-          version.status === 'ersetzt'
-            ? t.rollback(version.version)
-            : templateTexts.publish.title(version.version)
-        }
-        opened={publishing}
-        onClose={() => setPublishing(false)}
-        onPublished={() => {
-          setPublishing(false);
-          setPublished(version.version);
-        }}
-      />
     </Paper>
   );
 }

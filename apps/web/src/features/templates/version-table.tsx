@@ -1,10 +1,10 @@
-import { Badge, Group, Table, Text, Title } from '@mantine/core';
-import { formatDateTime, type TemplateDetail } from '@vertragsgenerator/domain';
+import { Button, Text } from '@mantine/core';
+import type { TemplateDetail } from '@vertragsgenerator/domain';
 import { useState } from 'react';
+import { VersionTable as Versions } from '@/components/version-library';
 import { downloadFile } from '@/lib/download';
 import { versionFile } from './api';
 import { templateTexts } from './texts';
-import { ViewAndDownload } from './view-and-download';
 
 const t = templateTexts.template;
 
@@ -32,76 +32,22 @@ export function VersionTable({
   }
 
   return (
-    <section aria-labelledby="versions-heading">
-      <Title order={2} size="h3" id="versions-heading" mb="xs">
-        {t.versions}
-      </Title>
-      <Table.ScrollContainer minWidth={860}>
-        <Table aria-labelledby="versions-heading" verticalSpacing="xs">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t.version}</Table.Th>
-              <Table.Th>{t.status}</Table.Th>
-              <Table.Th>{t.comment}</Table.Th>
-              <Table.Th>{t.uploaded}</Table.Th>
-              <Table.Th>{t.publishedColumn}</Table.Th>
-              <Table.Th>{t.actions}</Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {template.versions.map((version) => (
-              <Table.Tr
-                key={version.version}
-                aria-current={version.version === selected ? 'true' : undefined}
-                bg={version.version === selected ? 'var(--mantine-color-blue-light)' : undefined}
-              >
-                <Table.Td>{version.version}</Table.Td>
-                <Table.Td>
-                  <Group gap={4}>
-                    <Badge color={templateTexts.statusColors[version.status]} variant="light">
-                      {version.status}
-                    </Badge>
-                    {version.problems.length > 0 && (
-                      <Badge color="red" variant="light">
-                        {t.problems(version.problems.length)}
-                      </Badge>
-                    )}
-                  </Group>
-                </Table.Td>
-                <Table.Td>{version.comment || '–'}</Table.Td>
-                <Table.Td>
-                  <Text size="sm">{version.createdBy}</Text>
-                  <Text size="sm" c="dimmed">
-                    {formatDateTime(new Date(version.createdAt))}
-                  </Text>
-                </Table.Td>
-                <Table.Td>
-                  {version.publishedAt ? (
-                    <>
-                      <Text size="sm">{version.publishedBy}</Text>
-                      <Text size="sm" c="dimmed">
-                        {formatDateTime(new Date(version.publishedAt))}
-                      </Text>
-                    </>
-                  ) : (
-                    '–'
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  <ViewAndDownload
-                    viewing={version.version === selected}
-                    viewText={t.review}
-                    viewLabel={t.reviewLabel(version.version)}
-                    onView={() => onSelect(version.version)}
-                    downloadLabel={t.downloadLabel(version.version)}
-                    onDownload={() => void download(version.version)}
-                  />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+    <Versions
+      versions={template.versions}
+      selected={selected}
+      onSelect={onSelect}
+      createdLabel={t.uploaded}
+      moreActions={({ version }) => (
+        <Button
+          size="xs"
+          variant="default"
+          onClick={() => void download(version)}
+          aria-label={t.downloadLabel(version)}
+        >
+          {t.download}
+        </Button>
+      )}
+    >
       <div aria-live="polite">
         {downloadFailed && (
           <Text c="red.8" size="sm">
@@ -109,6 +55,6 @@ export function VersionTable({
           </Text>
         )}
       </div>
-    </section>
+    </Versions>
   );
 }

@@ -1,9 +1,8 @@
-import { Alert, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { DocumentViewer } from '@/components/document-viewer';
-import { SectionLoader } from '@/components/section-loader';
-import { errorMessage } from '@/lib/api';
+import { MatchTrial, versionLibraryTexts } from '@/components/version-library';
 import { downloadFile } from '@/lib/download';
 import { trialFile, trialQueryOptions } from './api';
 import { templateTexts } from './texts';
@@ -17,7 +16,6 @@ const t = templateTexts.review;
  * leave blank. Nothing is stored.
  */
 export function VersionTrial({ name, version }: { name: string; version: number }) {
-  const [typed, setTyped] = useState('');
   // Empty: the server's demo match with the most values, tried as soon as the version is opened.
   const [matchId, setMatchId] = useState('');
   const [viewing, setViewing] = useState<string | undefined>();
@@ -25,10 +23,8 @@ export function VersionTrial({ name, version }: { name: string; version: number 
   // A column for the clauses only where the template places any.
   const withClauses = trial.data?.documents.some((document) => document.clauses.length > 0) ?? false;
 
-  function tryIt(event: FormEvent) {
-    event.preventDefault();
+  function tryIt(next: string) {
     setViewing(undefined);
-    const next = typed.trim();
     if (next === matchId) void trial.refetch();
     else setMatchId(next);
   }
@@ -37,103 +33,17 @@ export function VersionTrial({ name, version }: { name: string; version: number 
   const download = async (key: string, fileName: string) => downloadFile(await load(key), fileName);
 
   return (
-    <section aria-labelledby="trial-heading">
-      <Stack gap="sm">
-        <Title order={3} size="h4" id="trial-heading">
-          {t.trialHeading}
-        </Title>
-        <Text size="sm">{t.trialIntro}</Text>
-        <form onSubmit={tryIt} noValidate>
-          <Group align="flex-end">
-            <TextInput
-              label={t.matchId}
-              description={t.matchIdDescription}
-              placeholder="PL-10001"
-              value={typed}
-              onChange={(event) => setTyped(event.currentTarget.value)}
-              w={260}
-            />
-            <Button type="submit" variant="default" loading={trial.isFetching}>
-              {t.tryIt}
-            </Button>
-          </Group>
-        </form>
-        <div aria-live="polite">
-          {trial.isFetching && !trial.data && <SectionLoader height={80} />}
-          {trial.isError && (
-            <Alert color="red" title={t.trialFailed}>
-              {errorMessage(trial.error)}
-            </Alert>
-          )}
-          {trial.data && !trial.isError && (
-            <Stack gap="xs">
-              <Text fw={500}>{t.trialFor(trial.data.matchId)}</Text>
-              <Table.ScrollContainer minWidth={withClauses ? 980 : 760}>
-                <Table verticalSpacing="xs" aria-label={t.trialFor(trial.data.matchId)}>
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t.document}</Table.Th>
-                      <Table.Th>{t.blank}</Table.Th>
-                      {withClauses && <Table.Th>{t.clauses}</Table.Th>}
-                      <Table.Th>{templateTexts.template.actions}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {trial.data.documents.map((document) => (
-                      <Table.Tr key={document.key}>
-                        <Table.Td>
-                          <Text size="sm" fw={500}>
-                            {document.key}
-                          </Text>
-                          <Text size="sm" c="dimmed">
-                            {document.fileName}
-                          </Text>
-                        </Table.Td>
-                        <Table.Td>
-                          {document.error ? (
-                            <Text size="sm" c="red.8">
-                              {t.notRendered}: {document.error}
-                            </Text>
-                          ) : document.blankFields.length > 0 ? (
-                            <Text size="sm">
-                              {document.blankFields
-                                .map((field) => `${field.name} (${field.description})`)
-                                .join(', ')}
-                            </Text>
-                          ) : (
-                            t.nothingBlank
-                          )}
-                        </Table.Td>
-                        {withClauses && (
-                          <Table.Td>
-                            {document.clauses.map((clause) => (
-                              <Text size="sm" key={clause.key}>
-                                {t.clauseChoice(clause.name, clause.chosen?.variant ?? null, clause.reason)}
-                              </Text>
-                            ))}
-                          </Table.Td>
-                        )}
-                        <Table.Td>
-                          {!document.error && (
-                            <ViewAndDownload
-                              viewing={viewing === document.key}
-                              viewText={t.show}
-                              viewLabel={t.showLabel(document.key)}
-                              onView={() => setViewing(document.key)}
-                              downloadLabel={t.downloadLabel(document.key)}
-                              onDownload={() => void download(document.key, document.fileName)}
-                            />
-                          )}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-            </Stack>
-          )}
-        </div>
-        {viewing && trial.data && (
+    <MatchTrial
+      heading={t.trialHeading}
+      intro={t.trialIntro}
+      onTry={tryIt}
+      pending={trial.isFetching}
+      loading={trial.isFetching && !trial.data}
+      error={trial.error}
+      result={trial.data}
+      after={
+        viewing &&
+        trial.data && (
           <section aria-label={t.viewing(viewing)}>
             <Text fw={500} mb="xs">
               {t.viewing(viewing)}
@@ -148,8 +58,73 @@ export function VersionTrial({ name, version }: { name: string; version: number 
               }}
             />
           </section>
-        )}
-      </Stack>
-    </section>
+        )
+      }
+    >
+      {(result) => (
+        <Table.ScrollContainer minWidth={withClauses ? 980 : 760}>
+          <Table verticalSpacing="xs" aria-label={versionLibraryTexts.trial.trialFor(result.matchId)}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t.document}</Table.Th>
+                <Table.Th>{t.blank}</Table.Th>
+                {withClauses && <Table.Th>{t.clauses}</Table.Th>}
+                <Table.Th>{versionLibraryTexts.versions.actions}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {result.documents.map((document) => (
+                <Table.Tr key={document.key}>
+                  <Table.Td>
+                    <Text size="sm" fw={500}>
+                      {document.key}
+                    </Text>
+                    <Text size="sm" c="dimmed">
+                      {document.fileName}
+                    </Text>
+                  </Table.Td>
+                  <Table.Td>
+                    {document.error ? (
+                      <Text size="sm" c="red.8">
+                        {t.notRendered}: {document.error}
+                      </Text>
+                    ) : document.blankFields.length > 0 ? (
+                      <Text size="sm">
+                        {document.blankFields
+                          .map((field) => `${field.name} (${field.description})`)
+                          .join(', ')}
+                      </Text>
+                    ) : (
+                      t.nothingBlank
+                    )}
+                  </Table.Td>
+                  {withClauses && (
+                    <Table.Td>
+                      {document.clauses.map((clause) => (
+                        <Text size="sm" key={clause.key}>
+                          {t.clauseChoice(clause.name, clause.chosen?.variant ?? null, clause.reason)}
+                        </Text>
+                      ))}
+                    </Table.Td>
+                  )}
+                  <Table.Td>
+                    {!document.error && (
+                      <ViewAndDownload
+                        viewing={viewing === document.key}
+                        viewText={t.show}
+                        viewLabel={t.showLabel(document.key)}
+                        onView={() => setViewing(document.key)}
+                        downloadLabel={t.downloadLabel(document.key)}
+                        onDownload={() => void download(document.key, document.fileName)}
+                      />
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </MatchTrial>
   );
 }

@@ -1,27 +1,50 @@
 import { Alert, Button, Group, Modal, Stack, Text, Textarea, Title } from '@mantine/core';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { type ClauseDetail, type ClauseVersion, publishTemplateSchema } from '@vertragsgenerator/domain';
+import { type QueryKey, useMutation, useQueryClient } from '@tanstack/react-query';
+import {
+  type PublishTemplate,
+  publishTemplateSchema,
+  type TemplateVersionStatus,
+} from '@vertragsgenerator/domain';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '@/lib/api';
-import { clauseListQueryOptions, clauseQueryOptions, publishVersion } from './api';
-import { clauseTexts } from './texts';
+import { versionLibraryTexts } from './texts';
 
-const t = clauseTexts.publish;
+const t = versionLibraryTexts.publish;
+
+/** What publishing needs to know of the version under review. */
+export interface PublishableVersion {
+  version: number;
+  status: TemplateVersionStatus;
+  problems: readonly unknown[];
+}
+
+interface PublishProps {
+  /** What publishing the version does to the next document: `Version 3 ersetzt Version 1: …`. */
+  intro: (version: number, published: number | null) => string;
+  /** The call that publishes the version; it answers the record as it now is. */
+  publish: (publication: PublishTemplate) => Promise<unknown>;
+  /** The record's query: set to the answer, or fetched again after a refusal. */
+  recordQueryKey: QueryKey;
+  /** The list of records, fetched again after a publication. */
+  listQueryKey: QueryKey;
+}
 
 /**
  * Asks for the comment the audit log keeps and publishes. `replaces` is the version published when the
  * page was loaded: if someone else published meanwhile, the server refuses and says so.
  */
 function PublishDialog({
-  clauseKey,
   version,
   replaces,
   title,
   opened,
   onClose,
   onPublished,
-}: {
-  clauseKey: string;
+  intro,
+  publish,
+  recordQueryKey,
+  listQueryKey,
+}: PublishProps & {
   version: number;
   replaces: number | null;
   title: string;
@@ -32,18 +55,16 @@ function PublishDialog({
   const queryClient = useQueryClient();
   const [comment, setComment] = useState('');
   const [commentError, setCommentError] = useState<string | undefined>();
-  const publish = useMutation({
-    mutationFn: (publication: { comment: string; replaces: number | null }) =>
-      publishVersion(clauseKey, version, publication),
-    onSuccess: (detail) => {
-      queryClient.setQueryData(clauseQueryOptions(clauseKey).queryKey, detail);
-      void queryClient.invalidateQueries({ queryKey: clauseListQueryOptions.queryKey, exact: true });
+  const mutation = useMutation({
+    mutationFn: publish,
+    onSuccess: (record) => {
+      queryClient.setQueryData(recordQueryKey, record);
+      void queryClient.invalidateQueries({ queryKey: listQueryKey, exact: true });
       setComment('');
       onPublished();
     },
-    // Whatever the answer, the page shows the clause as it now is (someone may have published).
-    onError: () =>
-      void queryClient.invalidateQueries({ queryKey: clauseQueryOptions(clauseKey).queryKey, exact: true }),
+    // Whatever the answer, the page shows the record as it now is (someone may have published).
+    onError: () => void queryClient.invalidateQueries({ queryKey: recordQueryKey, exact: true }),
   });
 
   function submit(event: FormEvent) {
@@ -53,14 +74,14 @@ function PublishDialog({
       return setCommentError(parsed.error.issues.find((issue) => issue.path[0] === 'comment')?.message);
     }
     setCommentError(undefined);
-    publish.mutate(parsed.data);
+    mutation.mutate(parsed.data);
   }
 
   return (
     <Modal opened={opened} onClose={onClose} title={title} size="lg">
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text size="sm">{t.intro(version, replaces)}</Text>
+          <Text size="sm">{intro(version, replaces)}</Text>
           <Textarea
             label={t.comment}
             placeholder={t.commentPlaceholder}
@@ -71,12 +92,12 @@ function PublishDialog({
             required
             data-autofocus
           />
-          {publish.isError && <Alert color="red">{errorMessage(publish.error)}</Alert>}
+          {mutation.isError && <Alert color="red">{errorMessage(mutation.error)}</Alert>}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
               {t.cancel}
             </Button>
-            <Button type="submit" loading={publish.isPending}>
+            <Button type="submit" loading={mutation.isPending}>
               {t.confirm}
             </Button>
           </Group>
@@ -86,13 +107,21 @@ function PublishDialog({
   );
 }
 
-/** `Veröffentlichen`: the version documents get from now on, or an earlier one again (a rollback). */
-export function PublishSection({ clause, version }: { clause: ClauseDetail; version: ClauseVersion }) {
+/**
+ * `Veröffentlichen`: the version documents get from now on, or an earlier one again (a rollback) — of a
+ * template or a clause, whose page passes the call and its queries. `published` is the version published
+ * when the page was loaded.
+ */
+export function PublishSection({
+  version,
+  published,
+  ...call
+}: PublishProps & { version: PublishableVersion; published: number | null }) {
   const [publishing, setPublishing] = useState(false);
-  const [published, setPublished] = useState(false);
-  const isPublished = version.version === clause.publishedVersion;
+  const [done, setDone] = useState(false);
+  const isPublished = version.version === published;
   const publishable = !isPublished && version.problems.length === 0;
-  const label = version.status === 'ersetzt' ? t.rollback(version.version) : t.publish;
+  const rollback = version.status === 'ersetzt';
 
   return (
     <section aria-labelledby="publish-heading">
@@ -100,7 +129,7 @@ export function PublishSection({ clause, version }: { clause: ClauseDetail; vers
         {t.heading}
       </Title>
       <div aria-live="polite">
-        {published && isPublished && (
+        {done && isPublished && (
           <Alert color="green" mb="xs">
             {t.done(version.version)}
           </Alert>
@@ -110,22 +139,24 @@ export function PublishSection({ clause, version }: { clause: ClauseDetail; vers
         <Text>{t.isPublished}</Text>
       ) : publishable ? (
         <Group>
-          <Text size="sm">{t.intro(version.version, clause.publishedVersion)}</Text>
-          <Button onClick={() => setPublishing(true)}>{label}</Button>
+          <Text size="sm">{call.intro(version.version, published)}</Text>
+          <Button onClick={() => setPublishing(true)}>
+            {rollback ? t.rollback(version.version) : t.publish}
+          </Button>
         </Group>
       ) : (
         <Text>{t.cannotPublish}</Text>
       )}
       <PublishDialog
-        clauseKey={clause.key}
+        {...call}
         version={version.version}
-        replaces={clause.publishedVersion}
-        title={version.status === 'ersetzt' ? t.rollback(version.version) : t.title(version.version)}
+        replaces={published}
+        title={rollback ? t.rollback(version.version) : t.title(version.version)}
         opened={publishing}
         onClose={() => setPublishing(false)}
         onPublished={() => {
           setPublishing(false);
-          setPublished(true);
+          setDone(true);
         }}
       />
     </section>
