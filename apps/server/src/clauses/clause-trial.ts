@@ -1,13 +1,13 @@
 import {
   CATALOGUE,
   type CatalogueEntry,
+  type ClauseTrial,
   keysOfTemplate,
   type ResolvedMatch,
 } from '@vertragsgenerator/domain';
 import type { FastifyBaseLogger } from 'fastify';
 import { requireMatch } from '../matches/match-lookup.js';
 import type { MatchSource } from '../matches/match-source.js';
-import type { ClauseTrialRun } from '../routes/clauses.js';
 import { notFound } from '../shared/http-error.js';
 import type { CompanyData } from '../templates/companies.js';
 import { sampleTemplateData } from '../templates/samples.js';
@@ -15,6 +15,13 @@ import { chooseVariant, variantRules } from './clause-choice.js';
 import type { ClauseLibrary } from './clause-library.js';
 import { clauseParagraphs } from './clause-preview.js';
 import { dealFacts } from './deal-facts.js';
+
+/** A clause version tried on a deal (the named one, else the example deal) in every document placing it. */
+export type ClauseTrialRun = (
+  key: string,
+  version: number,
+  matchId: string | undefined,
+) => Promise<ClauseTrial>;
 
 export interface ClauseTrialDeps {
   library: ClauseLibrary;

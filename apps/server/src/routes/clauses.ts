@@ -15,16 +15,12 @@ import {
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { type ClauseLibrary, unknownClause } from '../clauses/clause-library.js';
+import type { ClauseTrialRun } from '../clauses/clause-trial.js';
 import { type AuthGuards, currentUser } from '../http/guards.js';
 import { BEARER, errorAnswers, noContent } from '../http/openapi.js';
 import { HttpError, notFound, parseInput } from '../shared/http-error.js';
 
 /** A version tried on a deal in every document placing it; `matchId` undefined: the default deal. */
-export type ClauseTrialRun = (
-  key: string,
-  version: number,
-  matchId: string | undefined,
-) => Promise<ClauseTrial>;
 
 export interface ClauseRoutesDeps {
   guards: AuthGuards;

@@ -8,7 +8,6 @@ import {
   type TemplateData,
 } from '@vertragsgenerator/domain';
 import PizZip from 'pizzip';
-import type { ClausePlacer } from '../clauses/clause-choice.js';
 import type { CompanyData } from './companies.js';
 import { documentFileName } from './file-name.js';
 import { type Renderer, TemplateError, type TemplateSource } from './renderer.js';
@@ -21,7 +20,18 @@ export interface TrialSources {
   companyData: CompanyData;
   today: Date;
   /** Places the clauses a template names, as the document generator does; without it they are left out. */
-  clauses?: ClausePlacer;
+  clauses?: ClausesPlacing;
+}
+
+/** What the trial and the upload check need of the clause library (clauses/clause-choice.ts `ClausePlacer`). */
+export interface ClausesPlacing {
+  place(
+    template: TemplateSource,
+    entry: CatalogueEntry,
+    match: ResolvedMatch,
+  ): Promise<{ template: TemplateSource; choices: ClauseChoice[] }>;
+  /** Per placed clause that the library cannot give: its key and why, in German. */
+  problems(template: TemplateSource): Promise<{ key: string; message: string }[]>;
 }
 
 /** One catalogue key rendered from a template version with a deal's data, as the form would fill it. */
