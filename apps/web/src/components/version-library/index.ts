@@ -1,3 +1,4 @@
+export { CheckSection } from './check-section';
 export { MatchTrial } from './match-trial';
 export { type PublishableVersion, PublishSection } from './publish-section';
 export { versionLibraryTexts } from './texts';

@@ -13,6 +13,13 @@ export const versionLibraryTexts = {
     review: 'Ansehen',
     reviewLabel: (version: number) => `Version ${version} ansehen`,
   },
+  check: {
+    heading: 'Prüfung',
+    problemsTitle: (count: number) =>
+      count === 1
+        ? 'Ein Problem – so kann die Version nicht veröffentlicht werden'
+        : `${count} Probleme – so kann die Version nicht veröffentlicht werden`,
+  },
   statusColors: { Entwurf: 'gray', veröffentlicht: 'green', ersetzt: 'yellow' } satisfies Record<
     TemplateVersionStatus,
     string

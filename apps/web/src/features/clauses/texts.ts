@@ -61,12 +61,7 @@ export const clauseTexts = {
     heading: (version: number) => `Version ${version}`,
     meta: (who: string, when: string) => `Gespeichert von ${who} am ${when}`,
     publishedMeta: (who: string, when: string) => `Veröffentlicht von ${who} am ${when}`,
-    checkHeading: 'Prüfung',
     noProblems: 'Keine Probleme gefunden: Regeln, Texte und Platzhalter passen.',
-    problemsTitle: (count: number) =>
-      count === 1
-        ? 'Ein Problem – so kann die Version nicht veröffentlicht werden'
-        : `${count} Probleme – so kann die Version nicht veröffentlicht werden`,
     wholeClause: 'Ganze Klausel',
     contentHeading: 'Inhalt',
     variant: (index: number, name: string) => `Variante ${index + 1}: ${name}`,

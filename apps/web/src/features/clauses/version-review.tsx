@@ -1,6 +1,6 @@
-import { Alert, List, Paper, Stack, Text, Title } from '@mantine/core';
+import { Paper, Stack, Text, Title } from '@mantine/core';
 import { type ClauseDetail, type ClauseVersion, formatDateTime } from '@vertragsgenerator/domain';
-import { PublishSection } from '@/components/version-library';
+import { CheckSection, PublishSection } from '@/components/version-library';
 import { clauseListQueryOptions, clauseQueryOptions, publishVersion } from './api';
 import { ClauseComparison } from './clause-comparison';
 import { ClauseTrial } from './clause-trial';
@@ -8,24 +8,6 @@ import { clauseTexts } from './texts';
 import { VersionContent } from './version-content';
 
 const t = clauseTexts.review;
-
-/** What the server found in the version, each problem with its place; any one blocks publishing. */
-function CheckResult({ version }: { version: ClauseVersion }) {
-  if (version.problems.length === 0) return <Alert color="green">{t.noProblems}</Alert>;
-  return (
-    <Alert color="red" title={t.problemsTitle(version.problems.length)}>
-      <List spacing="xs">
-        {version.problems.map((problem, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a version's problems never change
-          <List.Item key={index}>
-            <strong>{problem.place ?? t.wholeClause}: </strong>
-            {problem.message}
-          </List.Item>
-        ))}
-      </List>
-    </Alert>
-  );
-}
 
 /**
  * One version under review: who saved it and why, the check, its content, what changed, a trial on a
@@ -50,12 +32,14 @@ export function VersionReview({ clause, version }: { clause: ClauseDetail; versi
             </Text>
           )}
         </div>
-        <section aria-labelledby="check-heading">
-          <Title order={3} size="h4" id="check-heading" mb="xs">
-            {t.checkHeading}
-          </Title>
-          <CheckResult version={version} />
-        </section>
+        <CheckSection problems={version.problems} noProblems={t.noProblems}>
+          {(problem) => (
+            <>
+              <strong>{problem.place ?? t.wholeClause}: </strong>
+              {problem.message}
+            </>
+          )}
+        </CheckSection>
         <VersionContent version={version} />
         <ClauseComparison clause={clause} version={version.version} />
         {version.problems.length === 0 && <ClauseTrial clauseKey={clause.key} version={version.version} />}

@@ -71,12 +71,7 @@ export const templateTexts = {
   },
   review: {
     heading: (version: number) => `Version ${version}`,
-    checkHeading: 'Prüfung',
     noProblems: 'Keine Probleme gefunden: Platzhalter, Abschnitte und Unterschriftsanker passen.',
-    problemsTitle: (count: number) =>
-      count === 1
-        ? 'Ein Problem – so kann die Version nicht veröffentlicht werden'
-        : `${count} Probleme – so kann die Version nicht veröffentlicht werden`,
     meant: (suggestion: string) => `Gemeint: ${suggestion}?`,
     changesHeading: 'Was sich ändert',
     againstPublished: (base: number) =>

@@ -1,6 +1,6 @@
-import { Alert, Code, List, Paper, Stack, Title } from '@mantine/core';
-import type { TemplateDetail, TemplateVersion } from '@vertragsgenerator/domain';
-import { PublishSection } from '@/components/version-library';
+import { Code, Paper, Stack, Title } from '@mantine/core';
+import type { TemplateCheckProblem, TemplateDetail, TemplateVersion } from '@vertragsgenerator/domain';
+import { CheckSection, PublishSection } from '@/components/version-library';
 import { publishVersion, templateListQueryOptions, templateQueryOptions } from './api';
 import { TextComparison } from './text-comparison';
 import { templateTexts } from './texts';
@@ -9,31 +9,21 @@ import { VersionTrial } from './version-trial';
 
 const t = templateTexts.review;
 
-/** What the server's check found, each problem with its place and, for a typo, what it likely means. */
-function CheckResult({ version }: { version: TemplateVersion }) {
-  if (version.problems.length === 0) {
-    return <Alert color="green">{t.noProblems}</Alert>;
-  }
+/** A problem the check found with its place and, for a typo, what it likely means. */
+function Problem({ problem }: { problem: TemplateCheckProblem }) {
   return (
-    <Alert color="red" title={t.problemsTitle(version.problems.length)}>
-      <List spacing="xs">
-        {version.problems.map((problem, index) => (
-          // biome-ignore lint/suspicious/noArrayIndexKey: a version's problems never change
-          <List.Item key={index}>
-            {problem.place && <strong>{problem.place}: </strong>}
-            {problem.tag && <Code>{problem.tag}</Code>}
-            {problem.tag && ' – '}
-            {problem.message}
-            {problem.suggestion && (
-              <>
-                {' '}
-                <strong>{t.meant(problem.suggestion)}</strong>
-              </>
-            )}
-          </List.Item>
-        ))}
-      </List>
-    </Alert>
+    <>
+      {problem.place && <strong>{problem.place}: </strong>}
+      {problem.tag && <Code>{problem.tag}</Code>}
+      {problem.tag && ' – '}
+      {problem.message}
+      {problem.suggestion && (
+        <>
+          {' '}
+          <strong>{t.meant(problem.suggestion)}</strong>
+        </>
+      )}
+    </>
   );
 }
 
@@ -49,12 +39,9 @@ export function VersionReview({ template, version }: { template: TemplateDetail;
         <Title order={2} size="h3" id="review-heading">
           {t.heading(version.version)}
         </Title>
-        <section aria-labelledby="check-heading">
-          <Title order={3} size="h4" id="check-heading" mb="xs">
-            {t.checkHeading}
-          </Title>
-          <CheckResult version={version} />
-        </section>
+        <CheckSection problems={version.problems} noProblems={t.noProblems}>
+          {(problem) => <Problem problem={problem} />}
+        </CheckSection>
         <TextComparison
           name={template.name}
           version={version.version}
