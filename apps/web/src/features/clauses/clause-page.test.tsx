@@ -4,6 +4,16 @@ import type { ClauseDetail } from '@vertragsgenerator/domain';
 import { describe, expect, it } from 'vitest';
 import { expectHeadingsInOrder, expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import {
+  bodyRows,
+  confirmPublication,
+  expectNotPublishable,
+  expectStalePublicationRefused,
+  publishWithComment,
+  rowTexts,
+  stalePublication,
+  versionRows,
+} from '@/test/version-library';
 import { ClausePage } from './clause-page';
 import { CLAUSE_PATHS } from './paths';
 import {
@@ -48,8 +58,7 @@ describe('ClausePage', () => {
     });
     open();
     expect(await screen.findByRole('heading', { name: 'Version 2', level: 2 })).toBeInTheDocument();
-    const versions = screen.getByRole('table', { name: 'Versionen' });
-    const rows = within(versions).getAllByRole('row').slice(1);
+    const rows = versionRows();
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       'Entwurf2 Probleme',
       'veröffentlicht',
@@ -64,10 +73,7 @@ describe('ClausePage', () => {
       'Variante „Ab 120 €“, Regel: „satz“ ist eine Zahl: vergleiche mit einer Zahl, z. B. satz >= 120.',
       'Ganze Klausel: Die englische Fassung nennt {kundeName}, die deutsche nicht.',
     ]);
-    expect(
-      screen.getByText('Erst eine Version ohne Probleme kann veröffentlicht werden.'),
-    ).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Veröffentlichen' })).not.toBeInTheDocument();
+    expectNotPublishable();
     expect(screen.queryByRole('heading', { name: 'An einem Deal ausprobieren' })).not.toBeInTheDocument();
 
     const content = screen.getByRole('region', { name: 'Inhalt' });
@@ -109,39 +115,18 @@ describe('ClausePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ausprobieren' }));
     const tried = await screen.findByRole('table', { name: 'Mit PL-10001:' });
     expect(api.callsTo(`POST ${BASE}/versions/3/trial`)[0]?.body).toEqual({ matchId: 'PL-10001' });
-    const [chosen, omitted] = within(tried).getAllByRole('row').slice(1) as HTMLElement[];
-    expect(
-      within(chosen as HTMLElement)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    ).toEqual([
-      'de-wm-k-rv-1rahmenvertrag-de.docx',
-      'Deutsch',
-      'Ab 120 € (Version 3)',
-      'Regel „satz >= 120“ trifft zusatz >= 120',
-      'Die Haftung ist auf das Doppelte des Auftragswerts von 48.000 € begrenzt.',
+    expect(rowTexts(tried)).toEqual([
+      [
+        'de-wm-k-rv-1rahmenvertrag-de.docx',
+        'Deutsch',
+        'Ab 120 € (Version 3)',
+        'Regel „satz >= 120“ trifft zusatz >= 120',
+        'Die Haftung ist auf das Doppelte des Auftragswerts von 48.000 € begrenzt.',
+      ],
+      ['en-wm-p-rv-1rahmenvertrag-en.docx', 'Englisch', 'weggelassen', 'Keine Regel trifft zu', '–'],
     ]);
-    expect(
-      within(omitted as HTMLElement)
-        .getAllByRole('cell')
-        .map((cell) => cell.textContent),
-    ).toEqual(['en-wm-p-rv-1rahmenvertrag-en.docx', 'Englisch', 'weggelassen', 'Keine Regel trifft zu', '–']);
 
-    await userEvent.click(screen.getByRole('button', { name: 'Veröffentlichen' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Version 3 veröffentlichen' });
-    expect(dialog).toHaveTextContent('Version 3 ersetzt Version 1');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
-    expect(await within(dialog).findByText('Bitte kurz beschreiben, was sich ändert.')).toBeInTheDocument();
-    expect(api.callsTo(`POST ${BASE}/versions/3/publish`)).toHaveLength(0);
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Kommentar/ }), 'Freigegeben');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
-    await waitFor(() =>
-      expect(api.callsTo(`POST ${BASE}/versions/3/publish`)[0]?.body).toEqual({
-        comment: 'Freigegeben',
-        replaces: 1,
-      }),
-    );
-    expect(await screen.findByText('Version 3 ist veröffentlicht.')).toBeInTheDocument();
+    await publishWithComment(api, `POST ${BASE}/versions/3/publish`, 3, 1);
     expect(screen.getByText('Das ist die veröffentlichte Version.')).toBeInTheDocument();
   });
 
@@ -149,19 +134,10 @@ describe('ClausePage', () => {
     stubApi({
       [`GET ${BASE}`]: jsonResponse(200, liabilityWithCleanDraft),
       [`GET ${BASE}/versions/3/compare`]: jsonResponse(200, comparison),
-      [`POST ${BASE}/versions/3/publish`]: jsonResponse(409, {
-        error: 'conflict',
-        message: 'Inzwischen ist Version 4 veröffentlicht, nicht Version 1.',
-      }),
+      [`POST ${BASE}/versions/3/publish`]: stalePublication(),
     });
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Veröffentlichen' }));
-    const dialog = await screen.findByRole('dialog');
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Kommentar/ }), 'Freigegeben');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
-    expect(
-      await within(dialog).findByText('Inzwischen ist Version 4 veröffentlicht, nicht Version 1.'),
-    ).toBeInTheDocument();
+    await expectStalePublicationRefused();
   });
 
   it('publishes an earlier version again, replacing the one published, and compares with any version', async () => {
@@ -179,11 +155,7 @@ describe('ClausePage', () => {
 
     await userEvent.click(screen.getByRole('button', { name: 'Version 1 wieder veröffentlichen' }));
     const dialog = await screen.findByRole('dialog', { name: 'Version 1 wieder veröffentlichen' });
-    await userEvent.type(
-      within(dialog).getByRole('textbox', { name: /Kommentar/ }),
-      'Zurück zur alten Fassung',
-    );
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
+    await confirmPublication(dialog, 'Zurück zur alten Fassung');
     await waitFor(() =>
       expect(api.callsTo(`POST ${BASE}/versions/1/publish`)[0]?.body).toEqual({
         comment: 'Zurück zur alten Fassung',
@@ -202,18 +174,12 @@ describe('ClausePage', () => {
     const { router } = open();
     const usage = await screen.findByRole('region', { name: 'Verwendung' });
     const templates = within(usage).getByRole('table', { name: 'Vorlagen, die die Klausel einsetzen' });
-    expect(
-      within(templates)
-        .getAllByRole('row')
-        .slice(1)
-        .map((row) => row.textContent),
-    ).toEqual([
+    expect(bodyRows(templates).map((row) => row.textContent)).toEqual([
       'rahmenvertrag-de.docxin der veröffentlichten VersionVersionen 3, 4',
       'angebot-de.docxnur in EntwürfenVersion 5',
     ]);
     const contracts = within(usage).getByRole('table', { name: 'Laufende Verträge' });
-    const rows = within(contracts).getAllByRole('row').slice(1);
-    expect(rows.map((row) => row.textContent)).toEqual([
+    expect(bodyRows(contracts).map((row) => row.textContent)).toEqual([
       'Rahmenvertrag Elbwerk Logistik AGPL-100010 ältere VersionStandard',
       'Rahmenvertrag Nordlicht GmbHPL-100021 aktuellStandard',
     ]);

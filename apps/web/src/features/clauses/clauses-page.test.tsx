@@ -1,8 +1,9 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { expectHeadingsInOrder, expectNoSeriousViolations } from '@/test/axe';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import { rowTexts } from '@/test/version-library';
 import { ClausesPage } from './clauses-page';
 import { CLAUSE_PATHS } from './paths';
 import { liabilitySummary, liabilityWithBrokenDraft, swissLawSummary } from './test-fixtures';
@@ -21,14 +22,7 @@ describe('ClausesPage', () => {
     stubApi({ 'GET /backend/clauses': jsonResponse(200, [liabilitySummary, swissLawSummary]) });
     const { router } = open();
     const table = await screen.findByRole('table', { name: 'Klauseln' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    expect(
-      rows.map((row) =>
-        within(row)
-          .getAllByRole('cell')
-          .map((cell) => cell.textContent),
-      ),
-    ).toEqual([
+    expect(rowTexts(table)).toEqual([
       [
         'Haftung',
         'haftung',

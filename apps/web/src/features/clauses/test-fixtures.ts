@@ -5,6 +5,7 @@ import type {
   ClauseTrial,
   ClauseVersion,
 } from '@vertragsgenerator/domain';
+import { savedVersion } from '@/test/version-library';
 
 /** Clauses and versions as the server answers them, for the clause library's page tests. */
 
@@ -44,14 +45,8 @@ const highRate = {
 const version = (
   fields: Partial<ClauseVersion> & Pick<ClauseVersion, 'version' | 'status'>,
 ): ClauseVersion => ({
+  ...savedVersion,
   content: { variants: [standardVariant], option: 'always' },
-  comment: '',
-  createdBy: 'legal@demo.local',
-  createdAt: '2026-11-24T09:00:00Z',
-  publishedAt: null,
-  publishedBy: null,
-  publishComment: null,
-  problems: [],
   ...fields,
 });
 

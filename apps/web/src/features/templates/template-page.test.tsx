@@ -4,6 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { PATHS } from '@/lib/paths';
 import { chooseInDialog, readText, savedAfterChoice } from '@/test/files';
 import { type ApiAnswer, jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import {
+  bodyRows,
+  expectNotPublishable,
+  expectStalePublicationRefused,
+  publishWithComment,
+  stalePublication,
+  versionRows,
+} from '@/test/version-library';
 import { TemplatePage } from './template-page';
 import {
   cleanDraft,
@@ -61,8 +69,7 @@ describe('TemplatePage', () => {
     });
     open();
     expect(await screen.findByRole('heading', { name: 'Version 2' })).toBeInTheDocument();
-    const versions = screen.getByRole('table', { name: 'Versionen' });
-    const rows = within(versions).getAllByRole('row').slice(1);
+    const rows = versionRows();
     expect(rows.map((row) => within(row).getAllByRole('cell')[1]?.textContent)).toEqual([
       'Entwurf1 Problem',
       'veröffentlicht',
@@ -73,10 +80,7 @@ describe('TemplatePage', () => {
     expect(problems).toHaveTextContent(
       'Haupttext: {angebotStundensaz} – Unbekannter Platzhalter: nicht im Feldverzeichnis (docs/templates.md). Gemeint: {angebotStundensatz}?',
     );
-    expect(
-      screen.getByText('Erst eine Version ohne Probleme kann veröffentlicht werden.'),
-    ).toBeInTheDocument();
-    expect(screen.queryByRole('button', { name: 'Veröffentlichen' })).not.toBeInTheDocument();
+    expectNotPublishable();
     // A version with problems is not tried: it would not render.
     expect(screen.queryByRole('heading', { name: 'An einem Match ausprobieren' })).not.toBeInTheDocument();
   });
@@ -122,7 +126,7 @@ describe('TemplatePage', () => {
     ).toBeInTheDocument();
 
     const tried = await screen.findByRole('table', { name: 'Mit PL-10001:' });
-    const [first, second] = within(tried).getAllByRole('row').slice(1);
+    const [first, second] = bodyRows(tried);
     expect(first).toHaveTextContent(
       'angebot-wmPL-10001 Angebot Elbwerk Logistik AG.docxeinsatzort (Einsatzort)' +
         'Haftung: Schweiz (Regel „land = CH“ trifft zu)Schweizer Recht: weggelassen (Keine Regel trifft zu)',
@@ -136,21 +140,7 @@ describe('TemplatePage', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Ausprobieren' }));
     await waitFor(() => expect(api.callsTo(`GET ${BASE}/versions/3/trial?matchId=PL-10011`)).toHaveLength(1));
 
-    await userEvent.click(screen.getByRole('button', { name: 'Veröffentlichen' }));
-    const dialog = await screen.findByRole('dialog', { name: 'Version 3 veröffentlichen' });
-    expect(dialog).toHaveTextContent('Version 3 ersetzt Version 1');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
-    expect(await within(dialog).findByText('Bitte kurz beschreiben, was sich ändert.')).toBeInTheDocument();
-    expect(api.callsTo(`POST ${BASE}/versions/3/publish`)).toHaveLength(0);
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Kommentar/ }), 'Freigegeben');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
-    await waitFor(() =>
-      expect(api.callsTo(`POST ${BASE}/versions/3/publish`)[0]?.body).toEqual({
-        comment: 'Freigegeben',
-        replaces: 1,
-      }),
-    );
-    expect(await screen.findByText('Version 3 ist veröffentlicht.')).toBeInTheDocument();
+    await publishWithComment(api, `POST ${BASE}/versions/3/publish`, 3, 1);
     expect(screen.getByText('Das ist die veröffentlichte Version.', { selector: 'p' })).toBeInTheDocument();
   });
 
@@ -160,19 +150,10 @@ describe('TemplatePage', () => {
       [`GET ${BASE}`]: jsonResponse(200, offerWithCleanDraft),
       [`GET ${BASE}/versions/3/comparison`]: jsonResponse(200, comparison),
       [`GET ${BASE}/versions/3/trial`]: jsonResponse(200, trial),
-      [`POST ${BASE}/versions/3/publish`]: jsonResponse(409, {
-        error: 'conflict',
-        message: 'Inzwischen ist Version 4 veröffentlicht, nicht Version 1.',
-      }),
+      [`POST ${BASE}/versions/3/publish`]: stalePublication(),
     });
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Veröffentlichen' }));
-    const dialog = await screen.findByRole('dialog');
-    await userEvent.type(within(dialog).getByRole('textbox', { name: /Kommentar/ }), 'Freigegeben');
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Veröffentlichen' }));
-    expect(
-      await within(dialog).findByText('Inzwischen ist Version 4 veröffentlicht, nicht Version 1.'),
-    ).toBeInTheDocument();
+    await expectStalePublicationRefused();
   });
 
   it('offers an earlier version to publish again, and keeps the version under review in the address', async () => {

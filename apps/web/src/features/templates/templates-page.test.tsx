@@ -1,8 +1,9 @@
-import { screen, within } from '@testing-library/react';
+import { screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { PATHS } from '@/lib/paths';
 import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import { rowTexts } from '@/test/version-library';
 import { TemplatesPage } from './templates-page';
 import { offerSummary } from './test-fixtures';
 
@@ -27,14 +28,7 @@ describe('TemplatesPage', () => {
     stubApi({ 'GET /backend/templates': jsonResponse(200, [offerSummary, contract]) });
     const { router } = renderRoutes(routes, PATHS.templates);
     const table = await screen.findByRole('table', { name: 'Vorlagen' });
-    const rows = within(table).getAllByRole('row').slice(1);
-    expect(
-      rows.map((row) =>
-        within(row)
-          .getAllByRole('cell')
-          .map((cell) => cell.textContent),
-      ),
-    ).toEqual([
+    expect(rowTexts(table)).toEqual([
       [
         'angebot-de.docx',
         'Angebot',

@@ -6,6 +6,7 @@ import type {
   TemplateTrial,
   TemplateVersion,
 } from '@vertragsgenerator/domain';
+import { savedVersion } from '@/test/version-library';
 
 /** Templates and versions as the server answers them, for the template library's page tests. */
 
@@ -22,15 +23,9 @@ export const offerSummary: TemplateSummary = {
 const version = (
   fields: Partial<TemplateVersion> & Pick<TemplateVersion, 'version' | 'status'>,
 ): TemplateVersion => ({
+  ...savedVersion,
   sha256: 'a'.repeat(64),
   size: 14_235,
-  comment: '',
-  createdBy: 'legal@demo.local',
-  createdAt: '2026-11-24T09:00:00Z',
-  publishedAt: null,
-  publishedBy: null,
-  publishComment: null,
-  problems: [],
   ...fields,
 });
 
