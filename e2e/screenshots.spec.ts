@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { editedTemplate } from '../apps/server/src/test/template-edit.js';
+import { clauseApi, contentOf, versionReview } from './clauses-support.js';
 import { DOCX_MIME_TYPE } from './drive-fake.js';
 import { documentRendered, editorReady, firstView, typeAfterLine } from './editor-support.js';
 import {
@@ -593,6 +594,104 @@ test('Verhandlung: the review page on a desktop and a phone, suggesting changes,
     path: shot('verhandlung-vorschlaege'),
     clip: { x: box.x - 16, y: box.y - 16, width: box.width + 32, height: box.height + 32 },
   });
+});
+
+test('Klauseln: the clause library with three clauses, and a version with its changes and a trial', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await signedIn(page, DEMO_ACCOUNTS.legal);
+  // The clauses are made through the API, as the pages make them (e2e/clauses.spec.ts goes through them).
+  const api = await clauseApi(page);
+  const swiss = {
+    name: 'Schweiz',
+    rule: 'land = CH',
+    de: 'Die Haftung von {partnerName} richtet sich nach Art. 97 ff. OR; die Haftung für leichte Fahrlässigkeit ist ausgeschlossen, soweit das Gesetz es zulässt.',
+    en: 'The liability of {partnerName} is governed by Art. 97 et seq. of the Swiss Code of Obligations; liability for slight negligence is excluded as far as the law permits.',
+  };
+  const standard = (months: string, monthsEn: string, cap = '', capEn = '') => ({
+    name: 'Standard',
+    de: `{partnerName} haftet unbeschränkt für Vorsatz und grobe Fahrlässigkeit sowie für Schäden aus der Verletzung des Lebens, des Körpers oder der Gesundheit.\n\nIm Übrigen ist die Haftung je Schadensfall auf die Vergütung der letzten ${months} Monate begrenzt${cap}.`,
+    en: `{partnerName} is liable without limitation for intent and gross negligence and for injury to life, body or health.\n\nOtherwise, liability per claim is limited to the fees of the last ${monthsEn} months${capEn}.`,
+  });
+  await api.create({
+    key: 'haftung',
+    name: 'Haftung',
+    needsApproval: true,
+    content: contentOf([swiss, standard('zwölf', 'twelve')]),
+    comment: 'Haftung nach Vorgabe der Rechtsabteilung',
+  });
+  expect((await api.publish('haftung', 1, 'Von der Rechtsabteilung freigegeben', null)).status).toBe(200);
+  await api.addVersion(
+    'haftung',
+    contentOf([swiss, standard('sechs', 'six', ', höchstens auf 250.000 EUR', ', at most EUR 250,000')]),
+    'Haftungsgrenze sechs Monatsvergütungen, höchstens 250.000 EUR',
+  );
+  await api.create({
+    key: 'datenschutz',
+    name: 'Datenschutz',
+    needsApproval: false,
+    content: contentOf([
+      {
+        name: 'Standard',
+        de: '{partnerName} verarbeitet personenbezogene Daten des Auftraggebers nur auf dessen Weisung und nach der DSGVO.',
+        en: '{partnerName} processes personal data of the client only on its instructions and in accordance with the GDPR.',
+      },
+    ]),
+    comment: 'Datenschutz nach DSGVO',
+  });
+  expect((await api.publish('datenschutz', 1, 'Mit dem Datenschutz abgestimmt', null)).status).toBe(200);
+  await api.create({
+    key: 'remote-arbeit',
+    name: 'Remote-Arbeit',
+    needsApproval: false,
+    content: {
+      ...contentOf([
+        {
+          name: 'Überwiegend remote',
+          rule: 'remoteAnteil >= 50',
+          de: 'Die Leistungen werden überwiegend remote erbracht; Reisen nach {einsatzort} erfolgen nach Absprache.',
+          en: 'The services are mainly provided remotely; travel to {einsatzort} is agreed in advance.',
+        },
+      ]),
+      option: 'optional-on',
+    },
+    comment: 'Remote-Klausel für Verträge mit hohem Remote-Anteil',
+  });
+
+  await page.getByRole('link', { name: 'Klauseln', exact: true }).click();
+  await expect(page.getByRole('table', { name: 'Klauseln' }).getByRole('row')).toHaveCount(4);
+  await wholePage(page);
+  await page.screenshot({ path: shot('klauseln') });
+  await page.setViewportSize({ width: 1280, height: 860 });
+
+  // A draft of the German framework contract places the clause: the trial shows its nine documents.
+  const contract = readFileSync('templates/rahmenvertrag-de.docx');
+  await page.goto('/vorlagen/rahmenvertrag-de');
+  await page.locator('input[type="file"]').setInputFiles({
+    name: 'rahmenvertrag-de.docx',
+    mimeType: DOCX_MIME_TYPE,
+    buffer: editedTemplate(contract, [
+      ['<w:body>', '<w:body><w:p><w:r><w:t>{@klausel:haftung}</w:t></w:r></w:p>'],
+    ]),
+  });
+  await page.getByRole('textbox', { name: 'Was ändert sich?' }).fill('Haftung aus der Klauselbibliothek');
+  await page.getByRole('button', { name: 'Hochladen und prüfen' }).click();
+  await expect(page.getByText('Keine Probleme gefunden', { exact: false })).toBeVisible();
+
+  await page.goto('/klauseln/haftung');
+  const review = versionReview(page, 2);
+  await expect(review).toBeVisible();
+  await expect(review.getByRole('region', { name: 'Was sich ändert' }).locator('ins').first()).toBeVisible();
+  const trial = review.getByRole('region', { name: 'An einem Deal ausprobieren' });
+  await trial.getByRole('textbox', { name: 'Match-ID' }).fill('PL-10001');
+  await trial.getByRole('button', { name: 'Ausprobieren' }).click();
+  await expect(trial.getByRole('table', { name: 'Mit PL-10001:' }).getByRole('row')).toHaveCount(10);
+  await expect(page.getByRole('table', { name: 'Vorlagen, die die Klausel einsetzen' })).toBeVisible();
+  await page.getByRole('heading', { level: 1, name: 'Haftung' }).hover();
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await wholePage(page);
+  await page.screenshot({ path: shot('klausel-version') });
 });
 
 /** A viewport as tall as the page: a full-page capture would paint the fixed footer mid-page. */
