@@ -1,6 +1,7 @@
 import { Alert, Button, Group, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
-import { type FormEvent, type ReactNode, type RefObject, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import type { z } from 'zod';
+import { useFirstInvalidFocus } from '@/components/form';
 import { errorMessage } from '@/lib/api';
 import {
   type ContentDraft,
@@ -12,6 +13,15 @@ import {
 } from './content-draft';
 import { ContentEditor } from './content-editor';
 import { editorTexts } from './editor-texts';
+
+/** What a form saving a clause's content holds: the content, what changes, and where the focus goes. */
+export function useContentForm(initial: () => ContentDraft) {
+  const [content, setContent] = useState<ContentDraft>(initial);
+  const [comment, setComment] = useState('');
+  const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
+  return { content, setContent, comment, setComment, container, focusFirstInvalid };
+}
+export type ContentFormState = ReturnType<typeof useContentForm>;
 
 /** How a form checks its request: at its fields, once it was sent, and on submit. */
 export interface ContentCheck {
@@ -28,10 +38,10 @@ export interface ContentCheck {
  * to the first of them. A valid request is sent with `mutation`.
  */
 export function useContentCheck<T>(
+  { focusFirstInvalid }: ContentFormState,
   schema: z.ZodType<T>,
   request: T,
   mutation: { error: unknown; mutate: (request: T) => void; reset: () => void },
-  focusFirstInvalid: () => void,
   moreServerErrors: FieldErrors = NO_ERRORS,
 ): ContentCheck {
   const [attempted, setAttempted] = useState(false);
@@ -58,12 +68,8 @@ export function useContentCheck<T>(
  */
 export function ContentForm({
   texts,
-  formRef,
+  form,
   check,
-  content,
-  onContentChange,
-  comment,
-  onCommentChange,
   failure,
   pending,
   onCancel,
@@ -77,12 +83,8 @@ export function ContentForm({
     submit: string;
     cancel: string;
   };
-  formRef: RefObject<HTMLFormElement | null>;
+  form: ContentFormState;
   check: ContentCheck;
-  content: ContentDraft;
-  onContentChange: (content: ContentDraft) => void;
-  comment: string;
-  onCommentChange: (comment: string) => void;
   /** Why saving failed, where no field says it; null when it did not. */
   failure: unknown;
   pending: boolean;
@@ -95,7 +97,7 @@ export function ContentForm({
 
   return (
     <Paper withBorder p="md" component="section" aria-labelledby={headingId}>
-      <form ref={formRef} onSubmit={check.submit} noValidate>
+      <form ref={form.container} onSubmit={check.submit} noValidate>
         <Stack gap="sm">
           <Title order={2} size="h3" id={headingId} ref={heading} tabIndex={-1}>
             {texts.heading}
@@ -105,8 +107,8 @@ export function ContentForm({
           </Text>
           {children}
           <ContentEditor
-            value={content}
-            onChange={onContentChange}
+            value={form.content}
+            onChange={form.setContent}
             error={(field) => check.error(`content.${field}`)}
           />
           <TextInput
@@ -114,8 +116,8 @@ export function ContentForm({
             placeholder={texts.commentPlaceholder}
             required
             maxLength={500}
-            value={comment}
-            onChange={(event) => onCommentChange(event.currentTarget.value)}
+            value={form.comment}
+            onChange={(event) => form.setComment(event.currentTarget.value)}
             error={check.error('comment')}
           />
           <div aria-live="polite">

@@ -3,12 +3,11 @@ import { useQueryClient } from '@tanstack/react-query';
 import { clauseTag, type NewClause, newClauseSchema } from '@vertragsgenerator/domain';
 import { useState } from 'react';
 import { useNavigate } from 'react-router';
-import { useFirstInvalidFocus } from '@/components/form';
 import { ApiRequestError } from '@/lib/api';
 import { useSingleMutation } from '@/lib/use-single-mutation';
 import { clauseListQueryOptions, clauseQueryOptions, createClause } from './api';
-import { type ContentDraft, contentOf, emptyVariant, type FieldErrors, NO_ERRORS } from './content-draft';
-import { ContentForm, useContentCheck } from './content-form';
+import { contentOf, emptyVariant, type FieldErrors, NO_ERRORS } from './content-draft';
+import { ContentForm, useContentCheck, useContentForm } from './content-form';
 import { clausePath } from './paths';
 import { clauseTexts } from './texts';
 
@@ -30,12 +29,7 @@ export function NewClauseForm({ onCancel }: { onCancel: () => void }) {
   const [key, setKey] = useState('');
   const [name, setName] = useState('');
   const [needsApproval, setNeedsApproval] = useState(false);
-  const [content, setContent] = useState<ContentDraft>(() => ({
-    variants: [emptyVariant('Standard')],
-    option: 'always',
-  }));
-  const [comment, setComment] = useState('');
-  const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
+  const form = useContentForm(() => ({ variants: [emptyVariant('Standard')], option: 'always' }));
   const create = useSingleMutation({
     mutationFn: createClause,
     onSuccess: (detail) => {
@@ -43,22 +37,24 @@ export function NewClauseForm({ onCancel }: { onCancel: () => void }) {
       void queryClient.invalidateQueries({ queryKey: clauseListQueryOptions.queryKey, exact: true });
       navigate(clausePath(detail.key));
     },
-    onError: () => focusFirstInvalid(),
+    onError: () => form.focusFirstInvalid(),
   });
 
-  const request: NewClause = { key, name, needsApproval, content: contentOf(content), comment };
+  const request: NewClause = {
+    key,
+    name,
+    needsApproval,
+    content: contentOf(form.content),
+    comment: form.comment,
+  };
   const taken = keyConflict(create.error);
-  const check = useContentCheck(newClauseSchema, request, create, focusFirstInvalid, taken);
+  const check = useContentCheck(form, newClauseSchema, request, create, taken);
 
   return (
     <ContentForm
       texts={t}
-      formRef={container}
+      form={form}
       check={check}
-      content={content}
-      onContentChange={setContent}
-      comment={comment}
-      onCommentChange={setComment}
       failure={Object.keys(taken).length > 0 ? null : create.error}
       pending={create.isPending}
       onCancel={onCancel}

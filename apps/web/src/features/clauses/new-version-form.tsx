@@ -1,12 +1,10 @@
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import { type ClauseVersion, type NewClauseVersion, newClauseVersionSchema } from '@vertragsgenerator/domain';
-import { useState } from 'react';
-import { useFirstInvalidFocus } from '@/components/form';
 import { useSingleMutation } from '@/lib/use-single-mutation';
 import { CLAUSES_QUERY_KEY, saveVersion } from './api';
-import { type ContentDraft, contentOf, draftOf } from './content-draft';
-import { ContentForm, useContentCheck } from './content-form';
+import { contentOf, draftOf } from './content-draft';
+import { ContentForm, useContentCheck, useContentForm } from './content-form';
 import { editorTexts } from './editor-texts';
 
 const t = editorTexts.newVersion;
@@ -28,9 +26,7 @@ export function NewVersionForm({
   onSaved: (version: ClauseVersion) => void;
 }) {
   const queryClient = useQueryClient();
-  const [content, setContent] = useState<ContentDraft>(() => draftOf(base.content));
-  const [comment, setComment] = useState('');
-  const { container, focusFirstInvalid } = useFirstInvalidFocus<HTMLFormElement>();
+  const form = useContentForm(() => draftOf(base.content));
   const save = useSingleMutation({
     mutationFn: (version: NewClauseVersion) => saveVersion(clauseKey, version),
     onSuccess: async (saved) => {
@@ -42,21 +38,17 @@ export function NewVersionForm({
       });
       onSaved(saved);
     },
-    onError: () => focusFirstInvalid(),
+    onError: () => form.focusFirstInvalid(),
   });
 
-  const request: NewClauseVersion = { content: contentOf(content), comment };
-  const check = useContentCheck(newClauseVersionSchema, request, save, focusFirstInvalid);
+  const request: NewClauseVersion = { content: contentOf(form.content), comment: form.comment };
+  const check = useContentCheck(form, newClauseVersionSchema, request, save);
 
   return (
     <ContentForm
       texts={{ ...t, intro: t.intro(base.version) }}
-      formRef={container}
+      form={form}
       check={check}
-      content={content}
-      onContentChange={setContent}
-      comment={comment}
-      onCommentChange={setComment}
       failure={save.error}
       pending={save.isPending}
       onCancel={onCancel}
