@@ -8,7 +8,8 @@
 // CommonJS package's `__dirname`) still names the file the module was bundled from, so the worker
 // threads (PGlite's, the render threads) still start from their compiled files beside it, and the
 // configuration finds config/ and templates/ as before. Kept out are the packages that load files of
-// their own at run time: PGlite (its WebAssembly), piscina (its worker) and pdf.js (fonts, worker).
+// their own at run time: PGlite (its WebAssembly), piscina (its worker), pdf.js (fonts, worker) and
+// i18n-iso-countries (its Node entry requires every language's names by a computed path).
 import { writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +18,7 @@ import { build } from 'vite';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const serverDist = join(root, 'apps/server/dist');
 const bundleDir = join(serverDist, 'bundle');
-const EXTERNAL = ['@electric-sql/pglite', 'piscina', 'pdfjs-dist'];
+const EXTERNAL = ['@electric-sql/pglite', 'piscina', 'pdfjs-dist', 'i18n-iso-countries'];
 
 /** A path relative to the bundle's folder, as the bundle's files (all in that folder) resolve it. */
 const fromBundle = (file) => JSON.stringify(relative(bundleDir, file));
