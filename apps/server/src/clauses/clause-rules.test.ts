@@ -3,11 +3,6 @@ import { describe, expect, it } from 'vitest';
 import { compileRule } from './clause-rules.js';
 import { type DealFacts, dealFacts } from './deal-facts.js';
 
-const entry = (key: string): CatalogueEntry => {
-  const found = CATALOGUE.get(key);
-  if (!found) throw new Error(`no catalogue key ${key}`);
-  return found;
-};
 const contractKeys = [...CATALOGUE.values()].filter((e) => e.params.family === 'contract');
 /** A framework contract of WM with a customer, in each language. */
 const frameworkOf = (language: 'de' | 'en') =>

@@ -1,6 +1,5 @@
 import {
   CLAUSE_KEY_PATTERN,
-  type ClauseTrial,
   clauseComparisonSchema,
   clauseDetailSchema,
   clauseListSchema,

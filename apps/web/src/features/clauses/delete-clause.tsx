@@ -36,7 +36,7 @@ export function DeleteClause({ clause }: { clause: ClauseDetail }) {
       </Title>
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{t.intro}</Text>
-        <Button color="red.8" variant="outline" onClick={() => setConfirming(true)}>
+        <Button color="red.9" variant="outline" onClick={() => setConfirming(true)}>
           {t.button}
         </Button>
         <div aria-live="polite">
