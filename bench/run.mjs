@@ -22,6 +22,7 @@ const SUITES = {
   contracts: () => import('./contracts/suite.mjs'),
   batches: () => import('./batches/suite.mjs'),
   reviews: () => import('./reviews/suite.mjs'),
+  clauses: () => import('./clauses/suite.mjs'),
 };
 /** Run only when named: the soak takes 35 minutes (30 of load on both databases at once). */
 const OPT_IN = ['soak'];
