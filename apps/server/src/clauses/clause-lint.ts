@@ -25,15 +25,15 @@ export function lintClauseContent(content: ClauseContent): ClauseProblem[] {
         message:
           'Ohne Regel gilt diese Variante immer: die Varianten danach kämen nie zum Zug. Gib ihr eine Regel oder stelle sie ans Ende.',
       });
-    for (const [language, label] of [
-      ['de', 'deutscher Text'],
-      ['en', 'englischer Text'],
+    for (const [language, label, missing] of [
+      ['de', 'deutscher Text', 'Der deutsche Text fehlt'],
+      ['en', 'englischer Text', 'Der englische Text fehlt'],
     ] as const) {
       const text = variant[language];
       if (text.trim() === '')
         problems.push({
           place: `${where}, ${label}`,
-          message: `Der ${label} fehlt: jede Variante braucht beide Sprachen.`,
+          message: `${missing}: jede Variante braucht beide Sprachen.`,
         });
       else problems.push(...tagProblems(text).map((message) => ({ place: `${where}, ${label}`, message })));
     }
