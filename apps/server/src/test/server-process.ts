@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,34 @@ const ENTRY: Record<ServerCode, string[]> = {
   // No build step: always the code under test.
   sources: ['--conditions=source', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
 };
+
+/** The newest modification time of the files below `dir` that `keep` accepts; 0 for none. */
+function newestChange(dir: string, keep: (path: string) => boolean): number {
+  if (!existsSync(dir)) return 0;
+  let newest = 0;
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && keep(path)) newest = Math.max(newest, statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * The build where it holds the code under test (CI builds before the tests; so does `npm test`), the
+ * sources otherwise. A process from the build is healthy in a few seconds; one from the sources first
+ * has tsx compile the whole server, which on a fresh checkout beside three other test files took more
+ * than a minute. Test files do not make the build stale: they are not part of it.
+ */
+function codeUnderTest(): ServerCode {
+  const isServerCode = (path: string) =>
+    /\.ts$/.test(path) && !/\.test\.ts$/.test(path) && !path.includes('/src/test/');
+  const built = newestChange(join(root, 'apps/server/dist'), (path) => path.endsWith('.js'));
+  const sources = Math.max(
+    newestChange(join(root, 'apps/server/src'), isServerCode),
+    newestChange(join(root, 'packages/domain/src'), isServerCode),
+  );
+  return existsSync(ENTRY.build[0] ?? '') && built >= sources ? 'build' : 'sources';
+}
 
 /** A real server process on a loopback port, its output in `logFile`. */
 export interface ServerProcess {
@@ -118,7 +146,7 @@ export async function startDemoServer(
   env: Record<string, string> = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const server = spawnServer(name, 'sources', {
+  const server = spawnServer(name, codeUnderTest(), {
     PORT: String(port),
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     DATA_DIR: mkdtempSync(join(tmpdir(), `vg-${name}-`)),
