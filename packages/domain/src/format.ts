@@ -1,3 +1,4 @@
+import { madeOnFirstUse } from './made-on-first-use.js';
 import { type FieldValue, isMissing } from './match.js';
 
 /**
@@ -118,16 +119,21 @@ export function parseGermanNumber(value: FieldValue): number | undefined {
 }
 
 // signDisplay 'negative' keeps amounts that round to zero from showing as "-0,00".
-const priceFormat = new Intl.NumberFormat('de-DE', {
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-  signDisplay: 'negative',
-});
-const numberFormat = new Intl.NumberFormat('de-DE', { maximumFractionDigits: 2, signDisplay: 'negative' });
+const priceFormat = madeOnFirstUse(
+  () =>
+    new Intl.NumberFormat('de-DE', {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+      signDisplay: 'negative',
+    }),
+);
+const numberFormat = madeOnFirstUse(
+  () => new Intl.NumberFormat('de-DE', { maximumFractionDigits: 2, signDisplay: 'negative' }),
+);
 
 /** A number in German notation with at most two decimals, e.g. `37,5`. */
 export function formatGermanNumber(value: number): string {
-  return numberFormat.format(value);
+  return numberFormat().format(value);
 }
 
 /**
@@ -137,7 +143,7 @@ export function formatGermanNumber(value: number): string {
 export function formatPrice(value: FieldValue): string {
   if (isMissing(value)) return MISSING_VALUE;
   const amount = parseGermanNumber(value);
-  return amount === undefined ? String(value) : `${priceFormat.format(amount)} €`;
+  return amount === undefined ? String(value) : `${priceFormat().format(amount)} €`;
 }
 
 export function formatHoursPerWeek(value: FieldValue): string {
@@ -223,8 +229,8 @@ const berlinFormat = (seconds: boolean) =>
     ...(seconds ? { second: '2-digit' } : {}),
     hourCycle: 'h23',
   });
-const BERLIN_MINUTES = berlinFormat(false);
-const BERLIN_SECONDS = berlinFormat(true);
+const BERLIN_MINUTES = madeOnFirstUse(() => berlinFormat(false));
+const BERLIN_SECONDS = madeOnFirstUse(() => berlinFormat(true));
 
 /**
  * `21.11.2026 10:15` in the company's time zone, whatever the machine's zone is; with `seconds`,
@@ -232,7 +238,7 @@ const BERLIN_SECONDS = berlinFormat(true);
  * of separator between day and time shows.
  */
 export function formatDateTime(date: Date, { seconds = false }: { seconds?: boolean } = {}): string {
-  const parts = (seconds ? BERLIN_SECONDS : BERLIN_MINUTES).formatToParts(date);
+  const parts = (seconds ? BERLIN_SECONDS : BERLIN_MINUTES)().formatToParts(date);
   const part = (type: Intl.DateTimeFormatPartTypes) => parts.find((p) => p.type === type)?.value ?? '';
   const time = `${part('hour')}:${part('minute')}${seconds ? `:${part('second')}` : ''}`;
   return `${part('day')}.${part('month')}.${part('year')} ${time}`;
