@@ -12,12 +12,37 @@ import { CONTRACT_MATCH, USER } from './app.mjs';
 export const VIEWER_SHOWN = 'viewer:document-shown';
 
 const PARTNER = { name: 'Paula Partner', email: 'paula.partner@bench.example' };
+const CUSTOMER = { name: 'Klara Kunde', email: 'klara.kunde@bench.example' };
 
 /**
  * A project partner contract of CONTRACT_MATCH sent to PARTNER through the API, as the sender view
- * sends it; answers the envelope and the partner's link from the invitation the embedded mailer wrote.
+ * sends it; answers the envelope and the partner's link from the invitation the embedded mailer wrote,
+ * with the partner's code confirmed.
  */
 export async function sentEnvelope(baseUrl, dataDir) {
+  const sent = await sendEnvelope(baseUrl, dataDir, 'de-we-pp-ev', PARTNER, {
+    Projektpartner_UserName: PARTNER.name,
+    Projektpartner_Email: PARTNER.email,
+    vertragspartner_type: 'pp',
+  });
+  await confirmSigningCode(baseUrl, join(dataDir, 'mail'), sent.link);
+  return sent;
+}
+
+/**
+ * The longest contract a signer opens: a customer's Rahmenvertrag of CONTRACT_MATCH sent to CUSTOMER,
+ * whose link is answered as its first visit finds it — the code step first.
+ */
+export function customerFirstVisit(baseUrl, dataDir) {
+  return sendEnvelope(baseUrl, dataDir, 'de-wm-k-rv-1', CUSTOMER, {
+    Kunde_UserName: CUSTOMER.name,
+    Kunde_Email: CUSTOMER.email,
+    vertragspartner_type: 'k',
+  });
+}
+
+/** The envelope of `key` made and sent to `signer` through the API, as the sender view sends it. */
+async function sendEnvelope(baseUrl, dataDir, key, signer, dataList) {
   const token = await signInDemoAccount(baseUrl, USER);
   const call = async (method, path, body) => {
     const response = await fetch(new URL(path, baseUrl), {
@@ -29,14 +54,8 @@ export async function sentEnvelope(baseUrl, dataDir) {
     if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(answer)}`);
     return answer;
   };
-  const created = await call('POST', `/backend/generateDocusign/de-we-pp-ev/${CONTRACT_MATCH}`, {
-    dataList: {
-      Absender_UserName: 'Lena Legal',
-      Absender_Email: USER,
-      Projektpartner_UserName: PARTNER.name,
-      Projektpartner_Email: PARTNER.email,
-      vertragspartner_type: 'pp',
-    },
+  const created = await call('POST', `/backend/generateDocusign/${key}/${CONTRACT_MATCH}`, {
+    dataList: { Absender_UserName: 'Lena Legal', Absender_Email: USER, ...dataList },
   });
   const id = created.data.split('/').pop();
   const draft = await call('GET', `/backend/signature/envelopes/${id}`);
@@ -49,11 +68,10 @@ export async function sentEnvelope(baseUrl, dataDir) {
       email,
       routingOrder,
     })),
-    // A contract needs the company's countersignatory; they sign after the partner, whose page is measured.
+    // A contract needs the company's countersignatory; they sign after the signer, whose page is measured.
     countersignatory: draft.countersignature.options[0].id,
   });
-  const link = await invitationLink(join(dataDir, 'mail'), PARTNER.email);
-  await confirmSigningCode(baseUrl, join(dataDir, 'mail'), link);
+  const link = await invitationLink(join(dataDir, 'mail'), signer.email);
   return { id, link };
 }
 
