@@ -4,6 +4,7 @@ import { expectAccessible } from './axe.js';
 import { loadMatch, openForm, submitButton } from './forms-support.js';
 import {
   docxBodyText,
+  earlyAndPageHeader,
   enterReviewCode,
   negotiationPanel,
   openNegotiation,
@@ -115,6 +116,10 @@ test.describe('negotiation: two rounds with the counterparty, then signing', () 
     }));
     expect(widths.page).toBeLessThanOrEqual(widths.screen);
     await expectAccessible(phone, 'the review page on a phone');
+    // The page's top shows before its code has loaded, in the place and size the page then gives it.
+    const header = await earlyAndPageHeader(phone);
+    expect(header.early.every((box) => box !== null)).toBe(true);
+    expect(header.page).toEqual(header.early);
 
     await startSuggesting(phone);
     await suggestAfterLine(phone, ACCEPTED.line, ACCEPTED.text);

@@ -1,3 +1,5 @@
+import { painted } from '../link-page/painted';
+
 /**
  * What of the signer's view the page's top needs, read without the page's code (its schemas come with zod,
  * which this entry leaves out): anything unexpected shows nothing here, and the page's code, which checks
@@ -46,13 +48,4 @@ export async function showEarlyHeading(earlyView: Promise<Response>): Promise<vo
   title.textContent = heading;
   skeleton.append(title);
   await painted();
-}
-
-/**
- * The next frame has been painted: the page's code, which runs for a good while at first, would otherwise
- * run before it. A hidden tab paints no frame; its page goes on at once.
- */
-function painted(): Promise<void> {
-  if (document.visibilityState !== 'visible') return Promise.resolve();
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve)));
 }

@@ -1,4 +1,5 @@
 import type { EmailCodeStepTexts } from '@/components/email-code-step';
+import { reviewIntro } from './intro-texts';
 
 /**
  * The review page's texts in both languages a contract is written in: the page speaks the contract's
@@ -40,8 +41,7 @@ const de = {
     locked: (time: string) => `Zu viele falsche Codes. Der Link ist bis ${time} Uhr gesperrt.`,
   } satisfies EmailCodeStepTexts,
 
-  intro: (company: string) =>
-    `${company} bittet Sie, diesen Vertrag zu prüfen. Sie können ihn kommentieren, Änderungen vorschlagen und ihn dann zurücksenden.`,
+  intro: reviewIntro.de,
   round: (round: number) => `Runde ${round}`,
   sentBy: 'Gesendet von',
   message: 'Nachricht',
@@ -159,8 +159,7 @@ const en: ReviewTexts = {
     locked: (time: string) => `Too many wrong codes. The link is locked until ${time} (Berlin time).`,
   },
 
-  intro: (company: string) =>
-    `${company} asks you to review this contract. You can comment on it, suggest changes and then send it back.`,
+  intro: reviewIntro.en,
   round: (round: number) => `Round ${round}`,
   sentBy: 'Sent by',
   message: 'Message',
