@@ -125,20 +125,25 @@ describe.skipIf(!inject('postgresUrl'))('Review reminders when a replica is kill
       { stdio: ['ignore', 'pipe', 'inherit'] },
     );
     const exited = once(child, 'exit');
-    let output = '';
-    child.stdout.setEncoding('utf8');
-    await new Promise<void>((resolve, reject) => {
-      child.stdout.on('data', (chunk: string) => {
-        output += chunk;
-        if (output.includes('enqueued')) resolve();
+    try {
+      let output = '';
+      child.stdout.setEncoding('utf8');
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on('data', (chunk: string) => {
+          output += chunk;
+          if (output.includes('enqueued')) resolve();
+        });
+        child.on('exit', (code) =>
+          reject(new Error(`the replica ended (${code}) before writing: ${output}`)),
+        );
       });
-      child.on('exit', (code) => reject(new Error(`the replica ended (${code}) before writing: ${output}`)));
-    });
-    // Its mails are written but not committed, and it holds both reviewers: another replica skips them.
-    expect(await remindersOf(db)).toEqual({ [REVIEWERS[0] as string]: 0, [REVIEWERS[1] as string]: 0 });
-    expect(await remindReviewers(await replica(db), now)).toBe(0);
-
-    child.kill('SIGKILL');
+      // Its mails are written but not committed, and it holds both reviewers: another replica skips them.
+      expect(await remindersOf(db)).toEqual({ [REVIEWERS[0] as string]: 0, [REVIEWERS[1] as string]: 0 });
+      expect(await remindReviewers(await replica(db), now)).toBe(0);
+    } finally {
+      // Killed here also when the test fails before: a replica left waiting would hold its locks on.
+      child.kill('SIGKILL');
+    }
     expect(await exited).toEqual([null, 'SIGKILL']);
     expect(await remindReviewers(await replica(db), now)).toBe(REVIEWERS.length);
     expect(await remindersOf(db)).toEqual(onceEach);
