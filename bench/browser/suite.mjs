@@ -35,9 +35,13 @@ const ENTRIES = {
   documentEditable: DOCUMENT_EDITABLE,
 };
 
-/** `freshRuns`: first documents of a fresh browser, each signing in anew in a context of its own. */
-const FULL = { runs: 20, warmupRounds: 2, freshRuns: 7 };
-const QUICK = { runs: 3, warmupRounds: 1, freshRuns: 2 };
+/**
+ * `freshRuns`: first documents of a fresh browser, each signing in anew in a context of its own, and
+ * staying `formDwellMs` on the form before submitting it: a person spends seconds there, in which the
+ * form page fetches and compiles superdoc for the editor tab.
+ */
+const FULL = { runs: 20, warmupRounds: 2, freshRuns: 7, formDwellMs: 5000 };
+const QUICK = { runs: 3, warmupRounds: 1, freshRuns: 2, formDwellMs: 5000 };
 
 export default {
   name: 'browser',
@@ -149,6 +153,7 @@ export default {
         const page = await app.newPage();
         await signIn(page, USER);
         await openFilledContractForm(page);
+        await page.waitForTimeout(settings.formDwellMs);
         const opening = await timeOpening(page);
         await page.context().close();
         samples.freshSubmitToShown.push(opening.submitToShown);
