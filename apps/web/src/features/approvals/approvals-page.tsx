@@ -23,11 +23,12 @@ import {
   formatDateTime,
   type SessionUser,
 } from '@vertragsgenerator/domain';
-import { useEffect, useRef, useState } from 'react';
-import { useRouteLoaderData, useSearchParams } from 'react-router';
+import { useEffect, useState } from 'react';
+import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
 import { SESSION_ROUTE } from '@/lib/paths';
+import { useAddressQuery } from '@/lib/use-address-query';
 import { approvalQueryOptions, approvalsQueryOptions } from './api';
 import { ApprovalBatchGroups } from './approval-batch-groups';
 import { ApprovalDetail } from './approval-detail';
@@ -39,54 +40,46 @@ const SEARCH_DELAY_MS = 300;
 /** The address's parameter naming the request under review. */
 const SELECTED_PARAM = 'anfrage';
 
+/** The list's view and the request under review. */
+interface ApprovalsView {
+  query: ApprovalListQuery;
+  selected: string | null;
+}
+
+function readView(params: URLSearchParams): ApprovalsView {
+  const parsed = approvalListQuerySchema.safeParse(Object.fromEntries(params));
+  return {
+    query: parsed.success ? parsed.data : approvalListQuerySchema.parse({}),
+    selected: params.get(SELECTED_PARAM),
+  };
+}
+
+function viewAddress({ query, selected }: ApprovalsView): URLSearchParams {
+  const search = new URLSearchParams();
+  if (query.status !== 'open') search.set('status', query.status);
+  if (query.q) search.set('q', query.q);
+  if (query.page > 1) search.set('page', String(query.page));
+  if (selected) search.set(SELECTED_PARAM, selected);
+  return search;
+}
+
 /**
  * The filter, search, page and the request under review as the address keeps them, so that a reload
  * or Back shows the same.
  */
 function useApprovalsQuery() {
-  const [params, setParams] = useSearchParams();
-  // A write reaches the address only once its navigation (with the session check every navigation runs)
-  // is done: a second write in that moment — the search firing right after a request was chosen — must
-  // build on the first, not on the address the first has not yet replaced, or the choice is lost.
-  const committed = useRef(params);
-  committed.current = params;
-  const pending = useRef<{ from: string; to: URLSearchParams } | null>(null);
-  const latest = () => {
-    const write = pending.current;
-    return write && write.from === committed.current.toString() ? write.to : committed.current;
-  };
-  const { query, selected } = readQuery(latest());
-  const write = (
-    change: (query: ApprovalListQuery, id: string | null) => [ApprovalListQuery, string | null],
-  ) => {
-    const now = readQuery(latest());
-    const [next, id] = change(now.query, now.selected);
-    const search = new URLSearchParams();
-    if (next.status !== 'open') search.set('status', next.status);
-    if (next.q) search.set('q', next.q);
-    if (next.page > 1) search.set('page', String(next.page));
-    if (id) search.set(SELECTED_PARAM, id);
-    pending.current = { from: committed.current.toString(), to: search };
-    setParams(search, { replace: true });
-  };
+  const [{ query, selected }, change] = useAddressQuery(readView, viewAddress);
+  const replace = { replace: true };
   return {
     query,
     selected,
     // Another filter starts on the first page, with nothing under review.
-    update: (change: Partial<ApprovalListQuery>) =>
-      write((current) => [{ ...current, page: 1, ...change }, null]),
+    update: (update: Partial<ApprovalListQuery>) =>
+      change((view) => ({ query: { ...view.query, page: 1, ...update }, selected: null }), replace),
     // So does a search, but it keeps the request under review: the search fires a moment after the
     // last key, and a request chosen in that moment must stay open.
-    search: (q: string) => write((current, id) => [{ ...current, page: 1, q }, id]),
-    select: (id: string | null) => write((current) => [current, id]),
-  };
-}
-
-function readQuery(params: URLSearchParams): { query: ApprovalListQuery; selected: string | null } {
-  const parsed = approvalListQuerySchema.safeParse(Object.fromEntries(params));
-  return {
-    query: parsed.success ? parsed.data : approvalListQuerySchema.parse({}),
-    selected: params.get(SELECTED_PARAM),
+    search: (q: string) => change((view) => ({ ...view, query: { ...view.query, page: 1, q } }), replace),
+    select: (id: string | null) => change((view) => ({ ...view, selected: id }), replace),
   };
 }
 

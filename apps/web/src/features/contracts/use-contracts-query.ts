@@ -1,6 +1,5 @@
 import { type ContractsQuery, contractsQuerySchema } from '@vertragsgenerator/domain';
-import { useLayoutEffect, useRef } from 'react';
-import { useSearchParams } from 'react-router';
+import { useAddressQuery } from '@/lib/use-address-query';
 import { contractsSearchParams } from './api';
 
 const DEFAULTS = contractsQuerySchema.parse({});
@@ -33,28 +32,8 @@ export type UpdateContractsQuery = (change: Partial<ContractsQuery>, options?: {
  * Any change but the page's starts on the first page.
  */
 export function useContractsQuery(): [ContractsQuery, UpdateContractsQuery] {
-  const [params, setParams] = useSearchParams();
-  const query = parseContractsQuery(params);
-  // The address as the last change left it, which the page may not show yet: a navigation waits for the
-  // session check, so a second change can come before the first has arrived — both stay. An address
-  // this hook did not ask for (Back, Forward, a link) replaces it; one of its own arriving late does not.
-  // Only an address the page has shown counts: React may render one it then throws away (a transition
-  // overtaken by typing), so the refs change in an effect, never while rendering.
-  const latest = useRef(params);
-  const requested = useRef(new Set<string>());
-  useLayoutEffect(() => {
-    const arrived = params.toString();
-    if (!requested.current.has(arrived)) latest.current = params;
-    if (arrived === latest.current.toString()) requested.current.clear();
-  }, [params]);
-  const update: UpdateContractsQuery = (change, options) => {
-    const next = contractsSearchParams({ ...parseContractsQuery(latest.current), page: 1, ...change });
-    if (next.toString() === latest.current.toString()) return;
-    latest.current = next;
-    requested.current.add(next.toString());
-    setParams(next, { replace: options?.replace === true });
-  };
-  return [query, update];
+  const [query, change] = useAddressQuery(parseContractsQuery, contractsSearchParams);
+  return [query, (update, options) => change((current) => ({ ...current, page: 1, ...update }), options)];
 }
 
 /** Every filter off (the sort and page are not filters). */

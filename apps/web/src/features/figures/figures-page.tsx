@@ -8,10 +8,10 @@ import {
   FIGURES_COMPANY_LABELS,
   type SessionUser,
 } from '@vertragsgenerator/domain';
-import { useRef } from 'react';
-import { useRouteLoaderData, useSearchParams } from 'react-router';
+import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SESSION_ROUTE } from '@/lib/paths';
+import { useAddressQuery } from '@/lib/use-address-query';
 import { figuresQueryOptions } from './api';
 import { ApprovalsFigure, DeclinesFigure, EndingsFigure, LeadTimesFigure, WaitingFigure } from './figures';
 import { dayOf } from './format';
@@ -26,21 +26,17 @@ const queryOf = (params: URLSearchParams): ContractFiguresQuery => {
   return parsed.success ? parsed.data : DEFAULT_QUERY;
 };
 
+function figuresAddress(query: ContractFiguresQuery): URLSearchParams {
+  const search = new URLSearchParams();
+  if (query.company) search.set('company', query.company);
+  if (query.months !== DEFAULT_QUERY.months) search.set('months', String(query.months));
+  return search;
+}
+
 /** Company and period as the address keeps them, so that a reload or a shared link shows the same. */
 function useFiguresQuery(): [ContractFiguresQuery, (change: Partial<ContractFiguresQuery>) => void] {
-  const [params, setParams] = useSearchParams();
-  // The address as last set: a second change before the first is shown builds on the first.
-  const latest = useRef(params);
-  latest.current = params;
-  const update = (change: Partial<ContractFiguresQuery>) => {
-    const next = { ...queryOf(latest.current), ...change };
-    const search = new URLSearchParams();
-    if (next.company) search.set('company', next.company);
-    if (next.months !== DEFAULT_QUERY.months) search.set('months', String(next.months));
-    latest.current = search;
-    setParams(search, { replace: true });
-  };
-  return [queryOf(params), update];
+  const [query, change] = useAddressQuery(queryOf, figuresAddress);
+  return [query, (update) => change((current) => ({ ...current, ...update }), { replace: true })];
 }
 
 /** /auswertung — the figures of the contract work, for leaders and legal staff. */

@@ -157,6 +157,31 @@ describe('SignatureOverviewPage', () => {
     expect(row.getByText('automatisch')).toBeInTheDocument();
   });
 
+  it('keeps the status chosen while its navigation still waits for the session check when a search follows', async () => {
+    stubApi({ [LIST]: jsonResponse(200, page([completedEnvelope])) });
+    // Every navigation asks the server about the session first, as the app's route guard does; a slow
+    // answer outlasts the search's 300 ms, so the search is written before the status has arrived.
+    const { router } = renderRoutes(
+      [
+        {
+          id: SESSION_ROUTE,
+          loader: () => new Promise((resolve) => setTimeout(() => resolve(berta), 600)),
+          shouldRevalidate: () => true,
+          children: [{ path: '/signaturen', Component: SignatureOverviewPage }],
+        },
+      ],
+      '/signaturen',
+    );
+    await table();
+    await userEvent.click(screen.getByRole('combobox', { name: 'Status' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'Abgeschlossen (1)' }));
+    await userEvent.type(screen.getByRole('searchbox', { name: 'Suche' }), 'karl');
+    await waitFor(() => expect(router.state.location.search).toBe('?status=completed&q=karl'), {
+      timeout: 3000,
+    });
+    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Abgeschlossen (1)');
+  });
+
   it('lists an envelope whose document a retention rule deleted, without a file to download', async () => {
     stubApi({
       [`${LIST}status=open`]: jsonResponse(

@@ -11,30 +11,34 @@ import {
   type SessionUser,
 } from '@vertragsgenerator/domain';
 import { useEffect, useState } from 'react';
-import { useRouteLoaderData, useSearchParams } from 'react-router';
+import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SESSION_ROUTE } from '@/lib/paths';
+import { useAddressQuery } from '@/lib/use-address-query';
 import { OVERVIEW_QUERY_KEY, overviewQueryOptions } from './api';
 import { OverviewRow } from './overview-row';
 import { overviewTexts as t } from './texts';
 
 const SEARCH_DELAY_MS = 300;
 
+function readOverviewQuery(params: URLSearchParams): OverviewQuery {
+  const parsed = overviewQuerySchema.safeParse(Object.fromEntries(params));
+  return parsed.success ? parsed.data : overviewQuerySchema.parse({});
+}
+
+function overviewAddress(query: OverviewQuery): URLSearchParams {
+  const search = new URLSearchParams();
+  if (query.status !== 'open') search.set('status', query.status);
+  if (query.q) search.set('q', query.q);
+  if (query.page > 1) search.set('page', String(query.page));
+  return search;
+}
+
 /** The filter, search and page as the address keeps them, so that a reload or Back shows the same. */
 function useOverviewQuery(): [OverviewQuery, (change: Partial<OverviewQuery>) => void] {
-  const [params, setParams] = useSearchParams();
-  const parsed = overviewQuerySchema.safeParse(Object.fromEntries(params));
-  const query = parsed.success ? parsed.data : overviewQuerySchema.parse({});
-  const update = (change: Partial<OverviewQuery>) => {
-    // Another filter or search starts on the first page.
-    const next = { ...query, page: 1, ...change };
-    const search = new URLSearchParams();
-    if (next.status !== 'open') search.set('status', next.status);
-    if (next.q) search.set('q', next.q);
-    if (next.page > 1) search.set('page', String(next.page));
-    setParams(search, { replace: true });
-  };
-  return [query, update];
+  const [query, change] = useAddressQuery(readOverviewQuery, overviewAddress);
+  // Another filter or search starts on the first page.
+  return [query, (update) => change((current) => ({ ...current, page: 1, ...update }), { replace: true })];
 }
 
 /**
