@@ -182,36 +182,3 @@ export function partsHolding(zip: PizZip, text: string): string[] {
     })
     .map((file) => file.name);
 }
-
-type Box = { x: number; y: number; width: number; height: number } | null;
-
-/**
- * The boxes of the review page's heading and opening sentence as its entry shows them early
- * (app/review/early-header.ts) and as the page's code then shows them: the page is reloaded with its code
- * held back until the early ones have been measured. Another place or a larger box would move the page
- * under the reader's eyes and count as a later paint.
- */
-export async function earlyAndPageHeader(page: Page): Promise<{ early: Box[]; page: Box[] }> {
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route('**/assets/review-app-*.js', async (route) => {
-    await held;
-    await route.continue();
-  });
-  await page.reload();
-  const early = [page.locator('h1.review-skeleton-title'), page.locator('p.review-skeleton-intro')];
-  await expect(early[1] as Locator).toBeVisible();
-  const earlyBoxes = await Promise.all(early.map((element) => element.boundingBox()));
-  release();
-  await expect(page.locator('.review-skeleton')).toHaveCount(0);
-  const own = [
-    page.getByRole('heading', { level: 1 }),
-    page.getByText(/bittet Sie, diesen Vertrag zu prüfen/),
-  ];
-  await expect(own[1] as Locator).toBeVisible();
-  const pageBoxes = await Promise.all(own.map((element) => element.boundingBox()));
-  await page.unroute('**/assets/review-app-*.js');
-  return { early: earlyBoxes, page: pageBoxes };
-}

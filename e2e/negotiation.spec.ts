@@ -1,10 +1,10 @@
 import type { Page, Response } from '@playwright/test';
 import PizZip from 'pizzip';
 import { expectAccessible } from './axe.js';
+import { earlyAndOwnBoxes } from './early-top.js';
 import { loadMatch, openForm, submitButton } from './forms-support.js';
 import {
   docxBodyText,
-  earlyAndPageHeader,
   enterReviewCode,
   negotiationPanel,
   openNegotiation,
@@ -117,9 +117,14 @@ test.describe('negotiation: two rounds with the counterparty, then signing', () 
     expect(widths.page).toBeLessThanOrEqual(widths.screen);
     await expectAccessible(phone, 'the review page on a phone');
     // The page's top shows before its code has loaded, in the place and size the page then gives it.
-    const header = await earlyAndPageHeader(phone);
+    const header = await earlyAndOwnBoxes(
+      phone,
+      'review-app',
+      [phone.locator('h1.review-skeleton-title'), phone.locator('p.review-skeleton-intro')],
+      [phone.getByRole('heading', { level: 1 }), phone.getByText(/bittet Sie, diesen Vertrag zu prüfen/)],
+    );
     expect(header.early.every((box) => box !== null)).toBe(true);
-    expect(header.page).toEqual(header.early);
+    expect(header.own).toEqual(header.early);
 
     await startSuggesting(phone);
     await suggestAfterLine(phone, ACCEPTED.line, ACCEPTED.text);

@@ -1,5 +1,5 @@
 import { reviewIntro } from '@/features/review-link/intro-texts';
-import { painted } from '../link-page/painted';
+import { earlyElement, showEarlyTop } from '../link-page/early-top';
 
 /** What of the reviewer's view the page's top needs, read without the page's code (its schemas come with zod). */
 interface ViewTop {
@@ -35,35 +35,17 @@ export function earlyHeaderOf(view: unknown): EarlyHeader | undefined {
 
 /**
  * Shows the top of the reviewer's page under review.html's (.review-skeleton) as soon as the entry's early
- * answer is there, and settles once the browser has painted it. On a phone's slow connection the page's
- * code arrives a good second later and renders the same in the same place (review-styles.css holds the
- * two alike): the opening sentence, the page's largest text, is then painted early rather than with it.
+ * answer is there (review-styles.css holds it alike to the page's): the opening sentence, the page's largest
+ * text, is then painted early rather than with the page's code.
  */
-export async function showEarlyHeader(earlyView: Promise<Response>): Promise<void> {
-  const skeleton = document.querySelector<HTMLElement>('.review-skeleton');
-  const answer = await earlyView.catch(() => undefined);
-  if (!skeleton || !answer?.ok) return;
-  // A copy: the page's code reads the answer itself.
-  const header = earlyHeaderOf(
-    await answer
-      .clone()
-      .json()
-      .catch(() => undefined),
-  );
-  if (header === undefined) return;
-  skeleton.lang = header.lang;
-  const title = document.createElement('h1');
-  title.className = 'review-skeleton-title';
-  title.textContent = header.heading;
-  skeleton.append(title);
-  if (header.intro) {
-    const box = document.createElement('div');
-    box.className = 'review-skeleton-box';
-    const intro = document.createElement('p');
-    intro.className = 'review-skeleton-intro';
-    intro.textContent = header.intro;
-    box.append(intro);
-    skeleton.append(box);
-  }
-  await painted();
+export function showEarlyHeader(earlyView: Promise<Response>): Promise<void> {
+  return showEarlyTop(earlyView, '.review-skeleton', earlyHeaderOf, (skeleton, header) => {
+    skeleton.lang = header.lang;
+    skeleton.append(earlyElement('h1', 'review-skeleton-title', header.heading));
+    if (header.intro) {
+      const box = earlyElement('div', 'review-skeleton-box');
+      box.append(earlyElement('p', 'review-skeleton-intro', header.intro));
+      skeleton.append(box);
+    }
+  });
 }

@@ -3,9 +3,9 @@ import './review-styles.css';
 // Imported, not in review-styles.css: the page's code imports the same module (through Mantine's
 // notifications), which then comes with this entry's style sheet instead of one that loads after the code.
 import '@mantine/notifications/styles.css';
+import { linkToken } from '../link-page/link-token';
 import { showEarlyHeader } from './early-header';
 import { askForReviewView } from './early-view';
-import { linkToken } from './link-token';
 
 /**
  * The review page's entry: a few hundred bytes that ask for the reviewer's view at once, while the page's

@@ -6,7 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { cssVariablesResolver, theme } from '@/app/theme';
 import { appQueryClient } from '@/components/page-providers';
 import { preloadReviewPage, ReviewPage } from '@/features/review-link';
-import { linkToken, onLinkTokenChange } from './link-token';
+import { linkToken, onLinkTokenChange } from '../link-page/link-token';
 
 /**
  * Shows the review page in review.html's #root, with the view its entry asked for early if any. The page

@@ -1,4 +1,4 @@
-import { painted } from '../link-page/painted';
+import { earlyElement, showEarlyTop } from '../link-page/early-top';
 
 /**
  * What of the signer's view the page's top needs, read without the page's code (its schemas come with zod,
@@ -26,26 +26,10 @@ export function signingHeadingOf(view: unknown): string | undefined {
 
 /**
  * Shows the heading of the signer's view under signing.html's top (.signing-skeleton) as soon as the
- * entry's early answer is there, and settles once the browser has painted it. On a phone's slow
- * connection the page's code (React, Mantine, the page) arrives a good second later; the page then
- * renders the same heading in the same place (signing-styles.css holds the two alike). A failed or
- * unexpected answer shows nothing: the page's code reports it.
+ * entry's early answer is there (signing-styles.css holds it alike to the page's).
  */
-export async function showEarlyHeading(earlyView: Promise<Response>): Promise<void> {
-  const skeleton = document.querySelector('.signing-skeleton');
-  const answer = await earlyView.catch(() => undefined);
-  if (!skeleton || !answer?.ok) return;
-  // A copy: the page's code reads the answer itself.
-  const heading = signingHeadingOf(
-    await answer
-      .clone()
-      .json()
-      .catch(() => undefined),
-  );
-  if (heading === undefined) return;
-  const title = document.createElement('h1');
-  title.className = 'signing-skeleton-title';
-  title.textContent = heading;
-  skeleton.append(title);
-  await painted();
+export function showEarlyHeading(earlyView: Promise<Response>): Promise<void> {
+  return showEarlyTop(earlyView, '.signing-skeleton', signingHeadingOf, (skeleton, heading) => {
+    skeleton.append(earlyElement('h1', 'signing-skeleton-title', heading));
+  });
 }

@@ -3,9 +3,9 @@ import './signing-styles.css';
 // Imported, not in signing-styles.css: page-providers.tsx, in the page's code, imports the same module,
 // which then comes with this entry's style sheet instead of one of its own that would load after the code.
 import '@mantine/notifications/styles.css';
+import { linkToken } from '../link-page/link-token';
 import { showEarlyHeading } from './early-heading';
 import { askForSigningView } from './early-view';
-import { linkToken } from './link-token';
 
 /**
  * The signing page's entry: a few hundred bytes that ask for the signer's view at once, while the page's

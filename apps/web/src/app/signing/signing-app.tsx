@@ -7,7 +7,7 @@ import { cssVariablesResolver, theme } from '@/app/theme';
 import { appQueryClient } from '@/components/page-providers';
 import { SigningPage } from '@/features/signature/signing-page';
 import { preloadSigningPage } from '@/features/signature/signing-preload';
-import { linkToken, onLinkTokenChange } from './link-token';
+import { linkToken, onLinkTokenChange } from '../link-page/link-token';
 
 /**
  * Shows the signing page in signing.html's #root, with the view its entry asked for early if any.
