@@ -11,7 +11,6 @@ import {
   TextInput,
   Title,
 } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import {
   APPROVAL_LIST_FILTER_LABELS,
@@ -23,12 +22,12 @@ import {
   formatDateTime,
   type SessionUser,
 } from '@vertragsgenerator/domain';
-import { useEffect, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
 import { SESSION_ROUTE } from '@/lib/paths';
 import { useAddressQuery } from '@/lib/use-address-query';
+import { useTypedValue } from '@/lib/use-typed-value';
 import { approvalQueryOptions, approvalsQueryOptions } from './api';
 import { ApprovalBatchGroups } from './approval-batch-groups';
 import { ApprovalDetail } from './approval-detail';
@@ -36,7 +35,6 @@ import { ApprovalStatusBadge } from './approval-status-badge';
 import { ReasonList } from './reason-list';
 import { approvalTexts as t } from './texts';
 
-const SEARCH_DELAY_MS = 300;
 /** The address's parameter naming the request under review. */
 const SELECTED_PARAM = 'anfrage';
 
@@ -90,13 +88,7 @@ function useApprovalsQuery() {
  */
 export function ApprovalsPage() {
   const { query, selected, update, search: searchFor, select } = useApprovalsQuery();
-  const [search, setSearch] = useState(query.q);
-  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
-  // Only a change of what was typed searches: Back to an earlier search must not be undone by it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: query and searchFor follow the address
-  useEffect(() => {
-    if (debounced !== query.q) searchFor(debounced);
-  }, [debounced]);
+  const [search, setSearch] = useTypedValue(query.q, searchFor);
   const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
   const list = useQuery(approvalsQueryOptions(query));
 

@@ -1,5 +1,4 @@
 import { Button, Checkbox, NumberInput, Select, SimpleGrid, Stack, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import {
   COMPANIES,
   CONTRACT_KIND_LABELS,
@@ -8,37 +7,11 @@ import {
   CONTRACT_STATUSES,
   type ContractsQuery,
 } from '@vertragsgenerator/domain';
-import { useEffect, useRef, useState } from 'react';
+import { useTypedValue } from '@/lib/use-typed-value';
 import { COMPANY_LABELS, contractsTexts as t } from './texts';
 import { isFiltered, NO_FILTERS, type UpdateContractsQuery } from './use-contracts-query';
 
-const TYPING_DELAY_MS = 300;
 const ALL = 'all';
-
-/**
- * A typed filter: the address follows what was typed once typing pauses; the field follows the address
- * when Back or Forward changes it.
- */
-function useTypedValue(value: string, commit: (typed: string, continued: boolean) => void) {
-  const [typed, setTyped] = useState(value);
-  const [debounced] = useDebouncedValue(typed.trim(), TYPING_DELAY_MS);
-  /** The value this field last put into the address: when it comes back, the user may have typed on. */
-  const committed = useRef(value);
-  useEffect(() => {
-    if (value === committed.current) return;
-    committed.current = value;
-    setTyped(value);
-  }, [value]);
-  // Only a change of what was typed commits: Back to an earlier view must not be undone by it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: value and commit follow the address
-  useEffect(() => {
-    if (debounced === value) return;
-    committed.current = debounced;
-    // Typing on in a filter that already narrows the view is the same step for Back.
-    commit(debounced, value !== '');
-  }, [debounced]);
-  return [typed, setTyped] as const;
-}
 
 function TextFilter(props: {
   label: string;

@@ -1,5 +1,4 @@
 import { Group, Loader, Pagination, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   isLegal,
@@ -10,16 +9,14 @@ import {
   overviewQuerySchema,
   type SessionUser,
 } from '@vertragsgenerator/domain';
-import { useEffect, useState } from 'react';
 import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SESSION_ROUTE } from '@/lib/paths';
 import { useAddressQuery } from '@/lib/use-address-query';
+import { useTypedValue } from '@/lib/use-typed-value';
 import { OVERVIEW_QUERY_KEY, overviewQueryOptions } from './api';
 import { OverviewRow } from './overview-row';
 import { overviewTexts as t } from './texts';
-
-const SEARCH_DELAY_MS = 300;
 
 function readOverviewQuery(params: URLSearchParams): OverviewQuery {
   const parsed = overviewQuerySchema.safeParse(Object.fromEntries(params));
@@ -47,13 +44,7 @@ function useOverviewQuery(): [OverviewQuery, (change: Partial<OverviewQuery>) =>
  */
 export function SignatureOverviewPage() {
   const [query, update] = useOverviewQuery();
-  const [search, setSearch] = useState(query.q);
-  const [debounced] = useDebouncedValue(search.trim(), SEARCH_DELAY_MS);
-  // Only a change of what was typed searches: Back to an earlier search must not be undone by it.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: query and update follow the address
-  useEffect(() => {
-    if (debounced !== query.q) update({ q: debounced });
-  }, [debounced]);
+  const [search, setSearch] = useTypedValue(query.q, (q) => update({ q }));
   const user = useRouteLoaderData(SESSION_ROUTE) as SessionUser | null;
   const queryClient = useQueryClient();
   const overview = useQuery(overviewQueryOptions(query));
