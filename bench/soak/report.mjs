@@ -6,7 +6,10 @@ import { BACKUP_FLOW, FLOWS } from './flows.mjs';
 
 /** Issue "Fast where people wait, round two": VmRSS through a day's mix, by database. */
 export const BUDGET_MIB = { embedded: 350, postgres: 250 };
-/** Two minutes after the load, VmRSS is back within this share above the idle reading after start. */
+/**
+ * Two minutes after the load, VmRSS is back within this share above the reading after one round of every
+ * flow: a freshly started server has not yet loaded what the first use of each page brings.
+ */
 const BUDGET_BACK = 0.1;
 /** Idle after start, on the embedded database. */
 const BUDGET_IDLE_MIB = 250;
@@ -23,12 +26,13 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
   const figures = runs.map((run) => ({ ...run, ...readings(run, settings) }));
   const verdicts = figures.map((f) => {
     const budget = BUDGET_MIB[f.database] * MiB;
-    const met = f.peak.rss <= budget && f.after.rss <= f.idle.rss * (1 + BUDGET_BACK) && f.failed === 0;
+    const met = f.peak.rss <= budget && f.after.rss <= f.warmed.rss * (1 + BUDGET_BACK) && f.failed === 0;
     return (
       `${DATABASE_NAMES[f.database]}: peak ≤ ${BUDGET_MIB[f.database]} MiB and back within ` +
-      `${BUDGET_BACK * 100} % of idle — ${met ? 'met' : 'missed'} (idle ${mib(f.idle.rss)}, peak ` +
-      `${mib(f.peak.rss)}, end of load ${mib(f.end.rss)}, ${settings.afterSeconds} s after ` +
-      `${mib(f.after.rss)}: ${percent(f.after.rss / f.idle.rss - 1)} of idle; ${f.failed} flows failed)`
+      `${BUDGET_BACK * 100} % of the reading after one round of every flow — ${met ? 'met' : 'missed'} ` +
+      `(idle ${mib(f.idle.rss)}, after one round ${mib(f.warmed.rss)}, peak ${mib(f.peak.rss)}, end of ` +
+      `load ${mib(f.end.rss)}, ${settings.afterSeconds} s after ${mib(f.after.rss)}: ` +
+      `${percent(f.after.rss / f.warmed.rss - 1)} of that round's; ${f.failed} flows failed)`
     );
   });
   const embedded = figures.find((f) => f.database === 'embedded');
@@ -53,6 +57,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
       figures.flatMap((f) =>
         [
           ['idle after start', f.idle],
+          ['after one round of every flow', f.warmed],
           ['peak under load', f.peak],
           [`end of load (median of the last ${settings.endWindowSeconds} s)`, f.end],
           [`${settings.afterSeconds} s after the load`, f.after],
@@ -114,6 +119,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
       figures.flatMap((f) =>
         [
           ['idle after start', f.idle.threads],
+          ['after one round of every flow', f.warmed.threads],
           ['end of load', f.endOfLoad.threads],
           [`${settings.afterSeconds} s after`, f.after.threads],
         ].map(([label, reading]) => [DATABASE_NAMES[f.database], label, ...threadColumns(reading)]),
@@ -131,7 +137,9 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
       '`npm start` gives it, DEMO_DATA=true, RATE_LIMIT_PER_MINUTE=100000, logging at `info` to a file), ' +
       'once on PGlite under a fresh DATA_DIR and once on an empty database of a throwaway PostgreSQL ' +
       'server of Debian’s package, both at the same time. Each is started once to create its database, stopped, and started ' +
-      `again; the idle reading is ${5} s after that restart is healthy. Then ${workers} workers in the ` +
+      `again; the idle reading is ${5} s after that restart is healthy. Each flow then runs once, one ` +
+      'after the other, and 5 s later comes the reading the load is held against ("after one round of ' +
+      `every flow"). Then ${workers} workers in the ` +
       `bench process run the flows for ${settings.minutes} min, each worker in rounds; a flow comes ` +
       'every round or every so many (in brackets): ' +
       FLOWS.map((f) => `${f.name}${f.every > 1 ? ` (${f.every})` : ''}`).join('; ') +
@@ -149,7 +157,7 @@ export function report({ runs, settings, workers, machine, othersLoad }) {
   return lines.join('\n');
 }
 
-function readings({ idle, samples, after, stoppedAt, flows }, settings) {
+function readings({ samples, stoppedAt, flows }, settings) {
   const loaded = samples.filter((s) => s.at <= stoppedAt);
   const highest = (list) => list.reduce((best, s) => (s.rss > best.rss ? s : best), { rss: 0 });
   const peak = highest(loaded);
@@ -159,7 +167,7 @@ function readings({ idle, samples, after, stoppedAt, flows }, settings) {
     ['rss', 'heapUsed', 'heapTotal', 'external', 'arrayBuffers'].map((key) => [key, median(window, key)]),
   );
   const failed = Object.values(flows).reduce((n, f) => n + f.failed, 0);
-  return { idle, peak, peakWithoutBackup, end, after, failed };
+  return { peak, peakWithoutBackup, end, failed };
 }
 
 /** VmRSS medians in six slices of the load and the reading after it. */
