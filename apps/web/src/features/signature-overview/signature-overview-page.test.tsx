@@ -179,7 +179,10 @@ describe('SignatureOverviewPage', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?status=completed&q=karl'), {
       timeout: 3000,
     });
-    expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Abgeschlossen (1)');
+    // The router has the address before React renders the page for it.
+    await waitFor(() =>
+      expect(screen.getByRole('combobox', { name: 'Status' })).toHaveValue('Abgeschlossen (1)'),
+    );
   });
 
   it('lists an envelope whose document a retention rule deleted, without a file to download', async () => {
