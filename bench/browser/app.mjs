@@ -47,6 +47,7 @@ export const CONTRACT_MATCH = 'PL-10005';
  * (apps/web/src/features/editor/editor-timing.ts).
  */
 export const DOCUMENT_SHOWN = 'editor:document-shown';
+export const EDITOR_CODE_REQUESTED = 'editor:code-requested';
 export const EDITOR_CODE_LOADED = 'editor:code-loaded';
 export const DOCUMENT_EDITABLE = 'editor:document-editable';
 /** What the SPA measures for superdoc opening a DOCX, in the editor and the viewer (apps/web/src/lib/superdoc.ts). */

@@ -107,6 +107,7 @@ export function report({ timing, signingPage, machine, settings, entries, chromi
           '… of it: Dokument erstellen → superdoc’s code loaded in the editor tab',
           timing.submitToCodeLoaded,
         ),
+        row('… of that: Dokument erstellen → the editor tab asks for it', timing.submitToCodeRequested),
         row(
           '… of it: superdoc opening the document (its DOCX import, editor state, page layout)',
           timing.editorSuperdocOpening,
@@ -123,6 +124,7 @@ export function report({ timing, signingPage, machine, settings, entries, chromi
           timing.freshSubmitToEditable,
         ),
         row('… of it: Dokument erstellen → superdoc’s code loaded', timing.freshSubmitToCodeLoaded),
+        row('… of that: Dokument erstellen → the editor tab asks for it', timing.freshSubmitToCodeRequested),
         row('… of it: superdoc opening the document', timing.freshSuperdocOpening),
         row(
           'Signing link opened in a fresh browser → contract shown (a customer’s first visit)',
@@ -153,7 +155,8 @@ export function report({ timing, signingPage, machine, settings, entries, chromi
       `generating, \`${entries.submitToOpen}\` ends when the editor tab is opened ` +
       `(features/generation/use-generation.ts), and the new tab marks \`${entries.documentShown}\` once ` +
       'the document shows — in its first view, or in superdoc if that is first —, ' +
-      `\`${entries.codeLoaded}\` once the editor's code with superdoc has loaded, and ` +
+      `\`${entries.codeRequested}\` when it asks for the editor's code with superdoc, ` +
+      `\`${entries.codeLoaded}\` once that has loaded, and ` +
       `\`${entries.documentEditable}\` once superdoc is ready to edit it (features/editor/editor-timing.ts); the two ` +
       'tabs are compared as `performance.timeOrigin + startTime`. Two signed-in browser contexts of ' +
       `legal: one confirms the demo matches on /start in turn, the other submits the German framework ` +

@@ -9,6 +9,7 @@ import {
   DOCUMENT_SHOWN,
   documentEditable,
   EDITOR_CODE_LOADED,
+  EDITOR_CODE_REQUESTED,
   FIRST_VIEW_RENDERING,
   openFilledContractForm,
   PHONE,
@@ -31,6 +32,7 @@ const ENTRIES = {
   submit: 'generation:submit',
   submitToOpen: 'generation:submit-to-open',
   documentShown: DOCUMENT_SHOWN,
+  codeRequested: EDITOR_CODE_REQUESTED,
   codeLoaded: EDITOR_CODE_LOADED,
   documentEditable: DOCUMENT_EDITABLE,
 };
@@ -59,6 +61,7 @@ export default {
       submitToOpen: [],
       openToShown: [],
       submitToEditable: [],
+      submitToCodeRequested: [],
       submitToCodeLoaded: [],
       editorSuperdocOpening: [],
       superdocReadyToEditable: [],
@@ -66,6 +69,7 @@ export default {
       freshSubmitToShown: [],
       freshOpenToShown: [],
       freshSubmitToEditable: [],
+      freshSubmitToCodeRequested: [],
       freshSubmitToCodeLoaded: [],
       freshSuperdocOpening: [],
       freshFirstViewRendering: [],
@@ -159,6 +163,7 @@ export default {
         samples.freshSubmitToShown.push(opening.submitToShown);
         samples.freshOpenToShown.push(opening.openToShown);
         samples.freshSubmitToEditable.push(opening.submitToEditable);
+        samples.freshSubmitToCodeRequested.push(opening.submitToCodeRequested);
         samples.freshSubmitToCodeLoaded.push(opening.submitToCodeLoaded);
         samples.freshSuperdocOpening.push(opening.editorSuperdocOpening);
         samples.freshFirstViewRendering.push(opening.editorFirstViewRendering);
@@ -209,29 +214,37 @@ async function timeOpening(formPage) {
   const editor = await submitForEditor(formPage);
   try {
     await documentEditable(editor);
-    const { shownAt, codeLoadedAt, editableAt, superdocOpening, superdocReadyAt, firstViewRendering } =
-      await editor.evaluate(
-        ([shown, codeLoaded, editable, opening, rendering]) => {
-          const at = (name) =>
-            performance.timeOrigin + performance.getEntriesByName(name, 'mark')[0].startTime;
-          const superdoc = performance.getEntriesByName(opening, 'measure')[0];
-          return {
-            shownAt: at(shown),
-            codeLoadedAt: at(codeLoaded),
-            editableAt: at(editable),
-            superdocOpening: superdoc.duration,
-            superdocReadyAt: performance.timeOrigin + superdoc.startTime + superdoc.duration,
-            firstViewRendering: performance.getEntriesByName(rendering, 'measure')[0]?.duration,
-          };
-        },
-        [
-          ENTRIES.documentShown,
-          ENTRIES.codeLoaded,
-          ENTRIES.documentEditable,
-          SUPERDOC_OPENING,
-          FIRST_VIEW_RENDERING,
-        ],
-      );
+    const {
+      shownAt,
+      codeRequestedAt,
+      codeLoadedAt,
+      editableAt,
+      superdocOpening,
+      superdocReadyAt,
+      firstViewRendering,
+    } = await editor.evaluate(
+      ([shown, codeRequested, codeLoaded, editable, opening, rendering]) => {
+        const at = (name) => performance.timeOrigin + performance.getEntriesByName(name, 'mark')[0].startTime;
+        const superdoc = performance.getEntriesByName(opening, 'measure')[0];
+        return {
+          shownAt: at(shown),
+          codeRequestedAt: at(codeRequested),
+          codeLoadedAt: at(codeLoaded),
+          editableAt: at(editable),
+          superdocOpening: superdoc.duration,
+          superdocReadyAt: performance.timeOrigin + superdoc.startTime + superdoc.duration,
+          firstViewRendering: performance.getEntriesByName(rendering, 'measure')[0]?.duration,
+        };
+      },
+      [
+        ENTRIES.documentShown,
+        ENTRIES.codeRequested,
+        ENTRIES.codeLoaded,
+        ENTRIES.documentEditable,
+        SUPERDOC_OPENING,
+        FIRST_VIEW_RENDERING,
+      ],
+    );
     // The first view never rendered (superdoc was first): the benchmark measures something else then.
     if (firstViewRendering === undefined) throw new Error('the editor tab showed no first view');
     const heading = await editor.getByRole('heading', { level: 1 }).textContent();
@@ -247,6 +260,7 @@ async function timeOpening(formPage) {
     return {
       submitToShown,
       submitToEditable: editableAt - form.submittedAt,
+      submitToCodeRequested: codeRequestedAt - form.submittedAt,
       submitToCodeLoaded: codeLoadedAt - form.submittedAt,
       submitToOpen: form.submitToOpen,
       openToShown: submitToShown - form.submitToOpen,

@@ -7,6 +7,7 @@
 export const EDITOR_TIMING = {
   shown: 'editor:document-shown',
   editable: 'editor:document-editable',
+  codeRequested: 'editor:code-requested',
   codeLoaded: 'editor:code-loaded',
 } as const;
 
@@ -18,6 +19,11 @@ export function markDocumentShown(): void {
 /** Called every time superdoc is ready to edit a document. */
 export function markDocumentEditable(): void {
   performance.mark(EDITOR_TIMING.editable);
+}
+
+/** Called once per tab, when the editor's code with superdoc is asked for. */
+export function markEditorCodeRequested(): void {
+  performance.mark(EDITOR_TIMING.codeRequested);
 }
 
 /** Called once per tab, when the editor's code with superdoc has loaded (fetched, compiled, evaluated). */

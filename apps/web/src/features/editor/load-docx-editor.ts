@@ -1,5 +1,5 @@
 import type * as DocxEditorModule from './docx-editor';
-import { markEditorCodeLoaded } from './editor-timing';
+import { markEditorCodeLoaded, markEditorCodeRequested } from './editor-timing';
 
 let loading: Promise<typeof DocxEditorModule> | undefined;
 
@@ -9,7 +9,9 @@ let loading: Promise<typeof DocxEditorModule> | undefined;
  * the document and while the first view renders it, not only once the file is there.
  */
 export function loadDocxEditor(): Promise<typeof DocxEditorModule> {
-  loading ??= import('./docx-editor').then(
+  if (loading) return loading;
+  markEditorCodeRequested();
+  loading = import('./docx-editor').then(
     (module) => {
       markEditorCodeLoaded();
       return module;
