@@ -89,3 +89,36 @@ test('a problem report is confirmed with its title and written as mail', async (
     })
     .toBe(true);
 });
+
+for (const [role, email] of [
+  ['legal staff', DEMO_ACCOUNTS.legal],
+  ['a leader', DEMO_ACCOUNTS.leader],
+  ['a consultant', DEMO_ACCOUNTS.consultant],
+] as const) {
+  test(`the header of ${role} fits a 1280 px window: every link and button whole, the breadcrumbs on one line`, async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await signIn(page, email);
+    await expect(page).toHaveURL(/\/start$/);
+    await page.getByRole('link', { name: 'Serien' }).click();
+    await expect(page).toHaveURL(/\/serien$/);
+    const header = page.getByRole('banner');
+    const controls = header.getByRole('link').or(header.getByRole('button'));
+    await expect(header.getByRole('button', { name: 'Logout' })).toBeVisible();
+    for (const control of await controls.all()) {
+      const box = await control.boundingBox();
+      const name = await control.textContent();
+      expect(box, `${name} is drawn`).not.toBeNull();
+      expect(
+        (box?.x ?? -1) >= 0 && (box?.x ?? 0) + (box?.width ?? 0) <= 1280,
+        `${name} inside the window`,
+      ).toBe(true);
+    }
+    // One line of breadcrumbs: as high as one of its buttons.
+    const crumbs = page.getByRole('navigation', { name: 'Besuchte Seiten' });
+    const crumbsBox = await crumbs.boundingBox();
+    const crumbBox = await crumbs.getByRole('button').first().boundingBox();
+    expect(crumbsBox?.height ?? 0).toBeLessThanOrEqual((crumbBox?.height ?? 0) + 8);
+  });
+}

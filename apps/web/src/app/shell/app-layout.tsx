@@ -10,67 +10,80 @@ import { BreadcrumbBar } from './breadcrumb-bar';
 import { LogoutButton } from './logout-button';
 import { ProblemReportButton } from './problem-report-dialog';
 
-/** The frame of every page but /login: breadcrumbs, problem report, logout, version. */
+/**
+ * Up to this many area links stand in one row with the breadcrumbs, the problem report and logout at
+ * 1280 px; with more (legal staff reach nine), they get a row of their own below, or the row would run
+ * past the window's edge and cut off Logout.
+ */
+const AREAS_IN_ONE_ROW = 6;
+
+interface Area {
+  to: string;
+  label: string;
+}
+
+/** The areas of the app this user reaches, in the header's order. */
+function areasOf(user: SessionUser | null): Area[] {
+  const areas: Area[] = [];
+  if (user?.permission != null) {
+    areas.push(
+      { to: PATHS.signatureOverview, label: texts.shell.signatureOverview },
+      { to: PATHS.contracts, label: texts.shell.contracts },
+      { to: PATHS.batches, label: texts.shell.batches },
+      { to: PATHS.sealCheck, label: texts.shell.sealCheck },
+    );
+  }
+  // Whoever the approval rules name now (leaders, legal staff, deputies), as the server says.
+  if (user?.approver) areas.push({ to: PATHS.approvals, label: texts.shell.approvals });
+  // Leaders and legal staff: the figures of the contract work.
+  if (user?.permission === 2 || user?.permission === 3) {
+    areas.push({ to: PATHS.figures, label: texts.shell.figures });
+  }
+  if (isLegal(user?.permission) || user?.administrator) {
+    areas.push(
+      { to: PATHS.templates, label: texts.shell.templates },
+      { to: CLAUSE_PATHS.clauses, label: CLAUSES_PAGE_NAME },
+    );
+  }
+  // Legal staff keep the approval rules there (the tab Freigaben).
+  if (user?.administrator || isLegal(user?.permission)) {
+    areas.push({ to: PATHS.administration, label: texts.shell.administration });
+  }
+  return areas;
+}
+
+function AreaLinks({ areas }: { areas: Area[] }) {
+  return areas.map((area) => (
+    <Button key={area.to} component={Link} to={area.to} variant="subtle" size="compact-sm">
+      {area.label}
+    </Button>
+  ));
+}
+
+/** The frame of every page but /login: breadcrumbs, the areas' links, problem report, logout, version. */
 export function AppLayout() {
   const { version } = useRuntimeConfig();
   // The route guard's answer: who is signed in (null while a newer navigation takes over).
   const user = useLoaderData() as SessionUser | null;
   useDriveTokenMonitor();
+  const areas = areasOf(user);
+  const ownRow = areas.length > AREAS_IN_ONE_ROW;
   return (
-    <AppShell header={{ height: 60 }} footer={{ height: 36 }} padding="md">
+    <AppShell header={{ height: ownRow ? 96 : 60 }} footer={{ height: 36 }} padding="md">
       <AppShell.Header px="md">
-        <Group h="100%" justify="space-between" wrap="nowrap">
+        <Group h={60} justify="space-between" wrap="nowrap">
           <BreadcrumbBar />
-          {/* Compact links: with every area a leader or legal staff member reaches, the header still fits 1280 px. */}
           <Group gap="xs" wrap="nowrap">
-            {user?.permission != null && (
-              <>
-                <Button component={Link} to={PATHS.signatureOverview} variant="subtle" size="compact-sm">
-                  {texts.shell.signatureOverview}
-                </Button>
-                <Button component={Link} to={PATHS.contracts} variant="subtle" size="compact-sm">
-                  {texts.shell.contracts}
-                </Button>
-                <Button component={Link} to={PATHS.batches} variant="subtle" size="compact-sm">
-                  {texts.shell.batches}
-                </Button>
-                <Button component={Link} to={PATHS.sealCheck} variant="subtle" size="compact-sm">
-                  {texts.shell.sealCheck}
-                </Button>
-              </>
-            )}
-            {/* Whoever the approval rules name now (leaders, legal staff, deputies), as the server says. */}
-            {user?.approver && (
-              <Button component={Link} to={PATHS.approvals} variant="subtle" size="compact-sm">
-                {texts.shell.approvals}
-              </Button>
-            )}
-            {/* Leaders and legal staff: the figures of the contract work. */}
-            {(user?.permission === 2 || user?.permission === 3) && (
-              <Button component={Link} to={PATHS.figures} variant="subtle" size="compact-sm">
-                {texts.shell.figures}
-              </Button>
-            )}
-            {(isLegal(user?.permission) || user?.administrator) && (
-              <>
-                <Button component={Link} to={PATHS.templates} variant="subtle" size="compact-sm">
-                  {texts.shell.templates}
-                </Button>
-                <Button component={Link} to={CLAUSE_PATHS.clauses} variant="subtle" size="compact-sm">
-                  {CLAUSES_PAGE_NAME}
-                </Button>
-              </>
-            )}
-            {/* Legal staff keep the approval rules there (the tab Freigaben). */}
-            {(user?.administrator || isLegal(user?.permission)) && (
-              <Button component={Link} to={PATHS.administration} variant="subtle" size="compact-sm">
-                {texts.shell.administration}
-              </Button>
-            )}
+            {!ownRow && <AreaLinks areas={areas} />}
             <ProblemReportButton />
             <LogoutButton />
           </Group>
         </Group>
+        {ownRow && (
+          <Group gap="xs" wrap="nowrap" h={36} align="flex-start">
+            <AreaLinks areas={areas} />
+          </Group>
+        )}
       </AppShell.Header>
       <AppShell.Main>
         <Outlet />
