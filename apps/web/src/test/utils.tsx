@@ -1,12 +1,13 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
-import type { RuntimeConfig } from '@vertragsgenerator/domain';
+import type { RuntimeConfig, SessionUser } from '@vertragsgenerator/domain';
 import type { ReactNode } from 'react';
 import { createMemoryRouter, type RouteObject, RouterProvider } from 'react-router';
 import { vi } from 'vitest';
 import { AppProviders } from '@/app/providers';
 import { setIdTokenSource } from '@/lib/api';
 import type { AuthService } from '@/lib/auth/auth-service';
+import { SESSION_ROUTE } from '@/lib/paths';
 
 export const testConfig: RuntimeConfig = {
   version: '9.8.7',
@@ -30,6 +31,19 @@ export function fakeAuthService(overrides: Partial<AuthService> = {}): AuthServi
     forgetUser: vi.fn(async () => {}),
     driveAccessToken: vi.fn(() => null),
     ...overrides,
+  };
+}
+
+/**
+ * The signed-in pages' route as the app's route guard makes it, with a slow server: every navigation waits
+ * 600 ms for the session check before the address changes — longer than a typed search's 300 ms.
+ */
+export function slowSessionCheck(user: SessionUser, children: RouteObject[]): RouteObject {
+  return {
+    id: SESSION_ROUTE,
+    loader: () => new Promise((resolve) => setTimeout(() => resolve(user), 600)),
+    shouldRevalidate: () => true,
+    children,
   };
 }
 

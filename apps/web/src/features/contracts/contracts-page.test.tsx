@@ -4,7 +4,7 @@ import type { SessionUser } from '@vertragsgenerator/domain';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { SESSION_ROUTE } from '@/lib/paths';
 import { captureDownloads } from '@/test/downloads';
-import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import { jsonResponse, renderRoutes, slowSessionCheck, stubApi } from '@/test/utils';
 import { ContractsPage } from './contracts-page';
 import { contractsPage, frameworkRow, unreadableRow } from './test-fixtures';
 
@@ -191,16 +191,8 @@ describe('ContractsPage', () => {
 
   it('keeps a change made while the one before still waits for the session check', async () => {
     stubApi({ [LIST]: jsonResponse(200, contractsPage([frameworkRow])) });
-    // Every navigation asks the server about the session first, as the app's route guard does.
     const { router } = renderRoutes(
-      [
-        {
-          id: SESSION_ROUTE,
-          loader: () => new Promise((resolve) => setTimeout(() => resolve(legal), 600)),
-          shouldRevalidate: () => true,
-          children: [{ path: '/vertraege', Component: ContractsPage }],
-        },
-      ],
+      [slowSessionCheck(legal, [{ path: '/vertraege', Component: ContractsPage }])],
       '/vertraege',
     );
     await table();

@@ -4,7 +4,7 @@ import type { EnvelopeOverview, OverviewEnvelope, SessionUser } from '@vertragsg
 import { describe, expect, it } from 'vitest';
 import { SESSION_ROUTE } from '@/lib/paths';
 import { draftEnvelope } from '@/test/envelopes';
-import { jsonResponse, renderRoutes, stubApi } from '@/test/utils';
+import { jsonResponse, renderRoutes, slowSessionCheck, stubApi } from '@/test/utils';
 import { SignatureOverviewPage } from './signature-overview-page';
 
 const LIST = 'GET /backend/signature/envelopes?';
@@ -159,17 +159,9 @@ describe('SignatureOverviewPage', () => {
 
   it('keeps the status chosen while its navigation still waits for the session check when a search follows', async () => {
     stubApi({ [LIST]: jsonResponse(200, page([completedEnvelope])) });
-    // Every navigation asks the server about the session first, as the app's route guard does; a slow
-    // answer outlasts the search's 300 ms, so the search is written before the status has arrived.
+    // The search is written before the status's navigation has arrived.
     const { router } = renderRoutes(
-      [
-        {
-          id: SESSION_ROUTE,
-          loader: () => new Promise((resolve) => setTimeout(() => resolve(berta), 600)),
-          shouldRevalidate: () => true,
-          children: [{ path: '/signaturen', Component: SignatureOverviewPage }],
-        },
-      ],
+      [slowSessionCheck(berta, [{ path: '/signaturen', Component: SignatureOverviewPage }])],
       '/signaturen',
     );
     await table();
