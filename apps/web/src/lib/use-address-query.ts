@@ -36,3 +36,23 @@ export function useAddressQuery<Q>(
   };
   return [read(params), change];
 }
+
+/**
+ * The address of a list filtered by status and searched, page by page (Signaturen, Freigaben): each left out
+ * at its default — the open ones, no search, the first page — so that the list's plain address stays plain.
+ */
+export function listAddress({
+  status,
+  q,
+  page,
+}: {
+  status: string;
+  q: string;
+  page: number;
+}): URLSearchParams {
+  const search = new URLSearchParams();
+  if (status !== 'open') search.set('status', status);
+  if (q) search.set('q', q);
+  if (page > 1) search.set('page', String(page));
+  return search;
+}

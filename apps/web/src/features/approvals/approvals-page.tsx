@@ -26,7 +26,7 @@ import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SectionLoader } from '@/components/section-loader';
 import { SESSION_ROUTE } from '@/lib/paths';
-import { useAddressQuery } from '@/lib/use-address-query';
+import { listAddress, useAddressQuery } from '@/lib/use-address-query';
 import { useTypedValue } from '@/lib/use-typed-value';
 import { approvalQueryOptions, approvalsQueryOptions } from './api';
 import { ApprovalBatchGroups } from './approval-batch-groups';
@@ -53,10 +53,7 @@ function readView(params: URLSearchParams): ApprovalsView {
 }
 
 function viewAddress({ query, selected }: ApprovalsView): URLSearchParams {
-  const search = new URLSearchParams();
-  if (query.status !== 'open') search.set('status', query.status);
-  if (query.q) search.set('q', query.q);
-  if (query.page > 1) search.set('page', String(query.page));
+  const search = listAddress(query);
   if (selected) search.set(SELECTED_PARAM, selected);
   return search;
 }

@@ -12,7 +12,7 @@ import {
 import { useRouteLoaderData } from 'react-router';
 import { LoadFailed } from '@/components/load-failed';
 import { SESSION_ROUTE } from '@/lib/paths';
-import { useAddressQuery } from '@/lib/use-address-query';
+import { listAddress, useAddressQuery } from '@/lib/use-address-query';
 import { useTypedValue } from '@/lib/use-typed-value';
 import { OVERVIEW_QUERY_KEY, overviewQueryOptions } from './api';
 import { OverviewRow } from './overview-row';
@@ -23,17 +23,9 @@ function readOverviewQuery(params: URLSearchParams): OverviewQuery {
   return parsed.success ? parsed.data : overviewQuerySchema.parse({});
 }
 
-function overviewAddress(query: OverviewQuery): URLSearchParams {
-  const search = new URLSearchParams();
-  if (query.status !== 'open') search.set('status', query.status);
-  if (query.q) search.set('q', query.q);
-  if (query.page > 1) search.set('page', String(query.page));
-  return search;
-}
-
 /** The filter, search and page as the address keeps them, so that a reload or Back shows the same. */
 function useOverviewQuery(): [OverviewQuery, (change: Partial<OverviewQuery>) => void] {
-  const [query, change] = useAddressQuery(readOverviewQuery, overviewAddress);
+  const [query, change] = useAddressQuery(readOverviewQuery, listAddress);
   // Another filter or search starts on the first page.
   return [query, (update) => change((current) => ({ ...current, page: 1, ...update }), { replace: true })];
 }
