@@ -1,4 +1,4 @@
-// The tests drive Debian's Chromium (test tools cannot download a browser of their own here), check
+// The tests drive Debian's Chromium headless shell (test tools cannot download a browser of their own here), check
 // sealed PDFs with poppler's pdfsig, openssl and qpdf, the metrics with Prometheus' promtool, and run a
 // timestamp authority of their own with openssl. Installs what is missing
 // with apt-get when running as root; otherwise says exactly what to install.
@@ -7,8 +7,8 @@ import { existsSync } from 'node:fs';
 
 const TOOLS = [
   {
-    path: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
-    debianPackage: 'chromium',
+    path: process.env.CHROMIUM_PATH || '/usr/bin/chromium-headless-shell',
+    debianPackage: 'chromium-headless-shell',
     usedBy: 'Die Browsertests',
   },
   { path: '/usr/bin/pdfsig', debianPackage: 'poppler-utils', usedBy: 'Die Prüfung der versiegelten PDFs' },
