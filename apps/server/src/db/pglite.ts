@@ -1,6 +1,7 @@
 import { type messages, PGlite, protocol, types } from '@electric-sql/pglite';
 import { LRUCache } from 'lru-cache';
 import { prepareValue } from 'pg/lib/utils.js';
+import { blankDumpFor } from './pglite-blank.js';
 
 /** What kysely-pglite-dialect uses of a PGlite instance; the dialect's connection lock stays in use. */
 export interface PGliteQueries {
@@ -47,9 +48,10 @@ export async function openPGlite(
   // database went without the parsers and the buffer size below.
   const pglite = await PGlite.create({
     dataDir,
-    // The files of a database dumped earlier (`dumpDataDir`), instead of creating them: the tests
-    // start every database from one migrated dump, in a quarter of initdb's CPU time.
-    loadDataDir,
+    // The files of a database dumped earlier (`dumpDataDir`), instead of creating them: a new one
+    // starts from the build's blank dump (pglite-blank.ts), and the tests start every database from
+    // one migrated dump, in a quarter of initdb's CPU time.
+    loadDataDir: loadDataDir ?? (await blankDumpFor(dataDir)),
     parsers: BYTEA_PARSERS,
     startParams: [
       ...PGlite.defaultStartParams,
