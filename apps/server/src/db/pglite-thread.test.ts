@@ -102,8 +102,9 @@ describe('PGlite in a worker thread', () => {
   });
 });
 
-// Creating a database's files (initdb, in a process of its own) takes seconds of CPU, which a machine
-// busy with the other test files stretches to near the usual 20 s: 15.8 s in one CI run.
+// Creating a database's files (in a process of its own; initdb where the build dumped no blank files)
+// takes seconds of CPU, which a machine busy with the other test files stretches to near the usual
+// 20 s: 15.8 s in one CI run.
 describe('PGlite thread on disk and when it stops', { timeout: 60_000 }, () => {
   const dataDirs: string[] = [];
   const freshDir = () => {
@@ -149,8 +150,8 @@ describe('PGlite thread replaced after a busy spell', () => {
     for (const dir of dataDirs) rmSync(dir, { recursive: true, force: true });
   });
   /**
-   * A database's files, made once and copied for each test: making them (initdb, in a process of its
-   * own) takes seconds of CPU, three times the rest of such a test on a busy machine.
+   * A database's files, made once and copied for each test: making them (in a process of its own)
+   * takes seconds of CPU, three times the rest of such a test on a busy machine.
    */
   let blankFiles: string;
   beforeAll(async () => {
@@ -238,8 +239,8 @@ describe('PGlite thread replaced after a busy spell', () => {
     expect(await orders(database)).toHaveLength(5);
   });
 
-  // An in-memory database has no files to copy a blank one from: it runs initdb (16 s beside a full test run
-  // on two cores, and past the default 20 s once under more load).
+  // An in-memory database has no files to copy a blank one from: it is created anew (by initdb, without
+  // a build, 16 s beside a full test run on two cores, and past the default 20 s once under more load).
   it('never replaces the thread of an in-memory database, which holds its only copy', {
     timeout: 60_000,
   }, async () => {

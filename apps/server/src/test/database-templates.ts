@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import { type Db, migrate, openDatabase } from '../db/database.js';
+import { blankDumpFor } from '../db/pglite-blank.js';
 import type { Database } from '../db/schema.js';
 
 /**
@@ -27,7 +28,8 @@ export async function createDatabaseTemplates(postgresAdminUrl: string): Promise
   const folder = mkdtempSync(join(tmpdir(), 'vg-test-template-'));
   const pgliteDump = join(folder, 'migrated.tar');
   const pgliteBlankDump = join(folder, 'blank.tar');
-  const pglite = await PGlite.create();
+  // From the build's blank dump where there is one, as the product creates a database; initdb otherwise.
+  const pglite = await PGlite.create({ loadDataDir: await blankDumpFor(undefined) });
   try {
     writeFileSync(pgliteBlankDump, Buffer.from(await (await pglite.dumpDataDir('none')).arrayBuffer()));
     await migrate(new Kysely<Database>({ dialect: new PGliteDialect(pglite) }));
