@@ -136,6 +136,24 @@ export async function openNegotiation(page: Page, editorUrl: string): Promise<Lo
 }
 
 /**
+ * The first round's form starts with the draft's signers of the customer, as `fillCustomerContract`
+ * entered them (not its CC); here the customer's lawyer reviews in their place.
+ */
+export async function reviewerInsteadOfSigners(panel: Locator): Promise<void> {
+  const roundForm = panel.getByRole('form', { name: 'Zur Prüfung an die Gegenseite' });
+  const person = (index: number) => roundForm.getByRole('group', { name: `Person ${index}` });
+  const name = person(1).getByRole('textbox', { name: 'Name', exact: true });
+  const email = person(1).getByRole('textbox', { name: 'E-Mail-Adresse', exact: true });
+  await expect(name).toHaveValue('Klara Kunde');
+  await expect(email).toHaveValue('klara@kunde.example');
+  await expect(person(2).getByRole('textbox', { name: 'Name', exact: true })).toHaveValue('Karl Zweit');
+  await expect(person(3)).toHaveCount(0);
+  await roundForm.getByRole('button', { name: 'Person 2 entfernen' }).click();
+  await name.fill(REVIEWER.name);
+  await email.fill(REVIEWER.email);
+}
+
+/**
  * Fills the form of a round (the first or the next) in the panel: the person of the counterparty where
  * it is empty, the message and a due date a week ahead; sends it and waits until the panel says the
  * counterparty is reviewing. Answers when it was sent, for the mail folder.

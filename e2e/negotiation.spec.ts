@@ -14,6 +14,7 @@ import {
   returnReview,
   reviewComments,
   reviewedContract,
+  reviewerInsteadOfSigners,
   reviewLink,
   sendRound,
   startSuggesting,
@@ -86,6 +87,7 @@ test.describe('negotiation: two rounds with the counterparty, then signing', () 
     const panel = negotiationPanel(legal);
     await expect(panel.getByRole('heading', { level: 2, name: 'Verhandlung' })).toBeVisible();
     await panel.getByRole('button', { name: 'Zur Prüfung senden', exact: true }).click();
+    await reviewerInsteadOfSigners(panel);
     made.firstRoundSent = await sendRound(panel, {
       title: 'Zur Prüfung an die Gegenseite',
       submit: 'Zur Prüfung senden',

@@ -27,6 +27,7 @@ import {
   REVIEWER,
   returnReview,
   reviewedContract,
+  reviewerInsteadOfSigners,
   reviewLink,
   sendRound,
   startSuggesting,
@@ -531,6 +532,7 @@ test('Verhandlung: the review page on a desktop and a phone, suggesting changes,
   const editorUrl = senderView.url();
   const panel = negotiationPanel(senderView);
   await panel.getByRole('button', { name: 'Zur Prüfung senden', exact: true }).click();
+  await reviewerInsteadOfSigners(panel);
   const sent = await sendRound(panel, {
     title: 'Zur Prüfung an die Gegenseite',
     submit: 'Zur Prüfung senden',

@@ -197,7 +197,14 @@ export const reviewSchema = z.object({
 });
 export type Review = z.infer<typeof reviewSchema>;
 
-export const documentReviewSchema = z.object({ review: reviewSchema.nullable() });
+export const documentReviewSchema = z.object({
+  review: reviewSchema.nullable(),
+  /**
+   * Before a first round: the counterparty's signers on the document's envelope draft (not the company's
+   * countersignatory, nor a copy's recipient), the people the form starts with; empty otherwise.
+   */
+  proposedReviewers: z.array(z.object({ name: z.string(), email: z.string() })),
+});
 export type DocumentReview = z.infer<typeof documentReviewSchema>;
 
 /** POST /backend/reviews/:id/agree: where the agreed version goes next. */

@@ -1,4 +1,12 @@
-import type { Review, ReviewComment, ReviewRound, Suggestion } from '@vertragsgenerator/domain';
+import {
+  COUNTERSIGNER_ROLE,
+  REVIEW_MAX_REVIEWERS,
+  type Review,
+  type ReviewComment,
+  type ReviewerInput,
+  type ReviewRound,
+  type Suggestion,
+} from '@vertragsgenerator/domain';
 import type { Selectable } from 'kysely';
 import type { ReviewCommentsTable, ReviewSuggestionsTable } from '../db/schema-reviews.js';
 import type { Executor, ReviewRow } from './review-links.js';
@@ -141,4 +149,30 @@ export async function reviewDetails(review: ReviewRow, trx: Executor): Promise<R
       }),
     ),
   };
+}
+
+/**
+ * The people a first round starts with: the counterparty's signers on the document's newest envelope
+ * draft, in signing order, whom the e-signature form already named — not the company's countersignatory,
+ * nor a recipient of a copy (often someone of our own), nor a person whose data was erased.
+ */
+export async function proposedReviewers(documentId: string, trx: Executor): Promise<ReviewerInput[]> {
+  const draft = await trx
+    .selectFrom('envelopes')
+    .select('id')
+    .where('document_id', '=', documentId)
+    .where('status', '=', 'created')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (!draft) return [];
+  return trx
+    .selectFrom('envelope_recipients')
+    .select(['name', 'email'])
+    .where('envelope_id', '=', draft.id)
+    .where('role', 'not in', [COUNTERSIGNER_ROLE, 'CC'])
+    .where('erased_at', 'is', null)
+    .orderBy('routing_order')
+    .orderBy('position')
+    .limit(REVIEW_MAX_REVIEWERS)
+    .execute();
 }

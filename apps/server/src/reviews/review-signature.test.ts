@@ -1,5 +1,6 @@
 import {
   DOCX_MIME_TYPE,
+  type DocumentReview,
   type EnvelopeView,
   type ResolvedMatch,
   type Review,
@@ -90,6 +91,47 @@ describe.each(testDatabases())('a negotiated contract signed on $name', (databas
       })
     ).json();
 
+    // Before the first round, the form is offered the counterparty's signers of the draft: not the
+    // company's countersignatory, a copy's recipient or a person whose data was erased.
+    await db
+      .insertInto('envelope_recipients')
+      .values(
+        [
+          { role: 'CC', name: 'Carla Kopie', email: 'carla@we.example', routing_order: 2, erased_at: null },
+          {
+            role: 'Firma',
+            name: 'Henrik Albers',
+            email: 'h.albers@we.example',
+            routing_order: 2,
+            erased_at: null,
+          },
+          {
+            role: 'Kunde',
+            name: 'Gelöscht',
+            email: 'geloescht@invalid',
+            routing_order: 1,
+            erased_at: new Date(),
+          },
+        ].map((recipient, index) => ({
+          ...recipient,
+          envelope_id: envelopeId,
+          position: 10 + index,
+          status: 'waiting' as const,
+        })),
+      )
+      .execute();
+    const proposed = await t.app.inject({
+      method: 'GET',
+      url: `/backend/documents/${draft.documentId}/review`,
+      headers: as(LEGAL),
+    });
+    expect(proposed.json<DocumentReview>()).toEqual({ review: null, proposedReviewers: [PARTNER] });
+    await db
+      .deleteFrom('envelope_recipients')
+      .where('envelope_id', '=', envelopeId)
+      .where('position', '>=', 10)
+      .execute();
+
     const started = await post(`/backend/documents/${draft.documentId}/review`, {
       reviewers: [PARTNER],
       message: '',
@@ -98,6 +140,15 @@ describe.each(testDatabases())('a negotiated contract signed on $name', (databas
     expect(started.statusCode, started.body).toBe(201);
     const reviewId = started.json<Review>().id;
     expect(started.json<Review>().envelopeId).toBe(envelopeId);
+    const underway = await t.app.inject({
+      method: 'GET',
+      url: `/backend/documents/${draft.documentId}/review`,
+      headers: as(LEGAL),
+    });
+    expect(underway.json<DocumentReview>()).toMatchObject({
+      review: { id: reviewId },
+      proposedReviewers: [],
+    });
 
     // While the round is out, the draft does not go to the signers.
     const tooEarly = await post(`/backend/signature/envelopes/${envelopeId}/send`, {

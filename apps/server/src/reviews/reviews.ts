@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   catalogueEntry,
   type DecideSuggestionsRequest,
+  type DocumentReview,
   type NextRoundRequest,
   type Review,
   type StaffCommentRequest,
@@ -19,7 +20,7 @@ import {
   reviewWithdrawnMail,
   roundForMail,
 } from './review-mails.js';
-import { reviewDetails, reviewOfDocument } from './review-queries.js';
+import { proposedReviewers, reviewDetails, reviewOfDocument } from './review-queries.js';
 import { type Decision, decided } from './tracked-changes.js';
 
 /** Who does something on the company's side. */
@@ -53,9 +54,10 @@ export function languageOfKey(key: string): 'de' | 'en' {
 export class Reviews {
   constructor(private readonly deps: ReviewsDeps) {}
 
-  /** The document's negotiation, or null. */
-  ofDocument(documentId: string): Promise<Review | null> {
-    return reviewOfDocument(documentId, this.deps.db);
+  /** The document's negotiation; before there is one, the people its first round would start with. */
+  async ofDocument(documentId: string): Promise<DocumentReview> {
+    const review = await reviewOfDocument(documentId, this.deps.db);
+    return { review, proposedReviewers: review ? [] : await proposedReviewers(documentId, this.deps.db) };
   }
 
   /** The review's document, for the routes' read check; 404 for an unknown review. */

@@ -59,7 +59,7 @@ export const reviewRoutes: FastifyPluginAsync<ReviewRoutesDeps> = async (app, de
     },
     async (request) => {
       const document = await readableDocument(documents, request);
-      return { review: await reviews.ofDocument(document.id) };
+      return reviews.ofDocument(document.id);
     },
   );
 

@@ -33,7 +33,10 @@ const thread = async (text: string) => {
 describe('NegotiationPanel: comments', () => {
   it('shows threads with author, side, time, quote and text, internal ones badged', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: review({ comments: [note, answer, question] }) }),
+      [API.review]: jsonResponse(200, {
+        review: review({ comments: [note, answer, question] }),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -54,7 +57,7 @@ describe('NegotiationPanel: comments', () => {
 
   it('answers the counterparty for them to read by default, or internally when chosen', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: review({ comments: [question] }) }),
+      [API.review]: jsonResponse(200, { review: review({ comments: [question] }), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.comments]: [
         jsonResponse(201, review({ comments: [question, answer] })),
@@ -98,7 +101,7 @@ describe('NegotiationPanel: comments', () => {
 
   it('keeps a reply to an internal note internal', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: review({ comments: [note] }) }),
+      [API.review]: jsonResponse(200, { review: review({ comments: [note] }), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.comments]: jsonResponse(201, review({ comments: [note] })),
     });
@@ -117,7 +120,7 @@ describe('NegotiationPanel: comments', () => {
 
   it('adds a new comment as an internal note by default, with its quote; for the counterparty when chosen', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: review() }),
+      [API.review]: jsonResponse(200, { review: review(), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.comments]: [
         jsonResponse(201, review({ comments: [note] })),
@@ -160,7 +163,10 @@ describe('NegotiationPanel: comments', () => {
 
   it('keeps the comments readable once the negotiation has ended, without a form', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: review({ state: 'agreed', comments: [question] }) }),
+      [API.review]: jsonResponse(200, {
+        review: review({ state: 'agreed', comments: [question] }),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();

@@ -29,7 +29,7 @@ const paragraph = async (index: number) => {
 describe('NegotiationPanel: Abweichungen von der Vorlage', () => {
   it('lists the paragraphs that differ from the generated text, the marked one flagged', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, differences),
     });
     renderPanel();
@@ -65,7 +65,7 @@ describe('NegotiationPanel: Abweichungen von der Vorlage', () => {
 
   it('says so when the text is as generated', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, { version: 1, paragraphs: [] }),
     });
     renderPanel({ version: 1 });
@@ -77,7 +77,7 @@ describe('NegotiationPanel: Abweichungen von der Vorlage', () => {
 
   it('tells why it could not load them and tries again on request', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: [
         jsonResponse(503, { error: 'unavailable', message: 'Der Vergleich ist gerade nicht möglich.' }),
         jsonResponse(200, differences),

@@ -71,7 +71,13 @@ export function NegotiationPanel({
       </Title>
       {review.data ? (
         review.data.review === null ? (
-          <StartReview documentId={document.id} dirty={dirty} cache={cache} onStarted={focusHeading} />
+          <StartReview
+            documentId={document.id}
+            proposedReviewers={review.data.proposedReviewers}
+            dirty={dirty}
+            cache={cache}
+            onStarted={focusHeading}
+          />
         ) : (
           <ReviewView
             review={review.data.review}
@@ -99,14 +105,19 @@ export function NegotiationPanel({
   );
 }
 
-/** No negotiation yet: what it is, and „Zur Prüfung senden“ opening the form of the first round. */
+/**
+ * No negotiation yet: what it is, and „Zur Prüfung senden“ opening the form of the first round, filled
+ * with the counterparty's signers where the document has an envelope draft.
+ */
 function StartReview({
   documentId,
+  proposedReviewers,
   dirty,
   cache,
   onStarted,
 }: {
   documentId: string;
+  proposedReviewers: readonly ReviewerInput[];
   dirty: boolean;
   cache: ReviewCache;
   onStarted: () => void;
@@ -118,7 +129,7 @@ function StartReview({
       <RoundForm
         kind="start"
         round={1}
-        reviewers={[]}
+        reviewers={proposedReviewers}
         dirty={dirty}
         send={(request) => reloadOnConflict(startReview(documentId, request), cache)}
         onSent={(review) => {

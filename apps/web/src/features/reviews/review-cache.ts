@@ -10,7 +10,7 @@ export function useReviewCache(documentId: string) {
   const { queryKey } = documentReviewQueryOptions(documentId);
   return {
     set(review: Review) {
-      queryClient.setQueryData(queryKey, { review });
+      queryClient.setQueryData(queryKey, { review, proposedReviewers: [] });
     },
     reload(): Promise<void> {
       return queryClient.invalidateQueries({ queryKey });

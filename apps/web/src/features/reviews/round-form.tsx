@@ -56,7 +56,7 @@ export interface RoundFormProps {
   kind: 'start' | 'next';
   /** The number the round will have, for the heading. */
   round: number;
-  /** The people the form starts with: the last round's for the next round. */
+  /** The people the form starts with: the envelope draft's for the first round, the last round's for the next. */
   reviewers: readonly ReviewerInput[];
   send: (request: StartReviewRequest) => Promise<Review>;
   onSent: (review: Review) => void;

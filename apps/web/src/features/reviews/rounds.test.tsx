@@ -48,7 +48,10 @@ describe('NegotiationPanel: the rounds', () => {
       reviewers: [{ ...karl, openedAt: null, linkExpiresAt: '2020-01-01T00:00:00Z' }],
     };
     stubApi({
-      [API.review]: jsonResponse(200, { review: review({ rounds: [settledRound, secondRound] }) }),
+      [API.review]: jsonResponse(200, {
+        review: review({ rounds: [settledRound, secondRound] }),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -90,7 +93,7 @@ describe('NegotiationPanel: the rounds', () => {
       rounds: [{ ...sentRound, reviewers: [karl, { ...kim, withdrawnAt: '2026-11-23T10:00:00Z' }] }],
     });
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: review() }),
+      [API.review]: jsonResponse(200, { review: review(), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.renew(karl.id)]: jsonResponse(200, review()),
       [API.withdrawLink(kim.id)]: jsonResponse(200, withdrawn),
@@ -127,7 +130,7 @@ describe('NegotiationPanel: the rounds', () => {
 
   it('offers the next round and the agreement only once the round is back and every suggestion decided', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: review({ rounds: [returnedRound] }) }),
+      [API.review]: jsonResponse(200, { review: review({ rounds: [returnedRound] }), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -149,7 +152,7 @@ describe('NegotiationPanel: the rounds', () => {
       reviewers: [karl],
     };
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: settled() }),
+      [API.review]: jsonResponse(200, { review: settled(), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.rounds]: jsonResponse(201, review({ rounds: [settledRound, next] })),
     });
@@ -183,7 +186,10 @@ describe('NegotiationPanel: the rounds', () => {
 
   it('agrees and, where the document has an envelope draft, goes on to its sender view', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: settled({ envelopeId: ENVELOPE_ID }) }),
+      [API.review]: jsonResponse(200, {
+        review: settled({ envelopeId: ENVELOPE_ID }),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.agree]: jsonResponse(200, {
         review: settled({
@@ -216,7 +222,7 @@ describe('NegotiationPanel: the rounds', () => {
 
   it('without an envelope draft closes the negotiation as agreed and stays', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: settled() }),
+      [API.review]: jsonResponse(200, { review: settled(), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.agree]: jsonResponse(200, {
         review: settled({
@@ -246,7 +252,7 @@ describe('NegotiationPanel: the rounds', () => {
 
   it('ends the negotiation only after a confirmation', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: review() }),
+      [API.review]: jsonResponse(200, { review: review(), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.withdraw]: jsonResponse(
         200,

@@ -16,7 +16,7 @@ async function openForm() {
 describe('NegotiationPanel: the first round', () => {
   it('offers „Zur Prüfung senden“ while there is no negotiation, and the form takes the focus', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -28,7 +28,7 @@ describe('NegotiationPanel: the first round', () => {
 
   it('marks what the browser finds wrong before asking the server anything', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.start]: jsonResponse(201, review()),
     });
@@ -48,7 +48,7 @@ describe('NegotiationPanel: the first round', () => {
 
   it('sends up to five people, the message and the due date, and shows the server’s words at the fields of a 400', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.start]: [
         jsonResponse(400, {
@@ -110,9 +110,38 @@ describe('NegotiationPanel: the first round', () => {
     expect(screen.getByRole('heading', { level: 2, name: 'Verhandlung' })).toHaveFocus();
   });
 
+  it('starts with the counterparty’s signers of the envelope draft, who can be changed before sending', async () => {
+    const api = stubApi({
+      [API.review]: jsonResponse(200, {
+        review: null,
+        proposedReviewers: [
+          { name: 'Klara Kunde', email: 'klara@kunde.example' },
+          { name: 'Karl Zweit', email: 'karl@kunde.example' },
+        ],
+      }),
+      [API.differences]: jsonResponse(200, noDifferences),
+      [API.start]: jsonResponse(201, review()),
+    });
+    renderPanel();
+    await openForm();
+    expect(person(1).getByRole('textbox', { name: 'Name' })).toHaveValue('Klara Kunde');
+    expect(person(1).getByRole('textbox', { name: 'E-Mail-Adresse' })).toHaveValue('klara@kunde.example');
+    expect(person(2).getByRole('textbox', { name: 'Name' })).toHaveValue('Karl Zweit');
+    expect(screen.queryByRole('group', { name: 'Person 3' })).not.toBeInTheDocument();
+    await expectNoSeriousViolations();
+
+    await userEvent.click(screen.getByRole('button', { name: 'Person 2 entfernen' }));
+    await userEvent.type(screen.getByLabelText(/^Antwort bis/), '2099-12-04');
+    await userEvent.click(within(form()).getByRole('button', { name: 'Zur Prüfung senden' }));
+    expect(await screen.findByRole('heading', { level: 4, name: 'Runde 1' })).toBeInTheDocument();
+    expect(api.callsTo(API.start)[0]?.body.reviewers).toEqual([
+      { name: 'Klara Kunde', email: 'klara@kunde.example' },
+    ]);
+  });
+
   it('takes the focus when the address names it (the sender view’s link to #verhandlung)', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel({ path: `/dokumente/${DOCUMENT_ID}#verhandlung` });
@@ -123,7 +152,7 @@ describe('NegotiationPanel: the first round', () => {
 
   it('leaves the focus where it is otherwise', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -132,7 +161,7 @@ describe('NegotiationPanel: the first round', () => {
 
   it('takes at most five people', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -145,7 +174,7 @@ describe('NegotiationPanel: the first round', () => {
 
   it('waits for the editor’s changes to be saved: the counterparty gets the stored version', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel({ dirty: true });
@@ -160,7 +189,7 @@ describe('NegotiationPanel: the first round', () => {
 
   it('goes back to „Zur Prüfung senden“ on „Abbrechen“, with the focus on it', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: null }),
+      [API.review]: jsonResponse(200, { review: null, proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();

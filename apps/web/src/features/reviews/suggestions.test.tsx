@@ -28,7 +28,10 @@ const item = async (text: string) => {
 describe('NegotiationPanel: the counterparty’s suggestions', () => {
   it('lists each with its kind, its text marked, the paragraph, the author and the time', async () => {
     stubApi({
-      [API.review]: jsonResponse(200, { review: withSuggestions(insertion, decided(deletion, 'rejected')) }),
+      [API.review]: jsonResponse(200, {
+        review: withSuggestions(insertion, decided(deletion, 'rejected')),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel();
@@ -63,7 +66,10 @@ describe('NegotiationPanel: the counterparty’s suggestions', () => {
 
   it('accepts and rejects one by one, each on the newest version, and has the editor open the new one', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: withSuggestions(insertion, deletion) }),
+      [API.review]: jsonResponse(200, {
+        review: withSuggestions(insertion, deletion),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.decisions]: [
         jsonResponse(200, withSuggestions(decided(insertion, 'accepted'), deletion)),
@@ -105,7 +111,10 @@ describe('NegotiationPanel: the counterparty’s suggestions', () => {
     { button: 'Alle ablehnen', all: 'rejected' },
   ] as const)('$button decides every open suggestion at once', async ({ button, all }) => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: withSuggestions(insertion, deletion) }),
+      [API.review]: jsonResponse(200, {
+        review: withSuggestions(insertion, deletion),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.decisions]: jsonResponse(200, withSuggestions(decided(insertion, all), decided(deletion, all))),
     });
@@ -122,7 +131,10 @@ describe('NegotiationPanel: the counterparty’s suggestions', () => {
   it('shows the server’s message when the document was saved meanwhile, and reloads before the next try', async () => {
     const conflict = 'Das Dokument wurde inzwischen als Version 4 gespeichert. Bitte lade es neu.';
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: withSuggestions(insertion, deletion) }),
+      [API.review]: jsonResponse(200, {
+        review: withSuggestions(insertion, deletion),
+        proposedReviewers: [],
+      }),
       [API.differences]: jsonResponse(200, noDifferences),
       [API.decisions]: [
         jsonResponse(409, { error: 'version_conflict', message: conflict }),
@@ -152,7 +164,7 @@ describe('NegotiationPanel: the counterparty’s suggestions', () => {
 
   it('waits for the editor’s unsaved changes before any decision', async () => {
     const api = stubApi({
-      [API.review]: jsonResponse(200, { review: withSuggestions(insertion) }),
+      [API.review]: jsonResponse(200, { review: withSuggestions(insertion), proposedReviewers: [] }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
     renderPanel({ dirty: true });
@@ -170,6 +182,7 @@ describe('NegotiationPanel: the counterparty’s suggestions', () => {
     stubApi({
       [API.review]: jsonResponse(200, {
         review: { ...withSuggestions(insertion), state: 'withdrawn' },
+        proposedReviewers: [],
       }),
       [API.differences]: jsonResponse(200, noDifferences),
     });
