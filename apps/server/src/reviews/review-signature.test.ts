@@ -97,16 +97,22 @@ describe.each(testDatabases())('a negotiated contract signed on $name', (databas
       .insertInto('envelope_recipients')
       .values(
         [
-          { role: 'CC', name: 'Carla Kopie', email: 'carla@we.example', routing_order: 2, erased_at: null },
           {
-            role: 'Firma',
+            role: 'CC' as const,
+            name: 'Carla Kopie',
+            email: 'carla@we.example',
+            routing_order: 2,
+            erased_at: null,
+          },
+          {
+            role: 'Firma' as const,
             name: 'Henrik Albers',
             email: 'h.albers@we.example',
             routing_order: 2,
             erased_at: null,
           },
           {
-            role: 'Kunde',
+            role: 'Kunde' as const,
             name: 'Gelöscht',
             email: 'geloescht@invalid',
             routing_order: 1,
