@@ -532,6 +532,12 @@ test('Verhandlung: the review page on a desktop and a phone, suggesting changes,
   const editorUrl = senderView.url();
   const panel = negotiationPanel(senderView);
   await panel.getByRole('button', { name: 'Zur Prüfung senden', exact: true }).click();
+  // The first round's form, started with the draft's signers of the customer.
+  const firstRound = panel.getByRole('form', { name: 'Zur Prüfung an die Gegenseite' });
+  await expect(firstRound.getByRole('textbox', { name: 'Name', exact: true }).first()).toHaveValue(
+    'Klara Kunde',
+  );
+  await firstRound.screenshot({ path: shot('verhandlung-erste-runde') });
   await reviewerInsteadOfSigners(panel);
   const sent = await sendRound(panel, {
     title: 'Zur Prüfung an die Gegenseite',
