@@ -162,7 +162,10 @@ export async function startDemoServer(
   return server;
 }
 
-/** A command-line tool as `npm run` starts it, with nothing of this shell's configuration but `env`. */
+/**
+ * A command-line tool as `npm run` starts it (from the build, where it holds the code under test; from
+ * the sources otherwise), with nothing of this shell's configuration but `env`.
+ */
 export async function runCliTool(
   script: string,
   args: string[],
@@ -171,16 +174,15 @@ export async function runCliTool(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
   );
-  const entry = join(root, `apps/server/src/cli/${script}.ts`);
+  const entry =
+    codeUnderTest() === 'build'
+      ? [join(root, `apps/server/dist/cli/${script}.js`)]
+      : ['--conditions=source', '--import', 'tsx', join(root, `apps/server/src/cli/${script}.ts`)];
   try {
-    const { stdout, stderr } = await run(
-      process.execPath,
-      ['--conditions=source', '--import', 'tsx', entry, ...args],
-      {
-        cwd: root,
-        env: { ...inherited, ...env },
-      },
-    );
+    const { stdout, stderr } = await run(process.execPath, [...entry, ...args], {
+      cwd: root,
+      env: { ...inherited, ...env },
+    });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
