@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  berlinCalendarDateOf,
   calendarDateOf,
   compareCalendarDates,
   displayValue,
@@ -315,5 +316,15 @@ describe('formatDateTime', () => {
   it('shows the seconds when asked, and midnight as 00, not 24', () => {
     expect(formatDateTime(new Date('2026-07-01T08:05:09Z'), { seconds: true })).toBe('01.07.2026 10:05:09');
     expect(formatDateTime(new Date('2026-11-21T23:00:00Z'), { seconds: true })).toBe('22.11.2026 00:00:00');
+  });
+});
+
+describe('berlinCalendarDateOf', () => {
+  it('is the day in Germany, whatever zone the process runs in', () => {
+    expect(berlinCalendarDateOf(new Date('2026-12-07T23:30:00Z'))).toEqual({ year: 2026, month: 12, day: 8 });
+    expect(berlinCalendarDateOf(new Date('2026-12-07T22:59:00Z'))).toEqual({ year: 2026, month: 12, day: 7 });
+    // Summer time: midnight in Germany is 22:00 UTC.
+    expect(berlinCalendarDateOf(new Date('2026-06-30T22:00:00Z'))).toEqual({ year: 2026, month: 7, day: 1 });
+    expect(berlinCalendarDateOf(new Date('2026-12-31T23:00:00Z'))).toEqual({ year: 2027, month: 1, day: 1 });
   });
 });

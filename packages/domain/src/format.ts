@@ -76,6 +76,23 @@ export function compareCalendarDates(a: CalendarDate, b: CalendarDate): number {
 }
 
 /** The day of `date` in the zone of the running process, which for the browser is the user's. */
+const BERLIN_DAY = new Intl.DateTimeFormat('en-CA', {
+  timeZone: 'Europe/Berlin',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+});
+
+/**
+ * The company's calendar day of a moment (Europe/Berlin), whatever zone the process runs in: a server on
+ * UTC would otherwise date an hour after midnight in Germany to the day before.
+ */
+export function berlinCalendarDateOf(date: Date): CalendarDate {
+  const [year, month, day] = BERLIN_DAY.format(date).split('-').map(Number) as [number, number, number];
+  return { year, month, day };
+}
+
+/** The calendar day of a moment in the zone this code runs in: the browser's, for what a person enters. */
 export function calendarDateOf(date: Date): CalendarDate {
   return { year: date.getFullYear(), month: date.getMonth() + 1, day: date.getDate() };
 }

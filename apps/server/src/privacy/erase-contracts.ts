@@ -1,5 +1,5 @@
 import {
-  calendarDateOf,
+  berlinCalendarDateOf,
   dueAt,
   formatCalendarDate,
   RETENTION_RULE_LABELS,
@@ -87,7 +87,7 @@ export async function eraseContractRecords(
   const pending: string[] = [];
   const period = periods.completed_contracts;
   for (const row of rows) {
-    const signed = formatCalendarDate(calendarDateOf(row.signed_at));
+    const signed = formatCalendarDate(berlinCalendarDateOf(row.signed_at));
     const item = {
       what: `Namen im Vertrag ${row.id} (${row.kind}, unterschrieben am ${signed})`,
       id: row.id,

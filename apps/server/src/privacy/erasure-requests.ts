@@ -1,4 +1,4 @@
-import { calendarDateOf, formatCalendarDate } from '@vertragsgenerator/domain';
+import { berlinCalendarDateOf, formatCalendarDate } from '@vertragsgenerator/domain';
 import { type Kysely, sql } from 'kysely';
 import type { Db } from '../db/database.js';
 import type { Database } from '../db/schema.js';
@@ -141,7 +141,7 @@ export class ErasureFollowUp {
       const known = new Set(rows.map((r) => r.id));
       for (const id of [...pending]) if (!known.has(id)) pending.delete(id);
       const due = rows.filter((r) => r.files_deleted_at !== null && r.erased_at === null);
-      const label = `gelöscht am ${formatCalendarDate(calendarDateOf(now))}`;
+      const label = `gelöscht am ${formatCalendarDate(berlinCalendarDateOf(now))}`;
       await anonymiseRecipients(trx, due, label, RETENTION_ACTOR, now);
       for (const r of rows) if (r.files_deleted_at !== null || r.erased_at !== null) pending.delete(r.id);
       return due.length;
@@ -158,7 +158,7 @@ export class ErasureFollowUp {
     email: string | null,
   ): Promise<number> {
     if (pending.size === 0) return 0;
-    const label = `gelöscht am ${formatCalendarDate(calendarDateOf(this.now()))}`;
+    const label = `gelöscht am ${formatCalendarDate(berlinCalendarDateOf(this.now()))}`;
     return this.db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('envelopes')
@@ -194,7 +194,7 @@ export class ErasureFollowUp {
   private async namesInEndedRecords(pending: Set<string>, terms: readonly string[]): Promise<number> {
     if (pending.size === 0) return 0;
     const now = this.now();
-    const label = `gelöscht am ${formatCalendarDate(calendarDateOf(now))}`;
+    const label = `gelöscht am ${formatCalendarDate(berlinCalendarDateOf(now))}`;
     return this.db.transaction().execute(async (trx) => {
       const rows = await trx
         .selectFrom('contract_records as c')

@@ -1,5 +1,5 @@
 import {
-  calendarDateOf,
+  berlinCalendarDateOf,
   formatCalendarDate,
   OPEN_ENVELOPE_STATUSES,
   PERSON_SOURCE_LABELS,
@@ -111,7 +111,7 @@ export class PersonErasure {
       );
     }
     const periods = await this.deps.rules.periods();
-    const erasedLabel = `gelöscht am ${formatCalendarDate(calendarDateOf(now))}`;
+    const erasedLabel = `gelöscht am ${formatCalendarDate(berlinCalendarDateOf(now))}`;
     const held = new Set(
       (await db.selectFrom('legal_holds').select('match_id').where('lifted_at', 'is', null).execute()).map(
         (r) => r.match_id,
