@@ -1,6 +1,6 @@
 import { cp, mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { chromium } from '@playwright/test';
 import { root } from '../lib/server.mjs';
@@ -97,15 +97,22 @@ async function copyOfBuiltSpa(target) {
 
 /**
  * The built app as production runs it: the built server (a fresh embedded database, the built SPA of
- * apps/web/dist) as its own process, and headless Chromium against it.
+ * apps/web/dist) as its own process, and headless Chromium against it. The server looks LibreOffice up on
+ * its PATH (documents/pdf-rendition.ts) and spawns nothing else: `libreOffice: false` gives it a PATH
+ * with only Node's own folder, as on a server without LibreOffice.
  */
-export async function startBrowserApp() {
+export async function startBrowserApp({ libreOffice = true } = {}) {
   const dataDir = await mkdtemp(join(tmpdir(), 'bench-browser-'));
   const webDistDir = await copyOfBuiltSpa(join(dataDir, 'web'));
   const server = await startServerProcess({
     dataDir,
     logFile: join(dataDir, 'server.log'),
-    env: { LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '100000', WEB_DIST_DIR: webDistDir },
+    env: {
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      WEB_DIST_DIR: webDistDir,
+      ...(libreOffice ? {} : { PATH: dirname(process.execPath) }),
+    },
   });
   let browser;
   try {

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { root } from '../lib/server.mjs';
 import { ms, summarize } from '../lib/stats.mjs';
 import {
@@ -73,14 +73,11 @@ export default {
       freshSubmitToCodeLoaded: [],
       freshSuperdocOpening: [],
       freshFirstViewRendering: [],
-      signingFresh: [],
-      signingWarm: [],
-      phoneSigningFresh: [],
-      phoneSigningWarm: [],
-      senderViewWarm: [],
     };
-    /** What the signing page showed: its document as text in the page, and sideways scrolling on the phone. */
-    const signingPage = { visits: 0, textInPage: 0, phoneVisits: 0, phoneTextInPage: 0, phoneSideways: 0 };
+    /** Whether this machine has LibreOffice: then the signing link is measured with it and without. */
+    const libreOffice = libreOfficeOnPath();
+    let signingPage;
+    let signingPageWithoutLibreOffice;
     try {
       // Two people, so that the match confirmed on /start is not the one the form works on.
       const startPage = await app.newPage();
@@ -104,51 +101,28 @@ export default {
         );
       }
 
-      // What a customer sees first: the signing page from their link, in a fresh browser each time and
-      // again in one that has been there; and the sender's view of the same envelope.
-      // The same link on a phone (PHONE), fresh and again.
-      const { id, link } = await sentEnvelope(app.baseUrl, app.dataDir);
-      const signer = await app.newPage();
-      const phoneSigner = await app.newPage(PHONE);
-      const senderView = `/signatur/${id}`;
-      const visitFresh = async (device) => {
-        const fresh = await app.newPage(device);
+      // What a customer sees first: the signing page from their link, on this server (with LibreOffice
+      // where the machine has it) and, where it has, again on a server without it.
+      const signing = await timeSigningLink(app, formPage, { rounds, settings, log });
+      Object.assign(samples, signing.samples);
+      signingPage = signing.signingPage;
+      if (libreOffice) {
+        const withoutApp = await startBrowserApp({ libreOffice: false });
         try {
-          return await timeToDocument(fresh, link);
+          const sender = await withoutApp.newPage();
+          await signIn(sender, USER);
+          const without = await timeSigningLink(withoutApp, sender, {
+            rounds,
+            settings,
+            log,
+            withoutLibreOffice: true,
+          });
+          for (const [key, values] of Object.entries(without.samples))
+            samples[`${key}WithoutLibreOffice`] = values;
+          signingPageWithoutLibreOffice = without.signingPage;
         } finally {
-          await fresh.context().close();
+          await withoutApp.close();
         }
-      };
-      const visitAgain = async (page, url) => {
-        await page.goto('about:blank');
-        return timeToDocument(page, url);
-      };
-      for (let round = 0; round < rounds; round++) {
-        const fresh = await visitFresh();
-        const warm = await visitAgain(signer, link);
-        const phoneFresh = await visitFresh(PHONE);
-        const phoneWarm = await visitAgain(phoneSigner, link);
-        const sender = await visitAgain(formPage, senderView);
-        if (round < settings.warmupRounds) continue;
-        samples.signingFresh.push(fresh.shownMs);
-        samples.signingWarm.push(warm.shownMs);
-        samples.phoneSigningFresh.push(phoneFresh.shownMs);
-        samples.phoneSigningWarm.push(phoneWarm.shownMs);
-        samples.senderViewWarm.push(sender.shownMs);
-        for (const visit of [fresh, warm]) {
-          signingPage.visits++;
-          if (visit.textInPage) signingPage.textInPage++;
-        }
-        for (const visit of [phoneFresh, phoneWarm]) {
-          signingPage.phoneVisits++;
-          if (visit.textInPage) signingPage.phoneTextInPage++;
-          if (visit.sidewaysScrolling) signingPage.phoneSideways++;
-        }
-        log(
-          `run ${round - settings.warmupRounds + 1} of ${settings.runs}: signing page fresh ${ms(fresh.shownMs)} ms, ` +
-            `warm ${ms(warm.shownMs)} ms · on a phone fresh ${ms(phoneFresh.shownMs)} ms, ` +
-            `warm ${ms(phoneWarm.shownMs)} ms · sender view ${ms(sender.shownMs)} ms`,
-        );
       }
 
       // The first document of a fresh browser: a person in a context of their own (empty HTTP cache, no
@@ -183,6 +157,8 @@ export default {
       markdown: report({
         timing,
         signingPage,
+        signingPageWithoutLibreOffice,
+        libreOffice,
         machine,
         settings,
         entries: ENTRIES,
@@ -191,6 +167,86 @@ export default {
     };
   },
 };
+
+/**
+ * The signing link of a sent envelope, `rounds` times: in a fresh browser and again in the same one, on the
+ * desktop and on a phone (PHONE), and the sender's view of it in `senderPage` (signed in). The first
+ * `settings.warmupRounds` rounds are not counted.
+ */
+async function timeSigningLink(app, senderPage, { rounds, settings, log, withoutLibreOffice = false }) {
+  const samples = {
+    signingFresh: [],
+    signingWarm: [],
+    phoneSigningFresh: [],
+    phoneSigningWarm: [],
+    senderViewWarm: [],
+  };
+  /** What the signing page showed: its document as text in the page, and sideways scrolling on the phone. */
+  const signingPage = { visits: 0, textInPage: 0, phoneVisits: 0, phoneTextInPage: 0, phoneSideways: 0 };
+  const { id, link } = await sentEnvelope(app.baseUrl, app.dataDir);
+  const signer = await app.newPage();
+  const phoneSigner = await app.newPage(PHONE);
+  const visitFresh = async (device) => {
+    const fresh = await app.newPage(device);
+    try {
+      return await timeToDocument(fresh, link);
+    } finally {
+      await fresh.context().close();
+    }
+  };
+  const visitAgain = async (page, url) => {
+    await page.goto('about:blank');
+    return timeToDocument(page, url);
+  };
+  for (let round = 0; round < rounds; round++) {
+    const fresh = await visitFresh();
+    const warm = await visitAgain(signer, link);
+    const phoneFresh = await visitFresh(PHONE);
+    const phoneWarm = await visitAgain(phoneSigner, link);
+    const sender = await visitAgain(senderPage, `/signatur/${id}`);
+    // Away from the sender view at once: where the server has LibreOffice, it shows the PDF in Chromium's
+    // PDF viewer, which would otherwise keep drawing beside the next round's first visit.
+    await senderPage.goto('about:blank');
+    if (round < settings.warmupRounds) continue;
+    samples.signingFresh.push(fresh.shownMs);
+    samples.signingWarm.push(warm.shownMs);
+    samples.phoneSigningFresh.push(phoneFresh.shownMs);
+    samples.phoneSigningWarm.push(phoneWarm.shownMs);
+    samples.senderViewWarm.push(sender.shownMs);
+    for (const visit of [fresh, warm]) {
+      signingPage.visits++;
+      if (visit.textInPage) signingPage.textInPage++;
+    }
+    for (const visit of [phoneFresh, phoneWarm]) {
+      signingPage.phoneVisits++;
+      if (visit.textInPage) signingPage.phoneTextInPage++;
+      if (visit.sidewaysScrolling) signingPage.phoneSideways++;
+    }
+    log(
+      `run ${round - settings.warmupRounds + 1} of ${settings.runs}: signing page fresh ${ms(fresh.shownMs)} ms, ` +
+        `warm ${ms(warm.shownMs)} ms · on a phone fresh ${ms(phoneFresh.shownMs)} ms, ` +
+        `warm ${ms(phoneWarm.shownMs)} ms · sender view ${ms(sender.shownMs)} ms` +
+        (withoutLibreOffice ? ' (server without LibreOffice)' : ''),
+    );
+  }
+  await signer.context().close();
+  await phoneSigner.context().close();
+  return { samples, signingPage };
+}
+
+/** Whether `soffice` or `libreoffice` is an executable on PATH, where the server looks for LibreOffice. */
+function libreOfficeOnPath() {
+  return (process.env.PATH ?? '').split(delimiter).some((folder) =>
+    ['soffice', 'libreoffice'].some((name) => {
+      try {
+        accessSync(join(folder, name), constants.X_OK);
+        return true;
+      } catch {
+        return false;
+      }
+    }),
+  );
+}
 
 /** Bestätigen on /start until the app's own measure of the filled table (ms). */
 async function timeConfirmation(page, matchId) {
