@@ -18,11 +18,14 @@ const run = promisify(execFile);
 /** What a process runs: the build the container image runs, or the sources as the suite runs them. */
 export type ServerCode = 'build' | 'sources';
 
-const ENTRY: Record<ServerCode, string[]> = {
-  build: [join(root, 'apps/server/dist/main.js')],
-  // No build step: always the code under test.
-  sources: ['--conditions=source', '--import', 'tsx', join(root, 'apps/server/src/main.ts')],
-};
+/** Node's arguments for a module of the server (`main`, `cli/restore`) from the build or the sources. */
+function entryOf(code: ServerCode, module: string): string[] {
+  return code === 'build'
+    ? [join(root, `apps/server/dist/${module}.js`)]
+    : // No build step: always the code under test.
+      ['--conditions=source', '--import', 'tsx', join(root, `apps/server/src/${module}.ts`)];
+}
+const BUILT_MAIN = entryOf('build', 'main')[0] ?? '';
 
 /** The newest modification time of the files below `dir` that `keep` accepts; 0 for none. */
 function newestChange(dir: string, keep: (path: string) => boolean): number {
@@ -49,7 +52,7 @@ function codeUnderTest(): ServerCode {
     newestChange(join(root, 'apps/server/src'), isServerCode),
     newestChange(join(root, 'packages/domain/src'), isServerCode),
   );
-  return existsSync(ENTRY.build[0] ?? '') && built >= sources ? 'build' : 'sources';
+  return existsSync(BUILT_MAIN) && built >= sources ? 'build' : 'sources';
 }
 
 /** A real server process on a loopback port, its output in `logFile`. */
@@ -69,15 +72,15 @@ export function spawnServer(
   code: ServerCode,
   env: Record<string, string> & { PORT: string; DATA_DIR: string },
 ): ServerProcess {
-  if (code === 'build' && !existsSync(ENTRY.build[0] ?? '')) {
-    throw new Error(`${ENTRY.build[0]} is missing: build the server first (npm run build).`);
+  if (code === 'build' && !existsSync(BUILT_MAIN)) {
+    throw new Error(`${BUILT_MAIN} is missing: build the server first (npm run build).`);
   }
   const logFile = join(env.DATA_DIR, `server-${name}.log`);
   const log = openSync(logFile, 'a');
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
   );
-  const child = spawn(process.execPath, ENTRY[code], {
+  const child = spawn(process.execPath, entryOf(code, 'main'), {
     cwd: root,
     env: { ...inherited, HOST: '127.0.0.1', ...env },
     stdio: ['ignore', log, log],
@@ -174,15 +177,15 @@ export async function runCliTool(
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([variable]) => !CONFIG_VARIABLES.includes(variable)),
   );
-  const entry =
-    codeUnderTest() === 'build'
-      ? [join(root, `apps/server/dist/cli/${script}.js`)]
-      : ['--conditions=source', '--import', 'tsx', join(root, `apps/server/src/cli/${script}.ts`)];
   try {
-    const { stdout, stderr } = await run(process.execPath, [...entry, ...args], {
-      cwd: root,
-      env: { ...inherited, ...env },
-    });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [...entryOf(codeUnderTest(), `cli/${script}`), ...args],
+      {
+        cwd: root,
+        env: { ...inherited, ...env },
+      },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -151,11 +152,13 @@ export async function createTestApp(
   { env = {}, logger = false, ...options }: TestAppOptions = {},
 ): Promise<TestApp> {
   const publicKey: JWK = { ...(await exportJWK((await signingKey).publicKey)), kid: 'test', alg: 'RS256' };
+  // A data folder of its own unless the test gives one, removed when the app closes.
+  const ownDataDir = env.DATA_DIR ? undefined : mkdtempSync(join(tmpdir(), 'vg-test-'));
   const config = loadConfig(
     {
       OIDC_ISSUER: TEST_ISSUER,
       OIDC_CLIENT_ID: TEST_AUDIENCE,
-      DATA_DIR: mkdtempSync(join(tmpdir(), 'vg-test-')),
+      DATA_DIR: ownDataDir,
       WEB_DIST_DIR: join(tmpdir(), 'vg-no-web-build'),
       LOG_LEVEL: 'silent',
       RATE_LIMIT_PER_MINUTE: '100000',
@@ -188,6 +191,7 @@ export async function createTestApp(
     logger,
     periodicJobs: false,
   });
+  if (ownDataDir) app.addHook('onClose', () => rm(ownDataDir, { recursive: true, force: true }));
   await app.ready();
   if (options.contractsWithoutCountersignature ?? true) await allowContractsWithoutCountersignature(db);
   const users = new UsersRepository(db);
