@@ -42,11 +42,23 @@ const MAX_CONNECTIONS = '10';
  */
 export async function openPGlite(
   dataDir: string | undefined,
-  { loadDataDir }: { loadDataDir?: Blob } = {},
+  options: { loadDataDir?: Blob } = {},
 ): Promise<PGliteQueries> {
+  return pgliteQueries(await createPGlite(dataDir, options));
+}
+
+/**
+ * The PGlite instance `openPGlite` queries, with this product's settings. Separate from the query path
+ * because the tests use one instance for several databases in turn, each with a query path (and
+ * prepared statements) of its own.
+ */
+export async function createPGlite(
+  dataDir: string | undefined,
+  { loadDataDir }: { loadDataDir?: Blob } = {},
+): Promise<PGlite> {
   // One options object: `PGlite.create(undefined, options)` ignores the options, so an in-memory
   // database went without the parsers and the buffer size below.
-  const pglite = await PGlite.create({
+  return PGlite.create({
     dataDir,
     // The files of a database dumped earlier (`dumpDataDir`), instead of creating them: a new one
     // starts from the build's blank dump (pglite-blank.ts), and the tests start every database from
@@ -61,6 +73,15 @@ export async function openPGlite(
       `max_connections=${MAX_CONNECTIONS}`,
     ],
   });
+}
+
+/**
+ * `openPGlite`'s query path over an open instance: statements prepared by name, values converted as
+ * node-postgres converts them, one call per exchange. A new query path knows of no prepared statement
+ * and names its own from the first again, so the session must have none either (a new session, or one
+ * after `DISCARD ALL`). `close` closes the instance.
+ */
+export function pgliteQueries(pglite: PGlite): PGliteQueries {
   const statements = new PreparedStatements();
   const exchange = async (message: Uint8Array) => {
     const answer = await pglite.runExclusive(() => pglite.execProtocolStream(message, { syncToFs: false }));

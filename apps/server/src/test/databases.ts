@@ -1,13 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import type { PGlite } from '@electric-sql/pglite';
-import { Kysely, sql } from 'kysely';
-import { PGliteDialect } from 'kysely-pglite-dialect';
+import { sql } from 'kysely';
 import { inject } from 'vitest';
-import { type Db, migrate, openDatabase } from '../db/database.js';
-import { openPGlite } from '../db/pglite.js';
-import type { Database } from '../db/schema.js';
+import { type Db, migrate, openDatabase, pgliteDatabase } from '../db/database.js';
+import { openPGlite, type PGliteQueries } from '../db/pglite.js';
 import { databaseUrl, withAdmin } from './database-templates.js';
+import { PGlitePool } from './pglite-pool.js';
 
 export interface TestDatabase {
   name: 'pglite' | 'pglite in a thread' | 'postgres';
@@ -36,25 +34,34 @@ function dumpOf(name: 'pgliteDump' | 'pgliteBlankDump'): Promise<Blob> {
  */
 export const migratedPGliteDump = (): Promise<Blob> => dumpOf('pgliteDump');
 
-/** An in-memory PGlite from a dump, with the product's own query path (`openPGlite`). */
-async function loadedPGlite(dump: Blob): Promise<Db> {
-  const pglite = await openPGlite(undefined, { loadDataDir: dump });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite as unknown as PGlite) });
+/** Kysely over an in-memory PGlite, with the product's own query path (`openPGlite`). */
+export async function pgliteTestDb(pglite: PGliteQueries): Promise<Db> {
+  const db = pgliteDatabase(pglite);
   // Kysely's destroy closes only a driver that has run a statement, as the migrations did: without
-  // one, a database destroyed before its first query would stay open and answer on.
+  // one, a database destroyed before its first query would stay open and answer on (and, from the
+  // pool, would never be reset and parked).
   await sql`select 1`.execute(db);
   return db;
 }
 
 /**
- * For tests whose subject does not depend on the database kind. A fresh database is loaded from one of
- * the global setup's dumps, migrated or blank (initdb done, no schema), as `openDatabase` opens an
+ * The worker's migrated databases: a destroyed one is reset to the dump's state and opened again by
+ * a later test, which saves loading the dump (pglite-pool.ts).
+ */
+export const pgliteTestPool = new PGlitePool(migratedPGliteDump);
+
+/**
+ * For tests whose subject does not depend on the database kind. A fresh database is in the state of one
+ * of the global setup's dumps, migrated or blank (initdb done, no schema), as `openDatabase` opens an
  * in-memory one.
  */
 export const pgliteTestDatabase: TestDatabase = {
   name: 'pglite',
-  open: async () => loadedPGlite(await migratedPGliteDump()),
-  openBlank: async () => loadedPGlite(await dumpOf('pgliteBlankDump')),
+  open: async () => pgliteTestDb(await pgliteTestPool.open()),
+  // Loaded each time, not pooled: a backup is restored into it, schema and all, so a used one would
+  // never pass the reset's check that the schema is unchanged; resetting it would only cost time.
+  openBlank: async () =>
+    pgliteTestDb(await openPGlite(undefined, { loadDataDir: await dumpOf('pgliteBlankDump') })),
 };
 
 /** The embedded database as the server runs it, in a worker thread of its own, migrated as at a start. */
