@@ -1,6 +1,6 @@
-import { accessSync, constants, readFileSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
-import { root } from '../lib/server.mjs';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { importServer, root } from '../lib/server.mjs';
 import { ms, summarize } from '../lib/stats.mjs';
 import {
   CONTRACT_MATCH,
@@ -74,8 +74,12 @@ export default {
       freshSuperdocOpening: [],
       freshFirstViewRendering: [],
     };
-    /** Whether this machine has LibreOffice: then the signing link is measured with it and without. */
-    const libreOffice = libreOfficeOnPath();
+    /**
+     * Whether this machine has LibreOffice, found as the server finds it: then the signing link is
+     * measured with it and without.
+     */
+    const { createPdfRenditions } = await importServer('documents/pdf-rendition.js');
+    const libreOffice = await createPdfRenditions().available();
     let signingPage;
     let signingPageWithoutLibreOffice;
     try {
@@ -232,20 +236,6 @@ async function timeSigningLink(app, senderPage, { rounds, settings, log, without
   await signer.context().close();
   await phoneSigner.context().close();
   return { samples, signingPage };
-}
-
-/** Whether `soffice` or `libreoffice` is an executable on PATH, where the server looks for LibreOffice. */
-function libreOfficeOnPath() {
-  return (process.env.PATH ?? '').split(delimiter).some((folder) =>
-    ['soffice', 'libreoffice'].some((name) => {
-      try {
-        accessSync(join(folder, name), constants.X_OK);
-        return true;
-      } catch {
-        return false;
-      }
-    }),
-  );
 }
 
 /** Bestätigen on /start until the app's own measure of the filled table (ms). */
